@@ -1,0 +1,115 @@
+//! Command-line parsing and the `run` and `check` commands.
+
+use blazar_diagnostics::render_all;
+use blazar_interp::{load, Loaded, Options};
+use blazar_runtime::builtins::Ctx;
+use blazar_runtime::Prec;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Blazar runs Quasar array-language programs on CPUs (and, later, NVIDIA GPUs).
+#[derive(Parser, Debug)]
+#[command(name = "blazar", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a Quasar program: output on stdout, errors on stderr.
+    Run {
+        /// The program to run (a `.q` file).
+        file: PathBuf,
+        /// Where kernels run: `cpu`, `cuda` or `auto` (the best available).
+        #[arg(long, value_enum, default_value_t = Device::Auto)]
+        device: Device,
+        /// Make `scalar` a 64-bit float (the default is 32-bit).
+        #[arg(long)]
+        double: bool,
+    },
+    /// Parse and check a program without running it.
+    Check {
+        /// The program to check (a `.q` file).
+        file: PathBuf,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Device {
+    Cpu,
+    Cuda,
+    Auto,
+}
+
+pub fn main(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Run {
+            file,
+            device,
+            double,
+        } => run(&file, device, double),
+        Command::Check { file } => match load_checked(&file) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
+    }
+}
+
+/// Loads a program and prints its diagnostics; `Err` when it cannot run.
+fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
+    let loaded = match load(file) {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("blazar: error: {msg}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if !loaded.diagnostics.is_empty() {
+        eprint!("{}", render_all(&loaded.diagnostics, &loaded.sources));
+    }
+    if loaded.has_errors() {
+        let n = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
+        eprintln!(
+            "blazar: {n} error{} found; nothing was run",
+            if n == 1 { "" } else { "s" }
+        );
+        return Err(ExitCode::FAILURE);
+    }
+    Ok(loaded)
+}
+
+fn run(file: &Path, device: Device, double: bool) -> ExitCode {
+    if device == Device::Cuda {
+        eprintln!(
+            "blazar: error: the CUDA backend is not available in this build; use --device cpu"
+        );
+        return ExitCode::from(2);
+    }
+    let loaded = match load_checked(file) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let dir = file
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| ".".into());
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "program".into());
+    let prec = if double { Prec::Double } else { Prec::Single };
+    let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
+    let ctx = Ctx::new(prec, out, dir, stem);
+    match blazar_interp::run(&loaded, ctx, Options::default()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(d) => {
+            let _ = std::io::stdout().flush();
+            eprint!("{}", blazar_diagnostics::render(&d, &loaded.sources));
+            ExitCode::FAILURE
+        }
+    }
+}

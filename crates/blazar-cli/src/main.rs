@@ -1,0 +1,32 @@
+//! The `blazar` command: runs and checks Quasar programs.
+
+mod cli;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // A panic is a bug in Blazar; the user sees one line, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("blazar: internal error: {msg}{at} (this is a bug in Blazar; please report it)");
+    }));
+    let args = cli::Cli::parse();
+    // Deeply recursive programs need a deep stack: run on a thread with 512 MiB.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || cli::main(args));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => ExitCode::from(101),
+    }
+}

@@ -1,0 +1,50 @@
+//! Runs every golden program of `tests/programs` on every available backend.
+//!
+//! Each (program, backend) pair is one test. Backends this build does not have are
+//! listed as skipped at the start, never counted as passes.
+
+use blazar_testkit::{
+    available_backends, check_outcome, find_programs, parse_spec, run_program, ALL_BACKENDS,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::PathBuf;
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+    let blazar = PathBuf::from(env!("CARGO_BIN_EXE_blazar"));
+    let have = available_backends();
+    for b in ALL_BACKENDS.iter().filter(|b| !have.contains(b)) {
+        println!("SKIP backend {b}: not available in this build or on this machine");
+    }
+    let mut trials = Vec::new();
+    for file in find_programs(&root) {
+        let name = file
+            .strip_prefix(&root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let spec = parse_spec(&text);
+        for backend in &have {
+            if let Ok(s) = &spec {
+                if !s.backends.is_empty() && !s.backends.iter().any(|b| b == backend) {
+                    continue;
+                }
+            }
+            let (file, blazar, spec) = (
+                file.clone(),
+                blazar.clone(),
+                spec.as_ref().map_err(|e| e.to_string()).cloned(),
+            );
+            let backend = backend.to_string();
+            trials.push(Trial::test(format!("{name} [{backend}]"), move || {
+                let spec = spec.map_err(Failed::from)?;
+                let out = run_program(&blazar, &file, &backend, &spec)
+                    .map_err(|e| Failed::from(e.to_string()))?;
+                check_outcome(&spec, &out).map_err(Failed::from)
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

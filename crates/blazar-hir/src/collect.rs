@@ -1,0 +1,91 @@
+//! Pre-passes over a function body: the names it assigns and the functions it nests.
+//!
+//! Quasar scopes variables by function, so a name assigned anywhere in a body is a
+//! local of that function, even where it is read before its assignment.
+
+use blazar_syntax::{Expr, ExprKind, Function, Stmt, StmtKind};
+
+/// Names assigned in `body` (not looking into nested functions or lambdas), in order of
+/// first appearance.
+pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { targets, .. } => {
+                for t in targets {
+                    if let Some(name) = root_name(t) {
+                        push(out, name);
+                    }
+                }
+            }
+            StmtKind::Decl { name, .. } => push(out, &name.name),
+            StmtKind::If { arms, otherwise } => {
+                for (_, b) in arms {
+                    assigned_names(b, out);
+                }
+                if let Some(b) = otherwise {
+                    assigned_names(b, out);
+                }
+            }
+            StmtKind::For { var, body, .. } => {
+                push(out, &var.name);
+                assigned_names(body, out);
+            }
+            StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
+                assigned_names(body, out)
+            }
+            StmtKind::Match { arms, .. } => {
+                for a in arms {
+                    assigned_names(&a.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The variable at the root of an assignment target (`x` in `x[i].f = v`).
+pub fn root_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n),
+        ExprKind::Index { base, .. } | ExprKind::Field { base, .. } => root_name(base),
+        _ => None,
+    }
+}
+
+fn push(out: &mut Vec<String>, name: &str) {
+    if !out.iter().any(|n| n == name) {
+        out.push(name.to_string());
+    }
+}
+
+/// Function definitions directly inside `body` (inside its blocks, not inside other
+/// functions).
+pub fn nested_functions(body: &[Stmt]) -> Vec<&Function> {
+    let mut out = Vec::new();
+    fn walk<'a>(body: &'a [Stmt], out: &mut Vec<&'a Function>) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Function(f) => out.push(f),
+                StmtKind::If { arms, otherwise } => {
+                    for (_, b) in arms {
+                        walk(b, out);
+                    }
+                    if let Some(b) = otherwise {
+                        walk(b, out);
+                    }
+                }
+                StmtKind::For { body, .. }
+                | StmtKind::While { body, .. }
+                | StmtKind::Repeat { body, .. } => walk(body, out),
+                StmtKind::Match { arms, .. } => {
+                    for a in arms {
+                        walk(&a.body, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    walk(body, &mut out);
+    out
+}

@@ -1,0 +1,302 @@
+//! The HIR: a program with every name resolved.
+//!
+//! Variables are numbered slots of their function's frame (or of the global frame for
+//! top-level variables), calls name a user function, a builtin or an intrinsic, nested
+//! functions and lambdas list the variables they capture, and loop labels are turned
+//! into loop depths. The host interpreter executes this tree directly.
+
+use crate::types::Ty;
+use blazar_diagnostics::Span;
+pub use blazar_syntax::{AttrStyle, FnKind};
+
+pub type FnId = u32;
+
+/// A whole program: every function (top-level, nested, lambdas) in one table.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// Overload groups of top-level functions, by name.
+    pub groups: Vec<FnGroup>,
+    /// The top-level statements, run as a function whose variables are the globals.
+    pub script: FnId,
+    /// `main()`, run after the script when defined.
+    pub main: Option<FnId>,
+    pub global_names: Vec<String>,
+    pub classes: Vec<ClassDef>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnGroup {
+    pub name: String,
+    pub members: Vec<FnId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassDef {
+    pub name: String,
+    pub mutable: bool,
+    pub fields: Vec<(String, Ty)>,
+}
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Var {
+    Local(u32),
+    Global(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub slot: u32,
+    pub ty: Option<Annot>,
+    pub default: Option<Expr>,
+    pub span: Span,
+}
+
+/// A declared type with the variable's access modifiers (`cube'unchecked'const`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Annot {
+    pub ty: Ty,
+    /// `safe`, `circular`, `mirror`, `clamped`, `checked` or `unchecked`.
+    pub mode: Option<String>,
+    pub is_const: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub kind: FnKind,
+    pub params: Vec<Param>,
+    pub outputs: Vec<Param>,
+    /// Local slots that receive captured values, in the order the creation site lists
+    /// them (see [`ExprKind::Closure`]).
+    pub capture_slots: Vec<u32>,
+    pub capture_names: Vec<String>,
+    pub n_locals: u32,
+    pub local_names: Vec<String>,
+    pub body: Vec<Stmt>,
+    /// For expression lambdas: the value of this expression is the result.
+    pub result: Option<Expr>,
+    pub span: Span,
+    /// Static type of the function value, for `type(f)`.
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    /// `target = value` or `target op= value`; `ty` is a declared type to convert to.
+    Assign {
+        target: Place,
+        op: Option<BinOp>,
+        value: Expr,
+        ty: Option<Annot>,
+    },
+    /// `[a, b] = value`.
+    MultiAssign {
+        targets: Vec<Place>,
+        value: Expr,
+    },
+    /// A typed declaration without a value: `img : cube`.
+    Declare {
+        var: Var,
+        ty: Annot,
+    },
+    If {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        otherwise: Vec<Stmt>,
+    },
+    /// `for var = start..step..end` over numbers.
+    ForRange {
+        var: Var,
+        start: Expr,
+        step: Option<Expr>,
+        end: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `for var = expr` over the elements of any other value.
+    ForEach {
+        var: Var,
+        iter: Expr,
+        body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    Repeat {
+        body: Vec<Stmt>,
+        cond: Expr,
+    },
+    /// Leaves the loop `depth` levels out (0 = innermost).
+    Break(u32),
+    Continue(u32),
+    Return,
+    Match {
+        scrutinee: Expr,
+        arms: Vec<(Option<Expr>, Vec<Stmt>)>,
+    },
+    Print(Vec<Expr>),
+    /// Attributes and pragmas: kept for transforms, no effect when run.
+    Attribute {
+        style: AttrStyle,
+        name: String,
+        args: String,
+    },
+}
+
+/// An assignable place: a variable followed by index and field accesses.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub var: Var,
+    pub path: Vec<Access>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Access {
+    Index(Vec<Expr>),
+    Field(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    EMul,
+    EDiv,
+    EPow,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// Functions the interpreter implements itself because they need its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intrinsic {
+    Type,
+    Error,
+    Assert,
+    ParallelDo,
+    SerialDo,
+    Syncthreads,
+    MaxBlockSize,
+    OptBlockSize,
+    Shared,
+    SharedZeros,
+    IsDefined,
+    /// `$target("gpu")` inside macros.
+    Target,
+}
+
+impl Intrinsic {
+    pub fn from_name(name: &str) -> Option<Intrinsic> {
+        Some(match name {
+            "type" => Intrinsic::Type,
+            "error" => Intrinsic::Error,
+            "assert" => Intrinsic::Assert,
+            "parallel_do" => Intrinsic::ParallelDo,
+            "serial_do" => Intrinsic::SerialDo,
+            "syncthreads" => Intrinsic::Syncthreads,
+            "max_block_size" => Intrinsic::MaxBlockSize,
+            "opt_block_size" => Intrinsic::OptBlockSize,
+            "shared" => Intrinsic::Shared,
+            "shared_zeros" => Intrinsic::SharedZeros,
+            "isdefined" => Intrinsic::IsDefined,
+            "$target" => Intrinsic::Target,
+            _ => return None,
+        })
+    }
+}
+
+/// What a call or a function-valued name refers to.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A user function or overload group called by name.
+    Group(u32),
+    /// A nested function or lambda, called with the current values of `captures`.
+    Nested {
+        func: FnId,
+        captures: Vec<Var>,
+    },
+    /// A function calling itself: its captures are copied from its own frame.
+    SelfCall(FnId),
+    Builtin(u32),
+    Intrinsic(Intrinsic),
+    /// Constructor of a class.
+    Class(u32),
+    /// A typed array constructor: `vec[int8](5)`, `cube[scalar](10)`.
+    TypeCtor(Ty),
+    /// Any other expression evaluating to a function value.
+    Value(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Real(f64),
+    Imag(f64),
+    Str(String),
+    Var(Var),
+    /// A nested function or lambda as a value: the current values of `captures`
+    /// (variables of the frame evaluating this) are copied into the new closure.
+    Closure {
+        func: FnId,
+        captures: Vec<Var>,
+    },
+    /// A top-level function (group) or builtin used as a value.
+    FuncValue(Callee),
+    /// `:` in an index.
+    Colon,
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Range {
+        start: Box<Expr>,
+        step: Option<Box<Expr>>,
+        end: Box<Expr>,
+    },
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call {
+        callee: Callee,
+        args: Vec<Expr>,
+    },
+    Index {
+        base: Box<Expr>,
+        args: Vec<Expr>,
+    },
+    Field {
+        base: Box<Expr>,
+        name: String,
+    },
+    Matrix(Vec<Expr>),
+    Cell(Vec<Expr>),
+    /// A type used as a value (argument of `type(x, T)` written unquoted).
+    TypeValue(Ty),
+}

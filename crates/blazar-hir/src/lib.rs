@@ -1,0 +1,18 @@
+//! Name resolution: turns the AST into the HIR that the interpreter runs.
+//!
+//! [`lower_program`] resolves every name of a program to a variable slot, a function or
+//! a builtin, computes what closures capture, checks loop labels and written types, and
+//! returns all problems as diagnostics.
+
+mod collect;
+pub mod hir;
+mod infer;
+mod lower;
+mod lower_expr;
+mod lower_stmt;
+mod scope;
+pub mod types;
+
+pub use hir::*;
+pub use lower::lower_program;
+pub use types::{IntKind, Ty};

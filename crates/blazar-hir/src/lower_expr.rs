@@ -1,0 +1,222 @@
+//! Lowering of expressions: name lookup (variable, nested function, top-level function,
+//! class, constant, intrinsic, builtin), calls, typed constructors and lambdas.
+
+use crate::hir::{Callee, Expr, ExprKind, Intrinsic, UnOp};
+use crate::lower::Lowerer;
+use crate::lower_stmt::bin_op;
+use crate::types::Ty;
+use blazar_diagnostics::Span;
+use blazar_syntax as ast;
+
+/// Named constants.
+fn constant(name: &str) -> Option<ExprKind> {
+    Some(match name {
+        "pi" => ExprKind::Real(std::f64::consts::PI),
+        "true" => ExprKind::Int(1),
+        "false" => ExprKind::Int(0),
+        "inf" | "Inf" => ExprKind::Real(f64::INFINITY),
+        "nan" | "NaN" => ExprKind::Real(f64::NAN),
+        "eps" => ExprKind::Real(f32::EPSILON as f64),
+        _ => return None,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    /// An expression statement: a bare function name (`syncthreads`, `tic`) is a call.
+    pub fn lower_expr_stmt(&mut self, e: &'a ast::Expr) -> Expr {
+        let h = self.lower_expr(e);
+        match h.kind {
+            ExprKind::FuncValue(callee) => Expr {
+                kind: ExprKind::Call {
+                    callee,
+                    args: vec![],
+                },
+                span: h.span,
+            },
+            ExprKind::Closure { func, captures } => Expr {
+                kind: ExprKind::Call {
+                    callee: Callee::Nested { func, captures },
+                    args: vec![],
+                },
+                span: h.span,
+            },
+            kind => Expr { kind, span: h.span },
+        }
+    }
+
+    pub fn lower_expr(&mut self, e: &'a ast::Expr) -> Expr {
+        let kind = self.lower_expr_kind(e);
+        Expr { kind, span: e.span }
+    }
+
+    fn lower_expr_kind(&mut self, e: &'a ast::Expr) -> ExprKind {
+        use ast::ExprKind as A;
+        match &e.kind {
+            A::Int(v) => ExprKind::Int(*v),
+            A::Real(v) => ExprKind::Real(*v),
+            A::Imag(v) => ExprKind::Imag(*v),
+            A::Str(s) => ExprKind::Str(s.clone()),
+            A::Colon => ExprKind::Colon,
+            A::Ident(name) => self.lower_name(name, e.span),
+            A::Unary(op, x) => {
+                let x = self.lower_expr(x);
+                match op {
+                    ast::UnOp::Plus => x.kind,
+                    ast::UnOp::Neg => ExprKind::Unary(UnOp::Neg, Box::new(x)),
+                    ast::UnOp::Not => ExprKind::Unary(UnOp::Not, Box::new(x)),
+                }
+            }
+            A::Binary(op, a, b) => ExprKind::Binary(
+                bin_op(*op),
+                Box::new(self.lower_expr(a)),
+                Box::new(self.lower_expr(b)),
+            ),
+            A::Range { start, step, end } => ExprKind::Range {
+                start: Box::new(self.lower_expr(start)),
+                step: step.as_ref().map(|s| Box::new(self.lower_expr(s))),
+                end: Box::new(self.lower_expr(end)),
+            },
+            A::Ternary(c, a, b) => ExprKind::Ternary(
+                Box::new(self.lower_expr(c)),
+                Box::new(self.lower_expr(a)),
+                Box::new(self.lower_expr(b)),
+            ),
+            A::Call { callee, args } => {
+                let callee = self.lower_callee(callee);
+                let args = args.iter().map(|a| self.lower_expr(a)).collect();
+                ExprKind::Call { callee, args }
+            }
+            A::Index { base, indices } => {
+                if let Some(ty) = self.type_application(base, indices) {
+                    return ExprKind::TypeValue(ty);
+                }
+                let base = Box::new(self.lower_expr(base));
+                let args = indices.iter().map(|a| self.lower_expr(a)).collect();
+                ExprKind::Index { base, args }
+            }
+            A::Field { base, name } => ExprKind::Field {
+                base: Box::new(self.lower_expr(base)),
+                name: name.name.clone(),
+            },
+            A::Matrix(items) => {
+                ExprKind::Matrix(items.iter().map(|a| self.lower_expr(a)).collect())
+            }
+            A::Cell(items) => ExprKind::Cell(items.iter().map(|a| self.lower_expr(a)).collect()),
+            A::Lambda(lam) => {
+                let (func, captures) = self.lower_lambda(lam, e.span);
+                ExprKind::Closure { func, captures }
+            }
+            A::Type(t) => ExprKind::TypeValue(self.resolve_ty(t)),
+        }
+    }
+
+    /// `vec[int8]` where `vec` is a type name and not a variable: a type.
+    fn type_application(&mut self, base: &ast::Expr, indices: &[ast::Expr]) -> Option<Ty> {
+        let ast::ExprKind::Ident(name) = &base.kind else {
+            return None;
+        };
+        if self.lookup_var(name).is_some() {
+            return None;
+        }
+        let mut ty = Ty::builtin(name)?;
+        if indices.len() != 1 {
+            return None;
+        }
+        let elem = match &indices[0].kind {
+            ast::ExprKind::Ident(n) => Ty::builtin(n)?,
+            ast::ExprKind::Type(t) => self.resolve_ty(t),
+            _ => return None,
+        };
+        match &mut ty {
+            Ty::Array { elem: e, .. } | Ty::FixedVec { elem: e, .. } => **e = elem,
+            _ => return None,
+        }
+        Some(ty)
+    }
+
+    fn lower_name(&mut self, name: &str, span: Span) -> ExprKind {
+        if let Some(v) = self.lookup_var(name) {
+            return ExprKind::Var(v);
+        }
+        if let Some(id) = self.scopes.nested_fn(self.cur, name) {
+            return self.nested_ref(id, span);
+        }
+        if let Some(&g) = self.groups.get(name) {
+            return ExprKind::FuncValue(Callee::Group(g));
+        }
+        if let Some(k) = constant(name) {
+            return k;
+        }
+        if let Some(&c) = self.classes.get(name) {
+            return ExprKind::FuncValue(Callee::Class(c));
+        }
+        if let Some(i) = Intrinsic::from_name(name) {
+            return ExprKind::FuncValue(Callee::Intrinsic(i));
+        }
+        if let Some(b) = (self.builtin)(name) {
+            return ExprKind::FuncValue(Callee::Builtin(b));
+        }
+        if let Some(t) = Ty::builtin(name).or_else(|| self.aliases.get(name).cloned()) {
+            return ExprKind::TypeValue(t);
+        }
+        self.error(span, format!("undefined variable or function `{name}`"));
+        ExprKind::Int(0)
+    }
+
+    /// A reference to a nested function from the current scope.
+    fn nested_ref(&mut self, id: u32, span: Span) -> ExprKind {
+        if self.scopes.stack[self.cur].func == id {
+            return ExprKind::FuncValue(Callee::SelfCall(id));
+        }
+        if !self.ensure_nested(id, span) {
+            return ExprKind::Int(0);
+        }
+        let captures = self.capture_sources(id);
+        ExprKind::Closure { func: id, captures }
+    }
+
+    fn lower_callee(&mut self, callee: &'a ast::Expr) -> Callee {
+        match &callee.kind {
+            ast::ExprKind::Ident(name) => {
+                if let Some(v) = self.lookup_var(name) {
+                    return Callee::Value(Box::new(Expr {
+                        kind: ExprKind::Var(v),
+                        span: callee.span,
+                    }));
+                }
+                match self.lower_name(name, callee.span) {
+                    ExprKind::FuncValue(c) => c,
+                    ExprKind::Closure { func, captures } => Callee::Nested { func, captures },
+                    ExprKind::TypeValue(t) => Callee::TypeCtor(t),
+                    kind @ (ExprKind::Real(_) | ExprKind::Int(_)) => {
+                        if !self
+                            .diags
+                            .last()
+                            .is_some_and(|d| d.span == Some(callee.span))
+                        {
+                            self.error(
+                                callee.span,
+                                format!("`{name}` is a constant, not a function"),
+                            );
+                        }
+                        Callee::Value(Box::new(Expr {
+                            kind,
+                            span: callee.span,
+                        }))
+                    }
+                    kind => Callee::Value(Box::new(Expr {
+                        kind,
+                        span: callee.span,
+                    })),
+                }
+            }
+            _ => {
+                let e = self.lower_expr(callee);
+                match e.kind {
+                    ExprKind::TypeValue(t) => Callee::TypeCtor(t),
+                    kind => Callee::Value(Box::new(Expr { kind, span: e.span })),
+                }
+            }
+        }
+    }
+}

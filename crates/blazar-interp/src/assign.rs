@@ -1,0 +1,193 @@
+//! Assignment: to variables, through index and field paths, in-place operators, and
+//! multi-assignment with destructuring.
+
+use crate::error::{At, RunError, R};
+use crate::interp::{Frame, Interp};
+use blazar_diagnostics::Span;
+use blazar_hir::{Access, Annot, BinOp, Callee, Expr, ExprKind, Place};
+use blazar_runtime::index::{self, IndexArg};
+use blazar_runtime::{Object, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl<'p> Interp<'p> {
+    pub fn exec_assign(
+        &mut self,
+        target: &'p Place,
+        op: Option<BinOp>,
+        value: &'p Expr,
+        ty: Option<&Annot>,
+        frame: &mut Frame,
+    ) -> R<()> {
+        let mut v = self.eval(value, frame)?;
+        if target.path.is_empty() {
+            if let Some(op) = op {
+                let old = self.read_var(target.var, frame, target.span)?;
+                v = self.binary(op, &old, &v, value.span)?;
+            }
+            if let Some(t) = ty {
+                v = crate::coerce::coerce(v, t, self.prec).at(value.span)?;
+            }
+            self.write_var(target.var, frame, v);
+            return Ok(());
+        }
+        self.assign_path(target, op, v, frame, value.span)
+    }
+
+    /// Stores `v` (combined with the old value by `op`) at a place with a path.
+    fn assign_path(
+        &mut self,
+        target: &'p Place,
+        op: Option<BinOp>,
+        v: Value,
+        frame: &mut Frame,
+        vspan: Span,
+    ) -> R<()> {
+        let root = match self.var_ref(target.var, frame) {
+            Some(r) => r.clone(),
+            None => {
+                // `o.f = v` on a fresh name creates a dynamic object.
+                if matches!(target.path.first(), Some(Access::Field(_))) {
+                    let o = Value::Object(Rc::new(RefCell::new(Object::default())));
+                    self.write_var(target.var, frame, o.clone());
+                    o
+                } else {
+                    return Err(RunError::new(
+                        target.span,
+                        format!(
+                            "variable `{}` is indexed before it is assigned",
+                            self.var_name(target.var, frame)
+                        ),
+                    ));
+                }
+            }
+        };
+        // Walk all but the last access.
+        let mut cur = root;
+        let (last, init) = target.path.split_last().expect("path is not empty");
+        for acc in init {
+            cur = match acc {
+                Access::Index(args) => self.index_value(&cur, args, frame, target.span)?,
+                Access::Field(name) => crate::eval::field(&cur, name).at(target.span)?,
+            };
+        }
+        match last {
+            Access::Field(name) => {
+                let Value::Object(o) = &cur else {
+                    return Err(RunError::new(
+                        target.span,
+                        format!("a {} has no fields", cur.kind_name()),
+                    ));
+                };
+                let v = match op {
+                    Some(op) => {
+                        let old = crate::eval::field(&cur, name).at(target.span)?;
+                        self.binary(op, &old, &v, vspan)?
+                    }
+                    None => v,
+                };
+                o.borrow_mut().set(name, v);
+                Ok(())
+            }
+            Access::Index(args) => {
+                let Value::Array(arr) = &cur else {
+                    return Err(RunError::new(
+                        target.span,
+                        format!("a {} cannot be assigned through an index", cur.kind_name()),
+                    ));
+                };
+                let idx = self.index_args(args, frame)?;
+                let v = match op {
+                    Some(op) => {
+                        let old = index::get(arr, &idx).at(target.span)?;
+                        self.binary(op, &old, &v, vspan)?
+                    }
+                    None => v,
+                };
+                if let Some(ints) = plain_ints(&idx) {
+                    return index::set_scalar_index(arr, &ints, &v).at(target.span);
+                }
+                index::set(arr, &idx, &v, self.prec).at(target.span)
+            }
+        }
+    }
+
+    /// `[a, b] = value`: several outputs of a call, the elements of a literal, or the
+    /// elements of a vector.
+    pub fn exec_multi_assign(
+        &mut self,
+        targets: &'p [Place],
+        value: &'p Expr,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<()> {
+        let n = targets.len();
+        let vals: Vec<Value> = match &value.kind {
+            ExprKind::Call { callee, args } if is_user_call(callee) => {
+                let out = self.eval_call(callee, args, n, frame, value.span)?;
+                if out.len() == 1 && n > 1 {
+                    destructure(&out[0], n).at(value.span)?
+                } else {
+                    out
+                }
+            }
+            ExprKind::Matrix(items) if items.len() == n => items
+                .iter()
+                .map(|i| self.eval(i, frame))
+                .collect::<R<Vec<_>>>()?,
+            _ => {
+                let v = self.eval(value, frame)?;
+                destructure(&v, n).at(value.span)?
+            }
+        };
+        if vals.len() < n {
+            return Err(RunError::new(
+                span,
+                format!("{} values cannot be assigned to {n} targets", vals.len()),
+            ));
+        }
+        for (t, v) in targets.iter().zip(vals) {
+            if t.path.is_empty() {
+                self.write_var(t.var, frame, v);
+            } else {
+                self.assign_path(t, None, v, frame, value.span)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_user_call(c: &Callee) -> bool {
+    matches!(
+        c,
+        Callee::Group(_) | Callee::Nested { .. } | Callee::SelfCall(_) | Callee::Value(_)
+    )
+}
+
+fn plain_ints(idx: &[IndexArg]) -> Option<Vec<i64>> {
+    if idx.len() > 4 {
+        return None;
+    }
+    idx.iter()
+        .map(|a| match a {
+            IndexArg::Value(Value::Int(i, _)) => Some(*i),
+            IndexArg::Value(Value::Real(x)) if x.fract() == 0.0 && x.is_finite() => Some(*x as i64),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The elements of a vector (or cell) value, for `[a, b, c] = v`.
+fn destructure(v: &Value, n: usize) -> blazar_runtime::RtResult<Vec<Value>> {
+    match v {
+        Value::Array(r) => {
+            let a = r.data.borrow();
+            if a.len() != n {
+                blazar_runtime::rt_bail!("cannot assign {} values to {n} targets", a.len());
+            }
+            Ok((0..n).map(|i| a.get_value(i)).collect())
+        }
+        v if n == 1 => Ok(vec![v.clone()]),
+        v => blazar_runtime::rt_bail!("cannot assign one {} to {n} targets", v.kind_name()),
+    }
+}

@@ -1,0 +1,368 @@
+//! Calls: user functions (with overloads, defaults, typed parameters and several
+//! outputs), closures, builtins, intrinsics, class constructors and typed constructors.
+
+use crate::error::{At, Flow, RunError, R};
+use crate::interp::{Frame, Interp};
+use blazar_diagnostics::Span;
+use blazar_hir::{Callee, Expr, FnId, FnKind, Var};
+use blazar_runtime::builtins;
+use blazar_runtime::{Closure, FuncRef, Object, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl<'p> Interp<'p> {
+    /// Calls `callee` and returns up to `nout` results (at least one when the function
+    /// has any).
+    pub fn eval_call(
+        &mut self,
+        callee: &'p Callee,
+        args: &'p [Expr],
+        nout: usize,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        match callee {
+            Callee::Intrinsic(i) => {
+                return self
+                    .intrinsic(*i, args, frame, span)
+                    .map(|v| v.into_iter().collect())
+            }
+            Callee::TypeCtor(t) => {
+                let vals = self.eval_args(args, frame)?;
+                return crate::coerce::construct_typed(t, &vals, self.prec)
+                    .at(span)
+                    .map(|v| vec![v]);
+            }
+            _ => {}
+        }
+        let vals = self.eval_args(args, frame)?;
+        match callee {
+            Callee::Group(g) => self.call_group(*g, vals, nout, span),
+            Callee::Nested { func, captures } => {
+                let caps = captures
+                    .iter()
+                    .map(|v| self.read_capture(*v, frame, span))
+                    .collect::<R<Vec<_>>>()?;
+                self.call_user(*func, caps, vals, nout, span)
+            }
+            Callee::SelfCall(func) => {
+                let f = &self.prog.functions[*func as usize];
+                let caps = f
+                    .capture_slots
+                    .iter()
+                    .map(|s| self.read_capture(Var::Local(*s), frame, span))
+                    .collect::<R<Vec<_>>>()?;
+                self.call_user(*func, caps, vals, nout, span)
+            }
+            Callee::Builtin(b) => self.call_builtin(*b, &vals, span).map(|v| vec![v]),
+            Callee::Class(c) => self.construct_class(*c, vals, span).map(|v| vec![v]),
+            Callee::Value(e) => {
+                let f = self.eval(e, frame)?;
+                self.call_value(&f, vals, nout, span)
+            }
+            Callee::Intrinsic(_) | Callee::TypeCtor(_) => unreachable!("handled above"),
+        }
+    }
+
+    pub fn eval_args(&mut self, args: &'p [Expr], frame: &mut Frame) -> R<Vec<Value>> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            out.push(self.eval(a, frame)?);
+        }
+        Ok(out)
+    }
+
+    fn read_capture(&self, v: Var, frame: &Frame, span: Span) -> R<Value> {
+        match self.var_ref(v, frame) {
+            Some(x) => Ok(x.clone()),
+            None => Err(RunError::new(
+                span,
+                format!(
+                    "variable `{}` is captured before it is assigned",
+                    self.var_name(v, frame)
+                ),
+            )),
+        }
+    }
+
+    /// Calls a function value.
+    pub fn call_value(
+        &mut self,
+        f: &Value,
+        args: Vec<Value>,
+        nout: usize,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        let Value::Func(c) = f else {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "a {} cannot be called; use [] to index arrays",
+                    f.kind_name()
+                ),
+            ));
+        };
+        match c.func {
+            FuncRef::User(id) => self.call_user(id, c.captures.clone(), args, nout, span),
+            FuncRef::Builtin(b) => self.call_builtin(b, &args, span).map(|v| vec![v]),
+        }
+    }
+
+    pub fn call_builtin(&mut self, id: u32, args: &[Value], span: Span) -> R<Value> {
+        let b = builtins::get(id);
+        if args.len() < b.min_args || args.len() > b.max_args {
+            let expected = if b.min_args == b.max_args {
+                format!("{}", b.min_args)
+            } else if b.max_args == usize::MAX {
+                format!("at least {}", b.min_args)
+            } else {
+                format!("{} to {}", b.min_args, b.max_args)
+            };
+            return Err(RunError::new(
+                span,
+                format!(
+                    "`{}` takes {expected} arguments, got {}",
+                    b.name,
+                    args.len()
+                ),
+            ));
+        }
+        (b.func)(&mut self.ctx, args).at(span)
+    }
+
+    fn call_group(&mut self, g: u32, args: Vec<Value>, nout: usize, span: Span) -> R<Vec<Value>> {
+        let group = &self.prog.groups[g as usize];
+        if group.members.len() == 1 {
+            return self.call_user(group.members[0], Vec::new(), args, nout, span);
+        }
+        for &m in &group.members {
+            if self.accepts(m, &args) {
+                return self.call_user(m, Vec::new(), args, nout, span);
+            }
+        }
+        let kinds: Vec<String> = args
+            .iter()
+            .map(|a| crate::typeof_::type_of(self.prog, a).to_string())
+            .collect();
+        Err(RunError::new(
+            span,
+            format!(
+                "no overload of `{}` takes arguments of types ({})",
+                group.name,
+                kinds.join(", ")
+            ),
+        ))
+    }
+
+    /// Whether function `id` can be called with `args` without a conversion error.
+    fn accepts(&self, id: FnId, args: &[Value]) -> bool {
+        let f = &self.prog.functions[id as usize];
+        let required = f.params.iter().filter(|p| p.default.is_none()).count();
+        if args.len() < required || args.len() > f.params.len() {
+            return false;
+        }
+        f.params.iter().zip(args).all(|(p, a)| match &p.ty {
+            None => true,
+            Some(t) => crate::typeof_::type_of(self.prog, a).conforms_to(&t.ty),
+        })
+    }
+
+    /// Calls user function `id` with its captured values and arguments.
+    pub fn call_user(
+        &mut self,
+        id: FnId,
+        captures: Vec<Value>,
+        args: Vec<Value>,
+        nout: usize,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        let prog = self.prog;
+        let f = &prog.functions[id as usize];
+        if f.kind == FnKind::Kernel {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "kernel function `{}` cannot be called directly; launch it with parallel_do",
+                    f.name
+                ),
+            ));
+        }
+        if args.len() > f.params.len() {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "`{}` takes {} arguments, got {}",
+                    f.name,
+                    f.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        if self.depth >= self.max_depth {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "too many nested calls (more than {}): runaway recursion?",
+                    self.max_depth
+                ),
+            ));
+        }
+        let mut frame = Frame {
+            locals: vec![None; f.n_locals as usize],
+            func: id,
+        };
+        for (slot, v) in f.capture_slots.iter().zip(captures) {
+            frame.locals[*slot as usize] = Some(v);
+        }
+        let nargs = args.len();
+        for (p, v) in f.params.iter().zip(args) {
+            let v = match &p.ty {
+                Some(t) => crate::coerce::coerce(v, t, self.prec).map_err(|m| {
+                    RunError::new(
+                        span,
+                        format!("argument `{}` of `{}`: {}", p.name, f.name, m.message),
+                    )
+                })?,
+                None => v,
+            };
+            frame.locals[p.slot as usize] = Some(v);
+        }
+        self.depth += 1;
+        let result = self.call_body(id, nargs, nout, &mut frame, span);
+        self.depth -= 1;
+        result
+    }
+
+    fn call_body(
+        &mut self,
+        id: FnId,
+        nargs: usize,
+        nout: usize,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        let f = &self.prog.functions[id as usize];
+        for p in &f.params[nargs..] {
+            match &p.default {
+                Some(d) => {
+                    let v = self.eval(d, frame)?;
+                    frame.locals[p.slot as usize] = Some(v);
+                }
+                None => {
+                    return Err(RunError::new(
+                        span,
+                        format!("missing argument `{}` of `{}`", p.name, f.name),
+                    ));
+                }
+            }
+        }
+        match self.exec_block(&f.body, frame)? {
+            Flow::Normal | Flow::Return => {}
+            Flow::Break(_) | Flow::Continue(_) => {}
+        }
+        if let Some(r) = &f.result {
+            return Ok(vec![self.eval(r, frame)?]);
+        }
+        let want = nout.max(1).min(f.outputs.len());
+        let mut out = Vec::with_capacity(want);
+        for o in &f.outputs[..want] {
+            match frame.locals[o.slot as usize].take() {
+                Some(v) => out.push(match &o.ty {
+                    Some(t) => crate::coerce::coerce(v, t, self.prec).map_err(|m| {
+                        RunError::new(
+                            o.span,
+                            format!("output `{}` of `{}`: {}", o.name, f.name, m.message),
+                        )
+                    })?,
+                    None => v,
+                }),
+                None => {
+                    if nout == 0 {
+                        break;
+                    }
+                    return Err(RunError::new(
+                        span,
+                        format!("output `{}` of `{}` was never assigned", o.name, f.name),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn make_closure(
+        &mut self,
+        func: FnId,
+        captures: &[Var],
+        frame: &Frame,
+        span: Span,
+    ) -> R<Value> {
+        let caps = captures
+            .iter()
+            .map(|v| self.read_capture(*v, frame, span))
+            .collect::<R<Vec<_>>>()?;
+        Ok(Value::Func(Rc::new(Closure {
+            func: FuncRef::User(func),
+            captures: caps,
+        })))
+    }
+
+    pub fn func_value(&mut self, callee: &Callee, span: Span) -> R<Value> {
+        let func = match callee {
+            Callee::Group(g) => FuncRef::User(self.prog.groups[*g as usize].members[0]),
+            Callee::Builtin(b) => FuncRef::Builtin(*b),
+            Callee::SelfCall(id) => FuncRef::User(*id),
+            _ => {
+                return Err(RunError::new(
+                    span,
+                    "this function cannot be used as a value",
+                ))
+            }
+        };
+        Ok(Value::Func(Rc::new(Closure {
+            func,
+            captures: Vec::new(),
+        })))
+    }
+
+    fn construct_class(&mut self, c: u32, args: Vec<Value>, span: Span) -> R<Value> {
+        let class = &self.prog.classes[c as usize];
+        if !args.is_empty() && args.len() != class.fields.len() {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "`{}` has {} fields, got {} values",
+                    class.name,
+                    class.fields.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut obj = Object {
+            class: Some(Rc::from(class.name.as_str())),
+            fields: Vec::new(),
+        };
+        for (i, (name, ty)) in class.fields.iter().enumerate() {
+            let v = match args.get(i) {
+                Some(v) => crate::coerce::coerce(
+                    v.clone(),
+                    &blazar_hir::Annot {
+                        ty: ty.clone(),
+                        mode: None,
+                        is_const: false,
+                    },
+                    self.prec,
+                )
+                .map_err(|m| {
+                    RunError::new(
+                        span,
+                        format!("field `{name}` of `{}`: {}", class.name, m.message),
+                    )
+                })?,
+                None => crate::coerce::default_value(ty, self.prec),
+            };
+            obj.fields.push((Rc::from(name.as_str()), v));
+        }
+        Ok(Value::Object(Rc::new(RefCell::new(obj))))
+    }
+}

@@ -1,0 +1,282 @@
+//! Conversions to declared types (parameters, outputs, `x : T = e`), matrix literals and
+//! typed constructors such as `vec[int8](5)`.
+
+use crate::typeof_::type_of_plain;
+use blazar_hir::{Annot, IntKind, Ty};
+use blazar_runtime::builtins::construct::dims_from_args;
+use blazar_runtime::{rt_bail, Array, ElemType, IntTy, Mode, Prec, RtResult, Value};
+use num_complex::Complex64;
+
+pub fn int_ty(k: IntKind) -> IntTy {
+    match k {
+        IntKind::I8 => IntTy::I8,
+        IntKind::I16 => IntTy::I16,
+        IntKind::I32 => IntTy::I32,
+        IntKind::I64 => IntTy::I64,
+        IntKind::U8 => IntTy::U8,
+        IntKind::U16 => IntTy::U16,
+        IntKind::U32 => IntTy::U32,
+        IntKind::U64 => IntTy::U64,
+    }
+}
+
+/// The element type that stores values of scalar type `t`.
+pub fn elem_type(t: &Ty, prec: Prec) -> Option<ElemType> {
+    Some(match t {
+        Ty::Scalar => ElemType::real(prec),
+        Ty::CScalar => ElemType::complex(prec),
+        Ty::Int(k) => ElemType::Int(int_ty(*k)),
+        Ty::Unknown => return None,
+        _ => ElemType::Cell,
+    })
+}
+
+/// Converts `v` to the annotated type, applying its access modifiers.
+pub fn coerce(v: Value, a: &Annot, prec: Prec) -> RtResult<Value> {
+    let v = coerce_ty(v, &a.ty, prec)?;
+    if a.mode.is_none() && !a.is_const {
+        return Ok(v);
+    }
+    match v {
+        Value::Array(mut r) => {
+            if let Some(m) = &a.mode {
+                r.mode.mode = Mode::from_name(m).unwrap_or_default();
+            }
+            r.mode.is_const |= a.is_const;
+            Ok(Value::Array(r))
+        }
+        v => Ok(v),
+    }
+}
+
+fn mismatch(v: &Value, t: &Ty) -> RtResult<Value> {
+    rt_bail!("expected {t}, got {}", type_of_plain(v))
+}
+
+fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
+    match t {
+        Ty::Unknown => Ok(v),
+        Ty::Scalar => match v {
+            Value::Real(_) => Ok(v),
+            Value::Int(i, k) => Ok(Value::Real(prec.round(k.to_f64(i)))),
+            _ => mismatch(&v, t),
+        },
+        Ty::CScalar => match v.as_complex() {
+            Some(z) if !matches!(v, Value::Array(_)) => Ok(Value::Complex(prec.round_c(z))),
+            _ => mismatch(&v, t),
+        },
+        Ty::Int(k) => match v {
+            Value::Int(i, _) => Ok(Value::Int(int_ty(*k).wrap(i), int_ty(*k))),
+            Value::Real(x) if x.fract() == 0.0 && x.is_finite() => {
+                Ok(Value::Int(int_ty(*k).from_f64(x), int_ty(*k)))
+            }
+            Value::Real(x) => rt_bail!("expected {t}, got the non-integer {x}"),
+            _ => mismatch(&v, t),
+        },
+        Ty::Str => match v {
+            Value::Str(_) => Ok(v),
+            _ => mismatch(&v, t),
+        },
+        Ty::Array { elem, rank } => {
+            let Value::Array(r) = &v else {
+                return mismatch(&v, t);
+            };
+            let (have_rank, have_elem) = {
+                let a = r.data.borrow();
+                (a.rank() as u32, a.elem())
+            };
+            if let Some(want) = rank {
+                if *want != have_rank {
+                    return mismatch(&v, t);
+                }
+            }
+            convert_elems(v.clone(), have_elem, elem, prec).or_else(|_| mismatch(&v, t))
+        }
+        Ty::FixedVec { elem, len } => {
+            let Value::Array(r) = &v else {
+                return mismatch(&v, t);
+            };
+            let (n, rank, have_elem) = {
+                let a = r.data.borrow();
+                (a.len(), a.rank(), a.elem())
+            };
+            if n != *len as usize || rank != 1 {
+                return mismatch(&v, t);
+            }
+            convert_elems(v.clone(), have_elem, elem, prec).or_else(|_| mismatch(&v, t))
+        }
+        Ty::Func { .. } => match v {
+            Value::Func(_) => Ok(v),
+            _ => mismatch(&v, t),
+        },
+        Ty::Union(alts) => {
+            let have = type_of_plain(&v);
+            if alts.iter().any(|a| have.conforms_to(a)) {
+                return Ok(v);
+            }
+            for a in alts {
+                if let Ok(x) = coerce_ty(v.clone(), a, prec) {
+                    return Ok(x);
+                }
+            }
+            mismatch(&v, t)
+        }
+        Ty::Class(_, name) => match &v {
+            Value::Object(o) if o.borrow().class.as_deref() == Some(name.as_str()) => Ok(v),
+            _ => mismatch(&v, t),
+        },
+        Ty::Object => match v {
+            Value::Object(_) => Ok(v),
+            _ => mismatch(&v, t),
+        },
+        Ty::Type => Ok(v),
+    }
+}
+
+/// Converts the elements of an array value to `want`; int arrays become real arrays
+/// where a real array is expected (a copy), other changes are errors.
+fn convert_elems(v: Value, have: ElemType, want: &Ty, prec: Prec) -> RtResult<Value> {
+    let Value::Array(r) = &v else { return Ok(v) };
+    let target = match want {
+        Ty::Unknown => return Ok(v),
+        Ty::Scalar if have.is_real_float() => return Ok(v),
+        Ty::Scalar if have.is_int() => ElemType::real(prec),
+        Ty::CScalar if have.is_complex() => return Ok(v),
+        Ty::CScalar if !matches!(have, ElemType::Cell) => ElemType::complex(prec),
+        Ty::Int(k) if have == ElemType::Int(int_ty(*k)) => return Ok(v),
+        _ if have == ElemType::Cell => {
+            let a = r.data.borrow();
+            if let blazar_runtime::Buffer::Cell(items) = &a.buf {
+                if items.iter().all(|x| type_of_plain(x).conforms_to(want)) {
+                    drop(a);
+                    return Ok(v);
+                }
+            }
+            rt_bail!("element types differ")
+        }
+        _ => rt_bail!("element types differ"),
+    };
+    let converted = r.data.borrow().convert(target);
+    Ok(Value::Array(blazar_runtime::ArrayRef {
+        data: std::rc::Rc::new(std::cell::RefCell::new(converted)),
+        mode: r.mode,
+    }))
+}
+
+/// The value a class field starts with when not given.
+pub fn default_value(t: &Ty, prec: Prec) -> Value {
+    match t {
+        Ty::Int(k) => Value::Int(0, int_ty(*k)),
+        Ty::CScalar => Value::Complex(Complex64::new(0.0, 0.0)),
+        Ty::Str => Value::str(""),
+        Ty::Array { elem, rank } => {
+            let e = elem_type(elem, prec).unwrap_or(ElemType::real(prec));
+            Value::array(Array::zeros(vec![0; rank.unwrap_or(1) as usize], e))
+        }
+        _ => Value::Real(0.0),
+    }
+}
+
+/// `[a, b, c]`: scalars form a row vector (int when all are ints); arrays of equal
+/// dims are stacked along a new leading dimension (`[[1,2],[3,4]]` is a 2×2 matrix).
+pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Value> {
+    if vals.is_empty() {
+        return Ok(Value::array(Array::zeros(vec![0], ElemType::real(prec))));
+    }
+    if vals.iter().all(Value::is_scalar) {
+        let n = vals.len();
+        if vals.iter().all(|v| matches!(v, Value::Int(..))) {
+            let data = vals
+                .iter()
+                .map(|v| v.as_i64().unwrap_or(0) as i32)
+                .collect();
+            return Ok(Value::array(Array::from_ints(vec![n], data)));
+        }
+        if vals.iter().any(|v| matches!(v, Value::Complex(_))) {
+            let data = vals
+                .iter()
+                .map(|v| v.as_complex().unwrap_or_default())
+                .collect();
+            return Ok(Value::array(Array::from_complex(vec![n], data, prec)));
+        }
+        let data = vals.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect();
+        return Ok(Value::array(Array::from_reals(vec![n], data, prec)));
+    }
+    let mut dims: Option<Vec<usize>> = None;
+    let mut complex = false;
+    for v in &vals {
+        let Value::Array(r) = v else {
+            rt_bail!("a matrix literal cannot mix {} and arrays", v.kind_name());
+        };
+        let a = r.data.borrow();
+        if a.is_cell() {
+            rt_bail!("a matrix literal cannot hold cell arrays; use `a, b' for cells");
+        }
+        complex |= a.elem().is_complex();
+        match &dims {
+            None => dims = Some(a.dims.clone()),
+            Some(d) if *d != a.dims => {
+                rt_bail!(
+                    "the rows of a matrix literal must have the same size ({:?} and {:?})",
+                    d,
+                    a.dims
+                )
+            }
+            _ => {}
+        }
+    }
+    let inner = dims.unwrap_or_default();
+    let mut out_dims = vec![vals.len()];
+    out_dims.extend(&inner);
+    let elem = if complex {
+        ElemType::complex(prec)
+    } else {
+        ElemType::real(prec)
+    };
+    let mut out = Array::zeros(out_dims, elem);
+    let mut k = 0;
+    for v in &vals {
+        if let Value::Array(r) = v {
+            let a = r.data.borrow();
+            for i in 0..a.len() {
+                out.buf.set_c(k, a.get_c(i));
+                k += 1;
+            }
+        }
+    }
+    Ok(Value::array(out))
+}
+
+/// `vec[int8](5)`, `cube[int](10)`, `cscalar(2)`: typed construction.
+pub fn construct_typed(t: &Ty, args: &[Value], prec: Prec) -> RtResult<Value> {
+    match t {
+        Ty::Array { elem, rank } => {
+            let e = elem_type(elem, prec).unwrap_or(ElemType::Cell);
+            let mut dims = dims_from_args("constructor", args)?;
+            if let Some(r) = rank {
+                let r = *r as usize;
+                if dims.len() > r {
+                    dims = Array::canonical_dims(&dims);
+                }
+                if dims.len() > r {
+                    rt_bail!("{t} cannot have {} dimensions", dims.len());
+                }
+                while dims.len() < r {
+                    dims.insert(0, 1);
+                }
+            }
+            Ok(Value::array(Array::zeros(dims, e)))
+        }
+        Ty::Scalar | Ty::CScalar | Ty::Int(_) if args.len() == 1 => {
+            let v = &args[0];
+            match t {
+                Ty::Int(k) => match v.as_f64() {
+                    Some(x) => Ok(Value::Int(int_ty(*k).from_f64(x), int_ty(*k))),
+                    None => rt_bail!("cannot convert a {} to {t}", v.kind_name()),
+                },
+                _ => coerce_ty(v.clone(), t, prec),
+            }
+        }
+        _ => rt_bail!("{t} cannot be constructed this way"),
+    }
+}

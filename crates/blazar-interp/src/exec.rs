@@ -1,0 +1,226 @@
+//! Execution of statements: assignment, control flow, loops, `match` and `print`.
+
+use crate::error::{At, Flow, RunError, R};
+use crate::interp::{Frame, Interp};
+use blazar_hir::{Expr, Stmt, StmtKind, Var};
+use blazar_runtime::{format, IntTy, Value};
+
+impl<'p> Interp<'p> {
+    pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
+        for s in body {
+            let flow = self.exec_stmt(s, frame)?;
+            if flow != Flow::Normal {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Runs a loop body; returns `Some(flow)` when the loop must stop with that flow.
+    #[inline]
+    fn loop_step(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Option<Flow>> {
+        Ok(match self.exec_block(body, frame)? {
+            Flow::Normal | Flow::Continue(0) => None,
+            Flow::Break(0) => Some(Flow::Normal),
+            Flow::Break(n) => Some(Flow::Break(n - 1)),
+            Flow::Continue(n) => Some(Flow::Continue(n - 1)),
+            Flow::Return => Some(Flow::Return),
+        })
+    }
+
+    pub fn cond(&mut self, e: &'p Expr, frame: &mut Frame) -> R<bool> {
+        let v = self.eval(e, frame)?;
+        match v {
+            Value::Int(i, _) => Ok(i != 0),
+            Value::Real(x) => Ok(x != 0.0),
+            v => v.truthy().ok_or_else(|| {
+                RunError::new(
+                    e.span,
+                    format!("a {} cannot be used as a condition", v.kind_name()),
+                )
+            }),
+        }
+    }
+
+    fn exec_stmt(&mut self, s: &'p Stmt, frame: &mut Frame) -> R<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.eval_discard(e, frame)?;
+            }
+            StmtKind::Assign {
+                target,
+                op,
+                value,
+                ty,
+            } => self.exec_assign(target, *op, value, ty.as_ref(), frame)?,
+            StmtKind::MultiAssign { targets, value } => {
+                self.exec_multi_assign(targets, value, frame, s.span)?
+            }
+            StmtKind::Declare { .. } | StmtKind::Attribute { .. } => {}
+            StmtKind::If { arms, otherwise } => {
+                for (c, b) in arms {
+                    if self.cond(c, frame)? {
+                        return self.exec_block(b, frame);
+                    }
+                }
+                return self.exec_block(otherwise, frame);
+            }
+            StmtKind::ForRange {
+                var,
+                start,
+                step,
+                end,
+                body,
+            } => {
+                return self.exec_for_range(*var, start, step.as_ref(), end, body, frame);
+            }
+            StmtKind::ForEach { var, iter, body } => {
+                let v = self.eval(iter, frame)?;
+                let items: Vec<Value> = match &v {
+                    Value::Array(a) => {
+                        let a = a.data.borrow();
+                        (0..a.len()).map(|i| a.get_value(i)).collect()
+                    }
+                    v if v.is_scalar() => vec![v.clone()],
+                    v => {
+                        return Err(RunError::new(
+                            iter.span,
+                            format!("cannot iterate over a {}", v.kind_name()),
+                        ))
+                    }
+                };
+                for item in items {
+                    self.write_var(*var, frame, item);
+                    if let Some(f) = self.loop_step(body, frame)? {
+                        return Ok(f);
+                    }
+                }
+            }
+            StmtKind::While { cond, body } => {
+                while self.cond(cond, frame)? {
+                    if let Some(f) = self.loop_step(body, frame)? {
+                        return Ok(f);
+                    }
+                }
+            }
+            StmtKind::Repeat { body, cond } => loop {
+                if let Some(f) = self.loop_step(body, frame)? {
+                    return Ok(f);
+                }
+                if self.cond(cond, frame)? {
+                    break;
+                }
+            },
+            StmtKind::Break(n) => return Ok(Flow::Break(*n)),
+            StmtKind::Continue(n) => return Ok(Flow::Continue(*n)),
+            StmtKind::Return => return Ok(Flow::Return),
+            StmtKind::Match { scrutinee, arms } => {
+                let v = self.eval(scrutinee, frame)?;
+                for (pat, body) in arms {
+                    let hit = match pat {
+                        None => true,
+                        Some(p) => {
+                            let pv = self.eval(p, frame)?;
+                            values_equal(&v, &pv)
+                        }
+                    };
+                    if hit {
+                        return self.exec_block(body, frame);
+                    }
+                }
+            }
+            StmtKind::Print(args) => {
+                let mut line = String::new();
+                for a in args {
+                    let v = self.eval(a, frame)?;
+                    line.push_str(&format::format_value(&v, self.prec));
+                }
+                line.push('\n');
+                self.ctx
+                    .out
+                    .write_all(line.as_bytes())
+                    .map_err(|e| RunError::new(s.span, format!("cannot write output: {e}")))?;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_for_range(
+        &mut self,
+        var: Var,
+        start: &'p Expr,
+        step: Option<&'p Expr>,
+        end: &'p Expr,
+        body: &'p [Stmt],
+        frame: &mut Frame,
+    ) -> R<Flow> {
+        let a = self.eval(start, frame)?;
+        let st = match step {
+            Some(e) => self.eval(e, frame)?,
+            None => Value::int(1),
+        };
+        let b = self.eval(end, frame)?;
+        let span = start.span.to(end.span);
+        if let (Value::Int(a, _), Value::Int(st, _), Some(b)) = (&a, &st, b.as_f64()) {
+            let (a, st) = (*a, *st);
+            if st == 0 {
+                return Err(RunError::new(span, "the step of a for loop cannot be zero"));
+            }
+            let mut i = a;
+            while (st > 0 && (i as f64) <= b) || (st < 0 && (i as f64) >= b) {
+                self.write_var(var, frame, Value::Int(i, IntTy::I32));
+                if let Some(f) = self.loop_step(body, frame)? {
+                    return Ok(f);
+                }
+                i += st;
+            }
+            return Ok(Flow::Normal);
+        }
+        let num = |v: &Value, what: &str| {
+            v.as_f64().ok_or_else(|| {
+                format!(
+                    "the {what} of a for loop must be a number, not a {}",
+                    v.kind_name()
+                )
+            })
+        };
+        let a = num(&a, "start")
+            .map_err(blazar_runtime::RtError::new)
+            .at(span)?;
+        let st = num(&st, "step")
+            .map_err(blazar_runtime::RtError::new)
+            .at(span)?;
+        let b = num(&b, "end")
+            .map_err(blazar_runtime::RtError::new)
+            .at(span)?;
+        if st == 0.0 || !st.is_finite() {
+            return Err(RunError::new(
+                span,
+                "the step of a for loop must be a non-zero number",
+            ));
+        }
+        // Count iterations up front so that accumulated rounding cannot add or drop one.
+        let n = ((b - a) / st + 1e-9).floor();
+        if n >= 0.0 {
+            for k in 0..=(n as i64) {
+                let x = self.prec.round(a + k as f64 * st);
+                self.write_var(var, frame, Value::Real(x));
+                if let Some(f) = self.loop_step(body, frame)? {
+                    return Ok(f);
+                }
+            }
+        }
+        Ok(Flow::Normal)
+    }
+}
+
+/// Equality used by `match`: numbers by value, strings by text.
+pub fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => x == y,
+        _ => match (a.as_complex(), b.as_complex()) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}

@@ -1,0 +1,123 @@
+//! The interpreter state: the program, the global variables, the call stack depth and
+//! the runtime context; and the entry point that runs the script and `main()`.
+
+use crate::error::{Flow, RunError, R};
+use blazar_diagnostics::Span;
+use blazar_hir::{Program, Var};
+use blazar_runtime::builtins::Ctx;
+use blazar_runtime::{Prec, Value};
+
+/// Options of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The deepest chain of user function calls before an error (stack safety).
+    pub max_depth: usize,
+}
+
+pub struct Interp<'p> {
+    pub prog: &'p Program,
+    pub globals: Vec<Option<Value>>,
+    pub ctx: Ctx,
+    pub prec: Prec,
+    pub depth: usize,
+    pub max_depth: usize,
+}
+
+/// The local variables of one function activation.
+pub struct Frame {
+    pub locals: Vec<Option<Value>>,
+    pub func: blazar_hir::FnId,
+}
+
+impl<'p> Interp<'p> {
+    pub fn new(prog: &'p Program, ctx: Ctx, opts: Options) -> Interp<'p> {
+        let prec = ctx.prec;
+        Interp {
+            prog,
+            globals: vec![None; prog.global_names.len()],
+            ctx,
+            prec,
+            depth: 0,
+            max_depth: if opts.max_depth == 0 {
+                2000
+            } else {
+                opts.max_depth
+            },
+        }
+    }
+
+    /// Runs the top-level statements, then `main()` if the program defines it.
+    pub fn run_program(&mut self) -> R<()> {
+        let script = &self.prog.functions[self.prog.script as usize];
+        let mut frame = Frame {
+            locals: Vec::new(),
+            func: self.prog.script,
+        };
+        match self.exec_block(&script.body, &mut frame)? {
+            Flow::Normal | Flow::Return => {}
+            Flow::Break(_) | Flow::Continue(_) => {}
+        }
+        if let Some(main) = self.prog.main {
+            self.call_user(main, Vec::new(), Vec::new(), 0, Span::default())?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) {
+        let _ = self.ctx.out.flush();
+    }
+
+    #[inline]
+    pub fn read_var(&self, var: Var, frame: &Frame, span: Span) -> R<Value> {
+        let slot = match var {
+            Var::Local(s) => frame.locals.get(s as usize),
+            Var::Global(g) => self.globals.get(g as usize),
+        };
+        match slot {
+            Some(Some(v)) => Ok(v.clone()),
+            _ => Err(RunError::new(
+                span,
+                format!(
+                    "variable `{}` is used before it is assigned",
+                    self.var_name(var, frame)
+                ),
+            )),
+        }
+    }
+
+    #[inline]
+    pub fn var_ref<'a>(&'a self, var: Var, frame: &'a Frame) -> Option<&'a Value> {
+        match var {
+            Var::Local(s) => frame.locals.get(s as usize).and_then(|v| v.as_ref()),
+            Var::Global(g) => self.globals.get(g as usize).and_then(|v| v.as_ref()),
+        }
+    }
+
+    #[inline]
+    pub fn write_var(&mut self, var: Var, frame: &mut Frame, v: Value) {
+        match var {
+            Var::Local(s) => {
+                if let Some(slot) = frame.locals.get_mut(s as usize) {
+                    *slot = Some(v);
+                }
+            }
+            Var::Global(g) => {
+                if let Some(slot) = self.globals.get_mut(g as usize) {
+                    *slot = Some(v);
+                }
+            }
+        }
+    }
+
+    /// The name of a variable, for messages.
+    pub fn var_name(&self, var: Var, frame: &Frame) -> String {
+        let names = match var {
+            Var::Global(_) => &self.prog.global_names,
+            Var::Local(_) => &self.prog.functions[frame.func as usize].local_names,
+        };
+        let (Var::Global(i) | Var::Local(i)) = var;
+        names.get(i as usize).cloned().unwrap_or_default()
+    }
+}
+
+use std::io::Write as _;

@@ -1,0 +1,506 @@
+//! N-dimensional arrays: element type, shape and row-major storage.
+//!
+//! An [`Array`] has a *rank* fixed by its type (`vec` 1, `mat` 2, `cube` 3, `cube{N}` N)
+//! and `dims` with one extent per rank, the last index fastest in memory. A `vec` of
+//! length N reports `size == [1, N]`. Arrays are shared by reference through
+//! [`ArrayRef`], which also carries the boundary access mode of the variable.
+
+use crate::value::{IntTy, Prec, Value};
+use num_complex::{Complex32, Complex64};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Element type of an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElemType {
+    F32,
+    F64,
+    C32,
+    C64,
+    Int(IntTy),
+    /// Elements are arbitrary values (cell arrays `vec[mat]`, `vec[??]`).
+    Cell,
+}
+
+impl ElemType {
+    /// The element type of `scalar` at a precision.
+    pub fn real(prec: Prec) -> ElemType {
+        match prec {
+            Prec::Single => ElemType::F32,
+            Prec::Double => ElemType::F64,
+        }
+    }
+
+    pub fn complex(prec: Prec) -> ElemType {
+        match prec {
+            Prec::Single => ElemType::C32,
+            Prec::Double => ElemType::C64,
+        }
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, ElemType::C32 | ElemType::C64)
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self, ElemType::Int(_))
+    }
+
+    pub fn is_real_float(self) -> bool {
+        matches!(self, ElemType::F32 | ElemType::F64)
+    }
+
+    /// The name used in types: `scalar`, `cscalar`, `int`, `uint8`, `??` for cells.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::F32 | ElemType::F64 => "scalar",
+            ElemType::C32 | ElemType::C64 => "cscalar",
+            ElemType::Int(t) => t.name(),
+            ElemType::Cell => "??",
+        }
+    }
+
+    /// Bytes per element (cells count one pointer).
+    pub fn size_bytes(self) -> usize {
+        match self {
+            ElemType::F32 => 4,
+            ElemType::F64 | ElemType::C32 => 8,
+            ElemType::C64 => 16,
+            ElemType::Int(IntTy::I8 | IntTy::U8) => 1,
+            ElemType::Int(IntTy::I16 | IntTy::U16) => 2,
+            ElemType::Int(IntTy::I32 | IntTy::U32) => 4,
+            ElemType::Int(IntTy::I64 | IntTy::U64) => 8,
+            ElemType::Cell => 8,
+        }
+    }
+}
+
+/// Typed, contiguous element storage.
+#[derive(Clone, Debug)]
+pub enum Buffer {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    C32(Vec<Complex32>),
+    C64(Vec<Complex64>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    Cell(Vec<Value>),
+}
+
+/// Applies `$body` to the inner vector of any numeric buffer variant bound as `$v`;
+/// `$cell` handles cells.
+#[macro_export]
+macro_rules! with_buffer {
+    ($buf:expr, $v:ident => $body:expr, cell $c:ident => $cell:expr) => {
+        match $buf {
+            $crate::array::Buffer::F32($v) => $body,
+            $crate::array::Buffer::F64($v) => $body,
+            $crate::array::Buffer::C32($v) => $body,
+            $crate::array::Buffer::C64($v) => $body,
+            $crate::array::Buffer::I8($v) => $body,
+            $crate::array::Buffer::I16($v) => $body,
+            $crate::array::Buffer::I32($v) => $body,
+            $crate::array::Buffer::I64($v) => $body,
+            $crate::array::Buffer::U8($v) => $body,
+            $crate::array::Buffer::U16($v) => $body,
+            $crate::array::Buffer::U32($v) => $body,
+            $crate::array::Buffer::U64($v) => $body,
+            $crate::array::Buffer::Cell($c) => $cell,
+        }
+    };
+}
+
+impl Buffer {
+    /// A buffer of `n` zeros (empty values for cells: real 0).
+    pub fn zeros(elem: ElemType, n: usize) -> Buffer {
+        match elem {
+            ElemType::F32 => Buffer::F32(vec![0.0; n]),
+            ElemType::F64 => Buffer::F64(vec![0.0; n]),
+            ElemType::C32 => Buffer::C32(vec![Complex32::new(0.0, 0.0); n]),
+            ElemType::C64 => Buffer::C64(vec![Complex64::new(0.0, 0.0); n]),
+            ElemType::Int(t) => match t {
+                IntTy::I8 => Buffer::I8(vec![0; n]),
+                IntTy::I16 => Buffer::I16(vec![0; n]),
+                IntTy::I32 => Buffer::I32(vec![0; n]),
+                IntTy::I64 => Buffer::I64(vec![0; n]),
+                IntTy::U8 => Buffer::U8(vec![0; n]),
+                IntTy::U16 => Buffer::U16(vec![0; n]),
+                IntTy::U32 => Buffer::U32(vec![0; n]),
+                IntTy::U64 => Buffer::U64(vec![0; n]),
+            },
+            ElemType::Cell => Buffer::Cell(vec![Value::Real(0.0); n]),
+        }
+    }
+
+    pub fn elem(&self) -> ElemType {
+        match self {
+            Buffer::F32(_) => ElemType::F32,
+            Buffer::F64(_) => ElemType::F64,
+            Buffer::C32(_) => ElemType::C32,
+            Buffer::C64(_) => ElemType::C64,
+            Buffer::I8(_) => ElemType::Int(IntTy::I8),
+            Buffer::I16(_) => ElemType::Int(IntTy::I16),
+            Buffer::I32(_) => ElemType::Int(IntTy::I32),
+            Buffer::I64(_) => ElemType::Int(IntTy::I64),
+            Buffer::U8(_) => ElemType::Int(IntTy::U8),
+            Buffer::U16(_) => ElemType::Int(IntTy::U16),
+            Buffer::U32(_) => ElemType::Int(IntTy::U32),
+            Buffer::U64(_) => ElemType::Int(IntTy::U64),
+            Buffer::Cell(_) => ElemType::Cell,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        with_buffer!(self, v => v.len(), cell c => c.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i` as a real number (the real part of complex elements; 0 for cells
+    /// that do not hold a number).
+    #[inline]
+    pub fn get_f64(&self, i: usize) -> f64 {
+        match self {
+            Buffer::F32(v) => v[i] as f64,
+            Buffer::F64(v) => v[i],
+            Buffer::C32(v) => v[i].re as f64,
+            Buffer::C64(v) => v[i].re,
+            Buffer::I8(v) => v[i] as f64,
+            Buffer::I16(v) => v[i] as f64,
+            Buffer::I32(v) => v[i] as f64,
+            Buffer::I64(v) => v[i] as f64,
+            Buffer::U8(v) => v[i] as f64,
+            Buffer::U16(v) => v[i] as f64,
+            Buffer::U32(v) => v[i] as f64,
+            Buffer::U64(v) => v[i] as f64,
+            Buffer::Cell(v) => v[i].as_f64().unwrap_or(0.0),
+        }
+    }
+
+    /// Element `i` as a complex number.
+    #[inline]
+    pub fn get_c(&self, i: usize) -> Complex64 {
+        match self {
+            Buffer::C32(v) => Complex64::new(v[i].re as f64, v[i].im as f64),
+            Buffer::C64(v) => v[i],
+            Buffer::Cell(v) => v[i].as_complex().unwrap_or_default(),
+            _ => Complex64::new(self.get_f64(i), 0.0),
+        }
+    }
+
+    /// Stores a real number at `i`, converting to the element type (integers truncate
+    /// toward zero and saturate, as a C cast of an in-range value would).
+    #[inline]
+    pub fn set_f64(&mut self, i: usize, x: f64) {
+        match self {
+            Buffer::F32(v) => v[i] = x as f32,
+            Buffer::F64(v) => v[i] = x,
+            Buffer::C32(v) => v[i] = Complex32::new(x as f32, 0.0),
+            Buffer::C64(v) => v[i] = Complex64::new(x, 0.0),
+            Buffer::I8(v) => v[i] = x as i8,
+            Buffer::I16(v) => v[i] = x as i16,
+            Buffer::I32(v) => v[i] = x as i32,
+            Buffer::I64(v) => v[i] = x as i64,
+            Buffer::U8(v) => v[i] = x as u8,
+            Buffer::U16(v) => v[i] = x as u16,
+            Buffer::U32(v) => v[i] = x as u32,
+            Buffer::U64(v) => v[i] = x as u64,
+            Buffer::Cell(v) => v[i] = Value::Real(x),
+        }
+    }
+
+    /// Stores a complex number at `i`; real element types keep the real part.
+    #[inline]
+    pub fn set_c(&mut self, i: usize, z: Complex64) {
+        match self {
+            Buffer::C32(v) => v[i] = Complex32::new(z.re as f32, z.im as f32),
+            Buffer::C64(v) => v[i] = z,
+            Buffer::Cell(v) => v[i] = Value::Complex(z),
+            _ => self.set_f64(i, z.re),
+        }
+    }
+
+    /// Element `i` as a [`Value`] of the element's scalar type.
+    pub fn get_value(&self, i: usize) -> Value {
+        match self {
+            Buffer::F32(v) => Value::Real(v[i] as f64),
+            Buffer::F64(v) => Value::Real(v[i]),
+            Buffer::C32(v) => Value::Complex(Complex64::new(v[i].re as f64, v[i].im as f64)),
+            Buffer::C64(v) => Value::Complex(v[i]),
+            Buffer::I8(v) => Value::Int(v[i] as i64, IntTy::I8),
+            Buffer::I16(v) => Value::Int(v[i] as i64, IntTy::I16),
+            Buffer::I32(v) => Value::Int(v[i] as i64, IntTy::I32),
+            Buffer::I64(v) => Value::Int(v[i], IntTy::I64),
+            Buffer::U8(v) => Value::Int(v[i] as i64, IntTy::U8),
+            Buffer::U16(v) => Value::Int(v[i] as i64, IntTy::U16),
+            Buffer::U32(v) => Value::Int(v[i] as i64, IntTy::U32),
+            Buffer::U64(v) => Value::Int(v[i] as i64, IntTy::U64),
+            Buffer::Cell(v) => v[i].clone(),
+        }
+    }
+
+    /// Stores a scalar value at `i`; returns false when the value cannot be stored in
+    /// this element type (a string or array into a numeric buffer).
+    pub fn set_value(&mut self, i: usize, val: &Value) -> bool {
+        match (self, val) {
+            (Buffer::Cell(v), val) => {
+                v[i] = val.clone();
+                true
+            }
+            (b, Value::Int(x, t)) => {
+                match b {
+                    Buffer::I64(v) => v[i] = *x,
+                    Buffer::U64(v) => v[i] = *x as u64,
+                    b => b.set_f64(i, t.to_f64(*x)),
+                }
+                true
+            }
+            (b, Value::Real(x)) => {
+                b.set_f64(i, *x);
+                true
+            }
+            (b, Value::Complex(z)) => {
+                b.set_c(i, *z);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Boundary access mode of a variable (LANGUAGE.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum Mode {
+    /// No modifier: an error outside the bounds in host code, zero in kernels.
+    #[default]
+    Default,
+    Safe,
+    Circular,
+    Mirror,
+    Clamped,
+    Checked,
+    Unchecked,
+}
+
+impl Mode {
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Some(match name {
+            "safe" => Mode::Safe,
+            "circular" => Mode::Circular,
+            "mirror" => Mode::Mirror,
+            "clamped" => Mode::Clamped,
+            "checked" => Mode::Checked,
+            "unchecked" => Mode::Unchecked,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Default => "",
+            Mode::Safe => "safe",
+            Mode::Circular => "circular",
+            Mode::Mirror => "mirror",
+            Mode::Clamped => "clamped",
+            Mode::Checked => "checked",
+            Mode::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// How a variable accesses its array: boundary mode and read-only flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Access {
+    pub mode: Mode,
+    pub is_const: bool,
+}
+
+/// A shared reference to an array plus the access mode of the variable holding it.
+#[derive(Clone, Debug)]
+pub struct ArrayRef {
+    pub data: Rc<RefCell<Array>>,
+    pub mode: Access,
+}
+
+impl ArrayRef {
+    pub fn new(a: Array) -> ArrayRef {
+        ArrayRef {
+            data: Rc::new(RefCell::new(a)),
+            mode: Access::default(),
+        }
+    }
+}
+
+/// An N-d array with row-major storage.
+#[derive(Clone, Debug)]
+pub struct Array {
+    /// One extent per rank: `[N]` for a vec, `[M, N]` for a mat, `[M, N, P]` for a cube.
+    pub dims: Vec<usize>,
+    pub buf: Buffer,
+}
+
+impl Array {
+    pub fn new(dims: Vec<usize>, buf: Buffer) -> Array {
+        debug_assert_eq!(dims.iter().product::<usize>(), buf.len());
+        Array { dims, buf }
+    }
+
+    pub fn zeros(dims: Vec<usize>, elem: ElemType) -> Array {
+        let n = dims.iter().product();
+        Array {
+            dims,
+            buf: Buffer::zeros(elem, n),
+        }
+    }
+
+    /// A vector from real values, stored at precision `prec`.
+    pub fn from_reals(dims: Vec<usize>, data: Vec<f64>, prec: Prec) -> Array {
+        let buf = match prec {
+            Prec::Single => Buffer::F32(data.into_iter().map(|x| x as f32).collect()),
+            Prec::Double => Buffer::F64(data),
+        };
+        Array::new(dims, buf)
+    }
+
+    pub fn from_complex(dims: Vec<usize>, data: Vec<Complex64>, prec: Prec) -> Array {
+        let buf = match prec {
+            Prec::Single => Buffer::C32(
+                data.into_iter()
+                    .map(|z| Complex32::new(z.re as f32, z.im as f32))
+                    .collect(),
+            ),
+            Prec::Double => Buffer::C64(data),
+        };
+        Array::new(dims, buf)
+    }
+
+    pub fn from_ints(dims: Vec<usize>, data: Vec<i32>) -> Array {
+        Array::new(dims, Buffer::I32(data))
+    }
+
+    pub fn cell(dims: Vec<usize>, data: Vec<Value>) -> Array {
+        Array::new(dims, Buffer::Cell(data))
+    }
+
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    pub fn elem(&self) -> ElemType {
+        self.buf.elem()
+    }
+
+    pub fn is_cell(&self) -> bool {
+        matches!(self.buf, Buffer::Cell(_))
+    }
+
+    /// `size(x)`: the dims, with a vec reported as `[1, N]`.
+    pub fn size(&self) -> Vec<usize> {
+        if self.dims.len() == 1 {
+            vec![1, self.dims[0]]
+        } else {
+            self.dims.clone()
+        }
+    }
+
+    /// `size(x, d)` for a 0-based dimension; dimensions past the rank are 1.
+    pub fn size_at(&self, d: usize) -> usize {
+        self.size().get(d).copied().unwrap_or(1)
+    }
+
+    #[inline]
+    pub fn get_f64(&self, i: usize) -> f64 {
+        self.buf.get_f64(i)
+    }
+
+    #[inline]
+    pub fn get_c(&self, i: usize) -> Complex64 {
+        self.buf.get_c(i)
+    }
+
+    pub fn get_value(&self, i: usize) -> Value {
+        self.buf.get_value(i)
+    }
+
+    /// All elements as reals.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        (0..self.len()).map(|i| self.buf.get_f64(i)).collect()
+    }
+
+    pub fn to_c_vec(&self) -> Vec<Complex64> {
+        (0..self.len()).map(|i| self.buf.get_c(i)).collect()
+    }
+
+    /// A copy converted to another element type (cells keep their values).
+    pub fn convert(&self, elem: ElemType) -> Array {
+        if self.elem() == elem {
+            return self.clone();
+        }
+        let mut out = Array::zeros(self.dims.clone(), elem);
+        for i in 0..self.len() {
+            let v = self.buf.get_value(i);
+            out.buf.set_value(i, &v);
+        }
+        out
+    }
+
+    /// The smallest rank that holds `dims` (`[1,1,4]` is a vec of 4): leading
+    /// singleton dimensions are dropped, keeping at least one.
+    pub fn canonical_dims(dims: &[usize]) -> Vec<usize> {
+        let first = dims
+            .iter()
+            .position(|&d| d != 1)
+            .unwrap_or(dims.len().saturating_sub(1));
+        let out: Vec<usize> = dims[first.min(dims.len())..].to_vec();
+        if out.is_empty() {
+            vec![dims.last().copied().unwrap_or(0)]
+        } else {
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vec_reports_row_size() {
+        let a = Array::zeros(vec![5], ElemType::F32);
+        assert_eq!(a.size(), vec![1, 5]);
+        assert_eq!(a.size_at(2), 1);
+    }
+
+    #[test]
+    fn canonical_dims_pick_smallest_rank() {
+        assert_eq!(Array::canonical_dims(&[1, 1, 4]), vec![4]);
+        assert_eq!(Array::canonical_dims(&[2, 3]), vec![2, 3]);
+        assert_eq!(Array::canonical_dims(&[1, 1]), vec![1]);
+        assert_eq!(Array::canonical_dims(&[4, 1]), vec![4, 1]);
+    }
+
+    #[test]
+    fn conversions_truncate_like_c() {
+        let mut b = Buffer::zeros(ElemType::Int(IntTy::U8), 2);
+        b.set_f64(0, 3.9);
+        b.set_f64(1, -1.0);
+        assert_eq!(b.get_f64(0), 3.0);
+        assert_eq!(b.get_f64(1), 0.0);
+    }
+}

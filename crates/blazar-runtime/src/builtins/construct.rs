@@ -1,0 +1,262 @@
+//! Array construction and copying builtins: `zeros ones uninit eye linspace cell copy
+//! deepcopy object`, plus [`dims_from_args`], shared with the interpreter's typed
+//! constructors (`cube[int](10)`). Shape builtins live in [`shape`].
+
+pub(super) mod shape;
+
+use super::math::bi;
+use super::{Builtin, Ctx};
+use crate::array::{Access, Array, Buffer, ElemType};
+use crate::ops::{complex_buffer, int_buffer, real_buffer};
+use crate::value::{Object, Prec, Value};
+use crate::{rt_bail, RtResult};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Largest number of elements an array constructor will allocate.
+const MAX_ELEMS: usize = 1 << 32;
+
+fn dim_of(name: &str, x: f64) -> RtResult<usize> {
+    if !x.is_finite() || x.fract() != 0.0 || x < 0.0 {
+        rt_bail!(
+            "{name}: dimensions must be non-negative integers, got {}",
+            crate::format::format_real(x, Prec::Double)
+        );
+    }
+    Ok(x as usize)
+}
+
+/// The dimensions given to a constructor: `(N)`, `(M, N)`, `(M, N, P, ...)` or one
+/// dims vector (`[M, N]`, `size(x)`). The dims are returned as given (not
+/// canonicalised); sizes must be non-negative integers.
+pub fn dims_from_args(name: &str, args: &[Value]) -> RtResult<Vec<usize>> {
+    let dims = match args {
+        [] => rt_bail!("{name}: expected dimensions"),
+        [Value::Array(r)] => {
+            let a = r
+                .data
+                .try_borrow()
+                .map_err(|_| crate::RtError::new(format!("{name}: bad dimensions")))?;
+            if a.is_cell() {
+                rt_bail!("{name}: dimensions must be numbers, got a cell array");
+            }
+            if a.is_empty() {
+                rt_bail!("{name}: empty dimension vector");
+            }
+            if a.elem().is_complex() {
+                rt_bail!("{name}: dimensions must be real numbers");
+            }
+            (0..a.len())
+                .map(|i| dim_of(name, a.get_f64(i)))
+                .collect::<RtResult<Vec<usize>>>()?
+        }
+        _ => args
+            .iter()
+            .map(|v| match v {
+                Value::Real(_) | Value::Int(..) => dim_of(name, v.as_f64().unwrap_or(-1.0)),
+                other => rt_bail!(
+                    "{name}: dimensions must be numbers, got {}",
+                    other.kind_name()
+                ),
+            })
+            .collect::<RtResult<Vec<usize>>>()?,
+    };
+    check_count(name, &dims)?;
+    Ok(dims)
+}
+
+/// Errors when an array of these dims would be unreasonably large.
+pub(super) fn check_count(name: &str, dims: &[usize]) -> RtResult<usize> {
+    let n = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    match n {
+        Some(n) if n <= MAX_ELEMS => Ok(n),
+        _ => rt_bail!("{name}: array of size {dims:?} is too large"),
+    }
+}
+
+fn filled(ctx: &Ctx, name: &str, args: &[Value], value: f64) -> RtResult<Value> {
+    let dims = Array::canonical_dims(&dims_from_args(name, args)?);
+    let mut a = Array::zeros(dims, ElemType::real(ctx.prec));
+    if value != 0.0 {
+        match &mut a.buf {
+            Buffer::F32(v) => v.fill(value as f32),
+            Buffer::F64(v) => v.fill(value),
+            _ => {}
+        }
+    }
+    Ok(Value::array(a))
+}
+
+fn zeros(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    filled(ctx, "zeros", args, 0.0)
+}
+
+fn ones(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    filled(ctx, "ones", args, 1.0)
+}
+
+fn uninit(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    filled(ctx, "uninit", args, 0.0)
+}
+
+/// `eye(n)` or `eye(m, n)`: an identity matrix (always a mat).
+fn eye(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let d = dims_from_args("eye", args)?;
+    let (m, n) = match d.as_slice() {
+        [n] => (*n, *n),
+        [m, n] => (*m, *n),
+        _ => rt_bail!("eye: expected one or two dimensions"),
+    };
+    check_count("eye", &[m, n])?;
+    let mut a = Array::zeros(vec![m, n], ElemType::real(ctx.prec));
+    for i in 0..m.min(n) {
+        a.buf.set_f64(i * n + i, 1.0);
+    }
+    Ok(Value::array(a))
+}
+
+/// `linspace(a, b, n)`: `n` equally spaced reals from `a` to `b` inclusive.
+fn linspace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let (a, b) = match (args[0].as_f64(), args[1].as_f64()) {
+        (Some(a), Some(b)) => (a, b),
+        _ => rt_bail!("linspace: expected real numbers for the end points"),
+    };
+    let n = dims_from_args("linspace", &args[2..3])?[0];
+    let data: Vec<f64> = match n {
+        0 => vec![],
+        1 => vec![b],
+        _ => (0..n)
+            .map(|i| {
+                if i + 1 == n {
+                    b
+                } else {
+                    a + (b - a) * i as f64 / (n - 1) as f64
+                }
+            })
+            .collect(),
+    };
+    Ok(Value::array(Array::new(
+        vec![n],
+        real_buffer(ctx.prec, data),
+    )))
+}
+
+/// `cell(n)`, `cell(m, n)`, ...: a cell array of real zeros.
+fn cell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let dims = Array::canonical_dims(&dims_from_args("cell", args)?);
+    Ok(Value::array(Array::zeros(dims, ElemType::Cell)))
+}
+
+/// `copy(x)`: a new buffer for arrays (cell elements are shared), a new object with the
+/// same fields for objects; other values are returned as they are.
+fn copy(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    Ok(match &args[0] {
+        Value::Array(r) => {
+            let a = r
+                .data
+                .try_borrow()
+                .map_err(|_| crate::RtError::new("copy: array is being modified"))?;
+            Value::array_with(
+                a.clone(),
+                Access {
+                    mode: r.mode.mode,
+                    is_const: false,
+                },
+            )
+        }
+        Value::Object(o) => {
+            let o = o
+                .try_borrow()
+                .map_err(|_| crate::RtError::new("copy: object is being modified"))?;
+            Value::Object(Rc::new(RefCell::new(o.clone())))
+        }
+        other => other.clone(),
+    })
+}
+
+fn deep(v: &Value, depth: usize) -> RtResult<Value> {
+    if depth > 64 {
+        rt_bail!("deepcopy: data nested too deeply (is it cyclic?)");
+    }
+    Ok(match v {
+        Value::Array(r) => {
+            let a = r
+                .data
+                .try_borrow()
+                .map_err(|_| crate::RtError::new("deepcopy: array is being modified"))?;
+            let copy = match &a.buf {
+                Buffer::Cell(items) => Array::new(
+                    a.dims.clone(),
+                    Buffer::Cell(
+                        items
+                            .iter()
+                            .map(|x| deep(x, depth + 1))
+                            .collect::<RtResult<_>>()?,
+                    ),
+                ),
+                _ => a.clone(),
+            };
+            Value::array_with(
+                copy,
+                Access {
+                    mode: r.mode.mode,
+                    is_const: false,
+                },
+            )
+        }
+        Value::Object(o) => {
+            let o = o
+                .try_borrow()
+                .map_err(|_| crate::RtError::new("deepcopy: object is being modified"))?;
+            let fields = o
+                .fields
+                .iter()
+                .map(|(k, x)| Ok((k.clone(), deep(x, depth + 1)?)))
+                .collect::<RtResult<_>>()?;
+            Value::Object(Rc::new(RefCell::new(Object {
+                class: o.class.clone(),
+                fields,
+            })))
+        }
+        other => other.clone(),
+    })
+}
+
+/// `deepcopy(x)`: like `copy`, recursively through cells and objects.
+fn deepcopy(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    deep(&args[0], 0)
+}
+
+fn object(_ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
+    Ok(Value::Object(Rc::new(RefCell::new(Object::default()))))
+}
+
+/// The value as an array: arrays are copied, scalars become one-element vectors.
+pub(super) fn to_array(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
+    Ok(match v {
+        Value::Array(r) => r
+            .data
+            .try_borrow()
+            .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
+            .clone(),
+        Value::Real(x) => Array::new(vec![1], real_buffer(prec, vec![*x])),
+        Value::Int(x, t) => Array::new(vec![1], int_buffer(*t, vec![*x])),
+        Value::Complex(z) => Array::new(vec![1], complex_buffer(prec, vec![*z])),
+        other => rt_bail!("{name}: expected an array, got {}", other.kind_name()),
+    })
+}
+
+pub(super) static TABLE: &[Builtin] = &[
+    bi("zeros", zeros, 1, usize::MAX),
+    bi("ones", ones, 1, usize::MAX),
+    bi("uninit", uninit, 1, usize::MAX),
+    bi("eye", eye, 1, 2),
+    bi("linspace", linspace, 3, 3),
+    bi("cell", cell, 1, usize::MAX),
+    bi("copy", copy, 1, 1),
+    bi("deepcopy", deepcopy, 1, 1),
+    bi("object", object, 0, 0),
+];
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,437 @@
+//! Image files: `imread`, `imwrite` and `imshow`.
+//!
+//! Images are cubes `[M, N, C]` in row-major `[row, column, channel]` layout with values
+//! 0..255: `C = 3` for colour (alpha is dropped on reading), `C = 1` for grayscale.
+//! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded) and float images
+//! from 0..1 to 0..255. Writing rounds and clamps to 0..255 (NaN becomes 0) and picks
+//! the format from the extension: `.png`, `.jpg`/`.jpeg`, `.tif`/`.tiff`.
+
+use super::io::{path_arg, resolve_path};
+use super::{Builtin, Ctx};
+use crate::array::Array;
+use crate::{rt_bail, RtError, RtResult, Value};
+use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
+use std::io::Write as _;
+use std::path::Path;
+
+pub(super) static TABLE: &[Builtin] = &[
+    Builtin {
+        name: "imread",
+        func: imread,
+        min_args: 1,
+        max_args: 1,
+    },
+    Builtin {
+        name: "imwrite",
+        func: imwrite,
+        min_args: 2,
+        max_args: 2,
+    },
+    Builtin {
+        name: "imshow",
+        func: imshow,
+        min_args: 1,
+        max_args: 2,
+    },
+];
+
+fn imread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let name = path_arg("imread", &args[0])?;
+    let path = resolve_path(ctx, &name);
+    let img =
+        decode(&path).map_err(|e| RtError::new(format!("imread: cannot read '{name}': {e}")))?;
+    Ok(Value::array(image_to_array(&img, ctx)))
+}
+
+fn decode(path: &Path) -> Result<DynamicImage, String> {
+    let reader = ImageReader::open(path).map_err(|e| e.to_string())?;
+    let reader = reader.with_guessed_format().map_err(|e| e.to_string())?;
+    reader.decode().map_err(|e| e.to_string())
+}
+
+/// Converts a decoded image to a cube `[height, width, C]` of reals 0..255.
+fn image_to_array(img: &DynamicImage, ctx: &Ctx) -> Array {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let color = img.color();
+    let chans = if color.has_color() { 3 } else { 1 };
+    let data: Vec<f64> = match (color, chans) {
+        (ColorType::L8 | ColorType::La8, 1) => img
+            .to_luma8()
+            .into_raw()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        (ColorType::Rgb8 | ColorType::Rgba8, 3) => img
+            .to_rgb8()
+            .into_raw()
+            .into_iter()
+            .map(f64::from)
+            .collect(),
+        (ColorType::L16 | ColorType::La16, 1) => scale16(img.to_luma16().into_raw()),
+        (ColorType::Rgb16 | ColorType::Rgba16, 3) => scale16(img.to_rgb16().into_raw()),
+        (_, 1) => img
+            .to_luma32f()
+            .into_raw()
+            .into_iter()
+            .map(|v| v as f64 * 255.0)
+            .collect(),
+        _ => img
+            .to_rgb32f()
+            .into_raw()
+            .into_iter()
+            .map(|v| v as f64 * 255.0)
+            .collect(),
+    };
+    Array::from_reals(vec![h, w, chans], data, ctx.prec)
+}
+
+fn scale16(v: Vec<u16>) -> Vec<f64> {
+    v.into_iter().map(|x| x as f64 * 255.0 / 65535.0).collect()
+}
+
+fn imwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let name = path_arg("imwrite", &args[0])?;
+    let path = resolve_path(ctx, &name);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let format = match ext.as_str() {
+        "png" => ImageFormat::Png,
+        "jpg" | "jpeg" => ImageFormat::Jpeg,
+        "tif" | "tiff" => ImageFormat::Tiff,
+        _ => rt_bail!("imwrite: unknown image format of '{name}' (use .png, .jpg or .tif)"),
+    };
+    let px = Pixels::from_value("imwrite", &args[1], None)?;
+    px.save(&path, format)
+        .map_err(|e| RtError::new(format!("imwrite: cannot write '{name}': {e}")))?;
+    Ok(Value::Real(0.0))
+}
+
+fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let range = match args.get(1) {
+        None => None,
+        Some(v) => Some(display_range(v)?),
+    };
+    let px = Pixels::from_value("imshow", &args[0], range)?;
+    let file = format!("{}_imshow{}.png", ctx.program_stem, ctx.shown);
+    let path = ctx.base_dir.join(&file);
+    px.save(&path, ImageFormat::Png)
+        .map_err(|e| RtError::new(format!("imshow: cannot write '{}': {e}", path.display())))?;
+    ctx.shown += 1;
+    writeln!(ctx.out, "imshow: wrote {}", path.display())
+        .map_err(|e| RtError::new(format!("imshow: cannot print: {e}")))?;
+    Ok(Value::Real(0.0))
+}
+
+/// How `imshow`'s second argument rescales: `Some((lo, hi))`, or `None` for `[]`
+/// (the minimum and maximum of the image).
+type Range = Option<(f64, f64)>;
+
+fn display_range(v: &Value) -> RtResult<Range> {
+    if let Value::Array(a) = v {
+        let a = a.data.borrow();
+        if !a.is_cell() && !a.elem().is_complex() {
+            match a.len() {
+                0 => return Ok(None),
+                2 => return Ok(Some((a.get_f64(0), a.get_f64(1)))),
+                _ => {}
+            }
+        }
+    }
+    rt_bail!(
+        "imshow: the display range must be [] or [lo, hi], got {}",
+        v.kind_name()
+    )
+}
+
+/// 8-bit pixels ready to encode, interleaved by channel.
+struct Pixels {
+    width: u32,
+    height: u32,
+    chans: usize,
+    data: Vec<u8>,
+}
+
+impl Pixels {
+    /// Converts a mat `[M, N]` or a cube `[M, N, C]` (C = 1, 3, 4) to 8-bit pixels,
+    /// rescaling `range` to 0..255 first when given (`Some(None)` meaning min..max).
+    fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
+        let Value::Array(a) = v else {
+            rt_bail!(
+                "{name}: expected an image (mat or cube), got {}",
+                v.kind_name()
+            );
+        };
+        let a = a.data.borrow();
+        if a.is_cell() || a.elem().is_complex() {
+            rt_bail!(
+                "{name}: expected a real image, got {}",
+                if a.is_cell() {
+                    "a cell array"
+                } else {
+                    "complex data"
+                }
+            );
+        }
+        let (h, w, c) = match a.dims.as_slice() {
+            [n] => (1, *n, 1),
+            [m, n] => (*m, *n, 1),
+            [m, n, c] => (*m, *n, *c),
+            _ => rt_bail!(
+                "{name}: expected a mat or cube image, got rank {}",
+                a.rank()
+            ),
+        };
+        if !matches!(c, 1 | 3 | 4) {
+            rt_bail!("{name}: an image needs 1, 3 or 4 channels, got {c}");
+        }
+        if h == 0 || w == 0 {
+            rt_bail!("{name}: the image is empty ({h}x{w})");
+        }
+        let (width, height) = match (u32::try_from(w), u32::try_from(h)) {
+            (Ok(w), Ok(h)) => (w, h),
+            _ => rt_bail!("{name}: the image is too large ({h}x{w})"),
+        };
+        let vals = a.to_f64_vec();
+        let (lo, scale) = match range {
+            None => (0.0, 1.0),
+            Some(r) => {
+                let (lo, hi) = r.unwrap_or_else(|| min_max(&vals));
+                let span = hi - lo;
+                (
+                    lo,
+                    if span != 0.0 && span.is_finite() {
+                        255.0 / span
+                    } else {
+                        0.0
+                    },
+                )
+            }
+        };
+        let data = vals.iter().map(|&x| to_u8((x - lo) * scale)).collect();
+        Ok(Pixels {
+            width,
+            height,
+            chans: c,
+            data,
+        })
+    }
+
+    fn save(self, path: &Path, format: ImageFormat) -> Result<(), String> {
+        let mut data = self.data;
+        let mut color = match self.chans {
+            1 => ExtendedColorType::L8,
+            3 => ExtendedColorType::Rgb8,
+            _ => ExtendedColorType::Rgba8,
+        };
+        if format == ImageFormat::Jpeg && self.chans == 4 {
+            // JPEG has no alpha channel: drop it.
+            data = data
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            color = ExtendedColorType::Rgb8;
+        }
+        image::save_buffer_with_format(path, &data, self.width, self.height, color, format)
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn min_max(v: &[f64]) -> (f64, f64) {
+    let finite = v.iter().copied().filter(|x| x.is_finite());
+    let lo = finite.clone().fold(f64::INFINITY, f64::min);
+    let hi = finite.fold(f64::NEG_INFINITY, f64::max);
+    if lo <= hi {
+        (lo, hi)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// Rounds and clamps to 0..255; NaN becomes 0.
+fn to_u8(x: f64) -> u8 {
+    if x.is_nan() {
+        0
+    } else {
+        x.round().clamp(0.0, 255.0) as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ElemType, Prec};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[derive(Clone, Default)]
+    struct Sink(Rc<RefCell<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn unique(ext: &str) -> String {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        format!("blazar_img_{}_{t}.{ext}", std::process::id())
+    }
+
+    fn arr(v: &Value) -> Array {
+        match v {
+            Value::Array(a) => a.data.borrow().clone(),
+            _ => panic!("not an array"),
+        }
+    }
+
+    fn round_trip(ext: &str, chans: usize) {
+        let mut c = Ctx::new(
+            Prec::Single,
+            Box::new(std::io::sink()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        let n = 3 * 4 * chans;
+        let data: Vec<f64> = (0..n).map(|i| ((i * 37) % 256) as f64).collect();
+        let x = Value::array(Array::from_reals(
+            vec![3, 4, chans],
+            data.clone(),
+            Prec::Single,
+        ));
+        let name = unique(ext);
+        imwrite(&mut c, &[Value::str(&name), x]).unwrap();
+        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
+        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
+        assert_eq!(y.dims, vec![3, 4, chans]);
+        assert_eq!(y.elem(), ElemType::F32);
+        assert_eq!(y.to_f64_vec(), data);
+    }
+
+    #[test]
+    fn png_and_tiff_round_trip() {
+        round_trip("png", 3);
+        round_trip("png", 1);
+        round_trip("tiff", 3);
+        round_trip("tif", 1);
+    }
+
+    #[test]
+    fn reads_16_bit_and_writes_jpeg() {
+        let mut c = Ctx::new(
+            Prec::Double,
+            Box::new(std::io::sink()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        let name = unique("png");
+        let path = std::env::temp_dir().join(&name);
+        let img =
+            image::ImageBuffer::<image::Luma<u16>, _>::from_raw(2, 1, vec![0u16, 65535]).unwrap();
+        img.save(&path).unwrap();
+        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(y.dims, vec![1, 2, 1]);
+        assert_eq!(y.to_f64_vec(), vec![0.0, 255.0]);
+        for chans in [1, 3, 4] {
+            let x = Value::array(Array::from_reals(
+                vec![8, 8, chans],
+                vec![100.0; 64 * chans],
+                Prec::Double,
+            ));
+            let name = unique("jpg");
+            imwrite(&mut c, &[Value::str(&name), x]).unwrap();
+            let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
+            let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
+            assert_eq!(y.dims, vec![8, 8, if chans == 1 { 1 } else { 3 }]);
+            assert!(y.to_f64_vec().iter().all(|v| (v - 100.0).abs() <= 3.0));
+        }
+    }
+
+    #[test]
+    fn write_clamps_and_drops_alpha_on_read() {
+        let mut c = Ctx::new(
+            Prec::Double,
+            Box::new(std::io::sink()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        let data = vec![-5.0, 300.0, 1.4, 9.0, 1.6, f64::NAN, 7.0, 8.0];
+        let x = Value::array(Array::from_reals(vec![1, 2, 4], data, Prec::Double));
+        let name = unique("png");
+        imwrite(&mut c, &[Value::str(&name), x]).unwrap();
+        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
+        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
+        assert_eq!(y.dims, vec![1, 2, 3]);
+        assert_eq!(y.to_f64_vec(), vec![0.0, 255.0, 1.0, 2.0, 0.0, 7.0]);
+    }
+
+    #[test]
+    fn errors_are_reported() {
+        let mut c = Ctx::new(
+            Prec::Single,
+            Box::new(std::io::sink()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        let e = imread(&mut c, &[Value::str("no_such_file_blazar.png")]).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("imread: cannot read 'no_such_file_blazar.png': "),
+            "{}",
+            e.message
+        );
+        let x = Value::array(Array::zeros(vec![2, 2], ElemType::F32));
+        assert!(imwrite(&mut c, &[Value::str("a.bmpx"), x.clone()]).is_err());
+        assert!(imwrite(&mut c, &[Value::Real(1.0), x]).is_err());
+        let two = Value::array(Array::zeros(vec![2, 2, 2], ElemType::F32));
+        assert!(imwrite(&mut c, &[Value::str(&unique("png")), two]).is_err());
+        assert!(imshow(&mut c, &[Value::str("x")]).is_err());
+    }
+
+    #[test]
+    fn imshow_rescales_and_reports() {
+        let dir = std::env::temp_dir();
+        let sink = Sink::default();
+        let stem = unique("q").replace('.', "_");
+        let mut c = Ctx::new(
+            Prec::Single,
+            Box::new(sink.clone()),
+            dir.clone(),
+            stem.clone(),
+        );
+        let x = Value::array(Array::from_reals(
+            vec![2, 2],
+            vec![-1.0, 0.0, 0.5, 1.0],
+            Prec::Single,
+        ));
+        let empty = Value::array(Array::zeros(vec![0], ElemType::F32));
+        imshow(&mut c, &[x.clone(), empty]).unwrap();
+        imshow(&mut c, &[x]).unwrap();
+        assert_eq!(c.shown, 2);
+        let p0 = dir.join(format!("{stem}_imshow0.png"));
+        let p1 = dir.join(format!("{stem}_imshow1.png"));
+        let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "imshow: wrote {}\nimshow: wrote {}\n",
+                p0.display(),
+                p1.display()
+            )
+        );
+        let y = arr(&imread(&mut c, &[Value::str(p0.to_str().unwrap())]).unwrap());
+        assert_eq!(y.dims, vec![2, 2, 1]);
+        assert_eq!(y.to_f64_vec(), vec![0.0, 128.0, 191.0, 255.0]);
+        let _ = std::fs::remove_file(p0);
+        let _ = std::fs::remove_file(p1);
+    }
+}

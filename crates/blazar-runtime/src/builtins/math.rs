@@ -1,0 +1,551 @@
+//! Element-wise mathematical builtins: `abs sqrt exp log sin ... floor round sign`,
+//! conversions (`int float complex int8..uint64`), complex parts and bit operations.
+//!
+//! One-argument functions map scalars and numeric arrays element-wise; results are
+//! reals at the program precision unless noted (int inputs stay int for `abs floor ceil
+//! round sign not saturate`). Two-argument functions broadcast like the operators
+//! (see [`binary`]).
+
+pub(super) mod binary;
+
+use super::{Builtin, Ctx};
+use crate::array::{Array, Buffer};
+use crate::ops::{complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of};
+use crate::value::{IntTy, Prec, Value};
+use crate::{rt_bail, RtError, RtResult};
+use num_complex::Complex64;
+
+type C = Complex64;
+
+/// A builtin table entry.
+pub(super) const fn bi(
+    name: &'static str,
+    func: super::BuiltinFn,
+    min_args: usize,
+    max_args: usize,
+) -> Builtin {
+    Builtin {
+        name,
+        func,
+        min_args,
+        max_args,
+    }
+}
+
+/// What a one-argument function does with int and complex inputs.
+#[derive(Clone, Copy)]
+pub(super) enum IntRule {
+    /// Computed as reals; the result is real.
+    Real,
+    /// Stays int of the same type, computed by this function on the stored value.
+    Keep(fn(i64, IntTy) -> i64),
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum CRule {
+    None,
+    Complex(fn(C) -> C),
+    Real(fn(C) -> f64),
+}
+
+pub(super) fn expected_numeric(name: &str, v: &Value) -> RtError {
+    RtError::new(format!(
+        "{name}: expected a number or numeric array, got {}",
+        v.kind_name()
+    ))
+}
+
+/// Applies a one-argument function element-wise.
+pub(super) fn map1(
+    name: &str,
+    v: &Value,
+    prec: Prec,
+    f: impl Fn(f64) -> f64,
+    int: IntRule,
+    cplx: CRule,
+) -> RtResult<Value> {
+    let no_complex = || RtError::new(format!("{name}: complex arguments are not supported"));
+    match v {
+        Value::Real(x) => Ok(Value::Real(prec.round(f(*x)))),
+        Value::Int(x, t) => Ok(match int {
+            IntRule::Keep(g) => Value::Int(t.wrap(g(*x, *t)), *t),
+            IntRule::Real => Value::Real(prec.round(f(t.to_f64(*x)))),
+        }),
+        Value::Complex(z) => match cplx {
+            CRule::None => Err(no_complex()),
+            CRule::Complex(g) => Ok(Value::Complex(prec.round_c(g(*z)))),
+            CRule::Real(g) => Ok(Value::Real(prec.round(g(*z)))),
+        },
+        Value::Array(r) => {
+            let a = r.data.try_borrow().map_err(|_| expected_numeric(name, v))?;
+            let buf = match (&a.buf, int) {
+                (Buffer::Cell(_), _) => return Err(expected_numeric(name, v)),
+                (Buffer::F32(x), _) if prec == Prec::Single => {
+                    Buffer::F32(x.iter().map(|&x| f(x as f64) as f32).collect())
+                }
+                (Buffer::F32(_) | Buffer::F64(_), _) => {
+                    real_buffer(prec, reals_of(&a.buf).iter().map(|&x| f(x)).collect())
+                }
+                (Buffer::C32(_) | Buffer::C64(_), _) => {
+                    let z = complexes_of(&a.buf);
+                    match cplx {
+                        CRule::None => return Err(no_complex()),
+                        CRule::Complex(g) => {
+                            complex_buffer(prec, z.iter().map(|&z| prec.round_c(g(z))).collect())
+                        }
+                        CRule::Real(g) => real_buffer(prec, z.iter().map(|&z| g(z)).collect()),
+                    }
+                }
+                (_, IntRule::Keep(g)) => match a.elem() {
+                    crate::ElemType::Int(t) => int_buffer(
+                        t,
+                        ints_of(&a.buf).iter().map(|&x| t.wrap(g(x, t))).collect(),
+                    ),
+                    _ => return Err(expected_numeric(name, v)),
+                },
+                (_, IntRule::Real) => {
+                    real_buffer(prec, reals_of(&a.buf).iter().map(|&x| f(x)).collect())
+                }
+            };
+            Ok(Value::array(Array::new(a.dims.clone(), buf)))
+        }
+        _ => Err(expected_numeric(name, v)),
+    }
+}
+
+/// Converts element-wise to an int type: reals truncate toward zero and saturate; ints
+/// wrap like C casts. `to` = `None` keeps int inputs' type and gives `int` otherwise.
+pub(super) fn map_to_int(
+    name: &str,
+    v: &Value,
+    to: Option<IntTy>,
+    fr: impl Fn(f64, IntTy) -> i64,
+    fi: impl Fn(i64, IntTy, IntTy) -> i64,
+) -> RtResult<Value> {
+    match v {
+        Value::Real(x) => {
+            let t = to.unwrap_or(IntTy::I32);
+            Ok(Value::Int(t.wrap(fr(*x, t)), t))
+        }
+        Value::Complex(z) => {
+            let t = to.unwrap_or(IntTy::I32);
+            Ok(Value::Int(t.wrap(fr(z.re, t)), t))
+        }
+        Value::Int(x, s) => {
+            let t = to.unwrap_or(*s);
+            Ok(Value::Int(t.wrap(fi(*x, *s, t)), t))
+        }
+        Value::Array(r) => {
+            let a = r.data.try_borrow().map_err(|_| expected_numeric(name, v))?;
+            let buf = match a.elem() {
+                crate::ElemType::Cell => return Err(expected_numeric(name, v)),
+                crate::ElemType::Int(s) => {
+                    let t = to.unwrap_or(s);
+                    int_buffer(
+                        t,
+                        ints_of(&a.buf)
+                            .iter()
+                            .map(|&x| t.wrap(fi(x, s, t)))
+                            .collect(),
+                    )
+                }
+                _ => {
+                    let t = to.unwrap_or(IntTy::I32);
+                    int_buffer(
+                        t,
+                        reals_of(&a.buf).iter().map(|&x| t.wrap(fr(x, t))).collect(),
+                    )
+                }
+            };
+            Ok(Value::array(Array::new(a.dims.clone(), buf)))
+        }
+        _ => Err(expected_numeric(name, v)),
+    }
+}
+
+fn round_parts(z: C, f: fn(f64) -> f64) -> C {
+    C::new(f(z.re), f(z.im))
+}
+
+fn sign_real(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+
+fn is_unsigned(t: IntTy) -> bool {
+    matches!(t, IntTy::U8 | IntTy::U16 | IntTy::U32 | IntTy::U64)
+}
+
+/// Declares a one-argument builtin `fn $name(ctx, args)` built on [`map1`].
+macro_rules! unary_fn {
+    ($fname:ident, $qname:literal, $f:expr, $int:expr, $c:expr) => {
+        fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+            map1($qname, &args[0], ctx.prec, $f, $int, $c)
+        }
+    };
+}
+
+const LN2: f64 = std::f64::consts::LN_2;
+
+unary_fn!(
+    abs,
+    "abs",
+    f64::abs,
+    IntRule::Keep(|v, t| if is_unsigned(t) { v } else { v.wrapping_abs() }),
+    CRule::Real(|z| z.norm())
+);
+unary_fn!(
+    sqrt,
+    "sqrt",
+    f64::sqrt,
+    IntRule::Real,
+    CRule::Complex(|z| z.sqrt())
+);
+unary_fn!(
+    rsqrt,
+    "rsqrt",
+    |x| 1.0 / x.sqrt(),
+    IntRule::Real,
+    CRule::Complex(|z| z.sqrt().inv())
+);
+unary_fn!(
+    exp,
+    "exp",
+    f64::exp,
+    IntRule::Real,
+    CRule::Complex(|z| z.exp())
+);
+unary_fn!(
+    exp2,
+    "exp2",
+    f64::exp2,
+    IntRule::Real,
+    CRule::Complex(|z| (z * LN2).exp())
+);
+unary_fn!(
+    log,
+    "log",
+    f64::ln,
+    IntRule::Real,
+    CRule::Complex(|z| z.ln())
+);
+unary_fn!(
+    log2,
+    "log2",
+    f64::log2,
+    IntRule::Real,
+    CRule::Complex(|z| z.ln() / LN2)
+);
+unary_fn!(
+    log10,
+    "log10",
+    f64::log10,
+    IntRule::Real,
+    CRule::Complex(|z| z.ln() / std::f64::consts::LN_10)
+);
+unary_fn!(
+    sin,
+    "sin",
+    f64::sin,
+    IntRule::Real,
+    CRule::Complex(|z| z.sin())
+);
+unary_fn!(
+    cos,
+    "cos",
+    f64::cos,
+    IntRule::Real,
+    CRule::Complex(|z| z.cos())
+);
+unary_fn!(
+    tan,
+    "tan",
+    f64::tan,
+    IntRule::Real,
+    CRule::Complex(|z| z.tan())
+);
+unary_fn!(
+    asin,
+    "asin",
+    f64::asin,
+    IntRule::Real,
+    CRule::Complex(|z| z.asin())
+);
+unary_fn!(
+    acos,
+    "acos",
+    f64::acos,
+    IntRule::Real,
+    CRule::Complex(|z| z.acos())
+);
+unary_fn!(
+    atan,
+    "atan",
+    f64::atan,
+    IntRule::Real,
+    CRule::Complex(|z| z.atan())
+);
+unary_fn!(
+    sinh,
+    "sinh",
+    f64::sinh,
+    IntRule::Real,
+    CRule::Complex(|z| z.sinh())
+);
+unary_fn!(
+    cosh,
+    "cosh",
+    f64::cosh,
+    IntRule::Real,
+    CRule::Complex(|z| z.cosh())
+);
+unary_fn!(
+    tanh,
+    "tanh",
+    f64::tanh,
+    IntRule::Real,
+    CRule::Complex(|z| z.tanh())
+);
+unary_fn!(
+    floor,
+    "floor",
+    f64::floor,
+    IntRule::Keep(|v, _| v),
+    CRule::Complex(|z| round_parts(z, f64::floor))
+);
+unary_fn!(
+    ceil,
+    "ceil",
+    f64::ceil,
+    IntRule::Keep(|v, _| v),
+    CRule::Complex(|z| round_parts(z, f64::ceil))
+);
+unary_fn!(
+    round,
+    "round",
+    f64::round,
+    IntRule::Keep(|v, _| v),
+    CRule::Complex(|z| round_parts(z, f64::round))
+);
+unary_fn!(frac, "frac", |x| x - x.floor(), IntRule::Real, CRule::None);
+unary_fn!(
+    saturate,
+    "saturate",
+    |x| x.clamp(0.0, 1.0),
+    IntRule::Keep(|v, t| if t == IntTy::U64 {
+        (v != 0) as i64
+    } else {
+        v.clamp(0, 1)
+    }),
+    CRule::None
+);
+unary_fn!(
+    sign,
+    "sign",
+    sign_real,
+    IntRule::Keep(|v, t| if t == IntTy::U64 {
+        (v != 0) as i64
+    } else {
+        v.signum()
+    }),
+    CRule::Complex(|z| if z.norm() == 0.0 { z } else { z / z.norm() })
+);
+unary_fn!(
+    isnan,
+    "isnan",
+    |x| (x.is_nan() as u8).into(),
+    IntRule::Real,
+    CRule::Real(|z| (z.is_nan() as u8).into())
+);
+unary_fn!(
+    isinf,
+    "isinf",
+    |x| (x.is_infinite() as u8).into(),
+    IntRule::Real,
+    CRule::Real(|z| (z.is_infinite() as u8).into())
+);
+unary_fn!(
+    isfinite,
+    "isfinite",
+    |x| (x.is_finite() as u8).into(),
+    IntRule::Real,
+    CRule::Real(|z| (z.is_finite() as u8).into())
+);
+unary_fn!(float, "float", |x| x, IntRule::Real, CRule::Complex(|z| z));
+unary_fn!(real, "real", |x| x, IntRule::Real, CRule::Real(|z| z.re));
+unary_fn!(imag, "imag", |_| 0.0, IntRule::Real, CRule::Real(|z| z.im));
+unary_fn!(
+    conj,
+    "conj",
+    |x| x,
+    IntRule::Real,
+    CRule::Complex(|z| z.conj())
+);
+unary_fn!(
+    angle,
+    "angle",
+    |x| 0f64.atan2(x),
+    IntRule::Real,
+    CRule::Real(|z| z.arg())
+);
+unary_fn!(
+    not,
+    "not",
+    |x| !(x as i64) as f64,
+    IntRule::Keep(|v, _| !v),
+    CRule::None
+);
+
+/// C-style conversion of a stored int of type `s` to type `t` (wrapping).
+fn int_to_int(v: i64, _s: IntTy, _t: IntTy) -> i64 {
+    v
+}
+
+macro_rules! int_conv {
+    ($($fname:ident => $qname:literal, $t:expr;)*) => {
+        $(fn $fname(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+            if let Value::Str(_) = &args[0] {
+                rt_bail!("{}: cannot convert a string to an integer", $qname);
+            }
+            map_to_int($qname, &args[0], Some($t), |x, t| t.from_f64(x), int_to_int)
+        })*
+    };
+}
+
+int_conv! {
+    to_int => "int", IntTy::I32;
+    to_int8 => "int8", IntTy::I8;
+    to_int16 => "int16", IntTy::I16;
+    to_int32 => "int32", IntTy::I32;
+    to_int64 => "int64", IntTy::I64;
+    to_uint8 => "uint8", IntTy::U8;
+    to_uint16 => "uint16", IntTy::U16;
+    to_uint32 => "uint32", IntTy::U32;
+    to_uint64 => "uint64", IntTy::U64;
+}
+
+fn pow2_below(x: f64) -> i64 {
+    if x.is_nan() || x < 1.0 {
+        0
+    } else if x >= 2f64.powi(62) {
+        1 << 62
+    } else {
+        1i64 << (63 - (x as u64).leading_zeros())
+    }
+}
+
+fn pow2_above(x: f64) -> i64 {
+    if x.is_nan() || x <= 1.0 {
+        1
+    } else if x > 2f64.powi(62) {
+        1 << 62
+    } else {
+        (x.ceil() as u64).next_power_of_two() as i64
+    }
+}
+
+fn prevpow2(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    map_to_int(
+        "prevpow2",
+        &args[0],
+        None,
+        |x, _| pow2_below(x),
+        |v, s, _| pow2_below(s.to_f64(v)),
+    )
+}
+
+fn nextpow2(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    map_to_int(
+        "nextpow2",
+        &args[0],
+        None,
+        |x, _| pow2_above(x),
+        |v, s, _| pow2_above(s.to_f64(v)),
+    )
+}
+
+/// `complex(x)` converts to complex; `complex(re, im)` combines parts.
+fn complex(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let prec = ctx.prec;
+    let to_c = |v: &Value| -> RtResult<Value> {
+        match v {
+            Value::Real(_) | Value::Int(..) | Value::Complex(_) => {
+                Ok(Value::Complex(v.as_complex().unwrap_or_default()))
+            }
+            Value::Array(r) => {
+                let a = r
+                    .data
+                    .try_borrow()
+                    .map_err(|_| expected_numeric("complex", v))?;
+                if a.is_cell() {
+                    return Err(expected_numeric("complex", v));
+                }
+                Ok(Value::array(Array::new(
+                    a.dims.clone(),
+                    complex_buffer(prec, complexes_of(&a.buf).into_owned()),
+                )))
+            }
+            _ => Err(expected_numeric("complex", v)),
+        }
+    };
+    match args {
+        [x] => to_c(x),
+        [re, im] => binary::make_complex(&to_c(re)?, im, prec),
+        _ => rt_bail!("complex: expected 1 or 2 arguments"),
+    }
+}
+
+pub(super) static TABLE: &[Builtin] = &[
+    bi("abs", abs, 1, 1),
+    bi("sqrt", sqrt, 1, 1),
+    bi("rsqrt", rsqrt, 1, 1),
+    bi("exp", exp, 1, 1),
+    bi("exp2", exp2, 1, 1),
+    bi("log", log, 1, 1),
+    bi("log2", log2, 1, 1),
+    bi("log10", log10, 1, 1),
+    bi("sin", sin, 1, 1),
+    bi("cos", cos, 1, 1),
+    bi("tan", tan, 1, 1),
+    bi("asin", asin, 1, 1),
+    bi("acos", acos, 1, 1),
+    bi("atan", atan, 1, 1),
+    bi("sinh", sinh, 1, 1),
+    bi("cosh", cosh, 1, 1),
+    bi("tanh", tanh, 1, 1),
+    bi("floor", floor, 1, 1),
+    bi("ceil", ceil, 1, 1),
+    bi("round", round, 1, 1),
+    bi("frac", frac, 1, 1),
+    bi("saturate", saturate, 1, 1),
+    bi("sign", sign, 1, 1),
+    bi("isnan", isnan, 1, 1),
+    bi("isinf", isinf, 1, 1),
+    bi("isfinite", isfinite, 1, 1),
+    bi("float", float, 1, 1),
+    bi("real", real, 1, 1),
+    bi("imag", imag, 1, 1),
+    bi("conj", conj, 1, 1),
+    bi("angle", angle, 1, 1),
+    bi("not", not, 1, 1),
+    bi("int", to_int, 1, 1),
+    bi("int8", to_int8, 1, 1),
+    bi("int16", to_int16, 1, 1),
+    bi("int32", to_int32, 1, 1),
+    bi("int64", to_int64, 1, 1),
+    bi("uint8", to_uint8, 1, 1),
+    bi("uint16", to_uint16, 1, 1),
+    bi("uint32", to_uint32, 1, 1),
+    bi("uint64", to_uint64, 1, 1),
+    bi("prevpow2", prevpow2, 1, 1),
+    bi("nextpow2", nextpow2, 1, 1),
+    bi("complex", complex, 1, 2),
+];
+
+#[cfg(test)]
+mod tests;

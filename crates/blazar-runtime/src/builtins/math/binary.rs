@@ -1,0 +1,189 @@
+//! Two-argument element-wise builtins: `atan2 mod periodize mirror_ext pow min max
+//! clamp` and the bit operations `and or xor shl shr`.
+//!
+//! They broadcast like the operators. Two int arguments give an int of the common type
+//! (`mod`, `periodize`, `mirror_ext`, `min`, `max`, bit operations); otherwise results
+//! are reals. Bit operations on reals truncate to integers and give reals.
+
+use super::bi;
+use crate::builtins::{Builtin, Ctx};
+use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, Kernel2, Who};
+use crate::value::{IntTy, Prec, Value};
+use crate::RtResult;
+use num_complex::Complex64;
+
+type C = Complex64;
+
+macro_rules! kernel {
+    ($name:ident, int: |$a:ident, $b:ident, $t:ident| $ie:expr, real: |$x:ident, $y:ident| $re:expr) => {
+        pub(in crate::builtins) struct $name;
+        impl Kernel2 for $name {
+            const INT: bool = true;
+            #[inline(always)]
+            fn int($a: i64, $b: i64, $t: IntTy) -> i64 {
+                $ie
+            }
+            #[inline(always)]
+            fn real($x: f64, $y: f64) -> f64 {
+                $re
+            }
+        }
+    };
+}
+
+fn unsigned(t: IntTy) -> bool {
+    t == IntTy::U64
+}
+
+kernel!(ModK,
+    int: |a, b, t| if b == 0 { 0 } else if unsigned(t) { ((a as u64) % (b as u64)) as i64 } else { a.wrapping_rem(b) },
+    real: |a, b| a % b);
+kernel!(PeriodizeK,
+    int: |a, b, t| if b == 0 { 0 } else if unsigned(t) { ((a as u64) % (b as u64)) as i64 } else { a.checked_rem_euclid(b).unwrap_or(0) },
+    real: |a, b| { let r = a.rem_euclid(b); if r >= b.abs() { 0.0 } else { r } });
+kernel!(MirrorK,
+    int: |x, n, _t| mirror_int(x, n),
+    real: |x, n| mirror_real(x, n));
+kernel!(MinK,
+    int: |a, b, t| if unsigned(t) { (a as u64).min(b as u64) as i64 } else { a.min(b) },
+    real: |a, b| a.min(b));
+kernel!(MaxK,
+    int: |a, b, t| if unsigned(t) { (a as u64).max(b as u64) as i64 } else { a.max(b) },
+    real: |a, b| a.max(b));
+kernel!(AndK, int: |a, b, _t| a & b, real: |a, b| ((a as i64) & (b as i64)) as f64);
+kernel!(OrK, int: |a, b, _t| a | b, real: |a, b| ((a as i64) | (b as i64)) as f64);
+kernel!(XorK, int: |a, b, _t| a ^ b, real: |a, b| ((a as i64) ^ (b as i64)) as f64);
+kernel!(ShlK, int: |a, n, _t| shl(a, n), real: |a, n| shl(a as i64, n as i64) as f64);
+kernel!(ShrK,
+    int: |a, n, t| if unsigned(t) { if (0..64).contains(&n) { ((a as u64) >> n) as i64 } else { 0 } } else { shr(a, n) },
+    real: |a, n| shr(a as i64, n as i64) as f64);
+
+fn shl(a: i64, n: i64) -> i64 {
+    if (0..64).contains(&n) {
+        a << n
+    } else if n < 0 {
+        shr(a, n.saturating_neg())
+    } else {
+        0
+    }
+}
+
+fn shr(a: i64, n: i64) -> i64 {
+    if (0..64).contains(&n) {
+        a >> n
+    } else if n < 0 {
+        shl(a, n.saturating_neg())
+    } else if a < 0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Mirror extension of index `x` into `[0, n)`: `m = |x| mod 2n; if m >= n: 2n-1-m`.
+fn mirror_int(x: i64, n: i64) -> i64 {
+    if n <= 0 {
+        return 0;
+    }
+    let p = n.saturating_mul(2);
+    let m = (x.unsigned_abs() % p as u64) as i64;
+    if m >= n {
+        p - 1 - m
+    } else {
+        m
+    }
+}
+
+fn mirror_real(x: f64, n: f64) -> f64 {
+    if n.is_nan() || x.is_nan() || n <= 0.0 {
+        return 0.0;
+    }
+    let p = 2.0 * n;
+    let m = x.abs() % p;
+    if m >= n {
+        p - 1.0 - m
+    } else {
+        m
+    }
+}
+
+/// `complex(re, im)` with `re` already complex: takes its real part and `im`'s.
+struct MakeComplexK;
+impl Kernel2 for MakeComplexK {
+    const CPLX: CplxMode = CplxMode::Complex;
+    fn real(a: f64, _b: f64) -> f64 {
+        a
+    }
+    fn cplx(a: C, b: C) -> C {
+        C::new(a.re, b.re)
+    }
+}
+
+pub(in crate::builtins) fn make_complex(re: &Value, im: &Value, prec: Prec) -> RtResult<Value> {
+    elementwise::<MakeComplexK>(Who::Func("complex"), re, im, prec)
+}
+
+/// Element-wise `min(a, b)` (NaN-ignoring for reals).
+pub(in crate::builtins) fn min2(a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
+    elementwise::<MinK>(Who::Func("min"), a, b, prec)
+}
+
+pub(in crate::builtins) fn max2(a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
+    elementwise::<MaxK>(Who::Func("max"), a, b, prec)
+}
+
+struct Atan2K;
+impl Kernel2 for Atan2K {
+    fn real(y: f64, x: f64) -> f64 {
+        y.atan2(x)
+    }
+}
+
+macro_rules! binary_fn {
+    ($($fname:ident => $qname:literal, $k:ty;)*) => {
+        $(fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+            elementwise::<$k>(Who::Func($qname), &args[0], &args[1], ctx.prec)
+        })*
+    };
+}
+
+binary_fn! {
+    atan2 => "atan2", Atan2K;
+    modulo => "mod", ModK;
+    periodize => "periodize", PeriodizeK;
+    mirror_ext => "mirror_ext", MirrorK;
+    bit_and => "and", AndK;
+    bit_or => "or", OrK;
+    bit_xor => "xor", XorK;
+    bit_shl => "shl", ShlK;
+    bit_shr => "shr", ShrK;
+}
+
+fn pow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    op_binary(BinOp::EPow, &args[0], &args[1], ctx.prec).map_err(|e| {
+        crate::RtError::new(e.message.replace(
+            "operator `.^` cannot be applied to",
+            "pow: cannot be applied to",
+        ))
+    })
+}
+
+/// `clamp(x, lo, hi)` = `min(max(x, lo), hi)`.
+fn clamp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let lower = elementwise::<MaxK>(Who::Func("clamp"), &args[0], &args[1], ctx.prec)?;
+    elementwise::<MinK>(Who::Func("clamp"), &lower, &args[2], ctx.prec)
+}
+
+pub(in crate::builtins) static TABLE: &[Builtin] = &[
+    bi("atan2", atan2, 2, 2),
+    bi("mod", modulo, 2, 2),
+    bi("periodize", periodize, 2, 2),
+    bi("mirror_ext", mirror_ext, 2, 2),
+    bi("pow", pow, 2, 2),
+    bi("clamp", clamp, 3, 3),
+    bi("and", bit_and, 2, 2),
+    bi("or", bit_or, 2, 2),
+    bi("xor", bit_xor, 2, 2),
+    bi("shl", bit_shl, 2, 2),
+    bi("shr", bit_shr, 2, 2),
+];

@@ -1,0 +1,104 @@
+//! The table of builtin functions that need no interpreter: numerics, array
+//! construction, reductions, FFTs, image and file I/O, timing and formatting.
+//!
+//! Each submodule contributes a `TABLE` of [`Builtin`]s; [`lookup`] finds one by name.
+//! Builtins that need the interpreter (`print`, `type`, `error`, `assert`,
+//! `parallel_do`, ...) live in the interpreter instead.
+
+pub use construct::dims_from_args;
+
+pub mod construct;
+mod fft;
+mod image;
+mod io;
+mod math;
+mod random;
+mod reduce;
+mod strings;
+mod time;
+
+use crate::{Prec, RtResult, Value};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// What a builtin may use besides its arguments.
+pub struct Ctx {
+    pub prec: Prec,
+    pub rng: SmallRng,
+    /// Start times pushed by `tic` and popped by `toc`.
+    pub timers: Vec<Instant>,
+    /// Program output (stdout in the command-line tool, a buffer in tests).
+    pub out: Box<dyn Write>,
+    /// Directory of the running program: relative file names resolve against it.
+    pub base_dir: PathBuf,
+    /// File stem of the running program, used to name `imshow` output files.
+    pub program_stem: String,
+    /// Number of images shown so far by `imshow`.
+    pub shown: usize,
+}
+
+impl Ctx {
+    pub fn new(prec: Prec, out: Box<dyn Write>, base_dir: PathBuf, program_stem: String) -> Ctx {
+        Ctx {
+            prec,
+            rng: SmallRng::seed_from_u64(0x5eed),
+            timers: Vec::new(),
+            out,
+            base_dir,
+            program_stem,
+            shown: 0,
+        }
+    }
+}
+
+pub type BuiltinFn = fn(&mut Ctx, &[Value]) -> RtResult<Value>;
+
+/// One builtin function with the number of arguments it accepts.
+pub struct Builtin {
+    pub name: &'static str,
+    pub func: BuiltinFn,
+    pub min_args: usize,
+    /// `usize::MAX` for variadic builtins.
+    pub max_args: usize,
+}
+
+fn table() -> &'static [&'static Builtin] {
+    static ALL: OnceLock<Vec<&'static Builtin>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let parts: &[&'static [Builtin]] = &[
+            math::TABLE,
+            math::binary::TABLE,
+            construct::TABLE,
+            construct::shape::TABLE,
+            reduce::TABLE,
+            strings::TABLE,
+            fft::TABLE,
+            image::TABLE,
+            io::TABLE,
+            random::TABLE,
+            time::TABLE,
+        ];
+        parts.iter().flat_map(|t| t.iter()).collect()
+    })
+}
+
+/// The id of a builtin by name.
+pub fn lookup(name: &str) -> Option<u32> {
+    table()
+        .iter()
+        .position(|b| b.name == name)
+        .map(|i| i as u32)
+}
+
+pub fn get(id: u32) -> &'static Builtin {
+    table()[id as usize]
+}
+
+/// Every builtin, for listings and tests.
+pub fn all() -> &'static [&'static Builtin] {
+    table()
+}

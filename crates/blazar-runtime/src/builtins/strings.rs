@@ -1,0 +1,157 @@
+//! Text builtins: `strcat sprintf printf disp num2str`.
+//!
+//! Numbers are turned into text as `print` shows them ([`format_value`]); formats use
+//! the C-style conversions of [`crate::format::sprintf`].
+
+use super::math::bi;
+use super::{Builtin, Ctx};
+use crate::format::{format_value, sprintf as format_printf};
+use crate::value::Value;
+use crate::{rt_bail, RtError, RtResult};
+use std::io::Write;
+
+fn write_out(ctx: &mut Ctx, name: &str, text: &str) -> RtResult<()> {
+    ctx.out
+        .write_all(text.as_bytes())
+        .map_err(|e| RtError::new(format!("{name}: cannot write output: {e}")))
+}
+
+/// `strcat(a, b, ...)`: joins strings; other values are formatted as `print` does.
+fn strcat(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let mut s = String::new();
+    for a in args {
+        match a {
+            Value::Str(t) => s.push_str(t),
+            other => s.push_str(&format_value(other, ctx.prec)),
+        }
+    }
+    Ok(Value::str(&s))
+}
+
+fn format_arg<'a>(name: &str, args: &'a [Value]) -> RtResult<&'a str> {
+    match &args[0] {
+        Value::Str(s) => Ok(s),
+        other => rt_bail!(
+            "{name}: the format must be a string, got {}",
+            other.kind_name()
+        ),
+    }
+}
+
+fn with_name(name: &str, e: RtError) -> RtError {
+    match e.message.strip_prefix("printf: ") {
+        Some(rest) => RtError::new(format!("{name}: {rest}")),
+        None => e,
+    }
+}
+
+/// `sprintf(fmt, args...)`: the formatted text.
+fn sprintf(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let fmt = format_arg("sprintf", args)?;
+    let s = format_printf(fmt, &args[1..], ctx.prec).map_err(|e| with_name("sprintf", e))?;
+    Ok(Value::str(&s))
+}
+
+/// `printf(fmt, args...)`: writes the formatted text to the program output.
+fn printf(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let fmt = format_arg("printf", args)?;
+    let s = format_printf(fmt, &args[1..], ctx.prec)?;
+    write_out(ctx, "printf", &s)?;
+    Ok(Value::Real(0.0))
+}
+
+/// `disp(x)`: writes `x` as `print` shows it, then a newline.
+fn disp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let mut s = format_value(&args[0], ctx.prec);
+    s.push('\n');
+    write_out(ctx, "disp", &s)?;
+    Ok(Value::Real(0.0))
+}
+
+/// `num2str(x)`: the text `print` shows for `x`.
+fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    Ok(Value::str(&format_value(&args[0], ctx.prec)))
+}
+
+pub(super) static TABLE: &[Builtin] = &[
+    bi("strcat", strcat, 1, usize::MAX),
+    bi("sprintf", sprintf, 1, usize::MAX),
+    bi("printf", printf, 1, usize::MAX),
+    bi("disp", disp, 1, 1),
+    bi("num2str", num2str, 1, 1),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Prec;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// An output sink the test can read back.
+    #[derive(Clone, Default)]
+    struct Sink(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn ctx() -> (Ctx, Sink) {
+        let sink = Sink::default();
+        (
+            Ctx::new(Prec::Single, Box::new(sink.clone()), ".".into(), "t".into()),
+            sink,
+        )
+    }
+
+    fn text(v: Value) -> String {
+        match v {
+            Value::Str(s) => s.to_string(),
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn strcat_and_num2str() {
+        let (mut c, _) = ctx();
+        assert_eq!(
+            text(strcat(&mut c, &[Value::str("a"), Value::int(3), Value::Real(0.5)]).unwrap()),
+            "a30.5"
+        );
+        assert_eq!(text(num2str(&mut c, &[Value::Real(2.5)]).unwrap()), "2.5");
+    }
+
+    #[test]
+    fn printing() {
+        let (mut c, sink) = ctx();
+        printf(
+            &mut c,
+            &[
+                Value::str("x=%d, y=%.2f\\n"),
+                Value::int(4),
+                Value::Real(0.5),
+            ],
+        )
+        .unwrap();
+        disp(&mut c, &[Value::str("hi")]).unwrap();
+        assert_eq!(
+            String::from_utf8(sink.0.borrow().clone()).unwrap(),
+            "x=4, y=0.50\nhi\n"
+        );
+        let s = sprintf(
+            &mut c,
+            &[Value::str("%s|%5.1f"), Value::str("ab"), Value::Real(3.25)],
+        )
+        .unwrap();
+        assert_eq!(text(s), "ab|  3.2");
+        let e = sprintf(&mut c, &[Value::str("%d")]).unwrap_err();
+        assert_eq!(e.message, "sprintf: not enough arguments for format");
+        assert!(printf(&mut c, &[Value::int(1)]).is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! Timing: `tic()` and `toc()` / `toc(label)`.
+//!
+//! `tic` pushes the current time on a stack. `toc` measures from the most recent `tic`:
+//! it pops that entry when an outer `tic` remains below it (so nested pairs match up),
+//! and otherwise keeps the last one, so `tic; ...; toc; ...; toc` measures twice from
+//! the same start as in MATLAB. It prints `Elapsed time: 12.3456 ms` (or
+//! `label: 12.3456 ms`) and returns the milliseconds.
+
+use super::{Builtin, Ctx};
+use crate::{rt_bail, RtError, RtResult, Value};
+use std::io::Write as _;
+use std::time::Instant;
+
+pub(super) static TABLE: &[Builtin] = &[
+    Builtin {
+        name: "tic",
+        func: tic,
+        min_args: 0,
+        max_args: 0,
+    },
+    Builtin {
+        name: "toc",
+        func: toc,
+        min_args: 0,
+        max_args: 1,
+    },
+];
+
+fn tic(ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
+    ctx.timers.push(Instant::now());
+    Ok(Value::Real(0.0))
+}
+
+fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let label = match args.first() {
+        None => "Elapsed time".to_string(),
+        Some(Value::Str(s)) => s.to_string(),
+        Some(v) => rt_bail!("toc: the label must be a string, got {}", v.kind_name()),
+    };
+    let start = match ctx.timers.len() {
+        0 => rt_bail!("toc without tic"),
+        1 => ctx.timers[0],
+        _ => ctx.timers.pop().unwrap_or_else(Instant::now),
+    };
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    writeln!(ctx.out, "{}", format_line(&label, ms))
+        .map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
+    Ok(Value::Real(ctx.prec.round(ms)))
+}
+
+fn format_line(label: &str, ms: f64) -> String {
+    format!("{label}: {ms:.4} ms")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Prec;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[derive(Clone, Default)]
+    struct Sink(Rc<RefCell<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn tic_toc_prints_and_returns_ms() {
+        let sink = Sink::default();
+        let mut c = Ctx::new(
+            Prec::Double,
+            Box::new(sink.clone()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        assert_eq!(toc(&mut c, &[]).unwrap_err().message, "toc without tic");
+        tic(&mut c, &[]).unwrap();
+        tic(&mut c, &[]).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let Value::Real(inner) = toc(&mut c, &[Value::str("inner")]).unwrap() else {
+            panic!()
+        };
+        assert!(inner >= 5.0);
+        assert_eq!(c.timers.len(), 1);
+        let Value::Real(outer) = toc(&mut c, &[]).unwrap() else {
+            panic!()
+        };
+        assert!(outer >= inner);
+        assert_eq!(c.timers.len(), 1);
+        assert!(toc(&mut c, &[Value::Real(1.0)]).is_err());
+        let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[0].starts_with("inner: ") && lines[0].ends_with(" ms"),
+            "{text}"
+        );
+        assert!(lines[1].starts_with("Elapsed time: "), "{text}");
+        assert_eq!(format_line("x", 1.5), "x: 1.5000 ms");
+    }
+}

@@ -1,0 +1,241 @@
+//! Text of values for `print`/`disp` (LANGUAGE.md §8) and C-style `printf` formatting.
+//!
+//! Reals print as integers when integral, otherwise as the shortest text that
+//! round-trips at the program precision, in exponent form outside `[1e-4, 1e15)`.
+//! Arrays print as nested bracket lists, one row per line for rank ≥ 2.
+
+mod printf;
+
+pub use printf::sprintf;
+
+use crate::array::{Array, Buffer};
+use crate::value::{IntTy, Prec, Value};
+use num_complex::Complex64;
+
+/// Deepest nesting of cells and objects that is printed in full.
+const MAX_DEPTH: usize = 32;
+
+/// Formats a real scalar at precision `prec`.
+pub fn format_real(x: f64, prec: Prec) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Inf".into() } else { "-Inf".into() };
+    }
+    let a = x.abs();
+    let expo = a >= 1e15 || (a > 0.0 && a < 1e-4);
+    if x.fract() == 0.0 && !expo {
+        return format!("{}", x as i64);
+    }
+    match (prec, expo) {
+        (Prec::Single, false) => format!("{}", x as f32),
+        (Prec::Single, true) => format!("{:e}", x as f32),
+        (Prec::Double, false) => format!("{x}"),
+        (Prec::Double, true) => format!("{x:e}"),
+    }
+}
+
+/// Formats an integer of type `t` (u64 values are stored as their bit pattern).
+pub fn format_int(v: i64, t: IntTy) -> String {
+    if t == IntTy::U64 {
+        format!("{}", v as u64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Formats a complex scalar as `re±|im|i`.
+pub fn format_complex(z: Complex64, prec: Prec) -> String {
+    let sign = if z.im < 0.0 { '-' } else { '+' };
+    format!(
+        "{}{}{}i",
+        format_real(z.re, prec),
+        sign,
+        format_real(z.im.abs(), prec)
+    )
+}
+
+/// The text of a value as `print` shows it.
+pub fn format_value(v: &Value, prec: Prec) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v, prec, 0);
+    s
+}
+
+fn write_value(s: &mut String, v: &Value, prec: Prec, depth: usize) {
+    match v {
+        Value::Real(x) => s.push_str(&format_real(*x, prec)),
+        Value::Int(x, t) => s.push_str(&format_int(*x, *t)),
+        Value::Complex(z) => s.push_str(&format_complex(*z, prec)),
+        Value::Str(t) => s.push_str(t),
+        Value::Func(_) => s.push_str("<function>"),
+        Value::Array(a) => match a.data.try_borrow() {
+            Ok(a) => write_array(s, &a, prec, depth),
+            Err(_) => s.push_str("<array>"),
+        },
+        Value::Object(o) => {
+            let Ok(o) = o.try_borrow() else {
+                s.push_str("object{...}");
+                return;
+            };
+            s.push_str(o.class.as_deref().unwrap_or("object"));
+            if depth >= MAX_DEPTH {
+                s.push_str("{...}");
+                return;
+            }
+            s.push('{');
+            for (i, (name, val)) in o.fields.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str(name);
+                s.push('=');
+                write_value(s, val, prec, depth + 1);
+            }
+            s.push('}');
+        }
+    }
+}
+
+/// Text of element `i` of a numeric buffer. F32/C32 data prints at single precision.
+fn elem_text(buf: &Buffer, i: usize, prec: Prec) -> String {
+    match buf {
+        Buffer::F32(v) => format_real(v[i] as f64, Prec::Single),
+        Buffer::F64(v) => format_real(v[i], prec),
+        Buffer::C32(v) => {
+            format_complex(Complex64::new(v[i].re as f64, v[i].im as f64), Prec::Single)
+        }
+        Buffer::C64(v) => format_complex(v[i], prec),
+        other => match other.get_value(i) {
+            Value::Int(x, t) => format_int(x, t),
+            val => format_value(&val, prec),
+        },
+    }
+}
+
+fn write_array(s: &mut String, a: &Array, prec: Prec, depth: usize) {
+    if let Buffer::Cell(items) = &a.buf {
+        if depth >= MAX_DEPTH {
+            s.push_str("{...}");
+            return;
+        }
+        s.push('{');
+        for (i, v) in items.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            write_value(s, v, prec, depth + 1);
+        }
+        s.push('}');
+        return;
+    }
+    if a.is_empty() || a.dims.is_empty() {
+        s.push_str(if a.is_empty() { "[]" } else { "[?]" });
+        return;
+    }
+    s.push_str(&nd_text(a, &a.dims, 0, prec));
+}
+
+/// Text of the sub-array with dims `dims` starting at element `base`.
+fn nd_text(a: &Array, dims: &[usize], base: usize, prec: Prec) -> String {
+    let n = a.len();
+    if dims.len() <= 1 {
+        let len = dims.first().copied().unwrap_or(1);
+        let items: Vec<String> = (base..(base + len).min(n))
+            .map(|i| elem_text(&a.buf, i, prec))
+            .collect();
+        return format!("[{}]", items.join(","));
+    }
+    let inner: usize = dims[1..].iter().product();
+    let parts: Vec<String> = (0..dims[0])
+        .map(|k| nd_text(a, &dims[1..], base + k * inner, prec).replace('\n', "\n  "))
+        .collect();
+    format!("[ {} ]", parts.join(",\n  "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::ElemType;
+    use crate::value::Object;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    const S: Prec = Prec::Single;
+
+    fn reals(dims: Vec<usize>, x: &[f64]) -> Value {
+        Value::array(Array::from_reals(dims, x.to_vec(), S))
+    }
+
+    #[test]
+    fn reals_print_shortest() {
+        assert_eq!(format_real(3.0, S), "3");
+        assert_eq!(format_real(-40.0, S), "-40");
+        assert_eq!(format_real(3.5, S), "3.5");
+        assert_eq!(format_real(0.1f32 as f64, S), "0.1");
+        assert_eq!(format_real(0.1, Prec::Double), "0.1");
+        assert_eq!(format_real(1e37f32 as f64, S), "1e37");
+        assert_eq!(format_real(1.5e-5f32 as f64, S), "1.5e-5");
+        assert_eq!(format_real(f64::NAN, S), "NaN");
+        assert_eq!(format_real(f64::NEG_INFINITY, S), "-Inf");
+        assert_eq!(format_real(-0.0, S), "0");
+        assert_eq!(
+            format_value(&Value::Int(-1, IntTy::U64), S),
+            "18446744073709551615"
+        );
+    }
+
+    #[test]
+    fn complex_text() {
+        let c = |re, im| format_value(&Value::Complex(Complex64::new(re, im)), S);
+        assert_eq!(c(5.0, 5.0), "5+5i");
+        assert_eq!(c(1.0, -2.0), "1-2i");
+        assert_eq!(c(0.0, 1.0), "0+1i");
+        assert_eq!(c(2.5, -0.5), "2.5-0.5i");
+    }
+
+    #[test]
+    fn arrays() {
+        assert_eq!(
+            format_value(&reals(vec![3], &[1.0, 2.0, 3.0]), S),
+            "[1,2,3]"
+        );
+        assert_eq!(format_value(&reals(vec![0], &[]), S), "[]");
+        assert_eq!(
+            format_value(&reals(vec![2, 2], &[2.0, 1.0, 1.0, 2.0]), S),
+            "[ [2,1],\n  [1,2] ]"
+        );
+        assert_eq!(
+            format_value(&reals(vec![2, 1], &[1.0, 2.0]), S),
+            "[ [1],\n  [2] ]"
+        );
+        let cube = reals(vec![2, 2, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+        assert_eq!(
+            format_value(&cube, S),
+            "[ [ [1,2],\n    [3,4] ],\n  [ [5,6],\n    [7,8] ] ]"
+        );
+        let ints = Value::array(Array::from_ints(vec![2], vec![-1, 7]));
+        assert_eq!(format_value(&ints, S), "[-1,7]");
+        let c = Value::array(Array::zeros(vec![2], ElemType::C32));
+        assert_eq!(format_value(&c, S), "[0+0i,0+0i]");
+    }
+
+    #[test]
+    fn cells_objects_functions() {
+        let cell = Value::array(Array::cell(
+            vec![2],
+            vec![Value::str("a"), reals(vec![2], &[1.0, 2.0])],
+        ));
+        assert_eq!(format_value(&cell, S), "{a, [1,2]}");
+        let mut o = Object::default();
+        o.set("a", Value::Real(1.0));
+        o.set("b", reals(vec![2], &[1.0, 2.0]));
+        let ov = Value::Object(Rc::new(RefCell::new(o)));
+        assert_eq!(format_value(&ov, S), "object{a=1, b=[1,2]}");
+        if let Value::Object(o) = &ov {
+            o.borrow_mut().class = Some(Rc::from("Point"));
+        }
+        assert_eq!(format_value(&ov, S), "Point{a=1, b=[1,2]}");
+    }
+}

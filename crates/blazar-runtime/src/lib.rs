@@ -1,0 +1,36 @@
+//! Run-time data of Blazar programs: values, arrays, operators, indexing and builtins.
+//!
+//! This crate is shared by the host interpreter and the backends. It does no parsing and
+//! knows nothing of syntax; errors are [`RtError`] messages that the caller locates.
+
+pub mod array;
+pub mod builtins;
+pub mod format;
+pub mod index;
+pub mod ops;
+pub mod value;
+
+pub use array::{Access, Array, ArrayRef, Buffer, ElemType, Mode};
+pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};
+
+/// A run-time error message; the interpreter attaches the source location.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtError {
+    pub message: String,
+}
+
+impl RtError {
+    pub fn new(message: impl Into<String>) -> RtError {
+        RtError {
+            message: message.into(),
+        }
+    }
+}
+
+pub type RtResult<T> = Result<T, RtError>;
+
+/// Returns early with an [`RtError`] built from a format string.
+#[macro_export]
+macro_rules! rt_bail {
+    ($($arg:tt)*) => { return Err($crate::RtError::new(format!($($arg)*))) };
+}

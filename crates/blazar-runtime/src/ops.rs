@@ -1,0 +1,396 @@
+//! Arithmetic, comparison and logic operators on run-time values.
+//!
+//! Scalars follow the rules of LANGUAGE.md §3/§4: int op int stays int for `+ - * .*`
+//! (wrapped to the type; mixed int types give `int64` when either is 64-bit, else
+//! `int`), `/` and `^` give reals, anything with a complex operand is complex, and every
+//! real result is rounded to the program precision. Arrays combine element-wise with
+//! numpy-style broadcasting (trailing alignment). `*` of two arrays of rank ≤ 2 is the
+//! matrix product; `/` and `^` with array operands are always element-wise (there is no
+//! matrix division or matrix power).
+
+mod broadcast;
+mod matmul;
+
+pub(crate) use broadcast::{
+    common_int, complex_buffer, complexes_of, elementwise, int_buffer, ints_of, numeric_class,
+    real_buffer, reals_of, Class, CplxMode, Kernel2, Plan, Who,
+};
+
+use crate::array::{Array, Buffer};
+use crate::value::{IntTy, Prec, Value};
+use crate::{rt_bail, RtResult};
+use num_complex::Complex64;
+
+type C = Complex64;
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    /// `*`: matrix product of two arrays, element-wise otherwise.
+    Mul,
+    /// `/`: always element-wise.
+    Div,
+    /// `^`: always element-wise.
+    Pow,
+    EMul,
+    EDiv,
+    EPow,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    And,
+    Or,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+impl BinOp {
+    /// The operator as written in source.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Pow => "^",
+            BinOp::EMul => ".*",
+            BinOp::EDiv => "./",
+            BinOp::EPow => ".^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+impl UnOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+        }
+    }
+}
+
+#[inline(always)]
+fn b2f(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// A real scalar operation, rounded to `prec`.
+#[inline(always)]
+fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> f64 {
+    match op {
+        BinOp::Add => prec.round(x + y),
+        BinOp::Sub => prec.round(x - y),
+        BinOp::Mul | BinOp::EMul => prec.round(x * y),
+        BinOp::Div | BinOp::EDiv => prec.round(x / y),
+        BinOp::Pow | BinOp::EPow => prec.round(x.powf(y)),
+        BinOp::Eq => b2f(x == y),
+        BinOp::Ne => b2f(x != y),
+        BinOp::Lt => b2f(x < y),
+        BinOp::Gt => b2f(x > y),
+        BinOp::Le => b2f(x <= y),
+        BinOp::Ge => b2f(x >= y),
+        BinOp::And => b2f(x != 0.0 && y != 0.0),
+        BinOp::Or => b2f(x != 0.0 || y != 0.0),
+    }
+}
+
+/// The mathematical value of a stored int (u64 kept as its bit pattern).
+#[inline(always)]
+fn int_val(v: i64, t: IntTy) -> i128 {
+    if t == IntTy::U64 {
+        v as u64 as i128
+    } else {
+        v as i128
+    }
+}
+
+#[inline(always)]
+fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Value {
+    let r = common_int(t, u);
+    match op {
+        BinOp::Add => Value::Int(r.wrap(x.wrapping_add(y)), r),
+        BinOp::Sub => Value::Int(r.wrap(x.wrapping_sub(y)), r),
+        BinOp::Mul | BinOp::EMul => Value::Int(r.wrap(x.wrapping_mul(y)), r),
+        BinOp::Div | BinOp::EDiv | BinOp::Pow | BinOp::EPow => {
+            Value::Real(real_scalar(op, t.to_f64(x), u.to_f64(y), prec))
+        }
+        BinOp::Eq => Value::Real(b2f(int_val(x, t) == int_val(y, u))),
+        BinOp::Ne => Value::Real(b2f(int_val(x, t) != int_val(y, u))),
+        BinOp::Lt => Value::Real(b2f(int_val(x, t) < int_val(y, u))),
+        BinOp::Gt => Value::Real(b2f(int_val(x, t) > int_val(y, u))),
+        BinOp::Le => Value::Real(b2f(int_val(x, t) <= int_val(y, u))),
+        BinOp::Ge => Value::Real(b2f(int_val(x, t) >= int_val(y, u))),
+        BinOp::And => Value::Real(b2f(x != 0 && y != 0)),
+        BinOp::Or => Value::Real(b2f(x != 0 || y != 0)),
+    }
+}
+
+/// Fast path for two real or int scalars; `None` for any other operands.
+#[inline]
+pub fn binary_scalar(op: BinOp, a: &Value, b: &Value, prec: Prec) -> Option<Value> {
+    match (a, b) {
+        (Value::Real(x), Value::Real(y)) => Some(Value::Real(real_scalar(op, *x, *y, prec))),
+        (Value::Int(x, t), Value::Int(y, u)) => Some(int_scalar(op, *x, *t, *y, *u, prec)),
+        (Value::Real(x), Value::Int(y, u)) => {
+            Some(Value::Real(real_scalar(op, *x, u.to_f64(*y), prec)))
+        }
+        (Value::Int(x, t), Value::Real(y)) => {
+            Some(Value::Real(real_scalar(op, t.to_f64(*x), *y, prec)))
+        }
+        _ => None,
+    }
+}
+
+/// Complex power with exact small integer exponents and `0^w = 0` for `re(w) > 0`.
+pub(crate) fn cpow(a: C, b: C) -> C {
+    if b.im == 0.0 && b.re.fract() == 0.0 && b.re.abs() <= 65536.0 {
+        return a.powi(b.re as i32);
+    }
+    if a.re == 0.0 && a.im == 0.0 {
+        return if b.re > 0.0 {
+            C::new(0.0, 0.0)
+        } else {
+            C::new(f64::INFINITY, 0.0)
+        };
+    }
+    a.powc(b)
+}
+
+macro_rules! arith_kernel {
+    ($name:ident, $int:expr, $op:tt) => {
+        struct $name;
+        impl Kernel2 for $name {
+            const INT: bool = $int;
+            const CPLX: CplxMode = CplxMode::Complex;
+            #[inline(always)]
+            fn int(a: i64, b: i64, _t: IntTy) -> i64 {
+                arith_kernel!(@int a, b, $op)
+            }
+            #[inline(always)]
+            fn real(a: f64, b: f64) -> f64 {
+                a $op b
+            }
+            #[inline(always)]
+            fn f32(a: f32, b: f32) -> f32 {
+                a $op b
+            }
+            #[inline(always)]
+            fn cplx(a: C, b: C) -> C {
+                a $op b
+            }
+        }
+    };
+    (@int $a:ident, $b:ident, +) => { $a.wrapping_add($b) };
+    (@int $a:ident, $b:ident, -) => { $a.wrapping_sub($b) };
+    (@int $a:ident, $b:ident, *) => { $a.wrapping_mul($b) };
+    (@int $a:ident, $b:ident, /) => {{ let _ = ($a, $b); 0 }};
+}
+
+arith_kernel!(AddK, true, +);
+arith_kernel!(SubK, true, -);
+arith_kernel!(MulK, true, *);
+arith_kernel!(DivK, false, /);
+
+struct PowK;
+impl Kernel2 for PowK {
+    const CPLX: CplxMode = CplxMode::Complex;
+    #[inline(always)]
+    fn real(a: f64, b: f64) -> f64 {
+        a.powf(b)
+    }
+    fn cplx(a: C, b: C) -> C {
+        cpow(a, b)
+    }
+}
+
+macro_rules! cmp_kernel {
+    ($name:ident, $op:tt, $creal:expr) => {
+        struct $name;
+        impl Kernel2 for $name {
+            const CPLX: CplxMode = CplxMode::Real;
+            #[inline(always)]
+            fn real(a: f64, b: f64) -> f64 {
+                b2f(a $op b)
+            }
+            #[inline(always)]
+            fn f32(a: f32, b: f32) -> f32 {
+                if a $op b { 1.0 } else { 0.0 }
+            }
+            fn cplx_real(a: C, b: C) -> f64 {
+                let f: fn(C, C) -> bool = $creal;
+                b2f(f(a, b))
+            }
+        }
+    };
+}
+
+cmp_kernel!(EqK, ==, |a, b| a == b);
+cmp_kernel!(NeK, !=, |a, b| a != b);
+cmp_kernel!(LtK, <, |a, b| a.re < b.re);
+cmp_kernel!(GtK, >, |a, b| a.re > b.re);
+cmp_kernel!(LeK, <=, |a, b| a.re <= b.re);
+cmp_kernel!(GeK, >=, |a, b| a.re >= b.re);
+
+fn nz(z: C) -> bool {
+    z.re != 0.0 || z.im != 0.0
+}
+
+struct AndK;
+impl Kernel2 for AndK {
+    const CPLX: CplxMode = CplxMode::Real;
+    #[inline(always)]
+    fn real(a: f64, b: f64) -> f64 {
+        b2f(a != 0.0 && b != 0.0)
+    }
+    fn cplx_real(a: C, b: C) -> f64 {
+        b2f(nz(a) && nz(b))
+    }
+}
+
+struct OrK;
+impl Kernel2 for OrK {
+    const CPLX: CplxMode = CplxMode::Real;
+    #[inline(always)]
+    fn real(a: f64, b: f64) -> f64 {
+        b2f(a != 0.0 || b != 0.0)
+    }
+    fn cplx_real(a: C, b: C) -> f64 {
+        b2f(nz(a) || nz(b))
+    }
+}
+
+/// Evaluates `a op b`.
+pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
+    if let Some(v) = binary_scalar(op, a, b, prec) {
+        return Ok(v);
+    }
+    let who = Who::Op(op.symbol());
+    match (op, a, b) {
+        (BinOp::Eq, Value::Str(x), Value::Str(y)) => return Ok(Value::Real(b2f(x == y))),
+        (BinOp::Ne, Value::Str(x), Value::Str(y)) => return Ok(Value::Real(b2f(x != y))),
+        (BinOp::Mul, Value::Array(x), Value::Array(y)) => {
+            if numeric_class(a).is_none() || numeric_class(b).is_none() {
+                return Err(who.bad_kinds(a, b));
+            }
+            let (x, y) = match (x.data.try_borrow(), y.data.try_borrow()) {
+                (Ok(x), Ok(y)) => (x, y),
+                _ => rt_bail!("operator `*`: array is being modified"),
+            };
+            return matmul::matmul(&x, &y, prec);
+        }
+        _ => {}
+    }
+    match op {
+        BinOp::Add => elementwise::<AddK>(who, a, b, prec),
+        BinOp::Sub => elementwise::<SubK>(who, a, b, prec),
+        BinOp::Mul | BinOp::EMul => elementwise::<MulK>(who, a, b, prec),
+        BinOp::Div | BinOp::EDiv => elementwise::<DivK>(who, a, b, prec),
+        BinOp::Pow | BinOp::EPow => elementwise::<PowK>(who, a, b, prec),
+        BinOp::Eq => elementwise::<EqK>(who, a, b, prec),
+        BinOp::Ne => elementwise::<NeK>(who, a, b, prec),
+        BinOp::Lt => elementwise::<LtK>(who, a, b, prec),
+        BinOp::Gt => elementwise::<GtK>(who, a, b, prec),
+        BinOp::Le => elementwise::<LeK>(who, a, b, prec),
+        BinOp::Ge => elementwise::<GeK>(who, a, b, prec),
+        BinOp::And => elementwise::<AndK>(who, a, b, prec),
+        BinOp::Or => elementwise::<OrK>(who, a, b, prec),
+    }
+}
+
+/// Rebuilds a numeric buffer variant by mapping its element vector.
+macro_rules! map_num_buf {
+    ($buf:expr, $v:ident => $e:expr, cell => $cell:expr) => {
+        match $buf {
+            Buffer::F32($v) => Buffer::F32($e),
+            Buffer::F64($v) => Buffer::F64($e),
+            Buffer::C32($v) => Buffer::C32($e),
+            Buffer::C64($v) => Buffer::C64($e),
+            Buffer::I8($v) => Buffer::I8($e),
+            Buffer::I16($v) => Buffer::I16($e),
+            Buffer::I32($v) => Buffer::I32($e),
+            Buffer::I64($v) => Buffer::I64($e),
+            Buffer::U8($v) => Buffer::U8($e),
+            Buffer::U16($v) => Buffer::U16($e),
+            Buffer::U32($v) => Buffer::U32($e),
+            Buffer::U64($v) => Buffer::U64($e),
+            Buffer::Cell(_) => $cell,
+        }
+    };
+}
+
+/// Evaluates `op a`. Negation keeps the element type (ints wrap); `!` gives 0/1 reals.
+pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
+    let bad = || {
+        crate::RtError::new(format!(
+            "operator `{}` cannot be applied to {}",
+            op.symbol(),
+            a.kind_name()
+        ))
+    };
+    match (op, a) {
+        (UnOp::Neg, Value::Real(x)) => Ok(Value::Real(-x)),
+        (UnOp::Neg, Value::Int(x, t)) => Ok(Value::Int(t.wrap(x.wrapping_neg()), *t)),
+        (UnOp::Neg, Value::Complex(z)) => Ok(Value::Complex(-z)),
+        (UnOp::Not, Value::Real(x)) => Ok(Value::Real(b2f(*x == 0.0))),
+        (UnOp::Not, Value::Int(x, _)) => Ok(Value::Real(b2f(*x == 0))),
+        (UnOp::Not, Value::Complex(z)) => Ok(Value::Real(b2f(!nz(*z)))),
+        (_, Value::Array(r)) => {
+            let arr = r.data.try_borrow().map_err(|_| bad())?;
+            let buf = match op {
+                UnOp::Neg => {
+                    map_num_buf!(&arr.buf, v => v.iter().map(|&x| x.wrapping_neg_like()).collect(), cell => return Err(bad()))
+                }
+                UnOp::Not => {
+                    if arr.is_cell() {
+                        return Err(bad());
+                    }
+                    real_buffer(
+                        prec,
+                        (0..arr.len()).map(|i| b2f(!nz(arr.get_c(i)))).collect(),
+                    )
+                }
+            };
+            Ok(Value::array(Array::new(arr.dims.clone(), buf)))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// Negation that wraps for ints and is plain `-` for floats.
+trait NegLike {
+    fn wrapping_neg_like(self) -> Self;
+}
+
+macro_rules! neg_like {
+    (wrap: $($t:ty),*; plain: $($f:ty),*) => {
+        $(impl NegLike for $t { #[inline(always)] fn wrapping_neg_like(self) -> Self { self.wrapping_neg() } })*
+        $(impl NegLike for $f { #[inline(always)] fn wrapping_neg_like(self) -> Self { -self } })*
+    };
+}
+
+neg_like!(wrap: i8, i16, i32, i64, u8, u16, u32, u64; plain: f32, f64, num_complex::Complex32, Complex64);
+
+#[cfg(test)]
+mod tests;

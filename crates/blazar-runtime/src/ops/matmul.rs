@@ -1,0 +1,117 @@
+//! The matrix product `A * B` of arrays of rank ≤ 2 (a vec counts as a 1×N row).
+//!
+//! Real products accumulate in f64 and round once per result element; int products wrap
+//! to the common int type; a 1×1 result is returned as a scalar.
+
+use super::broadcast::{
+    common_int, complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of,
+};
+use crate::array::{Array, ElemType};
+use crate::value::{Prec, Value};
+use crate::{rt_bail, RtResult};
+use num_complex::Complex64;
+use std::ops::{Add, Mul};
+
+fn as_matrix(a: &Array) -> Option<(usize, usize)> {
+    match a.dims.as_slice() {
+        [n] => Some((1, *n)),
+        [m, n] => Some((*m, *n)),
+        _ => None,
+    }
+}
+
+fn fmt_size(d: &[usize]) -> String {
+    let s = if d.len() == 1 {
+        vec![1, d[0]]
+    } else {
+        d.to_vec()
+    };
+    let parts: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", parts.join(","))
+}
+
+/// `c[m×n] = a[m×k] · b[k×n]` in row-major order (i-p-j loops for locality).
+fn product<T: Copy + Default + Add<Output = T> + Mul<Output = T>>(
+    a: &[T],
+    b: &[T],
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Vec<T> {
+    let mut c = vec![T::default(); m * n];
+    for i in 0..m {
+        let row = &mut c[i * n..(i + 1) * n];
+        for p in 0..k {
+            let x = a[i * k + p];
+            let brow = &b[p * n..(p + 1) * n];
+            for (cj, &bj) in row.iter_mut().zip(brow) {
+                *cj = *cj + x * bj;
+            }
+        }
+    }
+    c
+}
+
+#[derive(Clone, Copy, Default)]
+struct Wrapping(i64);
+
+impl Add for Wrapping {
+    type Output = Wrapping;
+    fn add(self, o: Wrapping) -> Wrapping {
+        Wrapping(self.0.wrapping_add(o.0))
+    }
+}
+
+impl Mul for Wrapping {
+    type Output = Wrapping;
+    fn mul(self, o: Wrapping) -> Wrapping {
+        Wrapping(self.0.wrapping_mul(o.0))
+    }
+}
+
+/// The matrix product of two numeric arrays.
+pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
+    let ((m, k), (k2, n)) = match (as_matrix(a), as_matrix(b)) {
+        (Some(x), Some(y)) => (x, y),
+        _ => rt_bail!(
+            "operator `*` is the matrix product and needs arrays of rank 1 or 2, got sizes {} and {}; \
+             use `.*` for element-wise multiplication",
+            fmt_size(&a.dims),
+            fmt_size(&b.dims)
+        ),
+    };
+    if k != k2 {
+        rt_bail!("matrix product: inner dimensions differ ({m}x{k} times {k2}x{n})");
+    }
+    let buf = match (a.elem(), b.elem()) {
+        (ElemType::Int(ta), ElemType::Int(tb)) => {
+            let t = common_int(ta, tb);
+            let (x, y) = (ints_of(&a.buf), ints_of(&b.buf));
+            let x: Vec<Wrapping> = x.iter().map(|&v| Wrapping(v)).collect();
+            let y: Vec<Wrapping> = y.iter().map(|&v| Wrapping(v)).collect();
+            int_buffer(
+                t,
+                product(&x, &y, m, k, n)
+                    .into_iter()
+                    .map(|w| t.wrap(w.0))
+                    .collect(),
+            )
+        }
+        (ea, eb) if ea.is_complex() || eb.is_complex() => {
+            let (x, y) = (complexes_of(&a.buf), complexes_of(&b.buf));
+            let c: Vec<Complex64> = product(&x, &y, m, k, n);
+            complex_buffer(prec, c.into_iter().map(|z| prec.round_c(z)).collect())
+        }
+        _ => {
+            let (x, y) = (reals_of(&a.buf), reals_of(&b.buf));
+            real_buffer(prec, product(&x, &y, m, k, n))
+        }
+    };
+    if m * n == 1 {
+        return Ok(buf.get_value(0));
+    }
+    Ok(Value::array(Array::new(
+        Array::canonical_dims(&[m, n]),
+        buf,
+    )))
+}

@@ -1,0 +1,382 @@
+//! Recursive-descent parser: the parser state, token helpers, blocks and error recovery.
+//!
+//! Statements live in `parser/stmt.rs` and `parser/decl.rs`, expressions in
+//! `parser/expr.rs`, type expressions in `parser/types.rs`. Every parse function returns
+//! [`PResult`]: on `Err` the diagnostic has already been recorded, and the caller
+//! recovers by skipping to the end of the statement.
+
+use crate::ast::*;
+use crate::lexer::{lex, Tok, Token};
+use blazar_diagnostics::{Diagnostic, FileId, Span};
+
+mod decl;
+mod expr;
+mod lambda;
+mod stmt;
+mod types;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_expr;
+
+/// The error of a parse function; its diagnostic is already in `Parser::diags`.
+pub(crate) struct Failed;
+pub(crate) type PResult<T> = Result<T, Failed>;
+
+/// Deepest nesting of brackets, blocks and prefix operators the parser follows.
+const MAX_DEPTH: u32 = 200;
+/// Deepest tree (left-associative chains included) the parser builds.
+const MAX_TREE: u32 = 1000;
+
+/// Words that end a block.
+const CLOSERS: &[&str] = &[
+    "end",
+    "endif",
+    "endfor",
+    "endwhile",
+    "endfunction",
+    "endmacro",
+    "until",
+    "else",
+    "elseif",
+];
+
+/// Words that can never be used as a name.
+const RESERVED: &[&str] = &[
+    "end",
+    "endif",
+    "endfor",
+    "endwhile",
+    "endfunction",
+    "endmacro",
+    "until",
+    "else",
+    "elseif",
+    "function",
+    "if",
+    "for",
+    "while",
+    "repeat",
+    "break",
+    "continue",
+    "return",
+];
+
+pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnostic>) {
+    let (toks, lex_diags) = lex(text, file);
+    let mut line_starts = vec![0];
+    line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        file,
+        diags: lex_diags,
+        line_starts,
+        depth: 0,
+        tree: 0,
+        no_lambda: false,
+        last_hi: 0,
+    };
+    let stmts = p.parse_top_level();
+    let mut diags = p.diags;
+    diags.sort_by_key(|d| d.span.map(|s| (s.lo, s.hi)));
+    (Program { stmts }, diags)
+}
+
+pub(crate) struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    file: FileId,
+    pub(crate) diags: Vec<Diagnostic>,
+    line_starts: Vec<usize>,
+    /// Current recursion depth (brackets, blocks, prefix operators).
+    depth: u32,
+    /// Current depth of the tree being built, left-associative folds included.
+    tree: u32,
+    /// Set while parsing a match pattern, where `x -> ...` is not a lambda.
+    no_lambda: bool,
+    /// End of the last consumed token.
+    last_hi: usize,
+}
+
+impl Parser {
+    // ----- token access -------------------------------------------------------------
+
+    pub(crate) fn peek(&self) -> &Tok {
+        self.peek_at(0)
+    }
+
+    pub(crate) fn peek_at(&self, n: usize) -> &Tok {
+        match self.toks.get(self.pos + n) {
+            Some(t) => &t.tok,
+            None => &Tok::Eof,
+        }
+    }
+
+    /// The span of the current token.
+    pub(crate) fn span(&self) -> Span {
+        self.span_at(0)
+    }
+
+    pub(crate) fn span_at(&self, n: usize) -> Span {
+        match self.toks.get(self.pos + n).or(self.toks.last()) {
+            Some(t) => t.span,
+            None => Span::new(self.file, 0, 0),
+        }
+    }
+
+    pub(crate) fn bump(&mut self) -> Token {
+        match self.toks.get(self.pos) {
+            Some(t) => {
+                let t = t.clone();
+                if t.tok != Tok::Eof {
+                    self.pos += 1;
+                    self.last_hi = t.span.hi as usize;
+                }
+                t
+            }
+            None => Token {
+                tok: Tok::Eof,
+                span: self.span(),
+            },
+        }
+    }
+
+    pub(crate) fn at(&self, tok: &Tok) -> bool {
+        self.peek() == tok
+    }
+
+    pub(crate) fn eat(&mut self, tok: &Tok) -> bool {
+        if self.at(tok) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn at_kw(&self, kw: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(n) if n == kw)
+    }
+
+    pub(crate) fn at_kw_at(&self, n: usize, kw: &str) -> bool {
+        matches!(self.peek_at(n), Tok::Ident(name) if name == kw)
+    }
+
+    pub(crate) fn eat_kw(&mut self, kw: &str) -> bool {
+        if self.at_kw(kw) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether the current token is a word that closes a block.
+    pub(crate) fn at_closer(&self) -> bool {
+        matches!(self.peek(), Tok::Ident(n) if CLOSERS.contains(&n.as_str()))
+    }
+
+    pub(crate) fn is_reserved(name: &str) -> bool {
+        RESERVED.contains(&name)
+    }
+
+    /// A span from `start` to the end of the last consumed token.
+    pub(crate) fn span_from(&self, start: Span) -> Span {
+        Span::new(
+            self.file,
+            start.lo as usize,
+            self.last_hi.max(start.lo as usize),
+        )
+    }
+
+    pub(crate) fn line_of(&self, span: Span) -> usize {
+        match self.line_starts.binary_search(&(span.lo as usize)) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
+    // ----- errors -------------------------------------------------------------------
+
+    pub(crate) fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// Records "expected X, found Y" at the current token and fails.
+    pub(crate) fn expected<T>(&mut self, what: &str) -> PResult<T> {
+        let found = self.peek().describe();
+        let span = self.span();
+        self.error(span, format!("expected {what}, found {found}"));
+        Err(Failed)
+    }
+
+    pub(crate) fn expect(&mut self, tok: &Tok, what: &str) -> PResult<Span> {
+        if self.at(tok) {
+            Ok(self.bump().span)
+        } else {
+            self.expected(what)
+        }
+    }
+
+    pub(crate) fn expect_ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.peek().clone() {
+            Tok::Ident(name) if !Self::is_reserved(&name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    /// Enters one level of nesting; fails with an error beyond [`MAX_DEPTH`].
+    pub(crate) fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_DEPTH || self.tree >= MAX_TREE {
+            let span = self.span();
+            self.error(
+                span,
+                format!("program nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
+            return Err(Failed);
+        }
+        self.depth += 1;
+        self.tree += 1;
+        Ok(())
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.tree = self.tree.saturating_sub(1);
+    }
+
+    /// Runs `f` one nesting level deeper.
+    pub(crate) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter()?;
+        let r = f(self);
+        self.leave();
+        r
+    }
+
+    /// Skips the rest of a broken statement: up to (not including) the next end of
+    /// line or `;`, stopping early at a word that closes a block.
+    pub(crate) fn recover(&mut self) {
+        loop {
+            match self.peek() {
+                Tok::Eof | Tok::Newline | Tok::Semi => return,
+                _ if self.at_closer() => return,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// Consumes the end of a statement: a newline, `;` or a tolerated `,`. Nothing is
+    /// consumed before a block closer, `|` (next match arm), `)` or end of file.
+    pub(crate) fn end_of_stmt(&mut self) -> PResult<()> {
+        match self.peek() {
+            Tok::Newline | Tok::Semi | Tok::Comma => {
+                self.bump();
+                Ok(())
+            }
+            Tok::Eof | Tok::Pipe | Tok::RParen => Ok(()),
+            _ if self.at_closer() => Ok(()),
+            _ => self.expected("end of statement"),
+        }
+    }
+
+    pub(crate) fn skip_separators(&mut self) {
+        while matches!(self.peek(), Tok::Newline | Tok::Semi) {
+            self.bump();
+        }
+    }
+
+    // ----- blocks -------------------------------------------------------------------
+
+    fn parse_top_level(&mut self) -> Vec<Stmt> {
+        let mut stmts = Vec::new();
+        loop {
+            stmts.extend(self.parse_block(false));
+            if self.at(&Tok::Eof) {
+                return stmts;
+            }
+            // A stray closer or `)` at top level.
+            let span = self.span();
+            let found = self.peek().describe();
+            self.error(span, format!("unexpected {found}"));
+            self.bump();
+        }
+    }
+
+    /// Parses statements up to end of file, a block closer, or (inside match arms) `|`;
+    /// with `in_parens`, also up to `)`.
+    pub(crate) fn parse_block(&mut self, in_parens: bool) -> Block {
+        let mut stmts = Vec::new();
+        loop {
+            self.skip_separators();
+            match self.peek() {
+                Tok::Eof | Tok::Pipe => break,
+                Tok::RParen if in_parens => break,
+                _ if self.at_closer() => break,
+                _ => {}
+            }
+            let before = self.pos;
+            match self.parse_stmt() {
+                Ok(s) => stmts.push(s),
+                Err(Failed) => {
+                    self.recover();
+                    if self.pos == before && !self.at_closer() {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        stmts
+    }
+
+    /// Parses a block body and its closing word for the construct `what` that started
+    /// at `start`; `closers` are the words accepted besides `end`. Returns the block
+    /// and the closing word found (if any).
+    pub(crate) fn parse_body(
+        &mut self,
+        what: &str,
+        start: Span,
+        closers: &[&str],
+    ) -> PResult<(Block, String)> {
+        self.enter()?;
+        let body = self.parse_block(false);
+        self.leave();
+        match self.peek().clone() {
+            Tok::Ident(w) if w == "end" || closers.contains(&w.as_str()) => Ok((body, w)),
+            _ => {
+                let line = self.line_of(start);
+                let want = closers
+                    .iter()
+                    .find(|c| c.starts_with("end"))
+                    .copied()
+                    .unwrap_or("end");
+                let found = self.peek().describe();
+                let span = self.span();
+                self.error(
+                    span,
+                    format!(
+                        "expected `{want}` to close `{what}` started at line {line}, found {found}"
+                    ),
+                );
+                // Keep what was parsed; the enclosing block handles the token.
+                Ok((body, String::new()))
+            }
+        }
+    }
+
+    /// Consumes the closing word found by [`Parser::parse_body`] and the end of its line.
+    pub(crate) fn finish_closer(&mut self, closer: &str) {
+        if !closer.is_empty() {
+            self.bump();
+            if self.end_of_stmt().is_err() {
+                self.recover();
+            }
+        }
+    }
+}

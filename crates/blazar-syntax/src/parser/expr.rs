@@ -1,0 +1,344 @@
+//! Expressions: precedence climbing for binary operators, prefix and postfix operators,
+//! literals, matrices and cells.
+//!
+//! Precedence, high to low: postfix > `^ .^` (right-assoc) > unary `- ! +` >
+//! `* / .* ./` > `+ -` > `..` > comparisons > `&&` > `||` > `c ? a : b`.
+
+use super::{Failed, PResult, Parser, MAX_TREE};
+use crate::ast::*;
+use crate::lexer::Tok;
+
+/// Binary operators with their precedence (higher binds tighter). `..` is level 4.
+fn binop(tok: &Tok) -> Option<(u8, BinOp)> {
+    Some(match tok {
+        Tok::OrOr => (1, BinOp::Or),
+        Tok::AndAnd => (2, BinOp::And),
+        Tok::EqEq => (3, BinOp::Eq),
+        Tok::NotEq => (3, BinOp::Ne),
+        Tok::Lt => (3, BinOp::Lt),
+        Tok::Gt => (3, BinOp::Gt),
+        Tok::Le => (3, BinOp::Le),
+        Tok::Ge => (3, BinOp::Ge),
+        Tok::Plus => (5, BinOp::Add),
+        Tok::Minus => (5, BinOp::Sub),
+        Tok::Star => (6, BinOp::Mul),
+        Tok::Slash => (6, BinOp::Div),
+        Tok::DotStar => (6, BinOp::EMul),
+        Tok::DotSlash => (6, BinOp::EDiv),
+        _ => return None,
+    })
+}
+
+const RANGE_PREC: u8 = 4;
+
+fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
+    Expr {
+        span: l.span.to(r.span),
+        kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+    }
+}
+
+impl Parser {
+    /// A full expression (lowest precedence: the conditional `c ? a : b`).
+    pub(crate) fn parse_expr(&mut self) -> PResult<Expr> {
+        self.nested(|p| p.parse_ternary())
+    }
+
+    fn parse_ternary(&mut self) -> PResult<Expr> {
+        let cond = self.parse_binary(1)?;
+        if !self.eat(&Tok::Question) {
+            return Ok(cond);
+        }
+        let yes = self.parse_expr()?;
+        self.expect(&Tok::Colon, "`:` in the conditional expression `c ? a : b`")?;
+        let no = self.parse_expr()?;
+        let span = cond.span.to(no.span);
+        Ok(Expr {
+            kind: ExprKind::Ternary(Box::new(cond), Box::new(yes), Box::new(no)),
+            span,
+        })
+    }
+
+    /// One more level in a left-associative chain; bounded by [`MAX_TREE`].
+    fn fold(&mut self) -> PResult<()> {
+        self.tree += 1;
+        if self.tree >= MAX_TREE {
+            let span = self.span();
+            self.error(
+                span,
+                format!("expression too deeply nested (more than {MAX_TREE} levels)"),
+            );
+            return Err(Failed);
+        }
+        Ok(())
+    }
+
+    fn parse_binary(&mut self, min: u8) -> PResult<Expr> {
+        let saved = self.tree;
+        let r = self.parse_binary_chain(min);
+        self.tree = saved;
+        r
+    }
+
+    fn parse_binary_chain(&mut self, min: u8) -> PResult<Expr> {
+        let mut lhs = self.parse_unary()?;
+        loop {
+            if self.at(&Tok::DotDot) && RANGE_PREC >= min {
+                self.bump();
+                let mid = self.parse_binary(RANGE_PREC + 1)?;
+                let (step, end) = if self.eat(&Tok::DotDot) {
+                    (Some(Box::new(mid)), self.parse_binary(RANGE_PREC + 1)?)
+                } else {
+                    (None, mid)
+                };
+                let span = lhs.span.to(end.span);
+                lhs = Expr {
+                    kind: ExprKind::Range {
+                        start: Box::new(lhs),
+                        step,
+                        end: Box::new(end),
+                    },
+                    span,
+                };
+                if self.at(&Tok::DotDot) {
+                    let span = self.span();
+                    self.error(span, "a range has at most three parts: `start..step..end`");
+                    return Err(Failed);
+                }
+                self.fold()?;
+                continue;
+            }
+            let Some((prec, op)) = binop(self.peek()) else {
+                break;
+            };
+            if prec < min {
+                break;
+            }
+            self.bump();
+            let rhs = self.parse_binary(prec + 1)?;
+            lhs = bin(op, lhs, rhs);
+            self.fold()?;
+        }
+        Ok(lhs)
+    }
+
+    fn parse_unary(&mut self) -> PResult<Expr> {
+        let op = match self.peek() {
+            Tok::Minus => UnOp::Neg,
+            Tok::Bang => UnOp::Not,
+            Tok::Plus => UnOp::Plus,
+            _ => return self.parse_power(),
+        };
+        let start = self.bump().span;
+        let operand = self.nested(|p| p.parse_unary())?;
+        Ok(Expr {
+            span: start.to(operand.span),
+            kind: ExprKind::Unary(op, Box::new(operand)),
+        })
+    }
+
+    fn parse_power(&mut self) -> PResult<Expr> {
+        let base = self.parse_postfix()?;
+        let op = match self.peek() {
+            Tok::Caret => BinOp::Pow,
+            Tok::DotCaret => BinOp::EPow,
+            _ => return Ok(base),
+        };
+        self.bump();
+        let exp = self.nested(|p| p.parse_pow_operand())?;
+        Ok(bin(op, base, exp))
+    }
+
+    /// The right side of `^`: a power, possibly under prefix operators (`10^-6`).
+    fn parse_pow_operand(&mut self) -> PResult<Expr> {
+        let op = match self.peek() {
+            Tok::Minus => UnOp::Neg,
+            Tok::Bang => UnOp::Not,
+            Tok::Plus => UnOp::Plus,
+            _ => return self.parse_power(),
+        };
+        let start = self.bump().span;
+        let operand = self.nested(|p| p.parse_pow_operand())?;
+        Ok(Expr {
+            span: start.to(operand.span),
+            kind: ExprKind::Unary(op, Box::new(operand)),
+        })
+    }
+
+    fn parse_postfix(&mut self) -> PResult<Expr> {
+        let saved = self.tree;
+        let r = self.parse_postfix_chain();
+        self.tree = saved;
+        r
+    }
+
+    fn parse_postfix_chain(&mut self) -> PResult<Expr> {
+        let mut e = self.parse_primary()?;
+        loop {
+            let kind = match self.peek() {
+                Tok::LParen => {
+                    self.bump();
+                    let args = self.parse_args(&Tok::RParen)?;
+                    ExprKind::Call {
+                        callee: Box::new(e),
+                        args,
+                    }
+                }
+                Tok::LBracket => {
+                    self.bump();
+                    let indices = self.parse_args(&Tok::RBracket)?;
+                    ExprKind::Index {
+                        base: Box::new(e),
+                        indices,
+                    }
+                }
+                Tok::Dot => {
+                    self.bump();
+                    let name = self.expect_ident("a field name after `.`")?;
+                    ExprKind::Field {
+                        base: Box::new(e),
+                        name,
+                    }
+                }
+                _ => return Ok(e),
+            };
+            let span = self.span_from(self.expr_start(&kind));
+            e = Expr { kind, span };
+            self.fold()?;
+        }
+    }
+
+    fn expr_start(&self, kind: &ExprKind) -> blazar_diagnostics::Span {
+        match kind {
+            ExprKind::Call { callee: b, .. }
+            | ExprKind::Index { base: b, .. }
+            | ExprKind::Field { base: b, .. } => b.span,
+            _ => self.span(),
+        }
+    }
+
+    /// Call or index arguments up to `close` (the opener is consumed); `:` alone is
+    /// the whole dimension.
+    fn parse_args(&mut self, close: &Tok) -> PResult<Vec<Expr>> {
+        let saved = std::mem::replace(&mut self.no_lambda, false);
+        let r = self.nested(|p| p.parse_list(close, true));
+        self.no_lambda = saved;
+        r
+    }
+
+    /// Comma-separated expressions up to `close`; a trailing comma is allowed.
+    fn parse_list(&mut self, close: &Tok, colon: bool) -> PResult<Vec<Expr>> {
+        let mut items = Vec::new();
+        loop {
+            if self.eat(close) {
+                return Ok(items);
+            }
+            let next = self.peek_at(1);
+            if colon && self.at(&Tok::Colon) && (next == close || next == &Tok::Comma) {
+                let span = self.bump().span;
+                items.push(Expr {
+                    kind: ExprKind::Colon,
+                    span,
+                });
+            } else {
+                items.push(self.parse_expr()?);
+            }
+            if !self.eat(&Tok::Comma) && !self.at(close) {
+                let what = match close {
+                    Tok::CellClose => "`,` or `'` to close the cell literal".to_string(),
+                    _ => format!("`,` or `{}`", close.symbol()),
+                };
+                return self.expected(&what);
+            }
+        }
+    }
+
+    fn parse_primary(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let kind = match self.peek().clone() {
+            Tok::Int(v) => ExprKind::Int(v),
+            Tok::Real(v) => ExprKind::Real(v),
+            Tok::Imag(v) => ExprKind::Imag(v),
+            Tok::Str(s) => ExprKind::Str(s),
+            Tok::Ident(name) => {
+                if Self::is_reserved(&name) {
+                    self.error(
+                        span,
+                        format!("expected an expression, found keyword `{name}`"),
+                    );
+                    return Err(Failed);
+                }
+                if name == "__kernel__" || name == "__device__" {
+                    return self.parse_lambda();
+                }
+                if !self.no_lambda && self.peek_at(1) == &Tok::Arrow {
+                    return self.parse_lambda();
+                }
+                if !self.no_lambda && self.peek_at(1) == &Tok::Colon && self.typed_lambda_ahead() {
+                    return self.parse_lambda();
+                }
+                ExprKind::Ident(name)
+            }
+            Tok::LParen => {
+                if !self.no_lambda && self.paren_is_lambda() {
+                    return self.parse_lambda();
+                }
+                self.bump();
+                let saved = std::mem::replace(&mut self.no_lambda, false);
+                let inner = self.parse_expr();
+                self.no_lambda = saved;
+                let mut inner = inner?;
+                self.expect(&Tok::RParen, "`)`")?;
+                inner.span = self.span_from(span);
+                return Ok(inner);
+            }
+            Tok::LBracket => {
+                self.bump();
+                let elems = self.parse_args_list(&Tok::RBracket)?;
+                return Ok(Expr {
+                    kind: ExprKind::Matrix(elems),
+                    span: self.span_from(span),
+                });
+            }
+            Tok::Backquote => {
+                self.bump();
+                let elems = self.parse_args_list(&Tok::CellClose)?;
+                return Ok(Expr {
+                    kind: ExprKind::Cell(elems),
+                    span: self.span_from(span),
+                });
+            }
+            Tok::Apostrophe => {
+                self.error(
+                    span,
+                    "unexpected `'`: Quasar has no transpose operator, use `transpose(x)`",
+                );
+                return Err(Failed);
+            }
+            Tok::Colon => {
+                self.error(
+                    span,
+                    "`:` alone is only allowed as an index, as in `x[:, 0]`",
+                );
+                return Err(Failed);
+            }
+            other => {
+                self.error(
+                    span,
+                    format!("expected an expression, found {}", other.describe()),
+                );
+                return Err(Failed);
+            }
+        };
+        self.bump();
+        Ok(Expr { kind, span })
+    }
+
+    /// Matrix or cell elements (no `:`), lambdas allowed.
+    fn parse_args_list(&mut self, close: &Tok) -> PResult<Vec<Expr>> {
+        let saved = std::mem::replace(&mut self.no_lambda, false);
+        let r = self.nested(|p| p.parse_list(close, false));
+        self.no_lambda = saved;
+        r
+    }
+}
