@@ -22,6 +22,19 @@ impl<'p> Interp<'p> {
         let mut v = self.eval(value, frame)?;
         if target.path.is_empty() {
             if let Some(op) = op {
+                // Fast path: a scalar updated in place (`s += x`).
+                let slot = match target.var {
+                    blazar_hir::Var::Local(i) => frame.locals.get_mut(i as usize),
+                    blazar_hir::Var::Global(i) => self.globals.get_mut(i as usize),
+                };
+                if let Some(Some(old)) = slot {
+                    if ty.is_none() {
+                        if let Some(new) = blazar_runtime::ops::binary_scalar(crate::eval::rt_op(op), old, &v, self.prec) {
+                            *old = new;
+                            return Ok(());
+                        }
+                    }
+                }
                 let old = self.read_var(target.var, frame, target.span)?;
                 v = self.binary(op, &old, &v, value.span)?;
             }

@@ -207,6 +207,7 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
+        self.step(span)?;
         let mut frame = Frame {
             locals: vec![None; f.n_locals as usize],
             func: id,

@@ -9,6 +9,7 @@ use blazar_runtime::ops;
 use blazar_runtime::{Array, ElemType, Value};
 use num_complex::Complex64;
 
+#[inline(always)]
 pub fn rt_op(op: BinOp) -> ops::BinOp {
     match op {
         BinOp::Add => ops::BinOp::Add,
@@ -52,7 +53,10 @@ impl<'p> Interp<'p> {
             ExprKind::Real(v) => Ok(Value::Real(self.prec.round(*v))),
             ExprKind::Imag(v) => Ok(Value::Complex(self.prec.round_c(Complex64::new(0.0, *v)))),
             ExprKind::Str(s) => Ok(Value::str(s)),
-            ExprKind::Var(v) => self.read_var(*v, frame, e.span),
+            ExprKind::Var(v) => match self.var_ref(*v, frame) {
+                Some(x) => Ok(x.clone()),
+                None => self.read_var(*v, frame, e.span),
+            },
             ExprKind::Binary(op, a, b) => {
                 // `&&` and `||` short-circuit on scalars.
                 if matches!(op, BinOp::And | BinOp::Or) {
@@ -72,7 +76,10 @@ impl<'p> Interp<'p> {
                 }
                 let x = self.eval(a, frame)?;
                 let y = self.eval(b, frame)?;
-                self.binary(*op, &x, &y, e.span)
+                if let Some(v) = ops::binary_scalar(rt_op(*op), &x, &y, self.prec) {
+                    return Ok(v);
+                }
+                ops::binary(rt_op(*op), &x, &y, self.prec).at(e.span)
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval(a, frame)?;

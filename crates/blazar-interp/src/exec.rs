@@ -19,6 +19,9 @@ impl<'p> Interp<'p> {
     /// Runs a loop body; returns `Some(flow)` when the loop must stop with that flow.
     #[inline]
     fn loop_step(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Option<Flow>> {
+        if let Some(s) = body.first() {
+            self.step(s.span)?;
+        }
         Ok(match self.exec_block(body, frame)? {
             Flow::Normal | Flow::Continue(0) => None,
             Flow::Break(0) => Some(Flow::Normal),

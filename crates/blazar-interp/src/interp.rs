@@ -12,6 +12,9 @@ use blazar_runtime::{Prec, Value};
 pub struct Options {
     /// The deepest chain of user function calls before an error (stack safety).
     pub max_depth: usize,
+    /// Loop iterations and calls allowed before an error; 0 means no limit (fuzzing
+    /// uses a budget so that every run ends).
+    pub max_steps: u64,
 }
 
 pub struct Interp<'p> {
@@ -21,6 +24,8 @@ pub struct Interp<'p> {
     pub prec: Prec,
     pub depth: usize,
     pub max_depth: usize,
+    /// Steps left before the budget of [`Options::max_steps`] runs out.
+    pub steps_left: u64,
 }
 
 /// The local variables of one function activation.
@@ -43,6 +48,7 @@ impl<'p> Interp<'p> {
             } else {
                 opts.max_depth
             },
+            steps_left: if opts.max_steps == 0 { u64::MAX } else { opts.max_steps },
         }
     }
 
@@ -59,6 +65,16 @@ impl<'p> Interp<'p> {
         }
         if let Some(main) = self.prog.main {
             self.call_user(main, Vec::new(), Vec::new(), 0, Span::default())?;
+        }
+        Ok(())
+    }
+
+    /// Counts one step (a loop iteration or a call) against the budget.
+    #[inline(always)]
+    pub fn step(&mut self, span: Span) -> R<()> {
+        self.steps_left -= 1;
+        if self.steps_left == 0 {
+            return Err(RunError::new(span, "the step budget of this run is exhausted"));
         }
         Ok(())
     }

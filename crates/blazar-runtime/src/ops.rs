@@ -5,15 +5,15 @@
 //! `int`), `/` and `^` give reals, anything with a complex operand is complex, and every
 //! real result is rounded to the program precision. Arrays combine element-wise with
 //! numpy-style broadcasting (trailing alignment). `*` of two arrays of rank ≤ 2 is the
-//! matrix product; `/` and `^` with array operands are always element-wise (there is no
-//! matrix division or matrix power).
+//! matrix product (a one-element array times a non-conformable one acts as a scalar); `/` and `^` with array
+//! operands are always element-wise (there is no matrix division or matrix power).
 
 mod broadcast;
 mod matmul;
 
 pub(crate) use broadcast::{
     common_int, complex_buffer, complexes_of, elementwise, int_buffer, ints_of, numeric_class,
-    real_buffer, reals_of, Class, CplxMode, Kernel2, Plan, Who,
+    real_buffer, reals_of, CplxMode, Kernel2, Who,
 };
 
 use crate::array::{Array, Buffer};
@@ -298,7 +298,10 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
                 (Ok(x), Ok(y)) => (x, y),
                 _ => rt_bail!("operator `*`: array is being modified"),
             };
-            return matmul::matmul(&x, &y, prec);
+            // A one-element array acts as a scalar when the product is undefined.
+            if (x.len() == 1) == (y.len() == 1) || matmul::conformable(&x, &y) {
+                return matmul::matmul(&x, &y, prec);
+            }
         }
         _ => {}
     }

@@ -208,7 +208,12 @@ impl Parser {
     pub(crate) fn expected<T>(&mut self, what: &str) -> PResult<T> {
         let found = self.peek().describe();
         let span = self.span();
-        self.error(span, format!("expected {what}, found {found}"));
+        let hint = if self.at(&Tok::Apostrophe) {
+            " (Quasar has no transpose operator: use `transpose(x)`)"
+        } else {
+            ""
+        };
+        self.error(span, format!("expected {what}, found {found}{hint}"));
         Err(Failed)
     }
 
@@ -351,17 +356,12 @@ impl Parser {
             Tok::Ident(w) if w == "end" || closers.contains(&w.as_str()) => Ok((body, w)),
             _ => {
                 let line = self.line_of(start);
-                let want = closers
-                    .iter()
-                    .find(|c| c.starts_with("end"))
-                    .copied()
-                    .unwrap_or("end");
                 let found = self.peek().describe();
                 let span = self.span();
                 self.error(
                     span,
                     format!(
-                        "expected `{want}` to close `{what}` started at line {line}, found {found}"
+                        "expected `end` to close `{what}` started at line {line}, found {found}"
                     ),
                 );
                 // Keep what was parsed; the enclosing block handles the token.

@@ -4,15 +4,16 @@
 //! One-argument functions map scalars and numeric arrays element-wise; results are
 //! reals at the program precision unless noted (int inputs stay int for `abs floor ceil
 //! round sign not saturate`). Two-argument functions broadcast like the operators
-//! (see [`binary`]).
+//! (see [`binary`]); conversions are in [`convert`].
 
 pub(super) mod binary;
+pub(super) mod convert;
 
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
 use crate::ops::{complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of};
 use crate::value::{IntTy, Prec, Value};
-use crate::{rt_bail, RtError, RtResult};
+use crate::{RtError, RtResult};
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -401,105 +402,6 @@ unary_fn!(
     CRule::None
 );
 
-/// C-style conversion of a stored int of type `s` to type `t` (wrapping).
-fn int_to_int(v: i64, _s: IntTy, _t: IntTy) -> i64 {
-    v
-}
-
-macro_rules! int_conv {
-    ($($fname:ident => $qname:literal, $t:expr;)*) => {
-        $(fn $fname(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-            if let Value::Str(_) = &args[0] {
-                rt_bail!("{}: cannot convert a string to an integer", $qname);
-            }
-            map_to_int($qname, &args[0], Some($t), |x, t| t.from_f64(x), int_to_int)
-        })*
-    };
-}
-
-int_conv! {
-    to_int => "int", IntTy::I32;
-    to_int8 => "int8", IntTy::I8;
-    to_int16 => "int16", IntTy::I16;
-    to_int32 => "int32", IntTy::I32;
-    to_int64 => "int64", IntTy::I64;
-    to_uint8 => "uint8", IntTy::U8;
-    to_uint16 => "uint16", IntTy::U16;
-    to_uint32 => "uint32", IntTy::U32;
-    to_uint64 => "uint64", IntTy::U64;
-}
-
-fn pow2_below(x: f64) -> i64 {
-    if x.is_nan() || x < 1.0 {
-        0
-    } else if x >= 2f64.powi(62) {
-        1 << 62
-    } else {
-        1i64 << (63 - (x as u64).leading_zeros())
-    }
-}
-
-fn pow2_above(x: f64) -> i64 {
-    if x.is_nan() || x <= 1.0 {
-        1
-    } else if x > 2f64.powi(62) {
-        1 << 62
-    } else {
-        (x.ceil() as u64).next_power_of_two() as i64
-    }
-}
-
-fn prevpow2(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    map_to_int(
-        "prevpow2",
-        &args[0],
-        None,
-        |x, _| pow2_below(x),
-        |v, s, _| pow2_below(s.to_f64(v)),
-    )
-}
-
-fn nextpow2(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    map_to_int(
-        "nextpow2",
-        &args[0],
-        None,
-        |x, _| pow2_above(x),
-        |v, s, _| pow2_above(s.to_f64(v)),
-    )
-}
-
-/// `complex(x)` converts to complex; `complex(re, im)` combines parts.
-fn complex(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let prec = ctx.prec;
-    let to_c = |v: &Value| -> RtResult<Value> {
-        match v {
-            Value::Real(_) | Value::Int(..) | Value::Complex(_) => {
-                Ok(Value::Complex(v.as_complex().unwrap_or_default()))
-            }
-            Value::Array(r) => {
-                let a = r
-                    .data
-                    .try_borrow()
-                    .map_err(|_| expected_numeric("complex", v))?;
-                if a.is_cell() {
-                    return Err(expected_numeric("complex", v));
-                }
-                Ok(Value::array(Array::new(
-                    a.dims.clone(),
-                    complex_buffer(prec, complexes_of(&a.buf).into_owned()),
-                )))
-            }
-            _ => Err(expected_numeric("complex", v)),
-        }
-    };
-    match args {
-        [x] => to_c(x),
-        [re, im] => binary::make_complex(&to_c(re)?, im, prec),
-        _ => rt_bail!("complex: expected 1 or 2 arguments"),
-    }
-}
-
 pub(super) static TABLE: &[Builtin] = &[
     bi("abs", abs, 1, 1),
     bi("sqrt", sqrt, 1, 1),
@@ -533,18 +435,6 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("conj", conj, 1, 1),
     bi("angle", angle, 1, 1),
     bi("not", not, 1, 1),
-    bi("int", to_int, 1, 1),
-    bi("int8", to_int8, 1, 1),
-    bi("int16", to_int16, 1, 1),
-    bi("int32", to_int32, 1, 1),
-    bi("int64", to_int64, 1, 1),
-    bi("uint8", to_uint8, 1, 1),
-    bi("uint16", to_uint16, 1, 1),
-    bi("uint32", to_uint32, 1, 1),
-    bi("uint64", to_uint64, 1, 1),
-    bi("prevpow2", prevpow2, 1, 1),
-    bi("nextpow2", nextpow2, 1, 1),
-    bi("complex", complex, 1, 2),
 ];
 
 #[cfg(test)]

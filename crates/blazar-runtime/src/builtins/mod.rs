@@ -72,6 +72,7 @@ fn table() -> &'static [&'static Builtin] {
         let parts: &[&'static [Builtin]] = &[
             math::TABLE,
             math::binary::TABLE,
+            math::convert::TABLE,
             construct::TABLE,
             construct::shape::TABLE,
             reduce::TABLE,

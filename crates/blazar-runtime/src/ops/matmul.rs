@@ -20,6 +20,11 @@ fn as_matrix(a: &Array) -> Option<(usize, usize)> {
     }
 }
 
+/// Whether `a * b` is a defined matrix product.
+pub(super) fn conformable(a: &Array, b: &Array) -> bool {
+    matches!((as_matrix(a), as_matrix(b)), (Some((_, k)), Some((k2, _))) if k == k2)
+}
+
 fn fmt_size(d: &[usize]) -> String {
     let s = if d.len() == 1 {
         vec![1, d[0]]
@@ -82,6 +87,9 @@ pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
     };
     if k != k2 {
         rt_bail!("matrix product: inner dimensions differ ({m}x{k} times {k2}x{n})");
+    }
+    if a.len() != m * k || b.len() != k * n {
+        rt_bail!("matrix product: malformed array");
     }
     let buf = match (a.elem(), b.elem()) {
         (ElemType::Int(ta), ElemType::Int(tb)) => {

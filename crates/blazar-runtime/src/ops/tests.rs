@@ -131,6 +131,10 @@ fn matrix_product() {
         e.message,
         "matrix product: inner dimensions differ (2x3 times 2x3)"
     );
+    let r = binary(BinOp::Mul, &vecv(&[2.0]), &a, S).unwrap();
+    assert_eq!(arr(&r).1, vec![2.0, 4.0, 6.0, 8.0]);
+    let r = binary(BinOp::Mul, &vecv(&[2.0]), &vecv(&[3.0]), S).unwrap();
+    assert!(matches!(r, Value::Real(x) if x == 6.0));
     let r = binary(BinOp::Mul, &a, &Value::Real(2.0), S).unwrap();
     assert_eq!(arr(&r).1, vec![2.0, 4.0, 6.0, 8.0]);
 }
@@ -170,4 +174,23 @@ fn scalar_loop_is_fast() {
     }
     assert!(matches!(acc, Value::Real(_)));
     assert!(t.elapsed().as_millis() < 3000);
+}
+
+#[test]
+#[ignore = "benchmark; run with --release --ignored --nocapture"]
+fn bench_ops() {
+    let n = 2048 * 2048 * 3;
+    let img = Value::array(Array::new(vec![2048, 2048, 3], Buffer::F32(vec![0.5; n])));
+    let rgb = vecv(&[1.0, 2.0, 3.0]);
+    for (name, b) in [("img*2", Value::Real(2.0)), ("img+img", img.clone()), ("img.*rgb", rgb)] {
+        let t = std::time::Instant::now();
+        let _r = binary(BinOp::EMul, &img, &b, S).unwrap();
+        eprintln!("{name}: {:?}", t.elapsed());
+    }
+    let t = std::time::Instant::now();
+    let mut acc = Value::Real(0.0);
+    for i in 0..10_000_000 {
+        acc = binary(BinOp::Add, &acc, &Value::int(i & 1), S).unwrap();
+    }
+    eprintln!("10M scalar adds: {:?} ({acc:?})", t.elapsed());
 }

@@ -56,7 +56,7 @@ fn whole_array() {
     ));
     assert_eq!(
         real(call("mean", &[ints]).unwrap()),
-        7.0f32 as f64 / 3.0f32 as f64
+        (7.0f64 / 3.0) as f32 as f64
     );
     let u8s = Value::array(Array::new(vec![3], Buffer::U8(vec![200, 200, 200])));
     assert!(matches!(
