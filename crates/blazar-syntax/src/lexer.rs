@@ -42,6 +42,9 @@ const LINE_KEYWORDS: &[&str] = &[
     "import",
 ];
 
+/// Deepest bracket nesting the lexer tracks.
+const MAX_OPEN: usize = 256;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Open {
     Paren,
@@ -185,7 +188,7 @@ impl<'a> Lexer<'a> {
                 }
                 '`' => {
                     self.bump();
-                    self.stack.push(Open::Cell);
+                    self.open(Open::Cell);
                     self.push(Tok::Backquote, lo);
                 }
                 '!' if self.stmt_start
@@ -212,6 +215,14 @@ impl<'a> Lexer<'a> {
                 }
                 _ => self.punct(lo, c),
             }
+        }
+    }
+
+    /// Records an opening bracket. Nesting beyond [`MAX_OPEN`] is not tracked (the
+    /// parser rejects it anyway), which keeps every stack operation cheap.
+    fn open(&mut self, o: Open) {
+        if self.stack.len() < MAX_OPEN {
+            self.stack.push(o);
         }
     }
 
@@ -435,7 +446,7 @@ impl<'a> Lexer<'a> {
             _ => (Tok::RBrace, None, Some(Open::Brace)),
         };
         if let Some(o) = open {
-            self.stack.push(o);
+            self.open(o);
         }
         if let Some(o) = closes {
             if let Some(i) = self.stack.iter().rposition(|s| *s == o) {

@@ -107,6 +107,14 @@ impl Parser {
         self.peek_at(0)
     }
 
+    /// Whether the token after the current one starts right where the current one ends.
+    pub(crate) fn next_is_adjacent(&self) -> bool {
+        match (self.toks.get(self.pos), self.toks.get(self.pos + 1)) {
+            (Some(a), Some(b)) => a.span.hi == b.span.lo,
+            _ => false,
+        }
+    }
+
     pub(crate) fn peek_at(&self, n: usize) -> &Tok {
         match self.toks.get(self.pos + n) {
             Some(t) => &t.tok,
@@ -370,13 +378,10 @@ impl Parser {
         }
     }
 
-    /// Consumes the closing word found by [`Parser::parse_body`] and the end of its line.
+    /// Consumes the closing word found by [`Parser::parse_body`], if any.
     pub(crate) fn finish_closer(&mut self, closer: &str) {
         if !closer.is_empty() {
             self.bump();
-            if self.end_of_stmt().is_err() {
-                self.recover();
-            }
         }
     }
 }

@@ -114,7 +114,6 @@ impl Parser {
         let mutable = self.at_kw("mutable") && self.at_kw_at(1, "class");
         if !(mutable || self.at_kw("class")) {
             let ty = self.parse_type()?;
-            self.end_of_stmt()?;
             return Ok(StmtKind::TypeDef {
                 name,
                 def: TypeDef::Alias(ty),
@@ -169,7 +168,6 @@ impl Parser {
         let pattern = self.reduction_side()?;
         self.expect(&Tok::Eq, "`=` between the pattern and its replacement")?;
         let replacement = self.reduction_side()?;
-        self.end_of_stmt()?;
         Ok(StmtKind::Reduction {
             params,
             pattern: Box::new(pattern),

@@ -20,6 +20,24 @@ fn is_c_decl_type(name: &str) -> bool {
     })
 }
 
+/// Statements that end with a block closer (`end`, `until cond`, ...).
+fn is_compound(kind: &StmtKind) -> bool {
+    matches!(
+        kind,
+        StmtKind::If { .. }
+            | StmtKind::For { .. }
+            | StmtKind::While { .. }
+            | StmtKind::Repeat { .. }
+            | StmtKind::Match { .. }
+            | StmtKind::Function(_)
+            | StmtKind::Macro { .. }
+            | StmtKind::TypeDef {
+                def: TypeDef::Class { .. },
+                ..
+            }
+    )
+}
+
 impl Parser {
     pub(crate) fn parse_stmt(&mut self) -> PResult<Stmt> {
         self.nested(|p| p.parse_stmt_inner())
@@ -45,12 +63,15 @@ impl Parser {
                 });
             }
             Tok::Ident(word) => match self.keyword_stmt(&word, start)? {
-                Some(kind) => {
-                    return Ok(Stmt {
-                        kind,
-                        span: self.span_from(start),
-                    })
+                Some(kind) if is_compound(&kind) => {
+                    // The block is kept even when junk follows its closing word.
+                    let span = self.span_from(start);
+                    if self.end_of_stmt().is_err() {
+                        self.recover();
+                    }
+                    return Ok(Stmt { kind, span });
                 }
+                Some(kind) => kind,
                 None => self.simple_stmt()?,
             },
             _ => self.simple_stmt()?,
@@ -61,7 +82,7 @@ impl Parser {
     }
 
     /// Statements introduced by a word. `Ok(None)` when the word starts an ordinary
-    /// expression or assignment. Compound statements consume their own line ends.
+    /// expression or assignment. The end of the statement is left to the caller.
     fn keyword_stmt(
         &mut self,
         word: &str,
@@ -69,10 +90,6 @@ impl Parser {
     ) -> PResult<Option<StmtKind>> {
         let next = self.peek_at(1).clone();
         let assigned = matches!(next, Tok::Eq | Tok::OpAssign(_));
-        let simple = |p: &mut Self, kind: StmtKind| -> PResult<Option<StmtKind>> {
-            p.end_of_stmt()?;
-            Ok(Some(kind))
-        };
         match word {
             "if" => self.parse_if(start).map(Some),
             "for" => self.parse_for(None, start).map(Some),
@@ -95,11 +112,11 @@ impl Parser {
                 } else {
                     StmtKind::Continue(label)
                 };
-                simple(self, kind)
+                Ok(Some(kind))
             }
             "return" => {
                 self.bump();
-                simple(self, StmtKind::Return)
+                Ok(Some(StmtKind::Return))
             }
             "match"
                 if !assigned
@@ -110,7 +127,12 @@ impl Parser {
             {
                 self.parse_match(start).map(Some)
             }
-            "print" if !assigned && !matches!(next, Tok::Dot | Tok::LBracket) => {
+            // `print[i]` (no space) indexes a variable named print; `print [1, 2]` prints.
+            "print"
+                if !assigned
+                    && !matches!(next, Tok::Dot)
+                    && (next != Tok::LBracket || !self.next_is_adjacent()) =>
+            {
                 self.bump();
                 let mut args = Vec::new();
                 if !matches!(self.peek(), Tok::Newline | Tok::Semi | Tok::Eof) && !self.at_closer()
@@ -123,14 +145,14 @@ impl Parser {
                         args.push(self.parse_expr()?);
                     }
                 }
-                simple(self, StmtKind::Print(args))
+                Ok(Some(StmtKind::Print(args)))
             }
             "import" if matches!(next, Tok::Str(_)) => {
                 self.bump();
                 let Tok::Str(path) = self.bump().tok else {
                     return Err(Failed);
                 };
-                simple(self, StmtKind::Import(path))
+                Ok(Some(StmtKind::Import(path)))
             }
             "type" if matches!(next, Tok::Ident(_)) && self.peek_at(2) == &Tok::Colon => {
                 self.parse_typedef().map(Some)
@@ -170,7 +192,7 @@ impl Parser {
                 } else {
                     None
                 };
-                simple(self, StmtKind::Decl { name, ty, value })
+                Ok(Some(StmtKind::Decl { name, ty, value }))
             }
             // The C-like `int n = 5`.
             _ if is_c_decl_type(word)
@@ -183,7 +205,7 @@ impl Parser {
                 } else {
                     None
                 };
-                simple(self, StmtKind::Decl { name, ty, value })
+                Ok(Some(StmtKind::Decl { name, ty, value }))
             }
             _ => Ok(None),
         }
@@ -340,10 +362,13 @@ impl Parser {
                 span,
                 format!("expected `until` to close `repeat` started at line {line}, found {found}"),
             );
-            return Err(Failed);
+            let cond = self.error_expr(start);
+            return Ok(StmtKind::Repeat { label, body, cond });
         }
-        let cond = self.parse_expr()?;
-        self.end_of_stmt()?;
+        let cond = self.parse_expr().unwrap_or_else(|Failed| {
+            self.recover();
+            self.error_expr(start)
+        });
         Ok(StmtKind::Repeat { label, body, cond })
     }
 

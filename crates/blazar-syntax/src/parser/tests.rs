@@ -232,6 +232,8 @@ fn print_import() {
     assert!(matches!(one("print(x)"), StmtKind::Print(a) if a.len() == 1));
     assert!(matches!(one("print type(a)"), StmtKind::Print(a) if a.len() == 1));
     assert!(matches!(one("print"), StmtKind::Print(a) if a.is_empty()));
+    assert!(matches!(one("print [1, 2]"), StmtKind::Print(a) if a.len() == 1));
+    assert!(matches!(one("print[0] = 1"), StmtKind::Assign { .. }));
     assert_eq!(one("import \"file.q\""), StmtKind::Import("file.q".into()));
     assert!(matches!(one("type(x, 'cube')"), StmtKind::Expr(_)));
 }
@@ -409,4 +411,25 @@ fn error_locations() {
     assert_eq!((span.lo, span.hi), (10, 11));
     assert!(errors("x = y'").iter().any(|e| e.contains("transpose")));
     assert!(!errors("x = ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1").is_empty());
+}
+
+#[test]
+fn spans_and_blocks_kept_after_junk() {
+    let src = "for i = 0..1\n x = 1\nend junk\nrepeat\n y = 2\n";
+    let (p, diags) = parse(src, FileId(0));
+    let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "expected end of statement, found `junk`",
+            "expected `until` to close `repeat` started at line 4, found end of file"
+        ]
+    );
+    assert_eq!(p.stmts.len(), 2);
+    let end = src.find("end").unwrap_or(0) + 3;
+    assert_eq!((p.stmts[0].span.lo, p.stmts[0].span.hi), (0, end as u32));
+    let StmtKind::For { body, .. } = &p.stmts[0].kind else {
+        panic!()
+    };
+    assert_eq!((body[0].span.lo, body[0].span.hi), (14, 19));
 }

@@ -1,0 +1,21 @@
+% Broadcasting: scalar with arrays, matrix + row vector, cube .* vector along the last dimension.
+% ==
+% stdout {
+% [3,4,5]
+% [ [11,22,33],
+%   [14,25,36] ]
+% [ [ [1,4,9],
+%     [2,10,18] ],
+%   [ [1,2,3],
+%     [1,2,3] ] ]
+% [ [0.5,1],
+%   [1.5,2] ]
+% }
+print [1, 2, 3] + 2
+M = [[1, 2, 3], [4, 5, 6]]
+print M + [10, 20, 30]
+C = ones(2, 2, 3)
+C[0, 0, :] = [1, 2, 3]
+C[0, 1, :] = [2, 5, 6]
+print C .* [1, 2, 3]
+print [[1, 2], [3, 4]] / 2
