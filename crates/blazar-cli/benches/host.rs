@@ -17,7 +17,13 @@ fn median_ms(mut cmd: impl FnMut() -> Command) -> Option<f64> {
         let out = cmd().output().ok()?;
         let ms = start.elapsed().as_secs_f64() * 1e3;
         if !out.status.success() {
-            eprintln!("  failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""));
+            eprintln!(
+                "  failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            );
             return None;
         }
         times.push(ms);
@@ -30,12 +36,24 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../benches/host");
     let blazar = PathBuf::from(env!("CARGO_BIN_EXE_blazar"));
     let mut progs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "q")).collect())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "q"))
+                .collect()
+        })
         .unwrap_or_default();
     progs.sort();
-    println!("{:<16} {:>12} {:>14} {:>8}", "workload", "blazar ms", "python ms", "ratio");
+    println!(
+        "{:<16} {:>12} {:>14} {:>8}",
+        "workload", "blazar ms", "python ms", "ratio"
+    );
     for q in progs {
-        let name = q.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let name = q
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let py = q.with_extension("py");
         let ours = median_ms(|| {
             let mut c = Command::new(&blazar);
@@ -56,6 +74,12 @@ fn main() {
             (Some(a), Some(b)) => format!("{:.2}", a / b),
             _ => "n/a".into(),
         };
-        println!("{:<16} {:>12} {:>14} {:>8}", name, fmt(ours), fmt(theirs), ratio);
+        println!(
+            "{:<16} {:>12} {:>14} {:>8}",
+            name,
+            fmt(ours),
+            fmt(theirs),
+            ratio
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! a builtin, computes what closures capture, checks loop labels and written types, and
 //! returns all problems as diagnostics.
 
+pub mod check;
 mod collect;
 pub mod hir;
 mod infer;
@@ -13,6 +14,7 @@ mod lower_stmt;
 mod scope;
 pub mod types;
 
+pub use check::check_program;
 pub use hir::*;
 pub use lower::lower_program;
 pub use types::{IntKind, Ty};

@@ -29,7 +29,12 @@ impl<'p> Interp<'p> {
                 };
                 if let Some(Some(old)) = slot {
                     if ty.is_none() {
-                        if let Some(new) = blazar_runtime::ops::binary_scalar(crate::eval::rt_op(op), old, &v, self.prec) {
+                        if let Some(new) = blazar_runtime::ops::binary_scalar(
+                            crate::eval::rt_op(op),
+                            old,
+                            &v,
+                            self.prec,
+                        ) {
                             *old = new;
                             return Ok(());
                         }

@@ -48,7 +48,11 @@ impl<'p> Interp<'p> {
             } else {
                 opts.max_depth
             },
-            steps_left: if opts.max_steps == 0 { u64::MAX } else { opts.max_steps },
+            steps_left: if opts.max_steps == 0 {
+                u64::MAX
+            } else {
+                opts.max_steps
+            },
         }
     }
 
@@ -74,7 +78,10 @@ impl<'p> Interp<'p> {
     pub fn step(&mut self, span: Span) -> R<()> {
         self.steps_left -= 1;
         if self.steps_left == 0 {
-            return Err(RunError::new(span, "the step budget of this run is exhausted"));
+            return Err(RunError::new(
+                span,
+                "the step budget of this run is exhausted",
+            ));
         }
         Ok(())
     }

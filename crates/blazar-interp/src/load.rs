@@ -50,6 +50,11 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
     let (program, diags) = blazar_hir::lower_program(&ast, &lookup);
     diagnostics.extend(diags);
+    let arity = |id: u32| {
+        let b = blazar_runtime::builtins::get(id);
+        (b.name.to_string(), b.min_args, b.max_args)
+    };
+    diagnostics.extend(blazar_hir::check_program(&program, &arity));
     Loaded {
         sources,
         program,

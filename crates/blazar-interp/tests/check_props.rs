@@ -26,7 +26,11 @@ const CORPUS: &[&str] = &[
 fn run_quietly(src: &str) {
     let loaded = check("prop.q", src, None);
     for d in &loaded.diagnostics {
-        assert!(d.span.is_some(), "diagnostic without a location: {}", d.message);
+        assert!(
+            d.span.is_some(),
+            "diagnostic without a location: {}",
+            d.message
+        );
     }
     if loaded.has_errors() {
         return;
@@ -37,7 +41,14 @@ fn run_quietly(src: &str) {
         std::env::temp_dir().join("blazar-prop-nonexistent"),
         "prop".into(),
     );
-    let _ = run(&loaded, ctx, Options { max_depth: 100, max_steps: 20_000 });
+    let _ = run(
+        &loaded,
+        ctx,
+        Options {
+            max_depth: 100,
+            max_steps: 20_000,
+        },
+    );
 }
 
 #[test]
@@ -45,7 +56,12 @@ fn corpus_runs_cleanly() {
     for src in CORPUS {
         let loaded = check("corpus.q", src, None);
         assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
-        let ctx = Ctx::new(blazar_runtime::Prec::Single, Box::new(std::io::sink()), ".".into(), "c".into());
+        let ctx = Ctx::new(
+            blazar_runtime::Prec::Single,
+            Box::new(std::io::sink()),
+            ".".into(),
+            "c".into(),
+        );
         if let Err(d) = run(&loaded, ctx, Options::default()) {
             panic!("{src}\n{}", d.message);
         }
@@ -53,12 +69,50 @@ fn corpus_runs_cleanly() {
 }
 
 fn mutation() -> impl Strategy<Value = (usize, usize, usize, u8, u8)> {
-    (0..CORPUS.len(), any::<usize>(), any::<usize>(), 0u8..4, any::<u8>())
+    (
+        0..CORPUS.len(),
+        any::<usize>(),
+        any::<usize>(),
+        0u8..4,
+        any::<u8>(),
+    )
 }
 
 const PIECES: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", "`", "'", "\"", "..", "->", "=", "+=", ":", ",", ";", "\n", "end", "for", "if",
-    "function", "_", "%", "!", "#pragma ", "x", "0", "1e999", "-", "^", "?", "__kernel__", "break", "i",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "`",
+    "'",
+    "\"",
+    "..",
+    "->",
+    "=",
+    "+=",
+    ":",
+    ",",
+    ";",
+    "\n",
+    "end",
+    "for",
+    "if",
+    "function",
+    "_",
+    "%",
+    "!",
+    "#pragma ",
+    "x",
+    "0",
+    "1e999",
+    "-",
+    "^",
+    "?",
+    "__kernel__",
+    "break",
+    "i",
 ];
 
 proptest! {

@@ -120,7 +120,8 @@ fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     px.save(&path, ImageFormat::Png)
         .map_err(|e| RtError::new(format!("imshow: cannot write '{}': {e}", path.display())))?;
     ctx.shown += 1;
-    writeln!(ctx.out, "imshow: wrote {}", path.display())
+    // The file always lies next to the program: its bare name keeps output portable.
+    writeln!(ctx.out, "imshow: wrote {file}")
         .map_err(|e| RtError::new(format!("imshow: cannot print: {e}")))?;
     Ok(Value::Real(0.0))
 }
@@ -422,11 +423,7 @@ mod tests {
         let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
         assert_eq!(
             text,
-            format!(
-                "imshow: wrote {}\nimshow: wrote {}\n",
-                p0.display(),
-                p1.display()
-            )
+            format!("imshow: wrote {stem}_imshow0.png\nimshow: wrote {stem}_imshow1.png\n")
         );
         let y = arr(&imread(&mut c, &[Value::str(p0.to_str().unwrap())]).unwrap());
         assert_eq!(y.dims, vec![2, 2, 1]);

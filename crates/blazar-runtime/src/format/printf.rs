@@ -397,7 +397,7 @@ mod tests {
             "   42|42   |-0042"
         );
         assert_eq!(f("%+d % d", &[Value::int(5), Value::int(5)]), "+5  5");
-        assert_eq!(f("%.3f", &[Value::Real(3.14159)]), "3.142");
+        assert_eq!(f("%.3f", &[Value::Real(1.23456)]), "1.235");
         assert_eq!(f("%8.2f|", &[Value::Real(-2.5)]), "   -2.50|");
         assert_eq!(f("%e", &[Value::Real(12345.678)]), "1.234568e+04");
         assert_eq!(f("%.2E", &[Value::Real(0.000123)]), "1.23E-04");

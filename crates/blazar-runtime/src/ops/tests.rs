@@ -182,7 +182,11 @@ fn bench_ops() {
     let n = 2048 * 2048 * 3;
     let img = Value::array(Array::new(vec![2048, 2048, 3], Buffer::F32(vec![0.5; n])));
     let rgb = vecv(&[1.0, 2.0, 3.0]);
-    for (name, b) in [("img*2", Value::Real(2.0)), ("img+img", img.clone()), ("img.*rgb", rgb)] {
+    for (name, b) in [
+        ("img*2", Value::Real(2.0)),
+        ("img+img", img.clone()),
+        ("img.*rgb", rgb),
+    ] {
         let t = std::time::Instant::now();
         let _r = binary(BinOp::EMul, &img, &b, S).unwrap();
         eprintln!("{name}: {:?}", t.elapsed());
