@@ -39,7 +39,7 @@ pub struct ClassDef {
 }
 
 /// Where a variable lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Var {
     Local(u32),
     Global(u32),

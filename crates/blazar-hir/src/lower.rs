@@ -28,6 +28,7 @@ pub fn lower_program(
         cur: 0,
         pending: HashMap::new(),
         resolving: Vec::new(),
+        declared: HashMap::new(),
     };
     l.lower_script(p);
     (l.prog, l.diags)
@@ -47,6 +48,8 @@ pub(crate) struct Lowerer<'a> {
     pending: HashMap<FnId, (&'a ast::Function, usize)>,
     /// Nested functions being resolved (to reject cycles).
     resolving: Vec<FnId>,
+    /// Declared types of variables, by scope: later plain assignments convert to them.
+    pub declared: HashMap<(usize, hir::Var), Annot>,
 }
 
 struct Names<'b> {
@@ -267,6 +270,10 @@ impl<'a> Lowerer<'a> {
 
     pub fn lower_param(&mut self, p: &'a ast::Param, slot: u32) -> hir::Param {
         let ty = p.ty.as_ref().map(|t| self.annot(t));
+        if let Some(t) = &ty {
+            self.declared
+                .insert((self.cur, hir::Var::Local(slot)), t.clone());
+        }
         let default = p.default.as_ref().map(|d| self.lower_expr(d));
         hir::Param {
             name: p.name.name.clone(),

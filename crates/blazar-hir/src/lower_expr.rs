@@ -52,6 +52,8 @@ impl<'a> Lowerer<'a> {
     fn lower_expr_kind(&mut self, e: &'a ast::Expr) -> ExprKind {
         use ast::ExprKind as A;
         match &e.kind {
+            // `int` is 32-bit: a larger integer literal is a scalar, as in C.
+            A::Int(v) if i32::try_from(*v).is_err() => ExprKind::Real(*v as f64),
             A::Int(v) => ExprKind::Int(*v),
             A::Real(v) => ExprKind::Real(*v),
             A::Imag(v) => ExprKind::Imag(*v),

@@ -134,17 +134,23 @@ impl<'a> Lowerer<'a> {
                         ast::AssignOp::Set => None,
                         ast::AssignOp::Update(o) => Some(bin_op(*o)),
                     };
+                    // A declared variable keeps its type and access modifiers.
+                    let ty = match (op, target.path.is_empty()) {
+                        (None, true) => self.declared.get(&(self.cur, target.var)).cloned(),
+                        _ => None,
+                    };
                     StmtKind::Assign {
                         target,
                         op,
                         value: value_h,
-                        ty: None,
+                        ty,
                     }
                 }
             }
             ast::StmtKind::Decl { name, ty, value } => {
                 let annot = self.annot(ty);
                 let var = self.lookup_var(&name.name)?;
+                self.declared.insert((self.cur, var), annot.clone());
                 match value {
                     Some(v) => {
                         let value = self.lower_expr(v);

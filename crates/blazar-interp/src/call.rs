@@ -97,7 +97,7 @@ impl<'p> Interp<'p> {
             return Err(RunError::new(
                 span,
                 format!(
-                    "a {} cannot be called; use [] to index arrays",
+                    "cannot call a value of type {}; use [] to index arrays",
                     f.kind_name()
                 ),
             ));

@@ -70,7 +70,10 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
             Value::Real(x) if x.fract() == 0.0 && x.is_finite() => {
                 Ok(Value::Int(int_ty(*k).from_f64(x), int_ty(*k)))
             }
-            Value::Real(x) => rt_bail!("expected {t}, got the non-integer {x}"),
+            Value::Real(x) => rt_bail!(
+                "expected {t}, got the non-integer {}",
+                blazar_runtime::format::format_real(x, prec)
+            ),
             _ => mismatch(&v, t),
         },
         Ty::Str => match v {

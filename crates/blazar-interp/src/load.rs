@@ -47,6 +47,11 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         &mut seen,
         0,
     );
+    // After a syntax error, names assigned in the broken statements are missing: resolving
+    // would report them as undefined. Only the syntax errors are reported then.
+    if diagnostics.iter().any(|d| d.is_error()) {
+        ast = syntax::Program::default();
+    }
     let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
     let (program, diags) = blazar_hir::lower_program(&ast, &lookup);
     diagnostics.extend(diags);

@@ -1,0 +1,97 @@
+//! Front-end behaviour seen through `check` and `run`: which diagnostics a program gets
+//! and how statements that look alike are parsed.
+
+use blazar_interp::{check, run, Options};
+use blazar_runtime::builtins::Ctx;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// A writer whose bytes can be read after the run.
+#[derive(Clone, Default)]
+struct Sink(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn output_of(src: &str) -> String {
+    let loaded = check("t.q", src, None);
+    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
+    let sink = Sink::default();
+    let ctx = Ctx::new(
+        blazar_runtime::Prec::Single,
+        Box::new(sink.clone()),
+        std::env::temp_dir(),
+        "t".into(),
+    );
+    let opts = Options {
+        max_depth: 100,
+        max_steps: 0,
+    };
+    run(&loaded, ctx, opts).expect("the program runs");
+    let out = sink.0.borrow().clone();
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+#[test]
+fn syntax_errors_hide_follow_up_name_errors() {
+    let loaded = check("t.q", "a = 3 * * 4\nprint a\nb = ]\nprint b\n", None);
+    let msgs: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(msgs.iter().all(|m| !m.contains("undefined")), "{msgs:?}");
+}
+
+#[test]
+fn name_errors_are_reported_without_syntax_errors() {
+    let loaded = check("t.q", "print nothing_here\n", None);
+    assert!(loaded.has_errors());
+    assert!(loaded.diagnostics[0].message.contains("nothing_here"));
+}
+
+#[test]
+fn print_with_a_space_before_a_bracket_prints_a_matrix() {
+    assert_eq!(output_of("print [1, 2]\nprint [[1, 2], [3, 4]]\n"), "[1,2]\n[ [1,2],\n  [3,4] ]\n");
+    assert_eq!(output_of("x = 2\nprint [x, 3] + 1\n"), "[3,4]\n");
+}
+
+#[test]
+fn print_indexed_without_a_space_is_a_variable() {
+    assert_eq!(output_of("print = [5, 6]\ny = print[1]\ndisp(y)\n"), "6\n");
+}
+
+#[test]
+fn calling_a_number_names_its_type() {
+    let loaded = check("t.q", "f = 3\ny = f(2)\n", None);
+    assert!(!loaded.has_errors());
+    let ctx = Ctx::new(
+        blazar_runtime::Prec::Single,
+        Box::new(std::io::sink()),
+        std::env::temp_dir(),
+        "t".into(),
+    );
+    let opts = Options {
+        max_depth: 100,
+        max_steps: 0,
+    };
+    let err = run(&loaded, ctx, opts).expect_err("calling an int fails");
+    assert!(err.message.contains("cannot call a value of type int"), "{}", err.message);
+}
+
+#[test]
+fn integer_literals_beyond_int_range_are_scalars() {
+    assert_eq!(
+        output_of("print type(2147483647), \" \", type(2147483648)\nprint 3000000000\n"),
+        "int scalar\n3000000000\n"
+    );
+}
