@@ -61,7 +61,10 @@ fn name_errors_are_reported_without_syntax_errors() {
 
 #[test]
 fn print_with_a_space_before_a_bracket_prints_a_matrix() {
-    assert_eq!(output_of("print [1, 2]\nprint [[1, 2], [3, 4]]\n"), "[1,2]\n[ [1,2],\n  [3,4] ]\n");
+    assert_eq!(
+        output_of("print [1, 2]\nprint [[1, 2], [3, 4]]\n"),
+        "[1,2]\n[ [1,2],\n  [3,4] ]\n"
+    );
     assert_eq!(output_of("x = 2\nprint [x, 3] + 1\n"), "[3,4]\n");
 }
 
@@ -85,7 +88,11 @@ fn calling_a_number_names_its_type() {
         max_steps: 0,
     };
     let err = run(&loaded, ctx, opts).expect_err("calling an int fails");
-    assert!(err.message.contains("cannot call a value of type int"), "{}", err.message);
+    assert!(
+        err.message.contains("cannot call a value of type int"),
+        "{}",
+        err.message
+    );
 }
 
 #[test]
