@@ -29,12 +29,32 @@ pub enum Command {
         /// Make `scalar` a 64-bit float (the default is 32-bit).
         #[arg(long)]
         double: bool,
+        /// Worker threads for kernels on the CPU (default: every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// Print an intermediate form of a program.
+    Emit {
+        /// What to print: `kir` runs the program (discarding its output) and prints
+        /// the KIR of every kernel specialisation it launched.
+        #[arg(value_enum)]
+        what: EmitWhat,
+        /// The program (a `.q` file).
+        file: PathBuf,
+        /// Make `scalar` a 64-bit float (the default is 32-bit).
+        #[arg(long)]
+        double: bool,
     },
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file).
         file: PathBuf,
     },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EmitWhat {
+    Kir,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,7 +70,13 @@ pub fn main(cli: Cli) -> ExitCode {
             file,
             device,
             double,
-        } => run(&file, device, double),
+            threads,
+        } => run(&file, device, double, threads),
+        Command::Emit {
+            what: EmitWhat::Kir,
+            file,
+            double,
+        } => emit_kir(&file, double),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,
@@ -81,17 +107,8 @@ fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
     Ok(loaded)
 }
 
-fn run(file: &Path, device: Device, double: bool) -> ExitCode {
-    if device == Device::Cuda {
-        eprintln!(
-            "blazar: error: the CUDA backend is not available in this build; use --device cpu"
-        );
-        return ExitCode::from(2);
-    }
-    let loaded = match load_checked(file) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+/// The runtime context of a program: output sink, precision, and its directory.
+fn context(file: &Path, double: bool, out: Box<dyn Write>) -> Ctx {
     let dir = file
         .parent()
         .map(Path::to_path_buf)
@@ -102,14 +119,53 @@ fn run(file: &Path, device: Device, double: bool) -> ExitCode {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "program".into());
     let prec = if double { Prec::Double } else { Prec::Single };
-    let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
-    let ctx = Ctx::new(prec, out, dir, stem);
-    match blazar_interp::run(&loaded, ctx, Options::default()) {
+    Ctx::new(prec, out, dir, stem)
+}
+
+fn report(d: &blazar_diagnostics::Diagnostic, loaded: &Loaded) -> ExitCode {
+    let _ = std::io::stdout().flush();
+    eprint!("{}", blazar_diagnostics::render(d, &loaded.sources));
+    ExitCode::FAILURE
+}
+
+fn emit_kir(file: &Path, double: bool) -> ExitCode {
+    let loaded = match load_checked(file) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let ctx = context(file, double, Box::new(std::io::sink()));
+    let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+    for k in &kernels {
+        println!("{}", blazar_kir::printer::print_kernel(k));
+    }
+    if kernels.is_empty() {
+        println!("% the program launched no kernels");
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(d) => {
-            let _ = std::io::stdout().flush();
-            eprint!("{}", blazar_diagnostics::render(&d, &loaded.sources));
-            ExitCode::FAILURE
-        }
+        Err(d) => report(&d, &loaded),
+    }
+}
+
+fn run(file: &Path, device: Device, double: bool, threads: usize) -> ExitCode {
+    if device == Device::Cuda {
+        eprintln!(
+            "blazar: error: the CUDA backend is not available in this build; use --device cpu"
+        );
+        return ExitCode::from(2);
+    }
+    let loaded = match load_checked(file) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
+    let ctx = context(file, double, out);
+    let opts = Options {
+        threads,
+        ..Options::default()
+    };
+    match blazar_interp::run(&loaded, ctx, opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(d) => report(&d, &loaded),
     }
 }

@@ -1,7 +1,8 @@
 //! Runs every golden program of `tests/programs` on every available backend.
 //!
-//! Each (program, backend) pair is one test. Backends this build does not have are
-//! listed as skipped at the start, never counted as passes.
+//! Each (program, backend) pair is one test; the CPU backend runs every program on 1
+//! and on 2 threads, so results must not depend on the number of cores. Backends this
+//! build does not have are listed as skipped at the start, never counted as passes.
 
 use blazar_testkit::{
     available_backends, check_outcome, find_programs, parse_spec, run_program, ALL_BACKENDS,
@@ -32,18 +33,26 @@ fn main() {
                     continue;
                 }
             }
-            let (file, blazar, spec) = (
-                file.clone(),
-                blazar.clone(),
-                spec.as_ref().map_err(|e| e.to_string()).cloned(),
-            );
-            let backend = backend.to_string();
-            trials.push(Trial::test(format!("{name} [{backend}]"), move || {
-                let spec = spec.map_err(Failed::from)?;
-                let out = run_program(&blazar, &file, &backend, &spec)
-                    .map_err(|e| Failed::from(e.to_string()))?;
-                check_outcome(&spec, &out).map_err(Failed::from)
-            }));
+            let thread_counts: &[Option<usize>] = if *backend == "cpu" {
+                &[Some(1), Some(2)]
+            } else {
+                &[None]
+            };
+            for &threads in thread_counts {
+                let (file, blazar) = (file.clone(), blazar.clone());
+                let spec = spec.as_ref().map_err(|e| e.to_string()).cloned();
+                let backend = backend.to_string();
+                let label = match threads {
+                    Some(n) => format!("{backend}, {n} thread{}", if n == 1 { "" } else { "s" }),
+                    None => backend.clone(),
+                };
+                trials.push(Trial::test(format!("{name} [{label}]"), move || {
+                    let spec = spec.map_err(Failed::from)?;
+                    let out = run_program(&blazar, &file, &backend, threads, &spec)
+                        .map_err(|e| Failed::from(e.to_string()))?;
+                    check_outcome(&spec, &out).map_err(Failed::from)
+                }));
+            }
         }
     }
     libtest_mimic::run(&args, trials).exit();

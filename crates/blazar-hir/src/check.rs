@@ -19,6 +19,7 @@ pub fn check_program(p: &Program, builtin_arity: BuiltinArity) -> Vec<Diagnostic
         arity: builtin_arity,
         diags: Vec::new(),
         kind: FnKind::Host,
+        loops: Vec::new(),
     };
     for f in &p.functions {
         c.kind = f.kind;
@@ -40,6 +41,20 @@ struct Checker<'a> {
     arity: BuiltinArity<'a>,
     diags: Vec<Diagnostic>,
     kind: FnKind,
+    /// For each enclosing loop, whether an attribute made it parallel.
+    loops: Vec<bool>,
+}
+
+/// Whether an attribute or pragma makes the next loop parallel.
+fn makes_parallel(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Attribute { name, args, .. } => {
+            (name == "parallel" && args.trim_start().starts_with("for"))
+                || name == "force_parallel"
+                || (name == "pragma" && args.contains("force_parallel"))
+        }
+        _ => false,
+    }
 }
 
 fn plural(n: usize) -> &'static str {
@@ -56,8 +71,29 @@ impl Checker<'_> {
     }
 
     fn block(&mut self, b: &[Stmt]) {
+        let mut parallel = false;
         for s in b {
-            self.stmt(s);
+            if makes_parallel(s) {
+                parallel = true;
+                continue;
+            }
+            let is_loop = matches!(
+                s.kind,
+                StmtKind::ForRange { .. }
+                    | StmtKind::ForEach { .. }
+                    | StmtKind::While { .. }
+                    | StmtKind::Repeat { .. }
+            );
+            if is_loop {
+                self.loops.push(parallel);
+                self.stmt(s);
+                self.loops.pop();
+            } else {
+                self.stmt(s);
+            }
+            if !matches!(s.kind, StmtKind::Attribute { .. }) {
+                parallel = false;
+            }
         }
     }
 
@@ -125,8 +161,17 @@ impl Checker<'_> {
                 }
                 args.iter().for_each(|a| self.expr(a));
             }
+            StmtKind::Break(n) => {
+                let target = self.loops.len().checked_sub(1 + *n as usize);
+                if target.is_some_and(|t| self.loops[t]) {
+                    self.error(
+                        s.span,
+                        "cannot break out of a parallel loop: its iterations run in no fixed order"
+                            .into(),
+                    );
+                }
+            }
             StmtKind::Declare { .. }
-            | StmtKind::Break(_)
             | StmtKind::Continue(_)
             | StmtKind::Return
             | StmtKind::Attribute { .. } => {}

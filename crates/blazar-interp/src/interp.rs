@@ -2,7 +2,7 @@
 //! the runtime context; and the entry point that runs the script and `main()`.
 
 use crate::error::{Flow, RunError, R};
-use blazar_diagnostics::Span;
+use blazar_diagnostics::{SourceMap, Span};
 use blazar_hir::{Program, Var};
 use blazar_runtime::builtins::Ctx;
 use blazar_runtime::{Prec, Value};
@@ -15,10 +15,16 @@ pub struct Options {
     /// Loop iterations and calls allowed before an error; 0 means no limit (fuzzing
     /// uses a budget so that every run ends).
     pub max_steps: u64,
+    /// Worker threads of the CPU executor; 0 uses every core.
+    pub threads: usize,
 }
 
 pub struct Interp<'p> {
     pub prog: &'p Program,
+    pub sources: &'p SourceMap,
+    /// Kernels specialised so far, by function and signature, in launch order.
+    pub kernels: crate::launch::KernelCache,
+    pub threads: usize,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -35,10 +41,13 @@ pub struct Frame {
 }
 
 impl<'p> Interp<'p> {
-    pub fn new(prog: &'p Program, ctx: Ctx, opts: Options) -> Interp<'p> {
+    pub fn new(prog: &'p Program, sources: &'p SourceMap, ctx: Ctx, opts: Options) -> Interp<'p> {
         let prec = ctx.prec;
         Interp {
             prog,
+            sources,
+            kernels: Default::default(),
+            threads: opts.threads,
             globals: vec![None; prog.global_names.len()],
             ctx,
             prec,

@@ -76,13 +76,31 @@ impl<'p> Interp<'p> {
                 Ok(Some(Value::int(defined as i64)))
             }
             Intrinsic::Target => Ok(Some(Value::int(0))),
-            Intrinsic::ParallelDo
-            | Intrinsic::SerialDo
-            | Intrinsic::MaxBlockSize
-            | Intrinsic::OptBlockSize => Err(RunError::new(
-                span,
-                "kernel launches are not available yet: this build of Blazar runs host code only",
-            )),
+            Intrinsic::ParallelDo | Intrinsic::SerialDo => {
+                let outs = self.launch(args, frame, span, i == Intrinsic::SerialDo)?;
+                Ok(match outs.len() {
+                    0 => None,
+                    1 => outs.into_iter().next(),
+                    _ => Some(crate::coerce::build_matrix(outs, self.prec, false).map_err(|e| RunError::new(span, e.message))?),
+                })
+            }
+            Intrinsic::MaxBlockSize | Intrinsic::OptBlockSize => {
+                arity(2, 2, if i == Intrinsic::MaxBlockSize { "max_block_size" } else { "opt_block_size" })?;
+                let d = self.eval(&args[1], frame)?;
+                let dims: Vec<usize> = match &d {
+                    Value::Array(a) => {
+                        let a = a.data.borrow();
+                        (0..a.len()).map(|k| a.get_f64(k).max(1.0) as usize).collect()
+                    }
+                    v => vec![v.as_f64().unwrap_or(1.0).max(1.0) as usize],
+                };
+                let b = if i == Intrinsic::MaxBlockSize { crate::launch::max_block(&dims) } else { crate::launch::default_block(&dims) };
+                if b.len() == 1 {
+                    return Ok(Some(Value::int(b[0] as i64)));
+                }
+                let data = b.iter().map(|&x| x as i32).collect();
+                Ok(Some(Value::array(blazar_runtime::Array::from_ints(vec![b.len()], data))))
+            }
             Intrinsic::Syncthreads | Intrinsic::Shared | Intrinsic::SharedZeros => Err(RunError::new(
                 span,
                 "`syncthreads`, `shared` and `shared_zeros` can only be used inside a kernel function",

@@ -12,6 +12,7 @@ mod eval;
 mod exec;
 mod interp;
 mod intrinsics;
+mod launch;
 mod load;
 mod typeof_;
 
@@ -25,8 +26,19 @@ use blazar_runtime::builtins::Ctx;
 /// Runs a loaded, error-free program. Returns the run-time error, if any, as a
 /// diagnostic located in the program.
 pub fn run(loaded: &Loaded, ctx: Ctx, opts: Options) -> Result<(), Diagnostic> {
-    let mut it = Interp::new(&loaded.program, ctx, opts);
+    run_collect(loaded, ctx, opts).0
+}
+
+/// Runs a program and also returns every kernel specialisation it launched, in the
+/// order of their first launch (for `blazar emit kir`).
+pub fn run_collect(
+    loaded: &Loaded,
+    ctx: Ctx,
+    opts: Options,
+) -> (Result<(), Diagnostic>, Vec<blazar_kir::Kernel>) {
+    let mut it = Interp::new(&loaded.program, &loaded.sources, ctx, opts);
     let result = it.run_program();
     it.flush();
-    result.map_err(|e| e.into_diagnostic())
+    let kernels = it.kernels.in_order();
+    (result.map_err(|e| e.into_diagnostic()), kernels)
 }

@@ -74,11 +74,3 @@ fn type_with(prog: Option<&Program>, v: &Value) -> Ty {
         }
     }
 }
-
-/// The element type of an array value (`??` for anything else).
-pub fn elem_of(v: &Value) -> Ty {
-    match type_of_plain(v) {
-        Ty::Array { elem, .. } => *elem,
-        _ => Ty::Unknown,
-    }
-}

@@ -47,6 +47,7 @@ fn run_quietly(src: &str) {
         Options {
             max_depth: 100,
             max_steps: 20_000,
+            ..Options::default()
         },
     );
 }

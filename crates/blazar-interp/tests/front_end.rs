@@ -34,6 +34,7 @@ fn output_of(src: &str) -> String {
     let opts = Options {
         max_depth: 100,
         max_steps: 0,
+        ..Options::default()
     };
     run(&loaded, ctx, opts).expect("the program runs");
     let out = sink.0.borrow().clone();
@@ -86,6 +87,7 @@ fn calling_a_number_names_its_type() {
     let opts = Options {
         max_depth: 100,
         max_steps: 0,
+        ..Options::default()
     };
     let err = run(&loaded, ctx, opts).expect_err("calling an int fails");
     assert!(

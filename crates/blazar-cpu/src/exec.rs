@@ -1,0 +1,566 @@
+//! The SIMT interpreter: runs a register program over the lanes of one work item.
+//!
+//! A [`Scratch`] holds the registers, masks and memory of one worker; it is reused
+//! across the work items that worker runs, so steady-state execution allocates
+//! nothing. Statements run under an execution mask (`Vec<bool>`, one flag per lane).
+//! `if` splits it; loops run while any lane is active, with per-depth `break` and
+//! `continue` masks; `return` clears lanes from `live`. Pure instructions compute all
+//! lanes (inactive lanes hold harmless garbage); memory operations honour the mask.
+
+mod mem;
+
+use crate::local::{LocalPool, SharedArr};
+use crate::memory::GlobalMem;
+use crate::ops::{self, with_num, Arith};
+use crate::program::*;
+use crate::values::{with_scalar, KValue, LaneTy, Lanes};
+use crate::{KernelError, KernelErrorKind};
+use blazar_kir::{AtomicOp, Scalar};
+use std::mem::take;
+
+/// Launch-wide, read-only context shared by all workers.
+pub(crate) struct Ctx<'a> {
+    pub prog: &'a Program,
+    /// Per array slot: the global buffer it is bound to.
+    pub globals: Vec<Option<&'a GlobalMem>>,
+    /// Per array slot: indexing it with `pos` gives the thread's linear id.
+    pub pos_contig: Vec<bool>,
+}
+
+/// The per-worker state of execution.
+pub(crate) struct Scratch {
+    pub regs: Vec<Lanes>,
+    pub n: usize,
+    pub width: usize,
+    /// Lanes that have not returned.
+    pub live: Vec<bool>,
+    /// Linear id of lane 0 when the lanes are consecutive threads.
+    pub contiguous: Option<usize>,
+    pub partials: Vec<Lanes>,
+    pool: Vec<Vec<bool>>,
+    brk: Vec<Vec<bool>>,
+    cont: Vec<Vec<bool>>,
+    emask: Vec<Vec<bool>>,
+    off: Vec<usize>,
+    ok: Vec<bool>,
+    conv: Vec<Lanes>,
+    shared: Vec<Option<SharedArr>>,
+    local: LocalPool,
+    zero_regs: Vec<Reg>,
+    param_fill: Vec<(Reg, KValue)>,
+}
+
+/// The per-work-item combining op of an output (`-=` sums, then negates at the end).
+pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
+    match op {
+        AtomicOp::Sub => AtomicOp::Add,
+        AtomicOp::Div | AtomicOp::Pow => AtomicOp::Mul,
+        op => op,
+    }
+}
+
+/// The identity of `op` as a one-lane register of type `s`.
+pub(crate) fn identity(op: AtomicOp, s: Scalar) -> Lanes {
+    let mut l = Lanes::new(s, 1);
+    with_num!(s, T => {
+        let v: T = match partial_op(op) {
+            AtomicOp::Mul => T::from_kvalue(&KValue::Int(1)),
+            AtomicOp::And => T::from_kvalue(&KValue::Int(-1)),
+            AtomicOp::Min => crate::memory::Elem::extreme(true),
+            AtomicOp::Max => crate::memory::Elem::extreme(false),
+            _ => T::default(),
+        };
+        T::get_mut(&mut l)[0] = v;
+    }, ());
+    l
+}
+
+impl Scratch {
+    /// Registers for `width` lanes, with constants and fixed parameters filled in.
+    pub(crate) fn new(prog: &Program, width: usize, params: &[(Reg, KValue, bool)]) -> Scratch {
+        let mut regs: Vec<Lanes> = prog
+            .reg_types
+            .iter()
+            .map(|&s| Lanes::new(s, width))
+            .collect();
+        for (r, v) in &prog.consts {
+            regs[*r as usize].fill(v, width);
+        }
+        let mut param_fill = Vec::new();
+        for (r, v, assigned) in params {
+            regs[*r as usize].fill(v, width);
+            if *assigned {
+                param_fill.push((*r, v.clone()));
+            }
+        }
+        let zero_regs = (0..regs.len() as Reg)
+            .filter(|&r| prog.reg_kinds[r as usize] == RegKind::Var)
+            .collect();
+        let depth = prog.loop_depth;
+        Scratch {
+            regs,
+            n: 0,
+            width,
+            live: vec![false; width],
+            contiguous: None,
+            partials: prog.outputs.iter().map(|o| identity(o.op, o.ty)).collect(),
+            pool: Vec::new(),
+            brk: vec![Vec::new(); depth],
+            cont: vec![Vec::new(); depth],
+            emask: Vec::new(),
+            off: vec![0; width],
+            ok: vec![false; width],
+            conv: vec![Lanes::default(); 13],
+            shared: (0..prog.arrays.len()).map(|_| None).collect(),
+            local: LocalPool::default(),
+            zero_regs,
+            param_fill,
+        }
+    }
+
+    /// Prepares a work item of `n` lanes (specials are set by the caller).
+    pub(crate) fn begin(&mut self, prog: &Program, n: usize) {
+        self.n = n;
+        for &r in &self.zero_regs {
+            with_scalar!(prog.reg_types[r as usize], T => T::get_mut(&mut self.regs[r as usize])[..n].fill(T::default()));
+        }
+        for (r, v) in &self.param_fill {
+            self.regs[*r as usize].fill(v, n);
+        }
+        self.live[..n].fill(true);
+        for s in self.shared.iter_mut().flatten() {
+            s.dims.clear();
+        }
+        self.local.reset(self.width);
+        for (p, o) in self.partials.iter_mut().zip(&prog.outputs) {
+            *p = identity(o.op, o.ty);
+        }
+    }
+
+    /// Runs the kernel body over the current work item.
+    pub(crate) fn run(&mut self, ctx: &Ctx) -> Result<(), KernelError> {
+        let mut mask = self.take_mask();
+        mask.fill(true);
+        let r = self.block(ctx, &ctx.prog.body, &mut mask);
+        self.pool.push(mask);
+        r
+    }
+
+    fn take_mask(&mut self) -> Vec<bool> {
+        let mut m = self.pool.pop().unwrap_or_default();
+        m.clear();
+        m.resize(self.n, false);
+        m
+    }
+
+    fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
+        for s in b {
+            self.stmt(ctx, s, mask)?;
+            if s.exits && !mask.iter().any(|&m| m) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn code(
+        &mut self,
+        ctx: &Ctx,
+        code: &[Inst],
+        mask: &[bool],
+        line: u32,
+    ) -> Result<(), KernelError> {
+        for i in code {
+            self.inst(ctx, i, mask, line)?;
+        }
+        Ok(())
+    }
+
+    fn inst(&mut self, ctx: &Ctx, i: &Inst, mask: &[bool], line: u32) -> Result<(), KernelError> {
+        let n = self.n;
+        let r = |x: &Reg| *x as usize;
+        match i {
+            Inst::Unary { op, d, a } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                ops::unary(*op, &mut dst, &self.regs[r(a)], n);
+                self.regs[r(d)] = dst;
+            }
+            Inst::Binary { op, d, a, b } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                ops::binary(*op, &mut dst, &self.regs[r(a)], &self.regs[r(b)], n);
+                self.regs[r(d)] = dst;
+            }
+            Inst::Cast { d, a } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                crate::math::cast(&mut dst, &self.regs[r(a)], n);
+                self.regs[r(d)] = dst;
+            }
+            Inst::Select { d, c, a, b } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                ops::select(
+                    &mut dst,
+                    &self.regs[r(c)],
+                    &self.regs[r(a)],
+                    &self.regs[r(b)],
+                    n,
+                );
+                self.regs[r(d)] = dst;
+            }
+            Inst::Math { f, d, a, b } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                let b = b.map(|b| &self.regs[b as usize]);
+                crate::math::math(*f, &mut dst, &self.regs[r(a)], b, n);
+                self.regs[r(d)] = dst;
+            }
+            Inst::LaneDyn { d, srcs, idx } => {
+                let mut dst = take(&mut self.regs[r(d)]);
+                with_scalar!(dst.scalar(), T => {
+                    let dv = &mut T::get_mut(&mut dst)[..n];
+                    dv.fill(T::default());
+                    for (k, s) in srcs.iter().enumerate() {
+                        let sv = T::get(&self.regs[r(s)]);
+                        let ix = &self.regs[r(idx)];
+                        for l in 0..n {
+                            if ix.lane_i64(l) == k as i64 {
+                                dv[l] = sv[l];
+                            }
+                        }
+                    }
+                });
+                self.regs[r(d)] = dst;
+            }
+            Inst::MaskPush { cond, neg } => {
+                let mut m = self.take_mask();
+                let top: &[bool] = self.emask.last().map_or(mask, |v| v);
+                let c = bool::get(&self.regs[r(cond)]);
+                for l in 0..n {
+                    m[l] = top[l] && (c[l] != *neg);
+                }
+                self.emask.push(m);
+            }
+            Inst::MaskPop => {
+                if let Some(m) = self.emask.pop() {
+                    self.pool.push(m);
+                }
+            }
+            Inst::Load { arr, d, idx, pos } => {
+                let m = self.emask.pop();
+                let res = self.load(ctx, *arr, *d, idx, *pos, m.as_deref().unwrap_or(mask), line);
+                if let Some(m) = m {
+                    self.emask.push(m);
+                }
+                res?;
+            }
+            Inst::Size { arr, dim, d } => self.size(ctx, *arr, Some(*dim as usize), *d),
+            Inst::Numel { arr, d } => self.size(ctx, *arr, None, *d),
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, ctx: &Ctx, s: &CStmt, mask: &mut Vec<bool>) -> Result<(), KernelError> {
+        let n = self.n;
+        let line = s.line;
+        match &s.kind {
+            CKind::Assign {
+                code,
+                dst,
+                src,
+                swap,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                let full = mask.iter().all(|&m| m);
+                for k in 0..dst.len() {
+                    let (d, x) = (dst[k] as usize, src[k] as usize);
+                    if d == x {
+                        continue;
+                    }
+                    if full && swap[k] {
+                        self.regs.swap(d, x);
+                    } else {
+                        let mut dl = take(&mut self.regs[d]);
+                        dl.copy_masked(&self.regs[x], mask, full);
+                        self.regs[d] = dl;
+                    }
+                }
+            }
+            CKind::SetLane {
+                code,
+                dst,
+                lane,
+                val,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                for (k, &d) in dst.iter().enumerate() {
+                    if d == *val {
+                        continue;
+                    }
+                    let mut dl = take(&mut self.regs[d as usize]);
+                    let (lv, vv) = (&self.regs[*lane as usize], &self.regs[*val as usize]);
+                    with_scalar!(dl.scalar(), T => {
+                        let (dv, vv) = (T::get_mut(&mut dl), T::get(vv));
+                        for l in 0..n {
+                            if mask[l] && lv.lane_i64(l) == k as i64 {
+                                dv[l] = vv[l];
+                            }
+                        }
+                    });
+                    self.regs[d as usize] = dl;
+                }
+            }
+            CKind::Store {
+                code,
+                arr,
+                idx,
+                pos,
+                val,
+                op,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                self.store(ctx, *arr, idx, *pos, *val, *op, mask, line)?;
+            }
+            CKind::Accumulate { code, out, val } => {
+                self.code(ctx, code, mask, line)?;
+                let o = &ctx.prog.outputs[*out as usize];
+                let op = partial_op(o.op);
+                let (p, v) = (&mut self.partials[*out as usize], &self.regs[*val as usize]);
+                crate::memory::with_elem!(o.ty, T => {
+                    let v = &T::get(v)[..n];
+                    let mut acc = T::get(p)[0];
+                    for l in 0..n {
+                        if mask[l] {
+                            acc = <T as crate::memory::Elem>::combine(op, acc, v[l]);
+                        }
+                    }
+                    T::get_mut(p)[0] = acc;
+                }, ());
+            }
+            CKind::If {
+                code,
+                cond,
+                then,
+                els,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                let (mut tm, mut em) = (self.take_mask(), self.take_mask());
+                let (mut ta, mut ea) = (false, false);
+                let c = bool::get(&self.regs[*cond as usize]);
+                for l in 0..n {
+                    tm[l] = mask[l] & c[l];
+                    em[l] = mask[l] & !c[l];
+                    ta |= tm[l];
+                    ea |= em[l];
+                }
+                let r = (|| {
+                    if ta {
+                        self.block(ctx, then, &mut tm)?;
+                    }
+                    if ea {
+                        self.block(ctx, els, &mut em)?;
+                    }
+                    Ok(())
+                })();
+                if s.exits {
+                    for l in 0..n {
+                        mask[l] = tm[l] | em[l];
+                    }
+                }
+                self.pool.push(tm);
+                self.pool.push(em);
+                r?;
+            }
+            CKind::While {
+                code,
+                cond,
+                body,
+                depth,
+            } => {
+                self.looped(
+                    ctx,
+                    mask,
+                    *depth,
+                    line,
+                    |me, cur, out| {
+                        me.code(ctx, code, cur, line)?;
+                        out.copy_from_slice(&bool::get(&me.regs[*cond as usize])[..n]);
+                        Ok(())
+                    },
+                    body,
+                    None,
+                )?;
+            }
+            CKind::For {
+                code,
+                var,
+                start,
+                step,
+                end,
+                body,
+                depth,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                let mut v = take(&mut self.regs[*var as usize]);
+                v.copy_masked(&self.regs[*start as usize], mask, false);
+                self.regs[*var as usize] = v;
+                let (var, step, end) = (*var as usize, *step as usize, *end as usize);
+                self.looped(
+                    ctx,
+                    mask,
+                    *depth,
+                    line,
+                    |me, _cur, out| {
+                        let (v, st, en) = (&me.regs[var], &me.regs[step], &me.regs[end]);
+                        with_num!(v.scalar(), T => {
+                        let (v, st, en) = (&T::get(v)[..n], &T::get(st)[..n], &T::get(en)[..n]);
+                        let z = T::default();
+                        for l in 0..n {
+                            out[l] = if z.lt(st[l]) { v[l].le(en[l]) } else { en[l].le(v[l]) };
+                        }
+                    }, out.fill(false));
+                        Ok(())
+                    },
+                    body,
+                    Some((var, step)),
+                )?;
+            }
+            CKind::Break(t) | CKind::Continue(t) => {
+                let target = if matches!(s.kind, CKind::Break(_)) {
+                    &mut self.brk[*t]
+                } else {
+                    &mut self.cont[*t]
+                };
+                for l in 0..n {
+                    target[l] |= mask[l];
+                    mask[l] = false;
+                }
+            }
+            CKind::Return => {
+                for l in 0..n {
+                    self.live[l] &= !mask[l];
+                    mask[l] = false;
+                }
+            }
+            CKind::Barrier => {
+                if (0..n).any(|l| self.live[l] && !mask[l]) {
+                    return Err(KernelError::new(
+                        line,
+                        KernelErrorKind::Divergence,
+                        format!(
+                            "syncthreads is reached by only some threads of a block (line {line})"
+                        ),
+                    ));
+                }
+            }
+            CKind::Assert { code, cond } => {
+                self.code(ctx, code, mask, line)?;
+                let c = bool::get(&self.regs[*cond as usize]);
+                if (0..n).any(|l| mask[l] && !c[l]) {
+                    return Err(KernelError::new(
+                        line,
+                        KernelErrorKind::AssertFailed,
+                        "assertion failed",
+                    ));
+                }
+            }
+            CKind::AllocShared { code, arr, dims } => {
+                self.code(ctx, code, mask, line)?;
+                let t = ctx.prog.arrays[*arr as usize];
+                let d: Vec<&Lanes> = dims.iter().map(|r| &self.regs[*r as usize]).collect();
+                SharedArr::alloc(
+                    &mut self.shared[*arr as usize],
+                    t.elem,
+                    t.rank as usize,
+                    &d,
+                    mask,
+                    line,
+                )?;
+            }
+            CKind::AllocLocal {
+                code,
+                arr,
+                dims,
+                fill,
+            } => {
+                self.code(ctx, code, mask, line)?;
+                let t = ctx.prog.arrays[*arr as usize];
+                let d: Vec<&Lanes> = dims.iter().map(|r| &self.regs[*r as usize]).collect();
+                self.local.alloc(
+                    *arr as usize,
+                    t.elem,
+                    t.rank as usize,
+                    &d,
+                    *fill,
+                    &mask[..n],
+                    line,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A loop at `depth`: `test` gives each lane's condition for the next iteration;
+    /// `incr` (for loops) adds `step` to `var` on continuing lanes.
+    #[allow(clippy::too_many_arguments)]
+    fn looped(
+        &mut self,
+        ctx: &Ctx,
+        mask: &mut [bool],
+        depth: usize,
+        _line: u32,
+        test: impl Fn(&mut Self, &[bool], &mut [bool]) -> Result<(), KernelError>,
+        body: &[CStmt],
+        incr: Option<(usize, usize)>,
+    ) -> Result<(), KernelError> {
+        let n = self.n;
+        let mut cur = self.take_mask();
+        cur.copy_from_slice(&mask[..n]);
+        let mut done = self.take_mask();
+        let mut c = self.take_mask();
+        for v in [&mut self.brk[depth], &mut self.cont[depth]] {
+            v.clear();
+            v.resize(n, false);
+        }
+        let r = (|| loop {
+            test(self, &cur, &mut c)?;
+            let mut any = false;
+            for l in 0..n {
+                if cur[l] {
+                    if c[l] {
+                        any = true;
+                    } else {
+                        done[l] = true;
+                        cur[l] = false;
+                    }
+                }
+            }
+            if !any {
+                return Ok(());
+            }
+            self.block(ctx, body, &mut cur)?;
+            let cont = &mut self.cont[depth];
+            for l in 0..n {
+                cur[l] |= cont[l];
+                cont[l] = false;
+            }
+            if let Some((var, step)) = incr {
+                let mut v = take(&mut self.regs[var]);
+                with_num!(v.scalar(), T => {
+                    let (vv, st) = (&mut T::get_mut(&mut v)[..n], &T::get(&self.regs[step])[..n]);
+                    for l in 0..n {
+                        if cur[l] {
+                            vv[l] = vv[l].add(st[l]);
+                        }
+                    }
+                }, ());
+                self.regs[var] = v;
+            }
+        })();
+        let brk = &self.brk[depth];
+        for l in 0..n {
+            mask[l] = done[l] | brk[l];
+        }
+        self.pool.push(cur);
+        self.pool.push(done);
+        self.pool.push(c);
+        r
+    }
+}

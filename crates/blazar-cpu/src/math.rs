@@ -1,0 +1,240 @@
+//! Math functions and numeric conversions over lanes.
+//!
+//! Conversions follow C casts (`as` in Rust: float to int truncates toward zero and
+//! saturates, ints wrap); bool converts to 0/1 and from `x != 0`; reals become complex
+//! with a zero imaginary part.
+
+use crate::ops::{map1, map2, with_int};
+use crate::values::{LaneTy, Lanes};
+use blazar_kir::{MathFn, Scalar};
+use num_complex::{Complex, Complex32, Complex64};
+
+/// A C-style conversion from `S`.
+pub(crate) trait CastFrom<S>: Sized {
+    fn cast(s: S) -> Self;
+}
+
+macro_rules! cast_one {
+    ($s:ty; [$($d:ty),*]) => {$(
+        impl CastFrom<$s> for $d {
+            #[inline(always)]
+            fn cast(s: $s) -> $d { s as $d }
+        }
+    )*
+        impl CastFrom<$s> for bool {
+            #[inline(always)]
+            fn cast(s: $s) -> bool { s != (0 as $s) }
+        }
+        impl CastFrom<bool> for $s {
+            #[inline(always)]
+            fn cast(s: bool) -> $s { s as u8 as $s }
+        }
+    };
+}
+macro_rules! cast_all {
+    ([$($s:ty),*] $d:tt) => { $( cast_one!($s; $d); )* };
+}
+cast_all!([i8, i16, i32, i64, u8, u16, u32, u64, f32, f64]
+          [i8, i16, i32, i64, u8, u16, u32, u64, f32, f64]);
+impl CastFrom<bool> for bool {
+    #[inline(always)]
+    fn cast(s: bool) -> bool {
+        s
+    }
+}
+
+/// Runs `$body` with `$T` bound to a non-complex scalar type; `$other` for complex.
+macro_rules! with_real {
+    ($s:expr, $T:ident => $body:expr, $other:expr) => {{
+        use blazar_kir::Scalar as S_;
+        match $s {
+            S_::Bool => { type $T = bool; $body }
+            S_::F32 => { type $T = f32; $body }
+            S_::F64 => { type $T = f64; $body }
+            s => with_int!(s, $T => $body, $other),
+        }
+    }};
+}
+
+fn to_complex<F: LaneTy + Copy, S: LaneTy>(d: &mut Lanes, a: &Lanes, n: usize)
+where
+    F: CastFrom<S> + Default,
+    Complex<F>: LaneTy,
+{
+    map1(&mut Complex::<F>::get_mut(d)[..n], S::get(a), |x| {
+        Complex::new(F::cast(x), F::default())
+    });
+}
+
+/// `d = ty(a)` on the first `n` lanes.
+pub(crate) fn cast(d: &mut Lanes, a: &Lanes, n: usize) {
+    let (sa, sd) = (a.scalar(), d.scalar());
+    match (sd, sa) {
+        _ if sa == sd => crate::values::with_scalar!(sa, T => {
+            T::get_mut(d)[..n].copy_from_slice(&T::get(a)[..n])
+        }),
+        (Scalar::C32, Scalar::C64) => {
+            map1(&mut Complex32::get_mut(d)[..n], Complex64::get(a), |x| {
+                Complex32::new(x.re as f32, x.im as f32)
+            })
+        }
+        (Scalar::C64, Scalar::C32) => {
+            map1(&mut Complex64::get_mut(d)[..n], Complex32::get(a), |x| {
+                Complex64::new(x.re as f64, x.im as f64)
+            })
+        }
+        (Scalar::C32, _) => with_real!(sa, S => to_complex::<f32, S>(d, a, n), ()),
+        (Scalar::C64, _) => with_real!(sa, S => to_complex::<f64, S>(d, a, n), ()),
+        // Complex to real is rejected by the verifier; take the real part anyway.
+        (_, Scalar::C32) => with_real!(sd, D => {
+            map1(&mut D::get_mut(d)[..n], Complex32::get(a), |x| D::cast(x.re))
+        }, ()),
+        (_, Scalar::C64) => with_real!(sd, D => {
+            map1(&mut D::get_mut(d)[..n], Complex64::get(a), |x| D::cast(x.re))
+        }, ()),
+        _ => with_real!(sd, D => with_real!(sa, S => {
+            map1(&mut D::get_mut(d)[..n], S::get(a), <D as CastFrom<S>>::cast)
+        }, ()), ()),
+    }
+}
+
+macro_rules! float_math {
+    ($name:ident, $t:ident) => {
+        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, n: usize) {
+            use MathFn::*;
+            let a = <$t>::get(a);
+            let b = b.map_or(a, <$t>::get);
+            if matches!(f, IsNan | IsInf | IsFinite) {
+                let d = &mut bool::get_mut(d)[..n];
+                match f {
+                    IsNan => map1(d, a, <$t>::is_nan),
+                    IsInf => map1(d, a, <$t>::is_infinite),
+                    _ => map1(d, a, <$t>::is_finite),
+                }
+                return;
+            }
+            if f == MakeComplex {
+                map2(&mut Complex::<$t>::get_mut(d)[..n], a, b, Complex::new);
+                return;
+            }
+            let d = &mut <$t>::get_mut(d)[..n];
+            match f {
+                Abs => map1(d, a, <$t>::abs),
+                Sqrt => map1(d, a, <$t>::sqrt),
+                Rsqrt => map1(d, a, |x| 1.0 / x.sqrt()),
+                Exp => map1(d, a, <$t>::exp),
+                Exp2 => map1(d, a, <$t>::exp2),
+                Log => map1(d, a, <$t>::ln),
+                Log2 => map1(d, a, <$t>::log2),
+                Log10 => map1(d, a, <$t>::log10),
+                Sin => map1(d, a, <$t>::sin),
+                Cos => map1(d, a, <$t>::cos),
+                Tan => map1(d, a, <$t>::tan),
+                Asin => map1(d, a, <$t>::asin),
+                Acos => map1(d, a, <$t>::acos),
+                Atan => map1(d, a, <$t>::atan),
+                Sinh => map1(d, a, <$t>::sinh),
+                Cosh => map1(d, a, <$t>::cosh),
+                Tanh => map1(d, a, <$t>::tanh),
+                Floor => map1(d, a, <$t>::floor),
+                Ceil => map1(d, a, <$t>::ceil),
+                Round => map1(d, a, <$t>::round),
+                Frac => map1(d, a, |x| x - x.floor()),
+                Sign => map1(d, a, |x| {
+                    if x > 0.0 {
+                        1.0
+                    } else if x < 0.0 {
+                        -1.0
+                    } else {
+                        x
+                    }
+                }),
+                Atan2 => map2(d, a, b, <$t>::atan2),
+                Periodize => map2(d, a, b, |x, y| x - (x / y).floor() * y),
+                Real | Conj => map1(d, a, |x| x),
+                Imag => map1(d, a, |_| 0.0),
+                Angle => map1(d, a, |x| if x < 0.0 { std::$t::consts::PI } else { 0.0 }),
+                IsNan | IsInf | IsFinite | MakeComplex => {}
+            }
+        }
+    };
+}
+float_math!(math_f32, f32);
+float_math!(math_f64, f64);
+
+macro_rules! complex_math {
+    ($name:ident, $t:ident) => {
+        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, n: usize) {
+            use MathFn::*;
+            let a = Complex::<$t>::get(a);
+            if matches!(f, Abs | Real | Imag | Angle) {
+                let d = &mut <$t>::get_mut(d)[..n];
+                match f {
+                    Abs => map1(d, a, |x| x.norm()),
+                    Real => map1(d, a, |x| x.re),
+                    Imag => map1(d, a, |x| x.im),
+                    _ => map1(d, a, |x| x.arg()),
+                }
+                return;
+            }
+            let d = &mut Complex::<$t>::get_mut(d)[..n];
+            match f {
+                Sqrt => map1(d, a, |x| x.sqrt()),
+                Exp => map1(d, a, |x| x.exp()),
+                Log => map1(d, a, |x| x.ln()),
+                Sin => map1(d, a, |x| x.sin()),
+                Cos => map1(d, a, |x| x.cos()),
+                Tan => map1(d, a, |x| x.tan()),
+                Sinh => map1(d, a, |x| x.sinh()),
+                Cosh => map1(d, a, |x| x.cosh()),
+                Tanh => map1(d, a, |x| x.tanh()),
+                Conj => map1(d, a, |x| x.conj()),
+                _ => map1(d, a, |x| x),
+            }
+        }
+    };
+}
+complex_math!(math_c32, f32);
+complex_math!(math_c64, f64);
+
+fn math_int<T: crate::ops::Bits + CastFrom<u8>>(
+    f: MathFn,
+    d: &mut Lanes,
+    a: &Lanes,
+    b: Option<&Lanes>,
+    n: usize,
+) {
+    let zero = T::cast(0u8);
+    let one = T::cast(1u8);
+    let a = T::get(a);
+    let b = b.map_or(a, T::get);
+    let d = &mut T::get_mut(d)[..n];
+    match f {
+        MathFn::Abs => map1(d, a, |x| if x < zero { x.neg() } else { x }),
+        MathFn::Sign => map1(d, a, |x| {
+            if x > zero {
+                one
+            } else if x < zero {
+                one.neg()
+            } else {
+                zero
+            }
+        }),
+        MathFn::Periodize => map2(d, a, b, |x, y| x.rem(y).add(y).rem(y)),
+        MathFn::Imag => map1(d, a, |_| zero),
+        MathFn::Angle => map1(d, a, |x| if x < zero { T::cast(3u8) } else { zero }),
+        _ => map1(d, a, |x| x),
+    }
+}
+
+/// `d = f(args)` on the first `n` lanes.
+pub(crate) fn math(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, n: usize) {
+    match a.scalar() {
+        Scalar::F32 => math_f32(f, d, a, b, n),
+        Scalar::F64 => math_f64(f, d, a, b, n),
+        Scalar::C32 => math_c32(f, d, a, n),
+        Scalar::C64 => math_c64(f, d, a, n),
+        Scalar::Bool => {}
+        s => with_int!(s, T => math_int::<T>(f, d, a, b, n), ()),
+    }
+}

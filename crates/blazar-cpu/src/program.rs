@@ -1,0 +1,199 @@
+//! The register program: what `compile` makes of a KIR kernel and `exec` runs.
+//!
+//! Every value lives in a virtual register holding one lane per thread of a work item.
+//! Expressions become flat lists of pure instructions ([`Inst`]) writing fresh
+//! registers; statements keep KIR's structured control flow ([`CStmt`]) so that the
+//! executor can run them under execution masks. Vectors are lists of scalar registers.
+
+use crate::values::KValue;
+use blazar_kir::{ArrayTy, AtomicOp, BinOp, Fill, MathFn, Output, Scalar, UnOp};
+
+pub(crate) type Reg = u32;
+
+/// What a register holds, which decides when it is (re)initialised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RegKind {
+    /// An expression result, dead after its statement.
+    Temp,
+    /// A kernel variable: zeroed at the start of each work item.
+    Var,
+    /// A variable bound to a parameter: set from the argument.
+    Param,
+    /// A constant: filled once per scratch.
+    Const,
+    /// A component of `pos`, `blkpos`, ...: computed per work item.
+    Special,
+}
+
+/// A pure instruction over the lanes of a work item (loads read memory).
+#[derive(Clone, Debug)]
+pub(crate) enum Inst {
+    Unary {
+        op: UnOp,
+        d: Reg,
+        a: Reg,
+    },
+    Binary {
+        op: BinOp,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Cast {
+        d: Reg,
+        a: Reg,
+    },
+    Select {
+        d: Reg,
+        c: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Math {
+        f: MathFn,
+        d: Reg,
+        a: Reg,
+        b: Option<Reg>,
+    },
+    /// `d = arr[idx]`; `pos` when the index is exactly the `pos` special.
+    Load {
+        arr: u32,
+        d: Reg,
+        idx: Box<[Reg]>,
+        pos: bool,
+    },
+    Size {
+        arr: u32,
+        dim: u8,
+        d: Reg,
+    },
+    Numel {
+        arr: u32,
+        d: Reg,
+    },
+    /// `d = srcs[idx]` (0 outside).
+    LaneDyn {
+        d: Reg,
+        srcs: Box<[Reg]>,
+        idx: Reg,
+    },
+    /// Narrows the mask that loads see (lazy `?:`, `&&`, `||` around checked loads).
+    MaskPush {
+        cond: Reg,
+        neg: bool,
+    },
+    MaskPop,
+}
+
+/// Special index registers of one kind (`pos`, `blkpos`, ...), one per component.
+pub(crate) const SPECIAL_KINDS: usize = 5;
+
+#[derive(Clone, Debug)]
+pub(crate) struct CStmt {
+    pub kind: CKind,
+    pub line: u32,
+    /// May remove lanes from the enclosing mask (break, continue, return inside).
+    pub exits: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum CKind {
+    Assign {
+        code: Vec<Inst>,
+        dst: Vec<Reg>,
+        src: Vec<Reg>,
+        /// `src[k]` is a temp used once: a full-mask assignment may swap registers.
+        swap: Vec<bool>,
+    },
+    SetLane {
+        code: Vec<Inst>,
+        dst: Vec<Reg>,
+        lane: Reg,
+        val: Reg,
+    },
+    Store {
+        code: Vec<Inst>,
+        arr: u32,
+        idx: Box<[Reg]>,
+        pos: bool,
+        val: Reg,
+        op: Option<AtomicOp>,
+    },
+    Accumulate {
+        code: Vec<Inst>,
+        out: u32,
+        val: Reg,
+    },
+    If {
+        code: Vec<Inst>,
+        cond: Reg,
+        then: Vec<CStmt>,
+        els: Vec<CStmt>,
+    },
+    While {
+        code: Vec<Inst>,
+        cond: Reg,
+        body: Vec<CStmt>,
+        depth: usize,
+    },
+    For {
+        code: Vec<Inst>,
+        var: Reg,
+        start: Reg,
+        step: Reg,
+        end: Reg,
+        body: Vec<CStmt>,
+        depth: usize,
+    },
+    Break(usize),
+    Continue(usize),
+    Barrier,
+    Assert {
+        code: Vec<Inst>,
+        cond: Reg,
+    },
+    Return,
+    AllocShared {
+        code: Vec<Inst>,
+        arr: u32,
+        dims: Vec<Reg>,
+    },
+    AllocLocal {
+        code: Vec<Inst>,
+        arr: u32,
+        dims: Vec<Reg>,
+        fill: Fill,
+    },
+}
+
+/// How a kernel parameter is bound.
+#[derive(Clone, Debug)]
+pub(crate) enum ParamBind {
+    /// Variable registers (one per component); `assigned` when the kernel writes them.
+    Var {
+        regs: Vec<Reg>,
+        assigned: bool,
+    },
+    Array(u32),
+}
+
+/// A compiled kernel.
+#[derive(Clone, Debug)]
+pub(crate) struct Program {
+    pub reg_types: Vec<Scalar>,
+    pub reg_kinds: Vec<RegKind>,
+    pub consts: Vec<(Reg, KValue)>,
+    pub params: Vec<ParamBind>,
+    /// Registers of `pos`, `blkpos`, `blkdim`, `blkidx`, `blkcnt` (kernel-rank
+    /// components, I32), where used.
+    pub specials: [Option<Vec<Reg>>; SPECIAL_KINDS],
+    pub arrays: Vec<ArrayTy>,
+    /// Per array slot: some statement stores to or updates it.
+    pub written: Vec<bool>,
+    pub outputs: Vec<Output>,
+    pub body: Vec<CStmt>,
+    /// Runs one block per work item (barriers or shared memory).
+    pub blocky: bool,
+    pub loop_depth: usize,
+    pub kernel_rank: usize,
+}

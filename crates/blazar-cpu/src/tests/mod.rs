@@ -1,0 +1,5 @@
+//! Unit tests of the CPU executor: kernels built by hand, checked by the KIR verifier.
+
+mod basic;
+mod build;
+mod control;

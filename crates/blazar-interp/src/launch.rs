@@ -1,0 +1,506 @@
+//! Kernel launches from host code: `parallel_do` and `serial_do`.
+//!
+//! A launch reads the index space (`dims`), builds the argument signature from the run-
+//! time values, specialises the kernel once per signature (cached), lays the index space
+//! out in blocks (the launch plan, data kept apart from the kernel) and runs it on the
+//! CPU executor. Kernel outputs come back as the call's value.
+
+use crate::error::{RunError, R};
+use crate::interp::{Frame, Interp};
+use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelErrorKind, LaunchPlan};
+use blazar_diagnostics::Span;
+use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
+use blazar_kir::{ArrayTy, Kernel, ReadMode, Scalar, Space, WriteMode};
+use blazar_passes::{ArgSig, Signature};
+use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, FuncRef, IntTy, Mode, Prec, Value};
+use num_complex::Complex64;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Specialised kernels by (function, signature), remembering the order of first use.
+#[derive(Default)]
+pub struct KernelCache {
+    map: HashMap<(FnId, Signature), Rc<Kernel>>,
+    order: Vec<Rc<Kernel>>,
+}
+
+impl KernelCache {
+    pub fn in_order(&self) -> Vec<Kernel> {
+        self.order.iter().map(|k| (**k).clone()).collect()
+    }
+}
+
+/// The threads of a block on the CPU: at most this many.
+pub const MAX_BLOCK: usize = 1024;
+
+/// The default block shape for an index space (documented in ARCHITECTURE.md): per-dim
+/// caps 256 (1-d); 16×16 (2-d); 8×16×4 (3-d); 4×8×8×4 (4-d); each extent the largest
+/// divisor of the data extent under its cap, so blocks tile the space exactly.
+pub fn default_block(dims: &[usize]) -> Vec<usize> {
+    let caps: &[usize] = match dims.len() {
+        1 => &[256],
+        2 => &[16, 16],
+        3 => &[8, 16, 4],
+        _ => &[4, 8, 8, 4],
+    };
+    dims.iter()
+        .zip(caps)
+        .map(|(&d, &c)| {
+            (1..=c.min(d.max(1)))
+                .rev()
+                .find(|b| d % b == 0)
+                .unwrap_or(1)
+        })
+        .collect()
+}
+
+/// `max_block_size(kernel, dims)`: `dims` shrunk (halving the largest extent) until a
+/// block has at most [`MAX_BLOCK`] threads.
+pub fn max_block(dims: &[usize]) -> Vec<usize> {
+    let mut b: Vec<usize> = dims.iter().map(|&d| d.max(1)).collect();
+    while b.iter().product::<usize>() > MAX_BLOCK {
+        if let Some(m) = b.iter_mut().max() {
+            *m = m.div_ceil(2);
+        }
+    }
+    b
+}
+
+fn int_list(v: &Value) -> Option<Vec<i64>> {
+    match v {
+        Value::Array(a) => {
+            let a = a.data.borrow();
+            (0..a.len()).map(|i| a.get_value(i).as_i64()).collect()
+        }
+        v => v.as_i64().map(|x| vec![x]),
+    }
+}
+
+/// Reads `dims`: an int, a vector, or a 2-row matrix `[[data dims], [block dims]]`.
+fn read_dims(v: &Value) -> Result<(Vec<usize>, Option<Vec<usize>>), String> {
+    let to_usize = |xs: Vec<i64>| -> Result<Vec<usize>, String> {
+        xs.into_iter()
+            .map(|x| {
+                usize::try_from(x).map_err(|_| format!("negative extent {x} in the dimensions"))
+            })
+            .collect()
+    };
+    if let Value::Array(a) = v {
+        let arr = a.data.borrow();
+        if arr.rank() == 2 && arr.dims[0] == 2 && !arr.is_cell() {
+            let n = arr.dims[1];
+            let vals: Option<Vec<i64>> = (0..2 * n).map(|i| arr.get_value(i).as_i64()).collect();
+            let vals = vals.ok_or("the dimensions must be integers")?;
+            return Ok((
+                to_usize(vals[..n].to_vec())?,
+                Some(to_usize(vals[n..].to_vec())?),
+            ));
+        }
+    }
+    let xs = int_list(v).ok_or("the dimensions must be an int or a vector of ints")?;
+    Ok((to_usize(xs)?, None))
+}
+
+fn scalar_of(t: IntTy) -> Scalar {
+    match t {
+        IntTy::I8 => Scalar::I8,
+        IntTy::I16 => Scalar::I16,
+        IntTy::I32 => Scalar::I32,
+        IntTy::I64 => Scalar::I64,
+        IntTy::U8 => Scalar::U8,
+        IntTy::U16 => Scalar::U16,
+        IntTy::U32 => Scalar::U32,
+        IntTy::U64 => Scalar::U64,
+    }
+}
+
+fn elem_scalar(e: ElemType) -> Option<Scalar> {
+    Some(match e {
+        ElemType::F32 => Scalar::F32,
+        ElemType::F64 => Scalar::F64,
+        ElemType::C32 => Scalar::C32,
+        ElemType::C64 => Scalar::C64,
+        ElemType::Int(t) => scalar_of(t),
+        ElemType::Cell => return None,
+    })
+}
+
+fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
+    let arr = a.data.borrow();
+    let (read, write) = match a.mode.mode {
+        Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
+        Mode::Circular => (ReadMode::Circular, WriteMode::Skip),
+        Mode::Mirror => (ReadMode::Mirror, WriteMode::Skip),
+        Mode::Clamped => (ReadMode::Clamped, WriteMode::Skip),
+        Mode::Checked => (ReadMode::Checked, WriteMode::Checked),
+        Mode::Unchecked => (ReadMode::Unchecked, WriteMode::Unchecked),
+    };
+    Some(ArrayTy {
+        elem: elem_scalar(arr.elem())?,
+        rank: arr.rank().min(255) as u8,
+        read,
+        write,
+        is_const: a.mode.is_const,
+        space: Space::Global,
+    })
+}
+
+/// The values a launch passes, flattened in the kernel's parameter order.
+enum Flat {
+    Value(KValue),
+    Array(ArrayRef),
+}
+
+impl<'p> Interp<'p> {
+    /// The signature entry of one argument, and its flattened values.
+    fn arg_sig(
+        &self,
+        v: &Value,
+        declared: Option<&HTy>,
+        out: &mut Vec<Flat>,
+    ) -> Result<ArgSig, String> {
+        Ok(match v {
+            Value::Real(x) => {
+                out.push(Flat::Value(KValue::Float(*x)));
+                ArgSig::Scalar(if self.prec == Prec::Double {
+                    Scalar::F64
+                } else {
+                    Scalar::F32
+                })
+            }
+            Value::Int(x, t) => {
+                out.push(Flat::Value(KValue::Int(*x)));
+                ArgSig::Scalar(scalar_of(*t))
+            }
+            Value::Complex(z) => {
+                out.push(Flat::Value(KValue::Complex(z.re, z.im)));
+                ArgSig::Scalar(if self.prec == Prec::Double {
+                    Scalar::C64
+                } else {
+                    Scalar::C32
+                })
+            }
+            Value::Array(a) if matches!(declared, Some(HTy::FixedVec { .. })) => {
+                let arr = a.data.borrow();
+                let e = elem_scalar(arr.elem())
+                    .ok_or("a cell cannot be passed as a fixed-length vector")?;
+                let n = arr.len();
+                if n == 0 || n > 32 {
+                    return Err(format!(
+                        "a vector of {n} elements cannot be a fixed-length vector"
+                    ));
+                }
+                let lanes = (0..n)
+                    .map(|i| match arr.get_value(i) {
+                        Value::Int(x, _) => KValue::Int(x),
+                        Value::Complex(z) => KValue::Complex(z.re, z.im),
+                        v => KValue::Float(v.as_f64().unwrap_or(0.0)),
+                    })
+                    .collect();
+                out.push(Flat::Value(KValue::Vector(lanes)));
+                ArgSig::Vector(e, n as u8)
+            }
+            Value::Array(a) => {
+                if let Some(t) = array_ty(a) {
+                    out.push(Flat::Array(a.clone()));
+                    return Ok(ArgSig::Array(t));
+                }
+                // A cell of arrays of one type (`vec[mat]`).
+                let arr = a.data.borrow();
+                let Buffer::Cell(items) = &arr.buf else {
+                    return Err("unsupported array".into());
+                };
+                let mut ty = None;
+                for it in items {
+                    let Value::Array(inner) = it else {
+                        return Err("only cells of arrays can be passed to kernels".into());
+                    };
+                    let t = array_ty(inner).ok_or("nested cells cannot be passed to kernels")?;
+                    if ty.is_some_and(|x| x != t) {
+                        return Err(
+                            "the arrays of a cell passed to a kernel must have one type".into()
+                        );
+                    }
+                    ty = Some(t);
+                    out.push(Flat::Array(inner.clone()));
+                }
+                let t = ty.ok_or("an empty cell cannot be passed to a kernel")?;
+                ArgSig::ArrayList(t, items.len() as u32)
+            }
+            Value::Func(c) => {
+                let FuncRef::User(f) = c.func else {
+                    return Err("builtin functions cannot be passed to kernels".into());
+                };
+                let mut caps = Vec::new();
+                for v in &c.captures {
+                    caps.push(self.arg_sig(v, None, out)?);
+                }
+                ArgSig::Func(f, caps)
+            }
+            Value::Str(_) => return Err("strings cannot be passed to kernels".into()),
+            Value::Object(_) => return Err("objects cannot be passed to kernels".into()),
+        })
+    }
+
+    /// `parallel_do(dims, args..., kernel)` and `serial_do`.
+    pub fn launch(
+        &mut self,
+        args: &'p [Expr],
+        frame: &mut Frame,
+        span: Span,
+        serial: bool,
+    ) -> R<Vec<Value>> {
+        let name = if serial { "serial_do" } else { "parallel_do" };
+        if args.len() < 2 {
+            return Err(RunError::new(
+                span,
+                format!("`{name}` takes the dimensions, the arguments and a kernel"),
+            ));
+        }
+        let vals = self.eval_args(args, frame)?;
+        let (dims_v, rest) = vals.split_first().expect("checked above");
+        let (kernel_v, data) = rest.split_last().expect("checked above");
+        let Value::Func(clo) = kernel_v else {
+            return Err(RunError::new(
+                args[args.len() - 1].span,
+                format!("the last argument of `{name}` must be a kernel function"),
+            ));
+        };
+        let FuncRef::User(fid) = clo.func else {
+            return Err(RunError::new(span, "a builtin function cannot be launched"));
+        };
+        let f = &self.prog.functions[fid as usize];
+        if f.kind != FnKind::Kernel {
+            return Err(RunError::new(
+                span,
+                format!(
+                    "`{}` is not a kernel function (declare it `__kernel__`)",
+                    f.name
+                ),
+            ));
+        }
+        let fail = |m: String| RunError::new(span, format!("({name}) {}: {m}", f.name));
+        let (mut ddims, block) = read_dims(dims_v).map_err(fail)?;
+        let rank = self.kernel_rank(fid, ddims.len());
+        while ddims.len() > rank && ddims[0] == 1 {
+            ddims.remove(0);
+        }
+        if ddims.is_empty() || ddims.len() > 4 || ddims.len() != rank {
+            return Err(fail(format!("an index space of {} dimensions does not fit the kernel's {rank}-dimensional positions", ddims.len())));
+        }
+        let block = match block {
+            Some(mut b) => {
+                while b.len() > rank && b[0] == 1 {
+                    b.remove(0);
+                }
+                if b.len() != rank || b.iter().zip(&ddims).any(|(&b, &d)| b == 0 || d % b != 0) {
+                    return Err(fail(format!(
+                        "the block dimensions {b:?} must divide the data dimensions {ddims:?}"
+                    )));
+                }
+                if b.iter().product::<usize>() > MAX_BLOCK {
+                    return Err(fail(format!(
+                        "a block of {} threads is larger than {MAX_BLOCK}",
+                        b.iter().product::<usize>()
+                    )));
+                }
+                b
+            }
+            None => default_block(&ddims),
+        };
+        // Signature and flattened arguments.
+        let ordinary: Vec<Option<HTy>> = f
+            .params
+            .iter()
+            .filter(|p| !blazar_passes::is_special(&p.name))
+            .map(|p| p.ty.as_ref().map(|a| a.ty.clone()))
+            .collect();
+        if data.len() != ordinary.len() {
+            return Err(fail(format!(
+                "the kernel takes {} arguments, {} were given",
+                ordinary.len(),
+                data.len()
+            )));
+        }
+        let mut flat = Vec::new();
+        let mut sig = Signature {
+            args: vec![],
+            captures: vec![],
+            rank: rank as u8,
+        };
+        for (v, decl) in data.iter().zip(&ordinary) {
+            let v = match decl {
+                Some(t) => crate::coerce::coerce(
+                    v.clone(),
+                    &blazar_hir::Annot {
+                        ty: t.clone(),
+                        mode: None,
+                        is_const: false,
+                    },
+                    self.prec,
+                )
+                .map_err(|e| fail(e.message))?,
+                None => v.clone(),
+            };
+            sig.args
+                .push(self.arg_sig(&v, decl.as_ref(), &mut flat).map_err(fail)?);
+        }
+        for v in &clo.captures {
+            sig.captures
+                .push(self.arg_sig(v, None, &mut flat).map_err(fail)?);
+        }
+        let kernel = self.specialize(fid, sig, span)?;
+        let plan = {
+            let mut d = [1usize; 4];
+            let mut b = [1usize; 4];
+            d[..rank].copy_from_slice(&ddims);
+            b[..rank].copy_from_slice(&block);
+            LaunchPlan {
+                rank: rank as u8,
+                data_dims: d,
+                block_dims: b,
+                serial,
+            }
+        };
+        let outs = self.run_kernel(&kernel, &plan, flat, name, span)?;
+        Ok(outs)
+    }
+
+    /// The rank a kernel's special parameters declare (or the given default).
+    fn kernel_rank(&self, fid: FnId, default: usize) -> usize {
+        let f = &self.prog.functions[fid as usize];
+        for p in &f.params {
+            if matches!(
+                p.name.as_str(),
+                "pos" | "blkpos" | "blkdim" | "blkidx" | "blkcnt"
+            ) {
+                match p.ty.as_ref().map(|a| &a.ty) {
+                    Some(HTy::Int(_)) => return 1,
+                    Some(HTy::FixedVec { len, .. }) => return *len as usize,
+                    _ => {}
+                }
+            }
+        }
+        default
+    }
+
+    fn specialize(&mut self, fid: FnId, sig: Signature, span: Span) -> R<Rc<Kernel>> {
+        let key = (fid, sig);
+        if let Some(k) = self.kernels.map.get(&key) {
+            return Ok(k.clone());
+        }
+        let sources = self.sources;
+        let line_of = |s: Span| sources.line_of(s) as u32;
+        let name = |id: u32| blazar_runtime::builtins::get(id).name;
+        let env = blazar_passes::Env {
+            prog: self.prog,
+            builtin_name: &name,
+            double: self.prec == Prec::Double,
+            line_of: &line_of,
+        };
+        let k = blazar_passes::specialize(&env, fid, &key.1).map_err(|d| {
+            let mut e = RunError::new(d.span.unwrap_or(span), d.message);
+            e.notes.push(format!(
+                "while compiling kernel `{}` for this launch",
+                self.prog.functions[fid as usize].name
+            ));
+            e
+        })?;
+        let k = Rc::new(k);
+        self.kernels.map.insert(key, k.clone());
+        self.kernels.order.push(k.clone());
+        Ok(k)
+    }
+
+    fn run_kernel(
+        &mut self,
+        k: &Kernel,
+        plan: &LaunchPlan,
+        flat: Vec<Flat>,
+        name: &str,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        // Borrow each distinct array once; parameters naming the same array share it.
+        let mut distinct: Vec<Rc<std::cell::RefCell<Array>>> = Vec::new();
+        let mut args = Vec::with_capacity(flat.len());
+        for f in flat {
+            args.push(match f {
+                Flat::Value(v) => ArgVal::Value(v),
+                Flat::Array(a) => {
+                    let i = match distinct.iter().position(|d| Rc::ptr_eq(d, &a.data)) {
+                        Some(i) => i,
+                        None => {
+                            distinct.push(a.data.clone());
+                            distinct.len() - 1
+                        }
+                    };
+                    ArgVal::Array(i)
+                }
+            });
+        }
+        let mut guards = Vec::with_capacity(distinct.len());
+        for d in &distinct {
+            guards.push(d.try_borrow_mut().map_err(|_| {
+                RunError::new(span, "an array is in use and cannot be passed to a kernel")
+            })?);
+        }
+        let mut arrays: Vec<ArrayArg> = guards
+            .iter_mut()
+            .map(|g| {
+                let g: &mut Array = g;
+                ArrayArg {
+                    dims: g.dims.clone(),
+                    buf: &mut g.buf,
+                }
+            })
+            .collect();
+        let opts = ExecOptions {
+            threads: self.threads,
+        };
+        let outs = blazar_cpu::launch(k, plan, &args, &mut arrays, &opts).map_err(|e| {
+            let what = match e.kind {
+                KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
+                _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
+                _ => e.message.clone(),
+            };
+            RunError::new(span, format!("({name}) {} - {what}", k.name))
+        })?;
+        drop(arrays);
+        drop(guards);
+        Ok(outs
+            .into_iter()
+            .zip(&k.outputs)
+            .map(|(v, o)| kvalue_to_value(v, o.ty, self.prec))
+            .collect())
+    }
+}
+
+fn kvalue_to_value(v: KValue, ty: Scalar, prec: Prec) -> Value {
+    match v {
+        KValue::Bool(b) => Value::int(b as i64),
+        KValue::Int(i) => match ty {
+            Scalar::I8 => Value::Int(i, IntTy::I8),
+            Scalar::I16 => Value::Int(i, IntTy::I16),
+            Scalar::I64 => Value::Int(i, IntTy::I64),
+            Scalar::U8 => Value::Int(i, IntTy::U8),
+            Scalar::U16 => Value::Int(i, IntTy::U16),
+            Scalar::U32 => Value::Int(i, IntTy::U32),
+            Scalar::U64 => Value::Int(i, IntTy::U64),
+            _ => Value::int(i),
+        },
+        KValue::Float(x) => Value::Real(prec.round(x)),
+        KValue::Complex(re, im) => Value::Complex(prec.round_c(Complex64::new(re, im))),
+        KValue::Vector(items) => {
+            let vals: Vec<f64> = items
+                .iter()
+                .map(|x| match x {
+                    KValue::Int(i) => *i as f64,
+                    KValue::Float(f) => *f,
+                    _ => 0.0,
+                })
+                .collect();
+            let n = vals.len();
+            Value::array(Array::from_reals(vec![n], vals, prec))
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! KIR nodes: a kernel is typed variables, array slots and a structured body.
+//!
+//! Control flow is structured (if, loops, break/continue by depth) so that the SIMT CPU
+//! executor can run it under execution masks and the CUDA code generator can print it
+//! as C. Operands of binary operations always have the same type (lowering inserts
+//! casts and splats); comparisons give `bool`.
+
+use crate::types::{Scalar, Ty};
+
+pub type VarId = u32;
+pub type ArrId = u32;
+
+/// A compiled kernel specialised for one signature of argument types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    /// Rank of the index space (1 to 4): the length of `pos`.
+    pub rank: u8,
+    /// Arguments in launch order: each binds a variable or an array slot.
+    pub params: Vec<Param>,
+    /// Kernel output parameters, accumulated over all threads.
+    pub outputs: Vec<Output>,
+    pub vars: Vec<VarDecl>,
+    pub arrays: Vec<ArrayDecl>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub bind: Bind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bind {
+    Var(VarId),
+    Array(ArrId),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub name: String,
+    pub ty: Scalar,
+    pub op: AtomicOp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayDecl {
+    pub name: String,
+    /// Always `Ty::Array`.
+    pub ty: Ty,
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    /// Line in the `.q` source, for error records and `#line`.
+    pub line: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    Zero,
+    One,
+    Uninit,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Assign {
+        var: VarId,
+        value: Expr,
+    },
+    /// `v[lane] = value` on a fixed-length vector variable.
+    SetLane {
+        var: VarId,
+        lane: Expr,
+        value: Expr,
+    },
+    /// `arr[index] = value`; one index per dimension, or one linear index.
+    Store {
+        arr: ArrId,
+        index: Vec<Expr>,
+        value: Expr,
+    },
+    /// An atomic read-modify-write: `arr[index] op= value`.
+    Update {
+        arr: ArrId,
+        index: Vec<Expr>,
+        op: AtomicOp,
+        value: Expr,
+    },
+    /// `y op= value` on kernel output `output`.
+    Accumulate {
+        output: u32,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        els: Block,
+    },
+    /// Tests `cond` before each iteration.
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    /// `var = start; while (step > 0 ? var <= end : var >= end) { body; var += step }`.
+    /// `start`, `step` and `end` are evaluated once, before the loop.
+    For {
+        var: VarId,
+        start: Expr,
+        step: Expr,
+        end: Expr,
+        body: Block,
+    },
+    /// Leaves the loop `n` levels out (0 = innermost).
+    Break(u32),
+    Continue(u32),
+    /// `syncthreads`: all threads of the block meet here.
+    Barrier,
+    Assert {
+        cond: Expr,
+    },
+    Return,
+    /// `arr = shared(dims)` / `shared_zeros(dims)`: per-block memory.
+    AllocShared {
+        arr: ArrId,
+        dims: Vec<Expr>,
+        zero: bool,
+    },
+    /// `arr = zeros(dims)` inside a kernel: per-thread dynamic memory.
+    AllocLocal {
+        arr: ArrId,
+        dims: Vec<Expr>,
+        fill: Fill,
+    },
+}
+
+/// Index-space coordinates available to every thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// Global position (`pos`): `Vector(I32, rank)` or `I32` for rank 1.
+    Pos,
+    BlkPos,
+    BlkDim,
+    BlkIdx,
+    BlkCnt,
+    WarpSize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Division; on ints it truncates toward zero (lowering makes `int / int` real).
+    Div,
+    Pow,
+    /// `mod`: remainder with the sign of the dividend (C `fmod` / `%`).
+    Rem,
+    Min,
+    Max,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge
+        )
+    }
+}
+
+/// Element-wise math functions of one or two arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Floor,
+    Ceil,
+    Round,
+    Frac,
+    Sign,
+    IsNan,
+    IsInf,
+    IsFinite,
+    Atan2,
+    /// Non-negative remainder.
+    Periodize,
+    /// Real part, imaginary part, conjugate, argument of complex values.
+    Real,
+    Imag,
+    Conj,
+    Angle,
+    /// `complex(re, im)`.
+    MakeComplex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Const {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Complex(f64, f64),
+}
+
+/// Reductions over the lanes of a fixed-length vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VecReduce {
+    Sum,
+    Prod,
+    Min,
+    Max,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Const(Const),
+    Var(VarId),
+    Special(Special),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Converts to `ty` (numeric conversion, C rules: float to int truncates).
+    Cast(Box<Expr>),
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    Math(MathFn, Vec<Expr>),
+    /// One element; one index per dimension, or one linear index.
+    Load {
+        arr: ArrId,
+        index: Vec<Expr>,
+    },
+    /// `size(arr, dim)` as i32 (dims past the rank are 1).
+    Size {
+        arr: ArrId,
+        dim: u8,
+    },
+    /// `numel(arr)` as i32.
+    Numel(ArrId),
+    /// A fixed-length vector from scalars of its element type.
+    VecLit(Vec<Expr>),
+    /// A vector with every lane equal to the scalar operand.
+    Splat(Box<Expr>),
+    /// One lane of a vector; the lane is an i32 expression.
+    Lane(Box<Expr>, Box<Expr>),
+    VecReduce(VecReduce, Box<Expr>),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Ty) -> Expr {
+        Expr { kind, ty }
+    }
+
+    pub fn int(v: i64) -> Expr {
+        Expr::new(ExprKind::Const(Const::Int(v)), Ty::I32)
+    }
+
+    pub fn boolean(v: bool) -> Expr {
+        Expr::new(ExprKind::Const(Const::Bool(v)), Ty::BOOL)
+    }
+}

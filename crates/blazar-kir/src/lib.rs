@@ -1,0 +1,15 @@
+//! KIR, the typed kernel IR: the one input of every backend.
+//!
+//! Kernels reach KIR specialised for one signature of argument types: every variable
+//! has a concrete scalar or vector type, arrays carry element type, rank, space and
+//! boundary modes, device functions are inlined, and control flow is structured.
+//! `printer` shows a kernel as text (`blazar emit kir`); `verify` checks the typing
+//! rules after every pass in debug builds.
+
+pub mod ir;
+pub mod printer;
+pub mod types;
+pub mod verify;
+
+pub use ir::*;
+pub use types::{ArrayTy, ReadMode, Scalar, Space, Ty, WriteMode};

@@ -1,0 +1,570 @@
+//! Lowering of kernel expressions: literals, variables, operators with numeric
+//! promotion, indexing (positions, vector loads), builtins and inlined device calls.
+
+use crate::builtins::classify;
+use crate::infer::arith_scalar;
+use crate::lower::{err, expr_of, Fail, Lower, Slot, LR};
+use blazar_diagnostics::Span;
+use blazar_hir::{self as hir, Callee, ExprKind as H, IntKind, Var};
+use blazar_kir::{
+    ArrId, ArrayTy, BinOp, Const, Expr, ExprKind as K, Fill, ReadMode, Scalar, Space, Ty, UnOp,
+    VecReduce, WriteMode,
+};
+
+/// The value of a kernel expression.
+pub enum Val {
+    E(Expr),
+    Arr(ArrId),
+    List(Vec<ArrId>),
+    Func(hir::FnId, Vec<Slot>),
+    /// `shared(...)`, `zeros(...)`: memory to allocate into the assigned variable.
+    Alloc {
+        ty: ArrayTy,
+        dims: Vec<Expr>,
+        fill: Fill,
+    },
+}
+
+pub fn int_scalar(k: IntKind) -> Scalar {
+    match k {
+        IntKind::I8 => Scalar::I8,
+        IntKind::I16 => Scalar::I16,
+        IntKind::I32 => Scalar::I32,
+        IntKind::I64 => Scalar::I64,
+        IntKind::U8 => Scalar::U8,
+        IntKind::U16 => Scalar::U16,
+        IntKind::U32 => Scalar::U32,
+        IntKind::U64 => Scalar::U64,
+    }
+}
+
+/// Applies written access modifiers (`'circular`, `'const`, ...) to an array type.
+pub fn apply_modifiers(a: &mut ArrayTy, ann: &hir::Annot) {
+    if let Some(m) = &ann.mode {
+        (a.read, a.write) = match m.as_str() {
+            "safe" => (ReadMode::Zero, WriteMode::Skip),
+            "circular" => (ReadMode::Circular, WriteMode::Skip),
+            "mirror" => (ReadMode::Mirror, WriteMode::Skip),
+            "clamped" => (ReadMode::Clamped, WriteMode::Skip),
+            "checked" => (ReadMode::Checked, WriteMode::Checked),
+            "unchecked" => (ReadMode::Unchecked, WriteMode::Unchecked),
+            _ => (a.read, a.write),
+        };
+    }
+    a.is_const |= ann.is_const;
+}
+
+pub fn cast(e: Expr, ty: Ty) -> Expr {
+    if e.ty == ty {
+        return e;
+    }
+    match (e.ty, ty) {
+        (Ty::Scalar(_), Ty::Vector(s, _)) => {
+            Expr::new(K::Splat(Box::new(cast(e, Ty::Scalar(s)))), ty)
+        }
+        _ => Expr::new(K::Cast(Box::new(e)), ty),
+    }
+}
+
+pub fn to_bool(e: Expr) -> Expr {
+    match e.ty {
+        Ty::Scalar(Scalar::Bool) => e,
+        Ty::Scalar(s) => {
+            let zero = cast(Expr::int(0), Ty::Scalar(s));
+            Expr::new(K::Binary(BinOp::Ne, Box::new(e), Box::new(zero)), Ty::BOOL)
+        }
+        Ty::Vector(Scalar::Bool, _) => e,
+        _ => e,
+    }
+}
+
+fn with_elem(t: Ty, s: Scalar) -> Ty {
+    match t {
+        Ty::Vector(_, n) => Ty::Vector(s, n),
+        _ => Ty::Scalar(s),
+    }
+}
+
+impl<'a> Lower<'a> {
+    pub fn expr(&mut self, e: &'a hir::Expr) -> LR<Expr> {
+        let v = self.val(e)?;
+        expr_of(v, e.span)
+    }
+
+    pub fn val(&mut self, e: &'a hir::Expr) -> LR<Val> {
+        let span = e.span;
+        Ok(Val::E(match &e.kind {
+            H::Int(v) => Expr::int(*v),
+            H::Real(v) => Expr::new(K::Const(Const::Float(*v)), Ty::Scalar(self.float)),
+            H::Imag(v) => Expr::new(K::Const(Const::Complex(0.0, *v)), Ty::Scalar(self.complex)),
+            H::Str(_) => return err(span, "strings cannot be used in kernel code"),
+            H::Var(Var::Local(s)) => return self.read_slot(*s, span),
+            H::Var(Var::Global(_)) => {
+                return err(
+                    span,
+                    "kernel code cannot read top-level variables; pass the value as an argument",
+                )
+            }
+            H::Closure { func, captures } => {
+                let slots = captures
+                    .iter()
+                    .map(|v| match v {
+                        Var::Local(s) => Ok(self.frame().slots[*s as usize].clone()),
+                        Var::Global(_) => {
+                            err(span, "kernel code cannot capture top-level variables")
+                        }
+                    })
+                    .collect::<LR<Vec<_>>>()?;
+                return Ok(Val::Func(*func, slots));
+            }
+            H::FuncValue(Callee::Group(g)) => {
+                let f = self.env.prog.groups[*g as usize].members[0];
+                return Ok(Val::Func(f, vec![]));
+            }
+            H::FuncValue(_) | H::TypeValue(_) => {
+                return err(
+                    span,
+                    "this function cannot be used as a value in kernel code",
+                )
+            }
+            H::Colon => return err(span, "`:` cannot be used in kernel code; write the range"),
+            H::Unary(op, a) => {
+                let x = self.expr(a)?;
+                match op {
+                    hir::UnOp::Neg => {
+                        let t = x.ty;
+                        Expr::new(K::Unary(UnOp::Neg, Box::new(x)), t)
+                    }
+                    hir::UnOp::Not => {
+                        let b = to_bool(x);
+                        let t = b.ty;
+                        Expr::new(K::Unary(UnOp::Not, Box::new(b)), t)
+                    }
+                }
+            }
+            H::Binary(op, a, b) => {
+                let x = self.expr(a)?;
+                let y = self.expr(b)?;
+                self.binary(*op, x, y, span)?
+            }
+            H::Ternary(c, a, b) => {
+                let c = to_bool(self.expr(c)?);
+                let x = self.expr(a)?;
+                let y = self.expr(b)?;
+                let t = crate::infer::join(x.ty, y.ty).ok_or_else(|| {
+                    Fail::Error(blazar_diagnostics::Diagnostic::error(
+                        span,
+                        "the branches of `? :` have different types",
+                    ))
+                })?;
+                Expr::new(
+                    K::Select(Box::new(c), Box::new(cast(x, t)), Box::new(cast(y, t))),
+                    t,
+                )
+            }
+            H::Range { .. } => {
+                let items = self.const_range(e)?;
+                let n = items.len() as u8;
+                Expr::new(
+                    K::VecLit(items.into_iter().map(Expr::int).collect()),
+                    Ty::Vector(Scalar::I32, n),
+                )
+            }
+            H::Matrix(items) => {
+                let xs = items.iter().map(|i| self.expr(i)).collect::<LR<Vec<_>>>()?;
+                self.vec_lit(xs, span)?
+            }
+            H::Cell(_) => return err(span, "cell arrays cannot be built in kernel code"),
+            H::Field { .. } => return err(span, "objects cannot be used in kernel code"),
+            H::Index { base, args } => return self.index(base, args, span),
+            H::Call { callee, args } => return self.call(callee, args, span),
+        }))
+    }
+
+    fn read_slot(&mut self, s: u32, span: Span) -> LR<Val> {
+        let slot = self
+            .frame()
+            .slots
+            .get(s as usize)
+            .cloned()
+            .unwrap_or(Slot::Unset);
+        Ok(match slot {
+            Slot::Var(v) => Val::E(Expr::new(K::Var(v), self.k.vars[v as usize].ty)),
+            Slot::Array(a) => Val::Arr(a),
+            Slot::List(l) => Val::List(l),
+            Slot::Func(f, c) => Val::Func(f, c),
+            Slot::Special(sp) => Val::E(Expr::new(K::Special(sp), self.special_ty(sp))),
+            Slot::Output(_) => {
+                return err(span, "a kernel output can only be accumulated (`y += ...`)")
+            }
+            Slot::Unset => {
+                if self.dry {
+                    return Err(Fail::Unknown);
+                }
+                let func = self.frame().func;
+                let name = self.env.prog.functions[func as usize]
+                    .local_names
+                    .get(s as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                return err(
+                    span,
+                    format!("variable `{name}` is used before it is assigned"),
+                );
+            }
+        })
+    }
+
+    /// `[a, b, c]` in kernel code: a fixed-length vector.
+    pub fn vec_lit(&mut self, xs: Vec<Expr>, span: Span) -> LR<Expr> {
+        if xs.is_empty() || xs.len() > 32 {
+            return err(span, "a vector in kernel code has 1 to 32 elements");
+        }
+        let mut elem = Scalar::Bool;
+        for x in &xs {
+            match x.ty {
+                Ty::Scalar(s) => elem = crate::infer::join_scalar(elem, s),
+                _ => return err(span, "a vector literal in kernel code holds scalars only"),
+            }
+        }
+        if elem == Scalar::Bool {
+            elem = Scalar::I32;
+        }
+        let n = xs.len() as u8;
+        let items = xs.into_iter().map(|x| cast(x, Ty::Scalar(elem))).collect();
+        Ok(Expr::new(K::VecLit(items), Ty::Vector(elem, n)))
+    }
+
+    /// The elements of a range with constant bounds (`0..2`).
+    pub fn const_range(&mut self, e: &hir::Expr) -> LR<Vec<i64>> {
+        let H::Range { start, step, end } = &e.kind else {
+            return err(e.span, "expected a range");
+        };
+        let c = |x: &hir::Expr| match x.kind {
+            H::Int(v) => Some(v),
+            H::Unary(hir::UnOp::Neg, ref a) => match a.kind {
+                H::Int(v) => Some(-v),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (c(start), c(end)) else {
+            return err(
+                e.span,
+                "a range in kernel code needs constant bounds (such as 0..2)",
+            );
+        };
+        let s = match step {
+            Some(s) => c(s).ok_or_else(|| {
+                Fail::Error(blazar_diagnostics::Diagnostic::error(
+                    e.span,
+                    "a range in kernel code needs a constant step",
+                ))
+            })?,
+            None => 1,
+        };
+        if s == 0 {
+            return err(e.span, "the step of a range cannot be zero");
+        }
+        let mut out = Vec::new();
+        let mut i = a;
+        while (s > 0 && i <= b) || (s < 0 && i >= b) {
+            out.push(i);
+            if out.len() > 32 {
+                return err(e.span, "a range in kernel code has at most 32 elements");
+            }
+            i += s;
+        }
+        Ok(out)
+    }
+
+    pub fn binary(&mut self, op: hir::BinOp, x: Expr, y: Expr, span: Span) -> LR<Expr> {
+        use hir::BinOp as O;
+        let (ex, ey) = (x.ty.elem(), y.ty.elem());
+        let shape = match (x.ty, y.ty) {
+            (Ty::Vector(_, n), Ty::Vector(_, m)) if n != m => {
+                return err(
+                    span,
+                    format!("cannot combine vectors of lengths {n} and {m}"),
+                )
+            }
+            (Ty::Vector(_, n), _) | (_, Ty::Vector(_, n)) => Some(n),
+            (Ty::Array(_), _) | (_, Ty::Array(_)) => {
+                return err(
+                    span,
+                    "whole-array arithmetic is not available in kernel code; index the arrays",
+                )
+            }
+            _ => None,
+        };
+        let shaped = |s: Scalar| match shape {
+            Some(n) => Ty::Vector(s, n),
+            None => Ty::Scalar(s),
+        };
+        let kop = match op {
+            O::Add => BinOp::Add,
+            O::Sub => BinOp::Sub,
+            O::Mul | O::EMul => BinOp::Mul,
+            O::Div | O::EDiv => BinOp::Div,
+            O::Pow | O::EPow => BinOp::Pow,
+            O::Eq => BinOp::Eq,
+            O::Ne => BinOp::Ne,
+            O::Lt => BinOp::Lt,
+            O::Gt => BinOp::Gt,
+            O::Le => BinOp::Le,
+            O::Ge => BinOp::Ge,
+            O::And => BinOp::And,
+            O::Or => BinOp::Or,
+        };
+        if matches!(kop, BinOp::And | BinOp::Or) {
+            let (a, b) = (to_bool(x), to_bool(y));
+            let t = a.ty;
+            return Ok(Expr::new(
+                K::Binary(kop, Box::new(a), Box::new(cast(b, t))),
+                t,
+            ));
+        }
+        let real = matches!(kop, BinOp::Div | BinOp::Pow);
+        let elem = arith_scalar(ex, ey, real, self.float);
+        let t = shaped(elem);
+        let (a, b) = (cast(x, t), cast(y, t));
+        let rt = if kop.is_comparison() {
+            shaped(Scalar::Bool)
+        } else {
+            t
+        };
+        Ok(Expr::new(K::Binary(kop, Box::new(a), Box::new(b)), rt))
+    }
+
+    /// Index expressions of an array access: vectors (positions) spread into their lanes.
+    pub fn index_list(
+        &mut self,
+        args: &'a [hir::Expr],
+    ) -> LR<(Vec<Expr>, Option<(usize, Vec<i64>)>)> {
+        let mut out = Vec::new();
+        let mut range = None;
+        for a in args {
+            if matches!(a.kind, H::Range { .. }) {
+                range = Some((out.len(), self.const_range(a)?));
+                out.push(Expr::int(0));
+                continue;
+            }
+            let x = self.expr(a)?;
+            match x.ty {
+                Ty::Vector(s, n) => {
+                    let x = if s.is_int() {
+                        x
+                    } else {
+                        cast(x, Ty::Vector(Scalar::I32, n))
+                    };
+                    for i in 0..n {
+                        out.push(Expr::new(
+                            K::Lane(Box::new(x.clone()), Box::new(Expr::int(i as i64))),
+                            Ty::I32,
+                        ));
+                    }
+                }
+                Ty::Scalar(s) if s.is_int() => out.push(x),
+                Ty::Scalar(s) if s.is_float() || s == Scalar::Bool => out.push(cast(x, Ty::I32)),
+                _ => return err(a.span, format!("an index must be an integer, not {}", x.ty)),
+            }
+        }
+        Ok((out, range))
+    }
+
+    fn index(&mut self, base: &'a hir::Expr, args: &'a [hir::Expr], span: Span) -> LR<Val> {
+        match self.val(base)? {
+            Val::Arr(a) => {
+                let (idx, range) = self.index_list(args)?;
+                let elem = self.arr_ty(a).elem;
+                let load =
+                    |idx: Vec<Expr>| Expr::new(K::Load { arr: a, index: idx }, Ty::Scalar(elem));
+                Ok(Val::E(match range {
+                    None => load(idx),
+                    Some((at, items)) => {
+                        let n = items.len() as u8;
+                        let lanes = items
+                            .into_iter()
+                            .map(|r| {
+                                let mut ix = idx.clone();
+                                ix[at] = Expr::int(r);
+                                load(ix)
+                            })
+                            .collect();
+                        Expr::new(K::VecLit(lanes), Ty::Vector(elem, n))
+                    }
+                }))
+            }
+            Val::List(l) => {
+                let [a] = args else {
+                    return err(span, "a cell of arrays takes one index");
+                };
+                let i = match a.kind {
+                    H::Int(i) => i,
+                    _ => {
+                        return err(
+                            a.span,
+                            "a cell of arrays in kernel code must be indexed by a constant",
+                        )
+                    }
+                };
+                match usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    Some(id) => Ok(Val::Arr(*id)),
+                    None => err(
+                        a.span,
+                        format!(
+                            "index {i} is out of bounds for a cell of {} arrays",
+                            l.len()
+                        ),
+                    ),
+                }
+            }
+            Val::E(v) => {
+                let Ty::Vector(elem, n) = v.ty else {
+                    return err(span, format!("a value of type {} cannot be indexed", v.ty));
+                };
+                if let [a] = args {
+                    if matches!(a.kind, H::Range { .. }) {
+                        let items = self.const_range(a)?;
+                        let m = items.len() as u8;
+                        let lanes = items
+                            .into_iter()
+                            .map(|i| {
+                                Expr::new(
+                                    K::Lane(Box::new(v.clone()), Box::new(Expr::int(i))),
+                                    Ty::Scalar(elem),
+                                )
+                            })
+                            .collect();
+                        return Ok(Val::E(Expr::new(K::VecLit(lanes), Ty::Vector(elem, m))));
+                    }
+                    let i = cast(self.expr(a)?, Ty::I32);
+                    return Ok(Val::E(Expr::new(
+                        K::Lane(Box::new(v), Box::new(i)),
+                        Ty::Scalar(elem),
+                    )));
+                }
+                let _ = n;
+                err(span, "a vector takes one index")
+            }
+            _ => err(span, "this value cannot be indexed in kernel code"),
+        }
+    }
+
+    pub fn arr_ty(&self, a: ArrId) -> ArrayTy {
+        match self.k.arrays[a as usize].ty {
+            Ty::Array(t) => t,
+            _ => unreachable!("array slots hold array types"),
+        }
+    }
+
+    fn call(&mut self, callee: &'a Callee, args: &'a [hir::Expr], span: Span) -> LR<Val> {
+        match callee {
+            Callee::Intrinsic(i) => self.intrinsic_call(*i, args, span),
+            Callee::Builtin(b) => {
+                let name = (self.env.builtin_name)(*b);
+                self.builtin_call(name, args, span)
+            }
+            Callee::TypeCtor(t) => {
+                let [a] = args else {
+                    return err(span, "a conversion takes one argument");
+                };
+                let x = self.expr(a)?;
+                match self.hir_ty(t, span)? {
+                    Some(ty) => {
+                        let t = with_elem(x.ty, ty.elem());
+                        Ok(Val::E(cast(x, t)))
+                    }
+                    None => err(span, format!("{t} cannot be constructed in kernel code")),
+                }
+            }
+            Callee::Group(g) => {
+                let f = self.env.prog.groups[*g as usize].members[0];
+                self.inline_call(f, vec![], args, span)
+            }
+            Callee::Nested { func, captures } => {
+                let slots = captures
+                    .iter()
+                    .map(|v| match v {
+                        Var::Local(s) => Ok(self.frame().slots[*s as usize].clone()),
+                        Var::Global(_) => {
+                            err(span, "kernel code cannot capture top-level variables")
+                        }
+                    })
+                    .collect::<LR<Vec<_>>>()?;
+                self.inline_call(*func, slots, args, span)
+            }
+            Callee::SelfCall(f) => {
+                let name = &self.env.prog.functions[*f as usize].name;
+                err(
+                    span,
+                    format!(
+                        "`{name}` calls itself; kernel and device functions cannot be recursive"
+                    ),
+                )
+            }
+            Callee::Value(e) => match self.val(e)? {
+                Val::Func(f, caps) => self.inline_call(f, caps, args, span),
+                _ => err(span, "only device functions can be called in kernel code"),
+            },
+            Callee::Class(_) => err(span, "objects cannot be created in kernel code"),
+        }
+    }
+
+    fn builtin_call(&mut self, name: &str, args: &'a [hir::Expr], span: Span) -> LR<Val> {
+        let Some(b) = classify(name, args.len()) else {
+            return err(
+                span,
+                format!(
+                    "`{name}` cannot be used in kernel code (with {} arguments)",
+                    args.len()
+                ),
+            );
+        };
+        crate::lower_call::builtin(self, b, args, span)
+    }
+
+    pub fn reduce(&mut self, r: VecReduce, x: Expr) -> Expr {
+        let t = Ty::Scalar(x.ty.elem());
+        Expr::new(K::VecReduce(r, Box::new(x)), t)
+    }
+
+    pub fn alloc(
+        &mut self,
+        space: Space,
+        args: &'a [hir::Expr],
+        fill: Fill,
+        span: Span,
+    ) -> LR<Val> {
+        let mut dims = Vec::new();
+        for a in args {
+            let x = self.expr(a)?;
+            match x.ty {
+                Ty::Vector(_, n) => {
+                    for i in 0..n {
+                        dims.push(cast(
+                            Expr::new(
+                                K::Lane(Box::new(x.clone()), Box::new(Expr::int(i as i64))),
+                                Ty::Scalar(x.ty.elem()),
+                            ),
+                            Ty::I32,
+                        ));
+                    }
+                }
+                _ => dims.push(cast(x, Ty::I32)),
+            }
+        }
+        if dims.is_empty() || dims.len() > 4 {
+            return err(span, "memory in kernel code has 1 to 4 dimensions");
+        }
+        let ty = ArrayTy {
+            elem: self.float,
+            rank: dims.len() as u8,
+            read: ReadMode::Zero,
+            write: WriteMode::Skip,
+            is_const: false,
+            space,
+        };
+        Ok(Val::Alloc { ty, dims, fill })
+    }
+}

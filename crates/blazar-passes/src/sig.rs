@@ -1,0 +1,29 @@
+//! Kernel signatures: the types of the values a kernel is launched with.
+//!
+//! A kernel is compiled once per signature (the interpreter caches kernels by it).
+//! Function-typed arguments are part of the signature: the function is inlined.
+
+use blazar_hir::FnId;
+use blazar_kir::{ArrayTy, Scalar};
+
+/// The type of one launch argument (or captured value).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArgSig {
+    Scalar(Scalar),
+    Vector(Scalar, u8),
+    Array(ArrayTy),
+    /// A device function (closure): its id and the signatures of its captured values.
+    Func(FnId, Vec<ArgSig>),
+    /// A cell of arrays of one type (`vec[mat]`) with its element count.
+    ArrayList(ArrayTy, u32),
+}
+
+/// The argument signature of one launch: ordinary arguments (in the kernel's parameter
+/// order, special parameters excluded), then the kernel's captured values, then the
+/// rank of the index space.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    pub args: Vec<ArgSig>,
+    pub captures: Vec<ArgSig>,
+    pub rank: u8,
+}

@@ -1,0 +1,11 @@
+% A 'checked read outside the array inside a kernel is an error naming the kernel and
+% the line of the read.
+% ==
+% error: checked_read\.q:10:1: error: \(parallel_do\) read_ahead - .*out of bounds.*line 7
+function [] = __kernel__ read_ahead(x : vec'checked, y : vec, pos : int)
+    a = x[pos]
+    b = x[pos + 1]
+    y[pos] = a + b
+end
+x = zeros(5)
+parallel_do(5, x, zeros(5), read_ahead)
