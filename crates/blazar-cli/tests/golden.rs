@@ -33,26 +33,28 @@ fn main() {
                     continue;
                 }
             }
-            let thread_counts: &[Option<usize>] = if *backend == "cpu" {
-                &[Some(1), Some(2)]
+            // The CPU runs each program on 1 and then on 2 threads, one after the other
+            // (programs may write files next to themselves).
+            let thread_counts: Vec<Option<usize>> = if *backend == "cpu" {
+                vec![Some(1), Some(2)]
             } else {
-                &[None]
+                vec![None]
             };
-            for &threads in thread_counts {
-                let (file, blazar) = (file.clone(), blazar.clone());
-                let spec = spec.as_ref().map_err(|e| e.to_string()).cloned();
-                let backend = backend.to_string();
-                let label = match threads {
-                    Some(n) => format!("{backend}, {n} thread{}", if n == 1 { "" } else { "s" }),
-                    None => backend.clone(),
-                };
-                trials.push(Trial::test(format!("{name} [{label}]"), move || {
-                    let spec = spec.map_err(Failed::from)?;
+            let (file, blazar) = (file.clone(), blazar.clone());
+            let spec = spec.as_ref().map_err(|e| e.to_string()).cloned();
+            let backend = backend.to_string();
+            trials.push(Trial::test(format!("{name} [{backend}]"), move || {
+                let spec = spec.map_err(Failed::from)?;
+                for threads in thread_counts {
                     let out = run_program(&blazar, &file, &backend, threads, &spec)
                         .map_err(|e| Failed::from(e.to_string()))?;
-                    check_outcome(&spec, &out).map_err(Failed::from)
-                }));
-            }
+                    check_outcome(&spec, &out).map_err(|e| match threads {
+                        Some(n) => Failed::from(format!("on {n} thread(s): {e}")),
+                        None => Failed::from(e),
+                    })?;
+                }
+                Ok(())
+            }));
         }
     }
     libtest_mimic::run(&args, trials).exit();

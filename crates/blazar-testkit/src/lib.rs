@@ -61,18 +61,20 @@ pub struct Outcome {
     pub success: bool,
 }
 
-/// Runs `blazar run FILE --device BACKEND` with the spec's options.
+/// Runs `blazar run FILE --device BACKEND [--threads N]` with the spec's options.
 pub fn run_program(
     blazar: &Path,
     file: &Path,
     backend: &str,
+    threads: Option<usize>,
     spec: &Spec,
 ) -> std::io::Result<Outcome> {
-    let out = Command::new(blazar)
-        .arg("run")
-        .arg(file)
-        .arg("--device")
-        .arg(backend)
+    let mut cmd = Command::new(blazar);
+    cmd.arg("run").arg(file).arg("--device").arg(backend);
+    if let Some(n) = threads {
+        cmd.arg("--threads").arg(n.to_string());
+    }
+    let out = cmd
         .args(&spec.options)
         .env("RUST_BACKTRACE", "0")
         .output()?;

@@ -3,3 +3,5 @@
 mod basic;
 mod build;
 mod control;
+mod data;
+mod perf;
