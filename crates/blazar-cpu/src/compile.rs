@@ -7,14 +7,15 @@
 //! only assignment is a top-level `v = pos` (or another special) aliases the special's
 //! registers, so `x[v]` still takes the contiguous fast path.
 
+mod alias;
 mod expr;
+
+use alias::{count_assigns, special_aliases};
 
 use crate::program::*;
 use crate::values::KValue;
 use crate::KernelError;
-use blazar_kir::{
-    ArrayTy, Bind, Expr, ExprKind, Kernel, Scalar, Space, Special, Stmt, StmtKind, Ty,
-};
+use blazar_kir::{ArrayTy, Bind, Expr, Kernel, Scalar, Space, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
 pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
@@ -45,6 +46,7 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
         max_loops: 0,
         written: vec![false; k.arrays.len()],
         blocky: false,
+        has_stencil: false,
     };
     let mut assigned = vec![0u32; k.vars.len()];
     count_assigns(&k.body, &mut assigned);
@@ -94,58 +96,8 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
         blocky,
         loop_depth: c.max_loops,
         kernel_rank: k.rank as usize,
+        has_stencil: c.has_stencil,
     })
-}
-
-fn count_assigns(b: &[Stmt], n: &mut [u32]) {
-    for s in b {
-        match &s.kind {
-            StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } => {
-                if let Some(c) = n.get_mut(*var as usize) {
-                    *c += 1;
-                }
-            }
-            StmtKind::For { var, body, .. } => {
-                if let Some(c) = n.get_mut(*var as usize) {
-                    *c += 2;
-                }
-                count_assigns(body, n);
-            }
-            StmtKind::If { then, els, .. } => {
-                count_assigns(then, n);
-                count_assigns(els, n);
-            }
-            StmtKind::While { body, .. } => count_assigns(body, n),
-            _ => {}
-        }
-    }
-}
-
-/// Variables assigned once, at top level, from a special (and not parameters).
-fn special_aliases(k: &Kernel, assigned: &[u32]) -> HashMap<u32, Special> {
-    let params: Vec<u32> = k
-        .params
-        .iter()
-        .filter_map(|p| match p.bind {
-            Bind::Var(v) => Some(v),
-            Bind::Array(_) => None,
-        })
-        .collect();
-    let mut out = HashMap::new();
-    for s in &k.body {
-        if let StmtKind::Assign { var, value } = &s.kind {
-            if let ExprKind::Special(sp) = value.kind {
-                let ok = sp != Special::WarpSize
-                    && assigned.get(*var as usize) == Some(&1)
-                    && !params.contains(var)
-                    && k.vars.get(*var as usize).is_some_and(|d| d.ty == value.ty);
-                if ok {
-                    out.insert(*var, sp);
-                }
-            }
-        }
-    }
-    out
 }
 
 pub(crate) struct Compiler<'k> {
@@ -165,6 +117,7 @@ pub(crate) struct Compiler<'k> {
     max_loops: usize,
     written: Vec<bool>,
     blocky: bool,
+    pub has_stencil: bool,
 }
 
 impl Compiler<'_> {

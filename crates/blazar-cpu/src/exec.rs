@@ -7,7 +7,12 @@
 //! `continue` masks; `return` clears lanes from `live`. Pure instructions compute all
 //! lanes (inactive lanes hold harmless garbage); memory operations honour the mask.
 
+mod flow;
 mod mem;
+mod scratch;
+
+use scratch::all_set;
+pub(crate) use scratch::{identity, partial_op};
 
 use crate::local::{LocalPool, SharedArr};
 use crate::memory::GlobalMem;
@@ -15,7 +20,6 @@ use crate::ops::{self, with_num, Arith};
 use crate::program::*;
 use crate::values::{with_scalar, KValue, LaneTy, Lanes};
 use crate::{KernelError, KernelErrorKind};
-use blazar_kir::{AtomicOp, Scalar};
 use std::mem::take;
 
 /// Launch-wide, read-only context shared by all workers.
@@ -25,6 +29,9 @@ pub(crate) struct Ctx<'a> {
     pub globals: Vec<Option<&'a GlobalMem>>,
     /// Per array slot: indexing it with `pos` gives the thread's linear id.
     pub pos_contig: Vec<bool>,
+    /// Extents and row-major strides of the index space, per kernel component.
+    pub kdims: Vec<usize>,
+    pub kstride: Vec<usize>,
 }
 
 /// The per-worker state of execution.
@@ -37,6 +44,11 @@ pub(crate) struct Scratch {
     /// Linear id of lane 0 when the lanes are consecutive threads.
     pub contiguous: Option<usize>,
     pub partials: Vec<Lanes>,
+    /// Range of each `pos` component over the lanes (kernels with stencil loads).
+    pub pos_lo: Vec<i64>,
+    pub pos_hi: Vec<i64>,
+    /// The mask of the statement being run has every lane set.
+    full: bool,
     pool: Vec<Vec<bool>>,
     brk: Vec<Vec<bool>>,
     cont: Vec<Vec<bool>>,
@@ -50,93 +62,7 @@ pub(crate) struct Scratch {
     param_fill: Vec<(Reg, KValue)>,
 }
 
-/// The per-work-item combining op of an output (`-=` sums, then negates at the end).
-pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
-    match op {
-        AtomicOp::Sub => AtomicOp::Add,
-        AtomicOp::Div | AtomicOp::Pow => AtomicOp::Mul,
-        op => op,
-    }
-}
-
-/// The identity of `op` as a one-lane register of type `s`.
-pub(crate) fn identity(op: AtomicOp, s: Scalar) -> Lanes {
-    let mut l = Lanes::new(s, 1);
-    with_num!(s, T => {
-        let v: T = match partial_op(op) {
-            AtomicOp::Mul => T::from_kvalue(&KValue::Int(1)),
-            AtomicOp::And => T::from_kvalue(&KValue::Int(-1)),
-            AtomicOp::Min => crate::memory::Elem::extreme(true),
-            AtomicOp::Max => crate::memory::Elem::extreme(false),
-            _ => T::default(),
-        };
-        T::get_mut(&mut l)[0] = v;
-    }, ());
-    l
-}
-
 impl Scratch {
-    /// Registers for `width` lanes, with constants and fixed parameters filled in.
-    pub(crate) fn new(prog: &Program, width: usize, params: &[(Reg, KValue, bool)]) -> Scratch {
-        let mut regs: Vec<Lanes> = prog
-            .reg_types
-            .iter()
-            .map(|&s| Lanes::new(s, width))
-            .collect();
-        for (r, v) in &prog.consts {
-            regs[*r as usize].fill(v, width);
-        }
-        let mut param_fill = Vec::new();
-        for (r, v, assigned) in params {
-            regs[*r as usize].fill(v, width);
-            if *assigned {
-                param_fill.push((*r, v.clone()));
-            }
-        }
-        let zero_regs = (0..regs.len() as Reg)
-            .filter(|&r| prog.reg_kinds[r as usize] == RegKind::Var)
-            .collect();
-        let depth = prog.loop_depth;
-        Scratch {
-            regs,
-            n: 0,
-            width,
-            live: vec![false; width],
-            contiguous: None,
-            partials: prog.outputs.iter().map(|o| identity(o.op, o.ty)).collect(),
-            pool: Vec::new(),
-            brk: vec![Vec::new(); depth],
-            cont: vec![Vec::new(); depth],
-            emask: Vec::new(),
-            off: vec![0; width],
-            ok: vec![false; width],
-            conv: vec![Lanes::default(); 13],
-            shared: (0..prog.arrays.len()).map(|_| None).collect(),
-            local: LocalPool::default(),
-            zero_regs,
-            param_fill,
-        }
-    }
-
-    /// Prepares a work item of `n` lanes (specials are set by the caller).
-    pub(crate) fn begin(&mut self, prog: &Program, n: usize) {
-        self.n = n;
-        for &r in &self.zero_regs {
-            with_scalar!(prog.reg_types[r as usize], T => T::get_mut(&mut self.regs[r as usize])[..n].fill(T::default()));
-        }
-        for (r, v) in &self.param_fill {
-            self.regs[*r as usize].fill(v, n);
-        }
-        self.live[..n].fill(true);
-        for s in self.shared.iter_mut().flatten() {
-            s.dims.clear();
-        }
-        self.local.reset(self.width);
-        for (p, o) in self.partials.iter_mut().zip(&prog.outputs) {
-            *p = identity(o.op, o.ty);
-        }
-    }
-
     /// Runs the kernel body over the current work item.
     pub(crate) fn run(&mut self, ctx: &Ctx) -> Result<(), KernelError> {
         let mut mask = self.take_mask();
@@ -154,13 +80,35 @@ impl Scratch {
     }
 
     fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
+        let mut full = all_set(mask);
         for s in b {
+            self.full = full;
             self.stmt(ctx, s, mask)?;
-            if s.exits && !mask.iter().any(|&m| m) {
-                break;
+            if s.exits {
+                if !mask.iter().any(|&m| m) {
+                    break;
+                }
+                full = all_set(mask);
             }
         }
         Ok(())
+    }
+
+    /// The linear id of lane 0's element for a stencil load, when every lane's
+    /// shifted position is inside and the lanes are consecutive threads.
+    fn stencil_base(&self, ctx: &Ctx, a: usize, st: &[i64]) -> Option<usize> {
+        let base = self.contiguous?;
+        if !ctx.pos_contig[a] {
+            return None;
+        }
+        let mut lin = base as i64;
+        for (c, &d) in st.iter().enumerate() {
+            if d != 0 && (self.pos_lo[c] + d < 0 || self.pos_hi[c] + d >= ctx.kdims[c] as i64) {
+                return None;
+            }
+            lin += d * ctx.kstride[c] as i64;
+        }
+        Some(lin as usize)
     }
 
     fn code(
@@ -243,9 +191,24 @@ impl Scratch {
                     self.pool.push(m);
                 }
             }
-            Inst::Load { arr, d, idx, pos } => {
+            Inst::Load {
+                arr,
+                d,
+                idx,
+                pos,
+                stencil,
+                slow,
+            } => {
+                let a = *arr as usize;
+                let fast = match stencil {
+                    Some(st) => self.stencil_base(ctx, a, st),
+                    None => self.contiguous.filter(|_| *pos && ctx.pos_contig[a]),
+                };
+                if fast.is_none() {
+                    self.code(ctx, slow, mask, line)?;
+                }
                 let m = self.emask.pop();
-                let res = self.load(ctx, *arr, *d, idx, *pos, m.as_deref().unwrap_or(mask), line);
+                let res = self.load(ctx, *arr, *d, idx, fast, m.as_deref().unwrap_or(mask), line);
                 if let Some(m) = m {
                     self.emask.push(m);
                 }
@@ -268,7 +231,7 @@ impl Scratch {
                 swap,
             } => {
                 self.code(ctx, code, mask, line)?;
-                let full = mask.iter().all(|&m| m);
+                let full = self.full;
                 for k in 0..dst.len() {
                     let (d, x) = (dst[k] as usize, src[k] as usize);
                     if d == x {
@@ -316,7 +279,8 @@ impl Scratch {
                 op,
             } => {
                 self.code(ctx, code, mask, line)?;
-                self.store(ctx, *arr, idx, *pos, *val, *op, mask, line)?;
+                let full = self.full;
+                self.store(ctx, *arr, idx, *pos, *val, *op, mask, full, line)?;
             }
             CKind::Accumulate { code, out, val } => {
                 self.code(ctx, code, mask, line)?;
@@ -495,72 +459,5 @@ impl Scratch {
             }
         }
         Ok(())
-    }
-
-    /// A loop at `depth`: `test` gives each lane's condition for the next iteration;
-    /// `incr` (for loops) adds `step` to `var` on continuing lanes.
-    #[allow(clippy::too_many_arguments)]
-    fn looped(
-        &mut self,
-        ctx: &Ctx,
-        mask: &mut [bool],
-        depth: usize,
-        _line: u32,
-        test: impl Fn(&mut Self, &[bool], &mut [bool]) -> Result<(), KernelError>,
-        body: &[CStmt],
-        incr: Option<(usize, usize)>,
-    ) -> Result<(), KernelError> {
-        let n = self.n;
-        let mut cur = self.take_mask();
-        cur.copy_from_slice(&mask[..n]);
-        let mut done = self.take_mask();
-        let mut c = self.take_mask();
-        for v in [&mut self.brk[depth], &mut self.cont[depth]] {
-            v.clear();
-            v.resize(n, false);
-        }
-        let r = (|| loop {
-            test(self, &cur, &mut c)?;
-            let mut any = false;
-            for l in 0..n {
-                if cur[l] {
-                    if c[l] {
-                        any = true;
-                    } else {
-                        done[l] = true;
-                        cur[l] = false;
-                    }
-                }
-            }
-            if !any {
-                return Ok(());
-            }
-            self.block(ctx, body, &mut cur)?;
-            let cont = &mut self.cont[depth];
-            for l in 0..n {
-                cur[l] |= cont[l];
-                cont[l] = false;
-            }
-            if let Some((var, step)) = incr {
-                let mut v = take(&mut self.regs[var]);
-                with_num!(v.scalar(), T => {
-                    let (vv, st) = (&mut T::get_mut(&mut v)[..n], &T::get(&self.regs[step])[..n]);
-                    for l in 0..n {
-                        if cur[l] {
-                            vv[l] = vv[l].add(st[l]);
-                        }
-                    }
-                }, ());
-                self.regs[var] = v;
-            }
-        })();
-        let brk = &self.brk[depth];
-        for l in 0..n {
-            mask[l] = done[l] | brk[l];
-        }
-        self.pool.push(cur);
-        self.pool.push(done);
-        self.pool.push(c);
-        r
     }
 }

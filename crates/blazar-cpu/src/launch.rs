@@ -92,7 +92,7 @@ pub fn launch(
     }
     let globals: Vec<Option<&GlobalMem>> = slot_arg.iter().map(|a| a.map(|a| &mems[a])).collect();
     let kr = prog.kernel_rank;
-    let pos_contig = globals
+    let pos_contig: Vec<bool> = globals
         .iter()
         .map(|g| {
             g.is_some_and(|g| {
@@ -102,10 +102,21 @@ pub fn launch(
             })
         })
         .collect();
+    let mut space = space;
+    if let Some(pos) = &prog.specials[0] {
+        let mut used = Vec::new();
+        space.skip_pos = !space.blocky
+            && crate::program::pos_fast_only(&prog.body, pos, &mut used)
+            && used.iter().all(|&a| pos_contig[a as usize]);
+    }
+    let kdims = space.kernel_dims();
+    let kstride = (0..kr).map(|c| kdims[c + 1..].iter().product()).collect();
     let ctx = Ctx {
         prog: &prog,
         globals,
         pos_contig,
+        kdims,
+        kstride,
     };
     let partials = with_pool(opts.threads, || {
         run_items(&ctx, &space, &params, plan.serial)

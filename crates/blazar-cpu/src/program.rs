@@ -55,12 +55,16 @@ pub(crate) enum Inst {
         a: Reg,
         b: Option<Reg>,
     },
-    /// `d = arr[idx]`; `pos` when the index is exactly the `pos` special.
+    /// `d = arr[idx]`; `pos` when the index is exactly the `pos` special. A stencil
+    /// index (`pos + constant` per component) has its constant offsets in `stencil`,
+    /// and `slow` computes `idx` only when the contiguous path does not apply.
     Load {
         arr: u32,
         d: Reg,
         idx: Box<[Reg]>,
         pos: bool,
+        stencil: Option<Box<[i64]>>,
+        slow: Box<[Inst]>,
     },
     Size {
         arr: u32,
@@ -196,4 +200,90 @@ pub(crate) struct Program {
     pub blocky: bool,
     pub loop_depth: usize,
     pub kernel_rank: usize,
+    /// Some load has a stencil index: work items record the range of `pos`.
+    pub has_stencil: bool,
+}
+
+impl Inst {
+    /// The registers this instruction reads (the `slow` code of loads excluded).
+    fn reads(&self) -> Vec<Reg> {
+        match self {
+            Inst::Unary { a, .. } | Inst::Cast { a, .. } => vec![*a],
+            Inst::Binary { a, b, .. } => vec![*a, *b],
+            Inst::Select { c, a, b, .. } => vec![*c, *a, *b],
+            Inst::Math { a, b, .. } => std::iter::once(*a).chain(*b).collect(),
+            Inst::Load { idx, .. } => idx.to_vec(),
+            Inst::LaneDyn { srcs, idx, .. } => srcs.iter().copied().chain([*idx]).collect(),
+            Inst::MaskPush { cond, .. } => vec![*cond],
+            Inst::Size { .. } | Inst::Numel { .. } | Inst::MaskPop => vec![],
+        }
+    }
+}
+
+/// Whether `pos` registers are read only as the exact index of loads and stores that
+/// take the contiguous path (then a chunk need not compute them); collects the arrays
+/// so accessed.
+pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) -> bool {
+    let hit = |rs: &[Reg]| rs.iter().any(|r| pos.contains(r));
+    let code_ok = |code: &[Inst], arrays: &mut Vec<u32>| {
+        code.iter().all(|i| match i {
+            Inst::Load {
+                arr,
+                idx,
+                pos: p,
+                stencil,
+                ..
+            } => {
+                let zero = stencil.as_ref().is_some_and(|s| s.iter().all(|&d| d == 0));
+                if (*p || zero) && &idx[..] == pos {
+                    arrays.push(*arr);
+                    true
+                } else {
+                    !hit(idx) && !stencil.is_some()
+                }
+            }
+            i => !hit(&i.reads()),
+        })
+    };
+    body.iter().all(|s| match &s.kind {
+        CKind::Assign { code, src, .. } => code_ok(code, arrays) && !hit(src),
+        CKind::SetLane {
+            code, lane, val, ..
+        } => code_ok(code, arrays) && !hit(&[*lane, *val]),
+        CKind::Store {
+            code,
+            arr,
+            idx,
+            pos: p,
+            val,
+            op,
+        } => {
+            let fast = *p && op.is_none() && &idx[..] == pos;
+            if fast {
+                arrays.push(*arr);
+            }
+            code_ok(code, arrays) && !hit(&[*val]) && (fast || !hit(idx))
+        }
+        CKind::Accumulate { code, val, .. } => code_ok(code, arrays) && !hit(&[*val]),
+        CKind::If {
+            code,
+            cond,
+            then,
+            els,
+        } => {
+            code_ok(code, arrays)
+                && !hit(&[*cond])
+                && pos_fast_only(then, pos, arrays)
+                && pos_fast_only(els, pos, arrays)
+        }
+        CKind::While {
+            code, cond, body, ..
+        } => code_ok(code, arrays) && !hit(&[*cond]) && pos_fast_only(body, pos, arrays),
+        CKind::For { code, body, .. } => code_ok(code, arrays) && pos_fast_only(body, pos, arrays),
+        CKind::Assert { code, cond } => code_ok(code, arrays) && !hit(&[*cond]),
+        CKind::AllocShared { code, dims, .. } | CKind::AllocLocal { code, dims, .. } => {
+            code_ok(code, arrays) && !hit(dims)
+        }
+        CKind::Break(_) | CKind::Continue(_) | CKind::Barrier | CKind::Return => true,
+    })
 }

@@ -27,6 +27,8 @@ pub(crate) struct Space {
     pub kr: usize,
     /// The lanes of a block are consecutive threads.
     contiguous_blocks: bool,
+    /// `pos` is only used by contiguous accesses: do not compute it.
+    pub skip_pos: bool,
 }
 
 impl Space {
@@ -84,6 +86,7 @@ impl Space {
             items,
             kr,
             contiguous_blocks,
+            skip_pos: false,
         })
     }
 
@@ -104,13 +107,24 @@ impl Space {
     }
 }
 
-/// Writes `(start / stride) % extent` for `start, start+1, ...` into `out`.
+/// Writes `(start + l) / stride % extent + add` for lanes `l`, in constant runs (or
+/// increasing runs when `stride` is 1) so that the inner loops vectorise.
 fn odometer(out: &mut [i32], start: usize, stride: usize, extent: usize, add: usize) {
-    let (mut v, mut rem) = ((start / stride) % extent.max(1), start % stride);
-    for x in out {
-        *x = (v + add) as i32;
-        rem += 1;
-        if rem == stride {
+    let (n, extent) = (out.len(), extent.max(1));
+    let (mut v, mut rem, mut l) = ((start / stride) % extent, start % stride, 0);
+    while l < n {
+        if stride == 1 {
+            let run = (extent - v).min(n - l);
+            let first = (v + add) as i32;
+            for (k, x) in out[l..l + run].iter_mut().enumerate() {
+                *x = first + k as i32;
+            }
+            l += run;
+            v = 0;
+        } else {
+            let run = (stride - rem).min(n - l);
+            out[l..l + run].fill((v + add) as i32);
+            l += run;
             rem = 0;
             v += 1;
             if v == extent {
@@ -144,6 +158,9 @@ pub(crate) fn fill_specials(prog: &Program, sp: &Space, s: &mut Scratch, item: u
     };
     for (kind, regs) in prog.specials.iter().enumerate() {
         let Some(regs) = regs else { continue };
+        if kind == 0 && sp.skip_pos {
+            continue;
+        }
         for (c, &reg) in regs.iter().enumerate() {
             let out = &mut i32::get_mut(&mut s.regs[reg as usize])[..n];
             let Some(p) = sp.plan_dim(c) else {
@@ -177,6 +194,17 @@ pub(crate) fn fill_specials(prog: &Program, sp: &Space, s: &mut Scratch, item: u
                         _ => {}
                     }
                 }
+            }
+        }
+    }
+    // Nonzero stencils exclude `skip_pos`, so the `pos` registers are filled here.
+    if prog.has_stencil && s.contiguous.is_some() {
+        if let Some(regs) = &prog.specials[0] {
+            for (c, &reg) in regs.iter().enumerate() {
+                let v = &i32::get(&s.regs[reg as usize])[..n];
+                let lo = v.iter().fold(i32::MAX, |a, &x| a.min(x));
+                let hi = v.iter().fold(i32::MIN, |a, &x| a.max(x));
+                (s.pos_lo[c], s.pos_hi[c]) = (lo as i64, hi as i64);
             }
         }
     }

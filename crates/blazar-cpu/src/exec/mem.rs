@@ -119,7 +119,7 @@ impl Scratch {
         arr: u32,
         d: Reg,
         idx: &[Reg],
-        pos: bool,
+        fast: Option<usize>,
         mask: &[bool],
         line: u32,
     ) -> Result<(), KernelError> {
@@ -132,7 +132,7 @@ impl Scratch {
                     zero_reg(&mut self.regs[d], n);
                     return Ok(());
                 };
-                let base = self.contiguous.filter(|_| pos && ctx.pos_contig[a]);
+                let base = fast;
                 if base.is_none() {
                     self.offsets_into(&g.dims, t.read, idx, mask, line)?;
                 }
@@ -215,6 +215,7 @@ impl Scratch {
         val: Reg,
         op: Option<AtomicOp>,
         mask: &[bool],
+        full: bool,
         line: u32,
     ) -> Result<(), KernelError> {
         let n = self.n;
@@ -245,7 +246,7 @@ impl Scratch {
                 with_elem!(g.elem, T => {
                     let v = &T::get(src)[..n];
                     match base {
-                        Some(base) => scatter_contiguous(g, v, base, &mask[..n], mask.iter().all(|&m| m)),
+                        Some(base) => scatter_contiguous(g, v, base, &mask[..n], full),
                         None => scatter_global(g, v, &self.off[..n], &self.ok[..n], &mask[..n], op),
                     }
                 }, ());

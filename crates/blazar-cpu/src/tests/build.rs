@@ -150,6 +150,7 @@ impl Arr {
             value: v,
         })
     }
+    #[allow(dead_code)]
     pub fn size(self, dim: u8) -> Expr {
         Expr::new(ExprKind::Size { arr: self.id, dim }, I32)
     }

@@ -4,4 +4,3 @@ mod basic;
 mod build;
 mod control;
 mod data;
-mod perf;

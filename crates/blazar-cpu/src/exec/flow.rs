@@ -1,0 +1,77 @@
+//! Loops under masks: iterate while any lane is active, with `break`/`continue` masks.
+
+use super::{Ctx, Scratch};
+use crate::ops::{with_num, Arith};
+use crate::program::CStmt;
+use crate::values::LaneTy;
+use crate::KernelError;
+use std::mem::take;
+
+impl Scratch {
+    /// A loop at `depth`: `test` gives each lane's condition for the next iteration;
+    /// `incr` (for loops) adds `step` to `var` on continuing lanes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn looped(
+        &mut self,
+        ctx: &Ctx,
+        mask: &mut [bool],
+        depth: usize,
+        _line: u32,
+        test: impl Fn(&mut Self, &[bool], &mut [bool]) -> Result<(), KernelError>,
+        body: &[CStmt],
+        incr: Option<(usize, usize)>,
+    ) -> Result<(), KernelError> {
+        let n = self.n;
+        let mut cur = self.take_mask();
+        cur.copy_from_slice(&mask[..n]);
+        let mut done = self.take_mask();
+        let mut c = self.take_mask();
+        for v in [&mut self.brk[depth], &mut self.cont[depth]] {
+            v.clear();
+            v.resize(n, false);
+        }
+        let r = (|| loop {
+            test(self, &cur, &mut c)?;
+            let mut any = false;
+            for l in 0..n {
+                if cur[l] {
+                    if c[l] {
+                        any = true;
+                    } else {
+                        done[l] = true;
+                        cur[l] = false;
+                    }
+                }
+            }
+            if !any {
+                return Ok(());
+            }
+            self.block(ctx, body, &mut cur)?;
+            let cont = &mut self.cont[depth];
+            for l in 0..n {
+                cur[l] |= cont[l];
+                cont[l] = false;
+            }
+            if let Some((var, step)) = incr {
+                let mut v = take(&mut self.regs[var]);
+                with_num!(v.scalar(), T => {
+                    let (vv, st) = (&mut T::get_mut(&mut v)[..n], &T::get(&self.regs[step])[..n]);
+                    for l in 0..n {
+                        if cur[l] {
+                            vv[l] = vv[l].add(st[l]);
+                        }
+                    }
+                }, ());
+                self.regs[var] = v;
+            }
+        })();
+        let brk = &self.brk[depth];
+        for l in 0..n {
+            mask[l] = done[l] | brk[l];
+        }
+        self.pool.push(cur);
+        self.pool.push(done);
+        self.pool.push(c);
+        r
+    }
+}
