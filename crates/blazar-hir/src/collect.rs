@@ -43,6 +43,53 @@ pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
     }
 }
 
+/// The names that `body` only ever assigns through an index or a field (`y[i] = v`),
+/// never as a whole: in a nested function or lambda these update the enclosing
+/// variable when there is one, rather than making a new local.
+pub fn indexed_only_names(body: &[Stmt]) -> Vec<String> {
+    fn walk(body: &[Stmt], plain: &mut Vec<String>, indexed: &mut Vec<String>) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Assign { targets, .. } => {
+                    for t in targets {
+                        match (&t.kind, root_name(t)) {
+                            (ExprKind::Ident(n), _) => push(plain, n),
+                            (_, Some(n)) => push(indexed, n),
+                            _ => {}
+                        }
+                    }
+                }
+                StmtKind::Decl { name, .. } => push(plain, &name.name),
+                StmtKind::If { arms, otherwise } => {
+                    for (_, b) in arms {
+                        walk(b, plain, indexed);
+                    }
+                    if let Some(b) = otherwise {
+                        walk(b, plain, indexed);
+                    }
+                }
+                StmtKind::For { var, body, .. } => {
+                    push(plain, &var.name);
+                    walk(body, plain, indexed);
+                }
+                StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
+                    walk(body, plain, indexed)
+                }
+                StmtKind::Match { arms, .. } => {
+                    for a in arms {
+                        walk(&a.body, plain, indexed);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let (mut plain, mut indexed) = (Vec::new(), Vec::new());
+    walk(body, &mut plain, &mut indexed);
+    indexed.retain(|n| !plain.contains(n));
+    indexed
+}
+
 /// The variable at the root of an assignment target (`x` in `x[i].f = v`).
 pub fn root_name(e: &Expr) -> Option<&str> {
     match &e.kind {

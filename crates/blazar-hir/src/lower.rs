@@ -1,7 +1,7 @@
 //! Lowering of the AST to HIR: resolves every name, numbers variables, and reports
 //! undefined names, misplaced `break`s and unknown types as located diagnostics.
 
-use crate::collect::{assigned_names, nested_functions};
+use crate::collect::{assigned_names, indexed_only_names, nested_functions};
 use crate::hir::{self, Annot, FnGroup, FnId, Program, Var};
 use crate::scope::{Scope, Scopes};
 use crate::types::{resolve_type, Ty, TypeNames};
@@ -228,8 +228,13 @@ impl<'a> Lowerer<'a> {
         }
         let mut names = Vec::new();
         assigned_names(&f.body, &mut names);
+        let indexed = indexed_only_names(&f.body);
         for n in &names {
-            sc.add_local(n);
+            // `y[i] = v` in a nested function updates the enclosing `y`.
+            let outer = parent.is_some_and(|p| self.scopes.visible_from(p, n, false));
+            if !(outer && indexed.contains(n) && !sc.locals.contains_key(n)) {
+                sc.add_local(n);
+            }
         }
         self.scopes.stack.push(sc);
         self.cur = self.scopes.stack.len() - 1;
@@ -245,6 +250,7 @@ impl<'a> Lowerer<'a> {
         let body = self.lower_block(&f.body);
         self.finish_nested();
         let sc = self.scopes.stack.pop().expect("scope pushed above");
+        self.forget_declared(self.scopes.stack.len());
         self.cur = saved;
         let ty = Ty::Func {
             kind: f.kind,
@@ -266,6 +272,12 @@ impl<'a> Lowerer<'a> {
         func.capture_names = sc.capture_names;
         func.capture_slots = sc.capture_slots;
         func.ty = ty;
+    }
+
+    /// Drops the declared types of the scope at `depth` (and deeper): scope indices are
+    /// reused by the next sibling function, which must not inherit them.
+    fn forget_declared(&mut self, depth: usize) {
+        self.declared.retain(|(d, _), _| *d < depth);
     }
 
     pub fn lower_param(&mut self, p: &'a ast::Param, slot: u32) -> hir::Param {
@@ -354,8 +366,13 @@ impl<'a> Lowerer<'a> {
         if let ast::LambdaBody::Block(b) = &lam.body {
             let mut names = Vec::new();
             assigned_names(b, &mut names);
+            let indexed = indexed_only_names(b);
             for n in &names {
-                sc.add_local(n);
+                // `y[i] = v` in a lambda updates the captured `y`.
+                let outer = self.scopes.visible_from(saved, n, true);
+                if !(outer && indexed.contains(n) && !sc.locals.contains_key(n)) {
+                    sc.add_local(n);
+                }
             }
         }
         self.scopes.stack.push(sc);
@@ -388,6 +405,7 @@ impl<'a> Lowerer<'a> {
             None => Ty::Unknown,
         };
         let sc = self.scopes.stack.pop().expect("scope pushed above");
+        self.forget_declared(self.scopes.stack.len());
         self.cur = saved;
         let ty = Ty::Func {
             kind: lam.kind,

@@ -67,6 +67,12 @@ impl Scopes {
         s.locals.contains_key(name) || s.parent.is_some_and(|p| self.defined_above(p, name))
     }
 
+    /// Whether a function nested in scope `i` (a lambda when `lambda`) would see `name`
+    /// as a variable of an enclosing scope.
+    pub fn visible_from(&self, i: usize, name: &str, lambda: bool) -> bool {
+        self.defined_above(i, name) || (lambda && self.globals.contains_key(name))
+    }
+
     /// Resolves a variable name in scope `i`, adding captures where needed.
     pub fn lookup(&mut self, i: usize, name: &str) -> Option<Var> {
         let s = &self.stack[i];

@@ -279,7 +279,7 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
-        let fail = |m: String| RunError::new(span, format!("({name}) {}: {m}", f.name));
+        let fail = |m: String| RunError::new(span, format!("({name}) {} - {m}", f.name));
         let (mut ddims, block) = read_dims(dims_v).map_err(fail)?;
         let rank = self.kernel_rank(fid, ddims.len());
         while ddims.len() > rank && ddims[0] == 1 {

@@ -148,6 +148,14 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Runs `f` with a fresh statement buffer and returns what it emitted; the buffer is
+    /// popped even when `f` fails (dry runs fail often), keeping `out` balanced.
+    pub fn capture<T>(&mut self, f: impl FnOnce(&mut Self) -> LR<T>) -> (Block, LR<T>) {
+        self.out.push(Vec::new());
+        let r = f(self);
+        (self.out.pop().unwrap_or_default(), r)
+    }
+
     pub fn frame(&mut self) -> &mut Frame {
         self.frames
             .last_mut()
@@ -331,11 +339,13 @@ impl<'a> Lower<'a> {
         }
         self.dry = was_dry;
         self.materialize();
-        self.out.push(Vec::new());
-        for s in body {
-            self.stmt(s)?;
-        }
-        Ok(self.out.pop().unwrap_or_default())
+        let (out, r) = self.capture(|l| {
+            for s in body {
+                l.stmt(s)?;
+            }
+            Ok(())
+        });
+        r.map(|()| out)
     }
 
     /// Creates KIR variables and arrays for every slot whose type is known.

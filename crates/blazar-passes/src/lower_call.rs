@@ -392,18 +392,19 @@ impl<'a> Lower<'a> {
             ret_depth: Some(depth),
         });
         let saved_loops = self.loops;
+        let (saved_line, saved_span) = (self.line, self.span);
         self.loops = depth;
         let body = self.lower_body(&func.body);
         let result = match (&body, &func.result) {
             (Ok(_), Some(r)) => {
-                self.out.push(Vec::new());
-                let v = self.expr(r);
-                let pre = self.out.pop().unwrap_or_default();
+                let (pre, v) = self.capture(|l| l.expr(r));
                 v.map(|v| (pre, Some(v)))
             }
             _ => Ok((Vec::new(), None)),
         };
         self.loops = saved_loops;
+        // Statements after the call belong to the caller's line.
+        (self.line, self.span) = (saved_line, saved_span);
         let frame = self.frames.pop().expect("pushed above");
         let mut body = body?;
         let (pre, value) = result?;

@@ -525,6 +525,11 @@ impl<'a> Lower<'a> {
     }
 
     pub fn reduce(&mut self, r: VecReduce, x: Expr) -> Expr {
+        // Comparisons give bool vectors; reducing them counts (`sum(pos < n)`).
+        let x = match x.ty {
+            Ty::Vector(Scalar::Bool, n) => cast(x, Ty::Vector(Scalar::I32, n)),
+            _ => x,
+        };
         let t = Ty::Scalar(x.ty.elem());
         Expr::new(K::VecReduce(r, Box::new(x)), t)
     }

@@ -20,16 +20,13 @@ fn atomic_op(op: HOp, span: Span) -> LR<AtomicOp> {
 
 impl<'a> Lower<'a> {
     pub fn block(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
-        self.out.push(Vec::new());
-        let mut r = Ok(());
-        for s in b {
-            r = self.stmt(s);
-            if r.is_err() {
-                break;
+        let (out, r) = self.capture(|l| {
+            for s in b {
+                l.stmt(s)?;
             }
-        }
-        let out = self.out.pop().unwrap_or_default();
-        r.map(|_| out)
+            Ok(())
+        });
+        r.map(|()| out)
     }
 
     fn in_loop(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
@@ -54,9 +51,8 @@ impl<'a> Lower<'a> {
                 let mut els = self.block(otherwise)?;
                 for (c, b) in arms.iter().rev() {
                     self.set_line(c.span);
-                    self.out.push(Vec::new());
-                    let cond = to_bool(self.expr(c)?);
-                    let pre = self.out.pop().unwrap_or_default();
+                    let (pre, cond) = self.capture(|l| l.expr(c));
+                    let cond = to_bool(cond?);
                     let then = self.block(b)?;
                     let mut block = pre;
                     block.push(blazar_kir::Stmt {
@@ -110,9 +106,8 @@ impl<'a> Lower<'a> {
                 )
             }
             H::While { cond, body } => {
-                self.out.push(Vec::new());
-                let c = to_bool(self.expr(cond)?);
-                let pre = self.out.pop().unwrap_or_default();
+                let (pre, c) = self.capture(|l| l.expr(cond));
+                let c = to_bool(c?);
                 if !pre.is_empty() {
                     return err(
                         cond.span,
@@ -123,30 +118,62 @@ impl<'a> Lower<'a> {
                 self.emit(StmtKind::While { cond: c, body });
             }
             H::Repeat { body, cond } => {
+                // `repeat body until c` becomes
+                //     $first = true
+                //     while true { if !$first { if c { break } }; $first = false; body }
+                // so that `continue` in the body goes on to the test, as in host code.
                 self.loops += 1;
                 let r = (|| {
-                    let mut b = self.block(body)?;
-                    self.out.push(Vec::new());
-                    let c = to_bool(self.expr(cond)?);
-                    let mut pre = self.out.pop().unwrap_or_default();
+                    let b = self.block(body)?;
+                    let (mut pre, c) = self.capture(|l| l.expr(cond));
+                    let c = to_bool(c?);
+                    let line = self.line;
                     pre.push(blazar_kir::Stmt {
                         kind: StmtKind::If {
                             cond: c,
                             then: vec![blazar_kir::Stmt {
                                 kind: StmtKind::Break(0),
-                                line: self.line,
+                                line,
                             }],
                             els: vec![],
                         },
-                        line: self.line,
+                        line,
                     });
-                    b.extend(pre);
-                    Ok(b)
+                    Ok((b, pre))
                 })();
                 self.loops -= 1;
+                let (b, test) = r?;
+                let first = self.new_var("$first", Ty::BOOL);
+                let first_e = Expr::new(K::Var(first), Ty::BOOL);
+                self.emit(StmtKind::Assign {
+                    var: first,
+                    value: Expr::boolean(true),
+                });
+                let line = self.line;
+                let mut whole = vec![
+                    blazar_kir::Stmt {
+                        kind: StmtKind::If {
+                            cond: Expr::new(
+                                K::Unary(blazar_kir::UnOp::Not, Box::new(first_e)),
+                                Ty::BOOL,
+                            ),
+                            then: test,
+                            els: vec![],
+                        },
+                        line,
+                    },
+                    blazar_kir::Stmt {
+                        kind: StmtKind::Assign {
+                            var: first,
+                            value: Expr::boolean(false),
+                        },
+                        line,
+                    },
+                ];
+                whole.extend(b);
                 self.emit(StmtKind::While {
                     cond: Expr::boolean(true),
-                    body: r?,
+                    body: whole,
                 });
             }
             H::Break(n) => self.emit(StmtKind::Break(*n)),

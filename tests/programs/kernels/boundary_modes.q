@@ -3,6 +3,7 @@
 % (-1 -> 1, N -> N-1), 'clamped repeats the edge. Each kernel reads x[pos - 3] for
 % every pos in 0..10 of a vector of 5, and is compared with host reads of the same
 % modes. Writes outside an array are ignored under the default, 'safe and 'circular.
+% Then all modes in two dimensions.
 % ==
 % stdout {
 % [0,0,0,10,20,30,40,50,0,0,0]
@@ -13,6 +14,8 @@
 % 1
 % [1,2,3,4,5]
 % [1,2,3,4,5]
+% 1
+% [23,0,11,11,23,12]
 % }
 x = [10, 20, 30, 40, 50]
 n = 11
@@ -50,3 +53,30 @@ print w
 v = zeros(5)
 parallel_do(9, v, __kernel__ (y : vec'circular, pos : int) -> y[pos - 2] = pos - 1)
 print v
+
+% Two dimensions: every mode per dimension, against host views.
+M = zeros(3, 4)
+for i = 0..2
+    for j = 0..3
+        M[i, j] = 10 * i + j
+    end
+end
+function [] = __kernel__ shifted_reads(a : mat'mirror, b : mat'clamped, c : mat'circular, d : mat'safe, out : cube, pos : ivec2)
+    q = pos - [2, 3]
+    out[pos[0], pos[1], 0..3] = [a[q], b[q], c[q], d[q]]
+endfunction
+out = zeros(7, 10, 4)
+parallel_do([7, 10], M, M, M, M, out, shifted_reads)
+Mm : mat'mirror = M
+Mk : mat'clamped = M
+Mc : mat'circular = M
+Ms : mat'safe = M
+ok = 1
+for i = 0..6
+    for j = 0..9
+        ok = ok && out[i, j, 0] == Mm[i - 2, j - 3] && out[i, j, 1] == Mk[i - 2, j - 3]
+        ok = ok && out[i, j, 2] == Mc[i - 2, j - 3] && out[i, j, 3] == Ms[i - 2, j - 3]
+    end
+end
+print ok
+print [out[0, 0, 0], out[0, 0, 1], out[0, 0, 2], out[6, 9, 0], out[6, 9, 1], out[6, 9, 2]]

@@ -10,6 +10,7 @@
 % 1
 % 1
 % }
+
 % 1. Small result (M x N tiny, inner dimension long): one block of [P, M, N] threads.
 function [] = __kernel__ mul_reduce(a : mat'unchecked, b : mat'unchecked, c : mat'unchecked, blkdim : ivec3, blkpos : ivec3)
     n = size(a, 1)

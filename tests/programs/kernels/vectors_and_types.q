@@ -10,7 +10,9 @@
 % cube[uint8]
 % [ [5,10,15],
 %   [20,25,30] ]
+% 1 [254,255,0,1] [-2,-1,0,0]
 % }
+
 % Multi-assignment, vector arithmetic and comparisons.
 function [] = __kernel__ vec_ops(y : mat, pos : ivec2)
     [a, b] = pos + [1, 2]
@@ -77,3 +79,15 @@ print type(a8)
 m = int(zeros(2, 3))
 parallel_do(size(m), m, __kernel__ (m : mat[int], pos : ivec2) -> m[pos] = 5 * (pos[0] * 3 + pos[1] + 1))
 print m
+
+% Storing out-of-range and fractional values converts like host code: uint8 wraps,
+% int truncates toward zero.
+w8 = uint8(zeros(4))
+parallel_do(4, w8, __kernel__ (a : vec[uint8], pos : int) -> a[pos] = 254 + pos)
+wi = int(zeros(4))
+parallel_do(4, wi, __kernel__ (a : vec[int], pos : int) -> a[pos] = pos - 2.7)
+ok = 1
+for p = 0..3
+    ok = ok && w8[p] == uint8(254 + p) && wi[p] == int(p - 2.7)
+end
+print ok, " ", w8, " ", wi
