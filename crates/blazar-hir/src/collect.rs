@@ -5,41 +5,59 @@
 
 use blazar_syntax::{Expr, ExprKind, Function, Stmt, StmtKind};
 
-/// Names assigned in `body` (not looking into nested functions or lambdas), in order of
-/// first appearance.
-pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
-    for s in body {
-        match &s.kind {
-            StmtKind::Assign { targets, .. } => {
-                for t in targets {
-                    if let Some(name) = root_name(t) {
-                        push(out, name);
+/// The names a body assigns (not looking into nested functions or lambdas), in order
+/// of first appearance: `plain` as a whole (`x = v`, declarations, loop variables),
+/// `indexed` only through an index or field (`y[i] = v`).
+#[derive(Default)]
+struct Assigned {
+    plain: Vec<String>,
+    indexed: Vec<String>,
+}
+
+impl Assigned {
+    fn walk(&mut self, body: &[Stmt]) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Assign { targets, .. } => {
+                    for t in targets {
+                        match (&t.kind, root_name(t)) {
+                            (ExprKind::Ident(n), _) => push(&mut self.plain, n),
+                            (_, Some(n)) => push(&mut self.indexed, n),
+                            _ => {}
+                        }
                     }
                 }
-            }
-            StmtKind::Decl { name, .. } => push(out, &name.name),
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    assigned_names(b, out);
+                StmtKind::Decl { name, .. } => push(&mut self.plain, &name.name),
+                StmtKind::If { arms, otherwise } => {
+                    for (_, b) in arms {
+                        self.walk(b);
+                    }
+                    if let Some(b) = otherwise {
+                        self.walk(b);
+                    }
                 }
-                if let Some(b) = otherwise {
-                    assigned_names(b, out);
+                StmtKind::For { var, body, .. } => {
+                    push(&mut self.plain, &var.name);
+                    self.walk(body);
                 }
-            }
-            StmtKind::For { var, body, .. } => {
-                push(out, &var.name);
-                assigned_names(body, out);
-            }
-            StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
-                assigned_names(body, out)
-            }
-            StmtKind::Match { arms, .. } => {
-                for a in arms {
-                    assigned_names(&a.body, out);
+                StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => self.walk(body),
+                StmtKind::Match { arms, .. } => {
+                    for a in arms {
+                        self.walk(&a.body);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
+    }
+}
+
+/// Names assigned in `body` in any way, in order of first appearance.
+pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
+    let mut a = Assigned::default();
+    a.walk(body);
+    for n in a.plain.iter().chain(&a.indexed) {
+        push(out, n);
     }
 }
 
@@ -47,45 +65,9 @@ pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
 /// never as a whole: in a nested function or lambda these update the enclosing
 /// variable when there is one, rather than making a new local.
 pub fn indexed_only_names(body: &[Stmt]) -> Vec<String> {
-    fn walk(body: &[Stmt], plain: &mut Vec<String>, indexed: &mut Vec<String>) {
-        for s in body {
-            match &s.kind {
-                StmtKind::Assign { targets, .. } => {
-                    for t in targets {
-                        match (&t.kind, root_name(t)) {
-                            (ExprKind::Ident(n), _) => push(plain, n),
-                            (_, Some(n)) => push(indexed, n),
-                            _ => {}
-                        }
-                    }
-                }
-                StmtKind::Decl { name, .. } => push(plain, &name.name),
-                StmtKind::If { arms, otherwise } => {
-                    for (_, b) in arms {
-                        walk(b, plain, indexed);
-                    }
-                    if let Some(b) = otherwise {
-                        walk(b, plain, indexed);
-                    }
-                }
-                StmtKind::For { var, body, .. } => {
-                    push(plain, &var.name);
-                    walk(body, plain, indexed);
-                }
-                StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
-                    walk(body, plain, indexed)
-                }
-                StmtKind::Match { arms, .. } => {
-                    for a in arms {
-                        walk(&a.body, plain, indexed);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let (mut plain, mut indexed) = (Vec::new(), Vec::new());
-    walk(body, &mut plain, &mut indexed);
+    let mut a = Assigned::default();
+    a.walk(body);
+    let Assigned { plain, mut indexed } = a;
     indexed.retain(|n| !plain.contains(n));
     indexed
 }
