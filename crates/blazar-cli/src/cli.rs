@@ -45,6 +45,8 @@ pub enum Command {
         #[arg(long)]
         double: bool,
     },
+    /// Time the workloads of `benches/cpu` against their C/OpenMP references.
+    Bench(crate::bench::BenchArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file).
@@ -77,6 +79,7 @@ pub fn main(cli: Cli) -> ExitCode {
             file,
             double,
         } => emit_kir(&file, double),
+        Command::Bench(args) => crate::bench::main(args),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,

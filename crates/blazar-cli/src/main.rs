@@ -1,5 +1,6 @@
 //! The `blazar` command: runs and checks Quasar programs.
 
+mod bench;
 mod cli;
 
 use clap::Parser;

@@ -1,0 +1,195 @@
+//! The report of `blazar bench`: per-workload results, the table, the summary and JSON.
+
+/// Relative tolerance for the checksums of the two sides.
+const CHECKSUM_RTOL: f64 = 1e-3;
+
+/// What one side of a workload measured.
+#[derive(Default)]
+pub(super) struct Side {
+    /// Median repetition in milliseconds.
+    pub(super) ms: Option<f64>,
+    pub(super) reps: usize,
+    pub(super) checksum: Option<f64>,
+    /// Why there is no time (a failure or a skip), shown in the table.
+    pub(super) note: Option<String>,
+}
+
+pub(super) struct Row {
+    pub(super) name: String,
+    pub(super) bytes: Option<u64>,
+    pub(super) ours: Side,
+    pub(super) theirs: Side,
+}
+
+impl Row {
+    pub(super) fn ratio(&self) -> Option<f64> {
+        Some(self.ours.ms? / self.theirs.ms?)
+    }
+
+    pub(super) fn checksum_ok(&self) -> Option<bool> {
+        let (a, b) = (self.ours.checksum?, self.theirs.checksum?);
+        let scale = a.abs().max(b.abs()).max(f64::MIN_POSITIVE);
+        Some(a == b || (a - b).abs() / scale <= CHECKSUM_RTOL)
+    }
+}
+
+pub(super) fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+pub(super) fn gbps(bytes: Option<u64>, ms: Option<f64>) -> Option<f64> {
+    Some(bytes? as f64 / (ms? * 1e-3) / 1e9)
+}
+
+pub(super) fn header() -> String {
+    format!(
+        "{:<18} {:>11} {:>11} {:>8} {:>8} {:>8}  checksum",
+        "workload", "blazar ms", "ref ms", "ratio", "GB/s", "ref GB/s"
+    )
+}
+
+pub(super) fn table_line(r: &Row) -> String {
+    let ms = |s: &Side| {
+        s.ms.map_or_else(
+            || s.note.clone().unwrap_or_else(|| "n/a".into()),
+            |v| format!("{v:.2}"),
+        )
+    };
+    let num = |v: Option<f64>, p: usize| v.map_or("-".to_string(), |x| format!("{x:.p$}"));
+    let check = match (r.checksum_ok(), r.ours.checksum, r.theirs.checksum) {
+        (Some(true), ..) => "ok".to_string(),
+        (Some(false), Some(a), Some(b)) => format!("MISMATCH ({a} vs {b})"),
+        (_, Some(a), None) => format!("{a} (no reference)"),
+        _ => "n/a".to_string(),
+    };
+    format!(
+        "{:<18} {:>11} {:>11} {:>8} {:>8} {:>8}  {check}",
+        r.name,
+        ms(&r.ours),
+        ms(&r.theirs),
+        num(r.ratio(), 2),
+        num(gbps(r.bytes, r.ours.ms), 2),
+        num(gbps(r.bytes, r.theirs.ms), 2),
+    )
+}
+
+pub(super) fn summary(rows: &[Row], say: &dyn Fn(&str)) {
+    let mut ratios: Vec<f64> = rows.iter().filter_map(Row::ratio).collect();
+    if ratios.is_empty() {
+        say("median ratio: n/a (no workload has both times)");
+    } else {
+        let n = ratios.len();
+        say(&format!(
+            "median ratio (blazar / reference) over {n} workloads: {:.2}",
+            median(&mut ratios)
+        ));
+    }
+    let bad: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.checksum_ok() == Some(false))
+        .map(|r| r.name.as_str())
+        .collect();
+    if !bad.is_empty() {
+        say(&format!(
+            "!!! CHECKSUM MISMATCH in {}: the two sides do not compute the same thing !!!",
+            bad.join(", ")
+        ));
+    }
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ours.ms.is_none())
+        .map(|r| r.name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        say(&format!("failed on the Blazar side: {}", failed.join(", ")));
+    }
+}
+
+fn json_num(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x}"),
+        _ => "null".into(),
+    }
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+pub(super) fn to_json(rows: &[Row]) -> String {
+    let items: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let reference = if r.theirs.ms.is_some() { json_str("c-openmp") } else { "null".into() };
+            let ok = r.checksum_ok().map_or("null".into(), |b| b.to_string());
+            format!(
+                "  {{\"workload\": {}, \"device\": \"cpu\", \"blazar_ms\": {}, \"reference\": {reference}, \
+                 \"reference_ms\": {}, \"ratio\": {}, \"gbps\": {}, \"reference_gbps\": {}, \
+                 \"bytes\": {}, \"blazar_reps\": {}, \"reference_reps\": {}, \
+                 \"blazar_checksum\": {}, \"reference_checksum\": {}, \"checksum_ok\": {ok}}}",
+                json_str(&r.name),
+                json_num(r.ours.ms),
+                json_num(r.theirs.ms),
+                json_num(r.ratio()),
+                json_num(gbps(r.bytes, r.ours.ms)),
+                json_num(gbps(r.bytes, r.theirs.ms)),
+                r.bytes.map_or("null".into(), |b| b.to_string()),
+                r.ours.reps,
+                r.theirs.reps,
+                json_num(r.ours.checksum),
+                json_num(r.theirs.checksum),
+            )
+        })
+        .collect();
+    format!("[\n{}\n]", items.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn checksums_compare_relatively() {
+        let side = |c: f64| Side {
+            checksum: Some(c),
+            ..Side::default()
+        };
+        let row = |a, b| Row {
+            name: "w".into(),
+            bytes: None,
+            ours: side(a),
+            theirs: side(b),
+        };
+        assert_eq!(row(1000.0, 1000.5).checksum_ok(), Some(true));
+        assert_eq!(row(1000.0, 1002.0).checksum_ok(), Some(false));
+        assert_eq!(row(0.0, 0.0).checksum_ok(), Some(true));
+    }
+
+    #[test]
+    fn json_escapes_strings() {
+        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\u000a\"");
+        assert_eq!(json_num(Some(f64::NAN)), "null");
+    }
+}
