@@ -7,7 +7,7 @@
 
 use crate::types::Ty;
 use blazar_diagnostics::Span;
-pub use blazar_syntax::{AttrStyle, FnKind};
+pub use blazar_syntax::{AttrStyle, BinOp, FnKind};
 
 pub type FnId = u32;
 
@@ -164,26 +164,6 @@ pub struct Place {
 pub enum Access {
     Index(Vec<Expr>),
     Field(String),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    EMul,
-    EDiv,
-    EPow,
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    And,
-    Or,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

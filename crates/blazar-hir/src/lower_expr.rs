@@ -3,7 +3,6 @@
 
 use crate::hir::{Callee, Expr, ExprKind, Intrinsic, UnOp};
 use crate::lower::Lowerer;
-use crate::lower_stmt::bin_op;
 use crate::types::Ty;
 use blazar_diagnostics::Span;
 use blazar_syntax as ast;
@@ -69,7 +68,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             A::Binary(op, a, b) => ExprKind::Binary(
-                bin_op(*op),
+                *op,
                 Box::new(self.lower_expr(a)),
                 Box::new(self.lower_expr(b)),
             ),

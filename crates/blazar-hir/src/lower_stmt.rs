@@ -4,29 +4,6 @@ use crate::hir::{self, Access, Place, StmtKind, Var};
 use crate::lower::Lowerer;
 use blazar_syntax as ast;
 
-pub(crate) fn bin_op(op: ast::BinOp) -> hir::BinOp {
-    use ast::BinOp as A;
-    use hir::BinOp as H;
-    match op {
-        A::Add => H::Add,
-        A::Sub => H::Sub,
-        A::Mul => H::Mul,
-        A::Div => H::Div,
-        A::Pow => H::Pow,
-        A::EMul => H::EMul,
-        A::EDiv => H::EDiv,
-        A::EPow => H::EPow,
-        A::Eq => H::Eq,
-        A::Ne => H::Ne,
-        A::Lt => H::Lt,
-        A::Gt => H::Gt,
-        A::Le => H::Le,
-        A::Ge => H::Ge,
-        A::And => H::And,
-        A::Or => H::Or,
-    }
-}
-
 impl<'a> Lowerer<'a> {
     pub fn lower_block(&mut self, b: &'a [ast::Stmt]) -> Vec<hir::Stmt> {
         b.iter().filter_map(|s| self.lower_stmt(s)).collect()
@@ -132,7 +109,7 @@ impl<'a> Lowerer<'a> {
                     let target = self.lower_place(targets.first()?)?;
                     let op = match op {
                         ast::AssignOp::Set => None,
-                        ast::AssignOp::Update(o) => Some(bin_op(*o)),
+                        ast::AssignOp::Update(o) => Some(*o),
                     };
                     // A declared variable keeps its type and access modifiers.
                     let ty = match (op, target.path.is_empty()) {

@@ -170,23 +170,8 @@ fn fft_axis(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{array as arr, ctx};
     use crate::Prec;
-
-    fn ctx(prec: Prec) -> Ctx {
-        Ctx::new(
-            prec,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        )
-    }
-
-    fn arr(v: &Value) -> Array {
-        match v {
-            Value::Array(a) => a.data.borrow().clone(),
-            _ => panic!("not an array"),
-        }
-    }
 
     fn close(a: &[Complex64], b: &[Complex64], tol: f64) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).norm() <= tol)

@@ -264,20 +264,8 @@ fn to_u8(x: f64) -> u8 {
 mod tests {
     use super::*;
     use crate::{ElemType, Prec};
-    use std::cell::RefCell;
-    use std::rc::Rc;
 
-    #[derive(Clone, Default)]
-    struct Sink(Rc<RefCell<Vec<u8>>>);
-    impl std::io::Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::builtins::testing::Sink;
 
     fn unique(ext: &str) -> String {
         let t = std::time::SystemTime::now()

@@ -15,6 +15,8 @@ mod math;
 mod random;
 mod reduce;
 mod strings;
+#[cfg(test)]
+mod testing;
 mod time;
 
 use crate::{Prec, RtResult, Value};

@@ -119,23 +119,8 @@ fn parse_dims(name: &str, args: &[Value]) -> RtResult<Option<Vec<usize>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::testing::{array as arr, ctx};
     use crate::ElemType;
-
-    fn ctx(prec: Prec) -> Ctx {
-        Ctx::new(
-            prec,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        )
-    }
-
-    fn arr(v: &Value) -> Array {
-        match v {
-            Value::Array(a) => a.data.borrow().clone(),
-            _ => panic!("not an array"),
-        }
-    }
 
     #[test]
     fn rand_shapes_and_range() {

@@ -85,29 +85,11 @@ pub(super) static TABLE: &[Builtin] = &[
 mod tests {
     use super::*;
     use crate::value::Prec;
-    use std::cell::RefCell;
-    use std::rc::Rc;
 
-    /// An output sink the test can read back.
-    #[derive(Clone, Default)]
-    struct Sink(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::builtins::testing::Sink;
 
     fn ctx() -> (Ctx, Sink) {
-        let sink = Sink::default();
-        (
-            Ctx::new(Prec::Single, Box::new(sink.clone()), ".".into(), "t".into()),
-            sink,
-        )
+        crate::builtins::testing::ctx_capture(Prec::Single)
     }
 
     fn text(v: Value) -> String {

@@ -56,20 +56,8 @@ fn format_line(label: &str, ms: f64) -> String {
 mod tests {
     use super::*;
     use crate::Prec;
-    use std::cell::RefCell;
-    use std::rc::Rc;
 
-    #[derive(Clone, Default)]
-    struct Sink(Rc<RefCell<Vec<u8>>>);
-    impl std::io::Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::builtins::testing::Sink;
 
     #[test]
     fn tic_toc_prints_and_returns_ms() {

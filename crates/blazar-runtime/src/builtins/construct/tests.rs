@@ -1,30 +1,8 @@
 //! Unit tests of the construction and shape builtins.
 
 use crate::array::{Array, ElemType};
-use crate::builtins::{get, lookup, Ctx};
+use crate::builtins::testing::{call, parts as arr};
 use crate::value::{IntTy, Prec, Value};
-use crate::RtResult;
-
-fn call(name: &str, args: &[Value]) -> RtResult<Value> {
-    let mut ctx = Ctx::new(
-        Prec::Single,
-        Box::new(std::io::sink()),
-        ".".into(),
-        "t".into(),
-    );
-    let id = lookup(name).unwrap_or_else(|| panic!("no builtin {name}"));
-    (get(id).func)(&mut ctx, args)
-}
-
-fn arr(v: &Value) -> (Vec<usize>, Vec<f64>, ElemType) {
-    match v {
-        Value::Array(a) => {
-            let a = a.data.borrow();
-            (a.dims.clone(), a.to_f64_vec(), a.elem())
-        }
-        other => panic!("not an array: {other:?}"),
-    }
-}
 
 fn ints(x: &[i32]) -> Value {
     Value::array(Array::from_ints(vec![x.len()], x.to_vec()))

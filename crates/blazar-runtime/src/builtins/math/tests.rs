@@ -1,19 +1,8 @@
 //! Unit tests of the element-wise math builtins.
 
 use super::*;
-use crate::builtins::lookup;
+use crate::builtins::testing::{call, parts as arr};
 use crate::ElemType;
-
-fn call(name: &str, args: &[Value]) -> RtResult<Value> {
-    let mut ctx = Ctx::new(
-        Prec::Single,
-        Box::new(std::io::sink()),
-        ".".into(),
-        "t".into(),
-    );
-    let id = lookup(name).unwrap_or_else(|| panic!("no builtin {name}"));
-    (crate::builtins::get(id).func)(&mut ctx, args)
-}
 
 fn real(v: Value) -> f64 {
     match v {
@@ -26,16 +15,6 @@ fn int(v: Value) -> (i64, IntTy) {
     match v {
         Value::Int(x, t) => (x, t),
         other => panic!("not an int: {other:?}"),
-    }
-}
-
-fn arr(v: &Value) -> (Vec<usize>, Vec<f64>, ElemType) {
-    match v {
-        Value::Array(a) => {
-            let a = a.data.borrow();
-            (a.dims.clone(), a.to_f64_vec(), a.elem())
-        }
-        other => panic!("not an array: {other:?}"),
     }
 }
 

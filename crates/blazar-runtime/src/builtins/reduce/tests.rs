@@ -1,28 +1,7 @@
 //! Unit tests of the reductions.
 
 use super::*;
-use crate::builtins::{get, lookup};
-
-fn call(name: &str, args: &[Value]) -> RtResult<Value> {
-    let mut ctx = Ctx::new(
-        Prec::Single,
-        Box::new(std::io::sink()),
-        ".".into(),
-        "t".into(),
-    );
-    let id = lookup(name).unwrap_or_else(|| panic!("no builtin {name}"));
-    (get(id).func)(&mut ctx, args)
-}
-
-fn arr(v: &Value) -> (Vec<usize>, Vec<f64>, ElemType) {
-    match v {
-        Value::Array(a) => {
-            let a = a.data.borrow();
-            (a.dims.clone(), a.to_f64_vec(), a.elem())
-        }
-        other => panic!("not an array: {other:?}"),
-    }
-}
+use crate::builtins::testing::{call, parts as arr};
 
 fn mat23() -> Value {
     Value::array(Array::from_reals(
