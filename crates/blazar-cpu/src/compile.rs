@@ -9,13 +9,15 @@
 
 mod alias;
 mod expr;
+mod index;
+mod uniform;
 
 use alias::{count_assigns, special_aliases};
 
 use crate::program::*;
 use crate::values::KValue;
 use crate::KernelError;
-use blazar_kir::{ArrayTy, Bind, Expr, Kernel, Scalar, Space, Special, Stmt, StmtKind, Ty};
+use blazar_kir::{ArrayTy, Bind, Expr, Kernel, Scalar, Space, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
 pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
@@ -47,6 +49,7 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
         written: vec![false; k.arrays.len()],
         blocky: false,
         has_stencil: false,
+        uni: uniform::Uniform::new(k),
     };
     let mut assigned = vec![0u32; k.vars.len()];
     count_assigns(&k.body, &mut assigned);
@@ -118,6 +121,7 @@ pub(crate) struct Compiler<'k> {
     written: Vec<bool>,
     blocky: bool,
     pub has_stencil: bool,
+    pub uni: uniform::Uniform<'k>,
 }
 
 impl Compiler<'_> {
@@ -157,33 +161,6 @@ impl Compiler<'_> {
         self.consts.push((r, v));
         self.const_cache.insert(key, r);
         r
-    }
-
-    /// The registers of a special, shaped as `ty` (I32 or an I32 vector).
-    pub fn special(&mut self, sp: Special, ty: Ty) -> Result<Vec<Reg>, KernelError> {
-        let slot = match sp {
-            Special::Pos => 0,
-            Special::BlkPos => 1,
-            Special::BlkDim => 2,
-            Special::BlkIdx => 3,
-            Special::BlkCnt => 4,
-            Special::WarpSize => return Ok(vec![self.constant(Scalar::I32, KValue::Int(32))]),
-        };
-        let rank = self.k.rank.max(1) as usize;
-        if self.specials[slot].is_none() {
-            let regs = (0..rank)
-                .map(|_| self.new_reg(Scalar::I32, RegKind::Special))
-                .collect();
-            self.specials[slot] = Some(regs);
-        }
-        let regs = self.specials[slot].clone().unwrap_or_default();
-        match ty {
-            Ty::Scalar(Scalar::I32) if rank == 1 => Ok(regs),
-            Ty::Vector(Scalar::I32, n) if n as usize == rank => Ok(regs),
-            t => Err(KernelError::bad_launch(format!(
-                "{sp:?} has type {t} in a rank {rank} kernel"
-            ))),
-        }
     }
 
     pub fn is_pos(&self, idx: &[Reg]) -> bool {
@@ -295,10 +272,23 @@ impl Compiler<'_> {
                     _ => None,
                 };
                 let t = self.array(*arr)?;
+                let affine = if op.is_none() && t.space == Space::Global {
+                    self.affine_index(index)?
+                } else {
+                    None
+                };
+                let outer = affine.as_ref().map(|_| self.take_code());
                 let idx = self.scalars_of(index)?;
                 if idx.is_empty() || idx.len() > crate::memory::MAX_DIMS {
                     return Err(bad(format!("@{arr} indexed with {} indices", idx.len())));
                 }
+                let slow = match outer {
+                    Some(outer) => std::mem::replace(&mut self.code, outer),
+                    None => vec![],
+                };
+                let terms: Vec<Reg> = affine.iter().flatten().filter_map(|t| t.u).collect();
+                // An affine index holds no loads, so evaluating the value before it
+                // (the slow code runs last) cannot reorder errors.
                 let val = self.scalar(value)?;
                 if self.types[val as usize] != t.elem {
                     return Err(bad(format!(
@@ -311,6 +301,7 @@ impl Compiler<'_> {
                 let pos = self.is_pos(&idx);
                 self.release(&idx);
                 self.release(&[val]);
+                self.release(&terms);
                 CKind::Store {
                     code: self.take_code(),
                     arr: *arr,
@@ -318,6 +309,8 @@ impl Compiler<'_> {
                     pos,
                     val,
                     op,
+                    affine: affine.map(Into::into),
+                    slow,
                 }
             }
             StmtKind::Accumulate { output, value } => {
@@ -378,6 +371,13 @@ impl Compiler<'_> {
                 end,
                 body,
             } => {
+                let uniform = [start, step, end].iter().all(|e| self.uni.expr(e))
+                    && !uniform::exits_to(body, 0)
+                    && {
+                        let mut n = vec![0u32; self.k.vars.len()];
+                        count_assigns(body, &mut n);
+                        n.get(*var as usize) == Some(&0)
+                    };
                 let var_regs = self.vars.get(*var as usize).cloned().unwrap_or_default();
                 let [var_reg] = var_regs[..] else {
                     return Err(bad(format!("for variable %{var} is not a scalar")));
@@ -408,6 +408,7 @@ impl Compiler<'_> {
                     end,
                     body,
                     depth,
+                    uniform,
                 }
             }
             StmtKind::Break(n) | StmtKind::Continue(n) => {

@@ -7,6 +7,7 @@
 //! `continue` masks; `return` clears lanes from `live`. Pure instructions compute all
 //! lanes (inactive lanes hold harmless garbage); memory operations honour the mask.
 
+mod fast;
 mod flow;
 mod mem;
 mod scratch;
@@ -32,6 +33,7 @@ pub(crate) struct Ctx<'a> {
     /// Extents and row-major strides of the index space, per kernel component.
     pub kdims: Vec<usize>,
     pub kstride: Vec<usize>,
+    pub space: &'a crate::specials::Space,
 }
 
 /// The per-worker state of execution.
@@ -47,6 +49,8 @@ pub(crate) struct Scratch {
     /// Range of each `pos` component over the lanes (kernels with stencil loads).
     pub pos_lo: Vec<i64>,
     pub pos_hi: Vec<i64>,
+    /// The work item whose `pos` registers are still to be filled (`skip_pos`).
+    pub pos_lazy: Option<usize>,
     /// The mask of the statement being run has every lane set.
     full: bool,
     pool: Vec<Vec<bool>>,
@@ -80,7 +84,18 @@ impl Scratch {
     }
 
     fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
-        let mut full = all_set(mask);
+        let full = all_set(mask);
+        self.block_with(ctx, b, mask, full)
+    }
+
+    /// `block` when whether `mask` is full is already known.
+    fn block_with(
+        &mut self,
+        ctx: &Ctx,
+        b: &[CStmt],
+        mask: &mut Vec<bool>,
+        mut full: bool,
+    ) -> Result<(), KernelError> {
         for s in b {
             self.full = full;
             self.stmt(ctx, s, mask)?;
@@ -92,23 +107,6 @@ impl Scratch {
             }
         }
         Ok(())
-    }
-
-    /// The linear id of lane 0's element for a stencil load, when every lane's
-    /// shifted position is inside and the lanes are consecutive threads.
-    fn stencil_base(&self, ctx: &Ctx, a: usize, st: &[i64]) -> Option<usize> {
-        let base = self.contiguous?;
-        if !ctx.pos_contig[a] {
-            return None;
-        }
-        let mut lin = base as i64;
-        for (c, &d) in st.iter().enumerate() {
-            if d != 0 && (self.pos_lo[c] + d < 0 || self.pos_hi[c] + d >= ctx.kdims[c] as i64) {
-                return None;
-            }
-            lin += d * ctx.kstride[c] as i64;
-        }
-        Some(lin as usize)
     }
 
     fn code(
@@ -196,15 +194,31 @@ impl Scratch {
                 d,
                 idx,
                 pos,
-                stencil,
+                affine,
+                uniform,
                 slow,
             } => {
                 let a = *arr as usize;
-                let fast = match stencil {
-                    Some(st) => self.stencil_base(ctx, a, st),
+                if *uniform {
+                    let m = self.emask.pop();
+                    let res =
+                        self.uniform_load(ctx, *arr, *d, idx, m.as_deref().unwrap_or(mask), line);
+                    if let Some(m) = m {
+                        self.emask.push(m);
+                    }
+                    return res;
+                }
+                let fast = match affine {
+                    Some(t) => {
+                        let top: &[bool] = self.emask.last().map_or(mask, |v| v);
+                        self.affine_base(ctx, a, t, fast::first_active(&top[..n]))
+                    }
                     None => self.contiguous.filter(|_| *pos && ctx.pos_contig[a]),
                 };
                 if fast.is_none() {
+                    if self.pos_lazy.is_some() {
+                        crate::specials::fill_pos(ctx.prog, ctx.space, self);
+                    }
                     self.code(ctx, slow, mask, line)?;
                 }
                 let m = self.emask.pop();
@@ -277,10 +291,21 @@ impl Scratch {
                 pos,
                 val,
                 op,
+                affine,
+                slow,
             } => {
                 self.code(ctx, code, mask, line)?;
                 let full = self.full;
-                self.store(ctx, *arr, idx, *pos, *val, *op, mask, full, line)?;
+                let aff = affine.as_ref().and_then(|t| {
+                    self.affine_base(ctx, *arr as usize, t, fast::first_active(&mask[..n]))
+                });
+                if aff.is_none() && !slow.is_empty() {
+                    if self.pos_lazy.is_some() {
+                        crate::specials::fill_pos(ctx.prog, ctx.space, self);
+                    }
+                    self.code(ctx, slow, mask, line)?;
+                }
+                self.store(ctx, *arr, idx, (*pos, aff), *val, *op, mask, full, line)?;
             }
             CKind::Accumulate { code, out, val } => {
                 self.code(ctx, code, mask, line)?;
@@ -307,12 +332,13 @@ impl Scratch {
                 self.code(ctx, code, mask, line)?;
                 let (mut tm, mut em) = (self.take_mask(), self.take_mask());
                 let (mut ta, mut ea) = (false, false);
-                let c = bool::get(&self.regs[*cond as usize]);
+                let c = &bool::get(&self.regs[*cond as usize])[..n];
+                let (t, e, m) = (&mut tm[..n], &mut em[..n], &mask[..n]);
                 for l in 0..n {
-                    tm[l] = mask[l] & c[l];
-                    em[l] = mask[l] & !c[l];
-                    ta |= tm[l];
-                    ea |= em[l];
+                    t[l] = m[l] & c[l];
+                    e[l] = m[l] & !c[l];
+                    ta |= t[l];
+                    ea |= e[l];
                 }
                 let r = (|| {
                     if ta {
@@ -324,8 +350,8 @@ impl Scratch {
                     Ok(())
                 })();
                 if s.exits {
-                    for l in 0..n {
-                        mask[l] = tm[l] | em[l];
+                    for ((m, t), e) in mask[..n].iter_mut().zip(&tm[..n]).zip(&em[..n]) {
+                        *m = *t | *e;
                     }
                 }
                 self.pool.push(tm);
@@ -360,8 +386,12 @@ impl Scratch {
                 end,
                 body,
                 depth,
+                uniform,
             } => {
                 self.code(ctx, code, mask, line)?;
+                if *uniform {
+                    return self.uniform_for(ctx, mask, *var, *start, *step, *end, body);
+                }
                 let mut v = take(&mut self.regs[*var as usize]);
                 v.copy_masked(&self.regs[*start as usize], mask, false);
                 self.regs[*var as usize] = v;

@@ -117,6 +117,7 @@ pub fn launch(
         pos_contig,
         kdims,
         kstride,
+        space: &space,
     };
     let partials = with_pool(opts.threads, || {
         run_items(&ctx, &space, &params, plan.serial)

@@ -162,6 +162,30 @@ macro_rules! float_math {
 float_math!(math_f32, f32);
 float_math!(math_f64, f64);
 
+/// `|z|` as `hypot` computes it, in a form that vectorises: f32 parts are squared and
+/// summed in f64 (exact) and rounded once, which is what glibc's `hypotf` does.
+trait NormFast: Sized {
+    fn norm_fast(z: Complex<Self>) -> Self;
+}
+impl NormFast for f32 {
+    #[inline(always)]
+    fn norm_fast(z: Complex<f32>) -> f32 {
+        let (re, im) = (z.re as f64, z.im as f64);
+        let r = (re * re + im * im).sqrt() as f32;
+        if z.re.is_infinite() || z.im.is_infinite() {
+            f32::INFINITY
+        } else {
+            r
+        }
+    }
+}
+impl NormFast for f64 {
+    #[inline(always)]
+    fn norm_fast(z: Complex<f64>) -> f64 {
+        z.norm()
+    }
+}
+
 macro_rules! complex_math {
     ($name:ident, $t:ident) => {
         fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, n: usize) {
@@ -170,7 +194,7 @@ macro_rules! complex_math {
             if matches!(f, Abs | Real | Imag | Angle) {
                 let d = &mut <$t>::get_mut(d)[..n];
                 match f {
-                    Abs => map1(d, a, |x| x.norm()),
+                    Abs => map1(d, a, <$t as NormFast>::norm_fast),
                     Real => map1(d, a, |x| x.re),
                     Imag => map1(d, a, |x| x.im),
                     _ => map1(d, a, |x| x.arg()),

@@ -55,15 +55,17 @@ pub(crate) enum Inst {
         a: Reg,
         b: Option<Reg>,
     },
-    /// `d = arr[idx]`; `pos` when the index is exactly the `pos` special. A stencil
-    /// index (`pos + constant` per component) has its constant offsets in `stencil`,
-    /// and `slow` computes `idx` only when the contiguous path does not apply.
+    /// `d = arr[idx]`; `pos` when the index is exactly the `pos` special. An affine
+    /// index (`pos[c] + k + u` or `k + u` per component, see [`Term`]) has its terms in
+    /// `affine`, and `slow` computes `idx` only when the contiguous path does not
+    /// apply. A `uniform` index (the same on all active lanes) is read once.
     Load {
         arr: u32,
         d: Reg,
         idx: Box<[Reg]>,
         pos: bool,
-        stencil: Option<Box<[i64]>>,
+        affine: Option<Box<[Term]>>,
+        uniform: bool,
         slow: Box<[Inst]>,
     },
     Size {
@@ -87,6 +89,14 @@ pub(crate) enum Inst {
         neg: bool,
     },
     MaskPop,
+}
+
+/// One component of an affine index: `pos[c]` (if `pos`) + `d` + uniform `u`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Term {
+    pub pos: bool,
+    pub d: i64,
+    pub u: Option<Reg>,
 }
 
 /// Special index registers of one kind (`pos`, `blkpos`, ...), one per component.
@@ -122,6 +132,10 @@ pub(crate) enum CKind {
         pos: bool,
         val: Reg,
         op: Option<AtomicOp>,
+        /// An affine index (plain stores to global arrays) as for `Inst::Load`; `slow`
+        /// then computes `idx` when the contiguous path does not apply.
+        affine: Option<Box<[Term]>>,
+        slow: Vec<Inst>,
     },
     Accumulate {
         code: Vec<Inst>,
@@ -148,6 +162,9 @@ pub(crate) enum CKind {
         end: Reg,
         body: Vec<CStmt>,
         depth: usize,
+        /// Start, step and end are uniform and no `break`/`continue` targets the loop:
+        /// all active lanes iterate together.
+        uniform: bool,
     },
     Break(usize),
     Continue(usize),
@@ -221,8 +238,8 @@ impl Inst {
 }
 
 /// Whether `pos` registers are read only as the exact index of loads and stores that
-/// take the contiguous path (then a chunk need not compute them); collects the arrays
-/// so accessed.
+/// take the contiguous path, or by affine loads (whose slow path fills `pos` on
+/// demand), so that a chunk need not compute them; collects the arrays so accessed.
 pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) -> bool {
     let hit = |rs: &[Reg]| rs.iter().any(|r| pos.contains(r));
     let code_ok = |code: &[Inst], arrays: &mut Vec<u32>| {
@@ -231,15 +248,24 @@ pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) 
                 arr,
                 idx,
                 pos: p,
-                stencil,
+                affine,
                 ..
             } => {
-                let zero = stencil.as_ref().is_some_and(|s| s.iter().all(|&d| d == 0));
+                let zero = affine.as_ref().is_some_and(|s| {
+                    s.iter().all(|t| {
+                        *t == Term {
+                            pos: true,
+                            d: 0,
+                            u: None,
+                        }
+                    })
+                });
                 if (*p || zero) && &idx[..] == pos {
                     arrays.push(*arr);
                     true
                 } else {
-                    !hit(idx) && !stencil.is_some()
+                    // The slow path of an affine load fills `pos` on demand.
+                    affine.is_some() || !hit(idx)
                 }
             }
             i => !hit(&i.reads()),
@@ -257,12 +283,15 @@ pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) 
             pos: p,
             val,
             op,
+            affine,
+            ..
         } => {
             let fast = *p && op.is_none() && &idx[..] == pos;
             if fast {
                 arrays.push(*arr);
             }
-            code_ok(code, arrays) && !hit(&[*val]) && (fast || !hit(idx))
+            // The slow path of an affine store fills `pos` on demand.
+            code_ok(code, arrays) && !hit(&[*val]) && (fast || affine.is_some() || !hit(idx))
         }
         CKind::Accumulate { code, val, .. } => code_ok(code, arrays) && !hit(&[*val]),
         CKind::If {

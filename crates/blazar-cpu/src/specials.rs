@@ -134,7 +134,20 @@ fn odometer(out: &mut [i32], start: usize, stride: usize, extent: usize, add: us
     }
 }
 
-/// Starts work item `item` in `s`: lane count, contiguity and special registers.
+/// Range `(lo, hi)` of `(t / stride) % extent` over threads `t` in `start..start + n`.
+fn digit_range(start: usize, n: usize, stride: usize, extent: usize) -> (i64, i64) {
+    let (stride, extent) = (stride.max(1), extent.max(1));
+    let (q0, q1) = (start / stride, (start + n.max(1) - 1) / stride);
+    let (v0, v1) = (q0 % extent, q1 % extent);
+    if q1 - q0 >= extent || v0 > v1 {
+        (0, extent as i64 - 1)
+    } else {
+        (v0 as i64, v1 as i64)
+    }
+}
+
+/// Starts work item `item` in `s`: lane count, contiguity and special registers
+/// (`pos` is left for [`fill_pos`] when `skip_pos`).
 pub(crate) fn fill_specials(prog: &Program, sp: &Space, s: &mut Scratch, item: usize) -> usize {
     let r = sp.rank;
     let (n, bidx) = if sp.blocky {
@@ -156,57 +169,82 @@ pub(crate) fn fill_specials(prog: &Program, sp: &Space, s: &mut Scratch, item: u
     } else {
         None
     };
-    for (kind, regs) in prog.specials.iter().enumerate() {
-        let Some(regs) = regs else { continue };
+    s.pos_lazy = None;
+    for kind in 0..prog.specials.len() {
         if kind == 0 && sp.skip_pos {
+            s.pos_lazy = Some(item);
             continue;
         }
-        for (c, &reg) in regs.iter().enumerate() {
-            let out = &mut i32::get_mut(&mut s.regs[reg as usize])[..n];
-            let Some(p) = sp.plan_dim(c) else {
-                out.fill(if kind == 2 || kind == 4 { 1 } else { 0 });
-                continue;
-            };
-            let (bd, cn) = (sp.block[p], sp.cnt[p]);
-            match kind {
-                2 => out.fill(bd as i32),
-                4 => out.fill(cn as i32),
-                _ if sp.blocky => {
-                    // Lane l is blkpos l (row-major in the block) of block `bidx`.
-                    let add = if kind == 0 { bidx[p] * bd } else { 0 };
-                    if kind == 3 {
-                        out.fill(bidx[p] as i32);
-                    } else {
-                        odometer(out, 0, Space::stride(&sp.block, r, p), bd, add);
-                    }
-                }
-                _ => {
-                    odometer(
-                        out,
-                        item * CHUNK,
-                        Space::stride(&sp.data, r, p),
-                        sp.data[p],
-                        0,
-                    );
-                    match kind {
-                        1 => out.iter_mut().for_each(|x| *x %= bd as i32),
-                        3 => out.iter_mut().for_each(|x| *x /= bd as i32),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        fill_kind(prog, sp, s, item, kind, n, &bidx);
     }
-    // Nonzero stencils exclude `skip_pos`, so the `pos` registers are filled here.
-    if prog.has_stencil && s.contiguous.is_some() {
-        if let Some(regs) = &prog.specials[0] {
-            for (c, &reg) in regs.iter().enumerate() {
-                let v = &i32::get(&s.regs[reg as usize])[..n];
-                let lo = v.iter().fold(i32::MAX, |a, &x| a.min(x));
-                let hi = v.iter().fold(i32::MIN, |a, &x| a.max(x));
-                (s.pos_lo[c], s.pos_hi[c]) = (lo as i64, hi as i64);
+    if prog.has_stencil {
+        if let (Some(base), Some(regs)) = (s.contiguous, &prog.specials[0]) {
+            for c in 0..regs.len() {
+                (s.pos_lo[c], s.pos_hi[c]) = match sp.plan_dim(c) {
+                    Some(p) => digit_range(base, n, Space::stride(&sp.data, r, p), sp.data[p]),
+                    None => (0, 0),
+                };
             }
         }
     }
     n
+}
+
+/// Fills the `pos` registers of a chunk whose `pos` was skipped (`pos_lazy`).
+pub(crate) fn fill_pos(prog: &Program, sp: &Space, s: &mut Scratch) {
+    if let Some(item) = s.pos_lazy.take() {
+        let n = s.n;
+        fill_kind(prog, sp, s, item, 0, n, &[0; 4]);
+    }
+}
+
+/// Fills the registers of special `kind` (`pos`, `blkpos`, ...) for work item `item`.
+fn fill_kind(
+    prog: &Program,
+    sp: &Space,
+    s: &mut Scratch,
+    item: usize,
+    kind: usize,
+    n: usize,
+    bidx: &[usize; 4],
+) {
+    let r = sp.rank;
+    let Some(regs) = &prog.specials[kind] else {
+        return;
+    };
+    for (c, &reg) in regs.iter().enumerate() {
+        let out = &mut i32::get_mut(&mut s.regs[reg as usize])[..n];
+        let Some(p) = sp.plan_dim(c) else {
+            out.fill(if kind == 2 || kind == 4 { 1 } else { 0 });
+            continue;
+        };
+        let (bd, cn) = (sp.block[p], sp.cnt[p]);
+        match kind {
+            2 => out.fill(bd as i32),
+            4 => out.fill(cn as i32),
+            _ if sp.blocky => {
+                // Lane l is blkpos l (row-major in the block) of block `bidx`.
+                let add = if kind == 0 { bidx[p] * bd } else { 0 };
+                if kind == 3 {
+                    out.fill(bidx[p] as i32);
+                } else {
+                    odometer(out, 0, Space::stride(&sp.block, r, p), bd, add);
+                }
+            }
+            _ => {
+                odometer(
+                    out,
+                    item * CHUNK,
+                    Space::stride(&sp.data, r, p),
+                    sp.data[p],
+                    0,
+                );
+                match kind {
+                    1 => out.iter_mut().for_each(|x| *x %= bd as i32),
+                    3 => out.iter_mut().for_each(|x| *x /= bd as i32),
+                    _ => {}
+                }
+            }
+        }
+    }
 }

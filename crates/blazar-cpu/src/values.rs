@@ -274,10 +274,9 @@ impl Lanes {
             if full {
                 d.copy_from_slice(s);
             } else {
+                // Branch-free, so that it vectorises.
                 for i in 0..n {
-                    if mask[i] {
-                        d[i] = s[i];
-                    }
+                    d[i] = if mask[i] { s[i] } else { d[i] };
                 }
             }
         })

@@ -1,6 +1,11 @@
-//! Pre-passes over a kernel body: assignment counts and `v = pos` aliases.
+//! Pre-passes over a kernel body (assignment counts, `v = pos` aliases) and the
+//! registers of specials.
 
-use blazar_kir::{Bind, ExprKind, Kernel, Special, Stmt, StmtKind};
+use super::Compiler;
+use crate::program::{Reg, RegKind};
+use crate::values::KValue;
+use crate::KernelError;
+use blazar_kir::{Bind, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
 pub(super) fn count_assigns(b: &[Stmt], n: &mut [u32]) {
@@ -52,4 +57,33 @@ pub(super) fn special_aliases(k: &Kernel, assigned: &[u32]) -> HashMap<u32, Spec
         }
     }
     out
+}
+
+impl Compiler<'_> {
+    /// The registers of a special, shaped as `ty` (I32 or an I32 vector).
+    pub fn special(&mut self, sp: Special, ty: Ty) -> Result<Vec<Reg>, KernelError> {
+        let slot = match sp {
+            Special::Pos => 0,
+            Special::BlkPos => 1,
+            Special::BlkDim => 2,
+            Special::BlkIdx => 3,
+            Special::BlkCnt => 4,
+            Special::WarpSize => return Ok(vec![self.constant(Scalar::I32, KValue::Int(32))]),
+        };
+        let rank = self.k.rank.max(1) as usize;
+        if self.specials[slot].is_none() {
+            let regs = (0..rank)
+                .map(|_| self.new_reg(Scalar::I32, RegKind::Special))
+                .collect();
+            self.specials[slot] = Some(regs);
+        }
+        let regs = self.specials[slot].clone().unwrap_or_default();
+        match ty {
+            Ty::Scalar(Scalar::I32) if rank == 1 => Ok(regs),
+            Ty::Vector(Scalar::I32, n) if n as usize == rank => Ok(regs),
+            t => Err(KernelError::bad_launch(format!(
+                "{sp:?} has type {t} in a rank {rank} kernel"
+            ))),
+        }
+    }
 }

@@ -224,10 +224,14 @@ impl Compiler<'_> {
             }
             ExprKind::Load { arr, index } => {
                 let t = self.array(*arr)?;
-                let stencil = self
-                    .stencil_of(index)
-                    .filter(|_| t.space == blazar_kir::Space::Global);
-                let outer = stencil.as_ref().map(|_| std::mem::take(&mut self.code));
+                let uniform =
+                    t.space != blazar_kir::Space::Local && index.iter().all(|e| self.uni.expr(e));
+                let affine = if !uniform && t.space == blazar_kir::Space::Global {
+                    self.affine_index(index)?
+                } else {
+                    None
+                };
+                let outer = affine.as_ref().map(|_| std::mem::take(&mut self.code));
                 let idx = self.scalars_of(index)?;
                 if idx.is_empty() || idx.len() > crate::memory::MAX_DIMS {
                     return Err(bad(format!("@{arr} indexed with {} indices", idx.len())));
@@ -236,20 +240,20 @@ impl Compiler<'_> {
                     Some(outer) => std::mem::replace(&mut self.code, outer),
                     None => vec![],
                 };
-                if stencil.as_ref().is_some_and(|s| s.iter().any(|&d| d != 0)) {
-                    self.has_stencil = true;
-                }
                 let d = self.temp(t.elem);
                 let pos = self.is_pos(&idx);
+                let terms: Vec<Reg> = affine.iter().flatten().filter_map(|t| t.u).collect();
                 self.code.push(Inst::Load {
                     arr: *arr,
                     d,
                     idx: idx.clone().into(),
                     pos,
-                    stencil: stencil.map(Into::into),
+                    affine: affine.map(Into::into),
+                    uniform,
                     slow: slow.into(),
                 });
                 self.release(&idx);
+                self.release(&terms);
                 vec![d]
             }
             ExprKind::Size { arr, dim } => {
@@ -337,58 +341,6 @@ impl Compiler<'_> {
                 vec![acc]
             }
         })
-    }
-
-    /// Whether `v` holds `pos` (an aliased `v = pos`).
-    fn is_pos_var(&self, v: u32) -> bool {
-        self.vars.get(v as usize).is_some_and(|r| self.is_pos(r))
-    }
-
-    /// `(c, k)` when `e` is `pos[c] + k` for a constant `k`.
-    fn pos_component(&self, e: &Expr) -> Option<(usize, i64)> {
-        let rank1 = self.k.rank == 1;
-        let int = |e: &Expr| match e.kind {
-            ExprKind::Const(blazar_kir::Const::Int(k)) => Some(k),
-            _ => None,
-        };
-        let is_pos = |e: &Expr| match e.kind {
-            ExprKind::Special(blazar_kir::Special::Pos) => true,
-            ExprKind::Var(v) => self.is_pos_var(v),
-            _ => false,
-        };
-        match &e.kind {
-            _ if rank1 && is_pos(e) => Some((0, 0)),
-            ExprKind::Lane(v, i) if !rank1 && is_pos(v) => {
-                Some((usize::try_from(int(i)?).ok()?, 0))
-            }
-            ExprKind::Binary(BinOp::Add, a, b) => match (self.pos_component(a), int(b)) {
-                (Some((c, d)), Some(k)) => Some((c, d.checked_add(k)?)),
-                _ => {
-                    let (c, d) = self.pos_component(b)?;
-                    Some((c, d.checked_add(int(a)?)?))
-                }
-            },
-            ExprKind::Binary(BinOp::Sub, a, b) => {
-                let (c, d) = self.pos_component(a)?;
-                Some((c, d.checked_sub(int(b)?)?))
-            }
-            _ => None,
-        }
-    }
-
-    /// Per-component offsets when `index` is `pos + constants`, component by component.
-    fn stencil_of(&self, index: &[Expr]) -> Option<Vec<i64>> {
-        if index.len() != self.k.rank as usize {
-            return None;
-        }
-        let mut out = Vec::with_capacity(index.len());
-        for (i, e) in index.iter().enumerate() {
-            match self.pos_component(e)? {
-                (c, d) if c == i && d.unsigned_abs() < (1 << 40) => out.push(d),
-                _ => return None,
-            }
-        }
-        Some(out)
     }
 
     /// Compiles a list of scalar expressions (vectors contribute all components).

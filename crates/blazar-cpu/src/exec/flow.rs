@@ -32,34 +32,29 @@ impl Scratch {
         }
         let r = (|| loop {
             test(self, &cur, &mut c)?;
+            // Branch-free, so that it vectorises.
             let mut any = false;
-            for l in 0..n {
-                if cur[l] {
-                    if c[l] {
-                        any = true;
-                    } else {
-                        done[l] = true;
-                        cur[l] = false;
-                    }
-                }
+            for ((cu, d), &t) in cur[..n].iter_mut().zip(&mut done[..n]).zip(&c[..n]) {
+                let a = *cu;
+                *d |= a & !t;
+                *cu = a & t;
+                any |= a & t;
             }
             if !any {
                 return Ok(());
             }
             self.block(ctx, body, &mut cur)?;
             let cont = &mut self.cont[depth];
-            for l in 0..n {
-                cur[l] |= cont[l];
-                cont[l] = false;
+            for (cu, co) in cur[..n].iter_mut().zip(&mut cont[..n]) {
+                *cu |= *co;
+                *co = false;
             }
             if let Some((var, step)) = incr {
                 let mut v = take(&mut self.regs[var]);
                 with_num!(v.scalar(), T => {
                     let (vv, st) = (&mut T::get_mut(&mut v)[..n], &T::get(&self.regs[step])[..n]);
                     for l in 0..n {
-                        if cur[l] {
-                            vv[l] = vv[l].add(st[l]);
-                        }
+                        vv[l] = if cur[l] { vv[l].add(st[l]) } else { vv[l] };
                     }
                 }, ());
                 self.regs[var] = v;

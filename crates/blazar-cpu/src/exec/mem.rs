@@ -24,7 +24,7 @@ fn zero_reg(r: &mut Lanes, n: usize) {
 }
 
 impl Scratch {
-    fn conv_reg(&mut self, s: Scalar) -> Lanes {
+    pub(super) fn conv_reg(&mut self, s: Scalar) -> Lanes {
         let c = take(&mut self.conv[scalar_index(s)]);
         if c.scalar() == s && with_scalar!(s, T => T::get(&c).len()) >= self.width {
             c
@@ -33,7 +33,7 @@ impl Scratch {
         }
     }
 
-    fn put_conv(&mut self, c: Lanes) {
+    pub(super) fn put_conv(&mut self, c: Lanes) {
         let i = scalar_index(c.scalar());
         self.conv[i] = c;
     }
@@ -211,7 +211,7 @@ impl Scratch {
         ctx: &Ctx,
         arr: u32,
         idx: &[Reg],
-        pos: bool,
+        (pos, aff): (bool, Option<usize>),
         val: Reg,
         op: Option<AtomicOp>,
         mask: &[bool],
@@ -231,9 +231,9 @@ impl Scratch {
                 let Some(g) = ctx.globals[a] else {
                     return Ok(());
                 };
-                let base = self
+                let base = aff.or(self
                     .contiguous
-                    .filter(|_| pos && op.is_none() && ctx.pos_contig[a]);
+                    .filter(|_| pos && op.is_none() && ctx.pos_contig[a]));
                 if base.is_none() {
                     self.offsets_into(&g.dims, mode, idx, mask, line)?;
                 }

@@ -68,6 +68,7 @@ impl Scratch {
             partials: prog.outputs.iter().map(|o| identity(o.op, o.ty)).collect(),
             pos_lo: vec![0; prog.kernel_rank],
             pos_hi: vec![0; prog.kernel_rank],
+            pos_lazy: None,
             full: false,
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],
