@@ -36,7 +36,8 @@ pub enum Command {
     /// Print an intermediate form of a program.
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
-        /// the KIR of every kernel specialisation it launched.
+        /// the KIR of every kernel specialisation it launched; `cuda` prints the CUDA
+        /// C++ generated for each of them.
         #[arg(value_enum)]
         what: EmitWhat,
         /// The program (a `.q` file).
@@ -57,6 +58,7 @@ pub enum Command {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EmitWhat {
     Kir,
+    Cuda,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -74,11 +76,7 @@ pub fn main(cli: Cli) -> ExitCode {
             double,
             threads,
         } => run(&file, device, double, threads),
-        Command::Emit {
-            what: EmitWhat::Kir,
-            file,
-            double,
-        } => emit_kir(&file, double),
+        Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
@@ -131,15 +129,22 @@ fn report(d: &blazar_diagnostics::Diagnostic, loaded: &Loaded) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn emit_kir(file: &Path, double: bool) -> ExitCode {
+fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let ctx = context(file, double, Box::new(std::io::sink()));
     let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+    let opts = blazar_codegen_cuda::CodegenOptions {
+        file_name: file.display().to_string(),
+        line_directives: true,
+    };
     for k in &kernels {
-        println!("{}", blazar_kir::printer::print_kernel(k));
+        match what {
+            EmitWhat::Kir => println!("{}", blazar_kir::printer::print_kernel(k)),
+            EmitWhat::Cuda => println!("{}", blazar_codegen_cuda::generate(k, &opts).source),
+        }
     }
     if kernels.is_empty() {
         println!("% the program launched no kernels");

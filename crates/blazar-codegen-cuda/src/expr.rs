@@ -1,0 +1,291 @@
+//! Expressions: scalars print as C expressions with the CPU executor's semantics;
+//! vector operations map a scalar rule over the lanes with a generic lambda.
+
+use crate::kernel::Gen;
+use crate::names::{self, scalar};
+use blazar_kir::{BinOp, Const, Expr, ExprKind, MathFn, Scalar, Ty, UnOp, VecReduce};
+
+fn narrow(s: Scalar) -> bool {
+    matches!(s, Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16)
+}
+
+/// Unsigned type of the same width (for shifts without signed overflow).
+fn unsigned_of(s: Scalar) -> &'static str {
+    match s.size() {
+        8 => "u64",
+        _ => "u32",
+    }
+}
+
+/// `a op b` on scalars of type `s` (the operand type).
+pub fn binary(op: BinOp, s: Scalar, a: &str, b: &str) -> String {
+    use BinOp::*;
+    let t = scalar(s);
+    let infix = |o: &str| {
+        if narrow(s) {
+            format!("(({t})({a} {o} {b}))")
+        } else {
+            format!("({a} {o} {b})")
+        }
+    };
+    let (f32, f64, cx, int) = (
+        s == Scalar::F32,
+        s == Scalar::F64,
+        s.is_complex(),
+        s.is_int(),
+    );
+    match op {
+        Add => infix("+"),
+        Sub => infix("-"),
+        Mul => infix("*"),
+        Div if int => format!("bz_div({a}, {b})"),
+        Div => format!("({a} / {b})"),
+        Pow if int => format!("bz_ipow({a}, {b})"),
+        Pow if cx => format!("bz_cpow({a}, {b})"),
+        Pow if f64 => format!("pow({a}, {b})"),
+        Pow => format!("powf({a}, {b})"),
+        Rem if int => format!("bz_rem({a}, {b})"),
+        Rem if f32 => format!("fmodf({a}, {b})"),
+        Rem if f64 => format!("fmod({a}, {b})"),
+        Min if f32 => format!("fminf({a}, {b})"),
+        Min if f64 => format!("fmin({a}, {b})"),
+        Max if f32 => format!("fmaxf({a}, {b})"),
+        Max if f64 => format!("fmax({a}, {b})"),
+        Min if int => format!("bz_min({a}, {b})"),
+        Max if int => format!("bz_max({a}, {b})"),
+        // Undefined on complex and bool (rejected by the verifier): the CPU keeps `a`.
+        Rem | Min | Max => a.to_string(),
+        Eq => format!("({a} == {b})"),
+        Ne => format!("({a} != {b})"),
+        Lt | Gt if cx => "false".into(),
+        Le | Ge if cx => format!("({a} == {b})"),
+        Lt => format!("({a} < {b})"),
+        Gt => format!("({a} > {b})"),
+        Le => format!("({a} <= {b})"),
+        Ge => format!("({a} >= {b})"),
+        And => format!("({a} && {b})"),
+        Or => format!("({a} || {b})"),
+        BitAnd => infix("&"),
+        BitOr => infix("|"),
+        BitXor => infix("^"),
+        Shl => {
+            let m = s.size() * 8 - 1;
+            format!("(({t})(({})({a}) << ({b} & {m})))", unsigned_of(s))
+        }
+        Shr => {
+            let m = s.size() * 8 - 1;
+            format!("(({t})({a} >> ({b} & {m})))")
+        }
+    }
+}
+
+/// `op a` on a scalar of type `s`.
+pub fn unary(op: UnOp, s: Scalar, a: &str) -> String {
+    let t = scalar(s);
+    match op {
+        UnOp::Neg if narrow(s) => format!("(({t})(-{a}))"),
+        UnOp::Neg => format!("(-{a})"),
+        UnOp::Not => format!("(!{a})"),
+        UnOp::BitNot => format!("(({t})(~{a}))"),
+    }
+}
+
+/// A conversion of a scalar from `from` to `to`.
+pub fn cast(to: Scalar, from: Scalar, a: &str) -> String {
+    if to == from {
+        a.to_string()
+    } else {
+        format!("bz_cast<{}>({a})", scalar(to))
+    }
+}
+
+/// `f(args)` where the (first) argument has scalar type `s`.
+pub fn math(f: MathFn, s: Scalar, args: &[String]) -> String {
+    use MathFn::*;
+    let a = args.first().map_or("0", String::as_str);
+    let b = args.get(1).map_or("0", String::as_str);
+    let zero = || names::int_lit(0, s);
+    if s.is_complex() {
+        let n = match f {
+            Abs => "bz_cabs",
+            Real => return format!("{a}.re"),
+            Imag => return format!("{a}.im"),
+            Angle => "bz_carg",
+            Conj => "bz_conj",
+            Sqrt => "bz_csqrt",
+            Exp => "bz_cexp",
+            Log => "bz_clog",
+            Sin => "bz_csin",
+            Cos => "bz_ccos",
+            Tan => "bz_ctan",
+            Sinh => "bz_csinh",
+            Cosh => "bz_ccosh",
+            Tanh => "bz_ctanh",
+            _ => return a.to_string(),
+        };
+        return format!("{n}({a})");
+    }
+    if s.is_float() {
+        let sfx = if s == Scalar::F32 { "f" } else { "" };
+        let one = names::real_lit(1.0, s);
+        let plain = |n: &str| format!("{n}{sfx}({a})");
+        return match f {
+            Abs => plain("fabs"),
+            Sqrt => plain("sqrt"),
+            Rsqrt => format!("({one} / sqrt{sfx}({a}))"),
+            Exp => plain("exp"),
+            Exp2 => plain("exp2"),
+            Log => plain("log"),
+            Log2 => plain("log2"),
+            Log10 => plain("log10"),
+            Sin => plain("sin"),
+            Cos => plain("cos"),
+            Tan => plain("tan"),
+            Asin => plain("asin"),
+            Acos => plain("acos"),
+            Atan => plain("atan"),
+            Sinh => plain("sinh"),
+            Cosh => plain("cosh"),
+            Tanh => plain("tanh"),
+            Floor => plain("floor"),
+            Ceil => plain("ceil"),
+            Round => plain("round"),
+            Frac => format!("bz_frac({a})"),
+            Sign => format!("bz_sign({a})"),
+            IsNan => format!("((bool)isnan({a}))"),
+            IsInf => format!("((bool)isinf({a}))"),
+            IsFinite => format!("((bool)isfinite({a}))"),
+            Atan2 => format!("atan2{sfx}({a}, {b})"),
+            Periodize => format!("bz_periodize({a}, {b})"),
+            Real | Conj => a.to_string(),
+            Imag => zero(),
+            Angle => format!("bz_angle({a})"),
+            MakeComplex => {
+                let c = if s == Scalar::F64 { "c64" } else { "c32" };
+                format!("{c}{{{a}, {b}}}")
+            }
+        };
+    }
+    if s == Scalar::Bool {
+        return a.to_string();
+    }
+    match f {
+        Abs => format!("bz_iabs({a})"),
+        Sign => format!("bz_sign({a})"),
+        Periodize => format!("bz_periodize({a}, {b})"),
+        Imag => zero(),
+        Angle => format!("bz_angle({a})"),
+        _ => a.to_string(),
+    }
+}
+
+/// `[](auto x) { return body; }` over the lanes of `v`.
+fn map1(v: &str, body: String) -> String {
+    format!("bz_map1({v}, [](auto x) {{ return {body}; }})")
+}
+
+fn map2(a: &str, b: &str, body: String) -> String {
+    format!("bz_map2({a}, {b}, [](auto x, auto y) {{ return {body}; }})")
+}
+
+fn reduce_op(r: VecReduce) -> BinOp {
+    match r {
+        VecReduce::Sum => BinOp::Add,
+        VecReduce::Prod => BinOp::Mul,
+        VecReduce::Min => BinOp::Min,
+        VecReduce::Max => BinOp::Max,
+    }
+}
+
+impl Gen<'_> {
+    /// The C expression of `e`.
+    pub fn expr(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Const(c) => match e.ty {
+                Ty::Scalar(s) => names::constant(c, s),
+                Ty::Vector(s, n) => {
+                    let x = names::constant(c, s);
+                    format!("bz_splat<{n}, {}>({x})", scalar(s))
+                }
+                Ty::Array(_) => "0".into(),
+            },
+            ExprKind::Var(v) => names::var(self.k, *v),
+            ExprKind::Special(sp) => self.special(*sp),
+            ExprKind::Unary(op, a) => {
+                let x = self.expr(a);
+                match a.ty {
+                    Ty::Vector(s, _) => map1(&x, unary(*op, s, "x")),
+                    t => unary(*op, t.elem(), &x),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                match a.ty {
+                    Ty::Vector(s, _) => map2(&x, &y, binary(*op, s, "x", "y")),
+                    t => binary(*op, t.elem(), &x, &y),
+                }
+            }
+            ExprKind::Cast(a) => {
+                let x = self.expr(a);
+                let (from, to) = (a.ty.elem(), e.ty.elem());
+                match a.ty {
+                    Ty::Vector(..) if from != to => map1(&x, cast(to, from, "x")),
+                    _ => cast(to, from, &x),
+                }
+            }
+            ExprKind::Select(c, a, b) => {
+                let (cc, x, y) = (self.expr(c), self.expr(a), self.expr(b));
+                match c.ty {
+                    Ty::Vector(..) => format!("bz_vsel({cc}, {x}, {y})"),
+                    _ => format!("({cc} ? {x} : {y})"),
+                }
+            }
+            ExprKind::Math(f, args) => {
+                let xs: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let first = args.first().map_or(Ty::BOOL, |a| a.ty);
+                match (first, xs.as_slice()) {
+                    (Ty::Vector(s, _), [x]) => map1(x, math(*f, s, &["x".into()])),
+                    (Ty::Vector(s, _), [x, y]) => {
+                        map2(x, y, math(*f, s, &["x".into(), "y".into()]))
+                    }
+                    (t, _) => math(*f, t.elem(), &xs),
+                }
+            }
+            ExprKind::Load { arr, index } => self.load(*arr, index),
+            ExprKind::Size { arr, dim } => self.size(*arr, Some(*dim)),
+            ExprKind::Numel(arr) => self.size(*arr, None),
+            ExprKind::VecLit(es) => {
+                let xs: Vec<String> = es.iter().map(|x| self.expr(x)).collect();
+                format!("{}{{{{{}}}}}", names::ty(e.ty), xs.join(", "))
+            }
+            ExprKind::Splat(a) => {
+                let x = self.expr(a);
+                match e.ty {
+                    Ty::Vector(s, n) => format!("bz_splat<{n}, {}>({x})", scalar(s)),
+                    _ => x,
+                }
+            }
+            ExprKind::Lane(v, i) => {
+                let x = self.expr(v);
+                let n = match v.ty {
+                    Ty::Vector(_, n) => n as i64,
+                    _ => return x,
+                };
+                match i.kind {
+                    ExprKind::Const(Const::Int(k)) if (0..n).contains(&k) => format!("{x}[{k}]"),
+                    ExprKind::Const(Const::Int(_)) => names::int_lit(0, e.ty.elem()),
+                    _ => {
+                        let j = self.expr(i);
+                        format!("bz_lane({x}, {j})")
+                    }
+                }
+            }
+            ExprKind::VecReduce(r, a) => {
+                let x = self.expr(a);
+                let s = a.ty.elem();
+                let body = binary(reduce_op(*r), s, "x", "y");
+                format!("bz_fold({x}, [](auto x, auto y) {{ return {body}; }})")
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! KIR → CUDA C++ source: the pure half of the CUDA backend (no FFI, no GPU needed).
+//!
+//! [`generate`] prints one specialised kernel as an `extern "C" __global__` function
+//! preceded by a fixed prelude (`prelude.rs`, `prelude_mem.rs`). The semantics are the
+//! CPU executor's (`blazar-cpu`): boundary modes, linear indexing, wrapping integer
+//! arithmetic with `x / 0 == 0`, saturating float-to-int casts, dynamic memory rules,
+//! kernel outputs. The runtime side (`blazar-cuda`) compiles the source with NVRTC
+//! (options [`NVRTC_OPTIONS`] plus `-arch=sm_XY`) and launches it as described by
+//! [`Generated`]:
+//!
+//! - Grid: the kernel's `pos` has `rank` components; the LAST one is `threadIdx.x` /
+//!   `blockIdx.x` (coalescing), the one before it `y`, then `z`. For rank 4, the first
+//!   two components share `z` (`blockDim.z = block[0] * block[1]`, `gridDim.z =
+//!   cnt[0] * cnt[1]`, split with `bz_space`). Block extents divide data extents.
+//! - Parameters: see [`ParamLayout`]; arrays are `bz_arr<T>` = `{ T* data; i32 dims[4]; }`
+//!   with dims left-padded with 1s to the KIR rank and 1s after it.
+//! - Errors: a zeroed `bz_err` (4 × i32) in device memory; after synchronising, a
+//!   non-zero `code` is the first error (see [`ErrorKind`]) at `.q` line `line`.
+//! - Outputs: one device scalar per kernel output, initialised by the host to the
+//!   identity of [`OutputLayout::combine`]; each block adds its partial atomically; the
+//!   host then applies [`OutputLayout::finish`] exactly as the CPU executor does.
+
+mod expr;
+mod kernel;
+mod memory;
+mod names;
+mod prelude;
+mod prelude_mem;
+mod shared;
+mod stmt;
+
+pub use shared::dynamic_shared_bytes;
+
+use blazar_kir::{AtomicOp, Expr, Kernel, Scalar};
+
+/// NVRTC options the generated source needs (the caller adds `-arch=sm_XY`):
+/// `-default-device` makes the lambdas of vector operations device code.
+pub const NVRTC_OPTIONS: &[&str] = &["-std=c++17", "-default-device"];
+
+/// Code generation settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodegenOptions {
+    /// The `.q` file named in `#line` directives.
+    pub file_name: String,
+    /// Emit `#line N "file"` before statements (off: errors point at the C source).
+    pub line_directives: bool,
+}
+
+impl Default for CodegenOptions {
+    fn default() -> Self {
+        CodegenOptions {
+            file_name: "kernel.q".into(),
+            line_directives: true,
+        }
+    }
+}
+
+/// The CUDA source of one kernel and how to launch it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// Prelude plus kernel: one NVRTC compilation unit.
+    pub source: String,
+    /// The `extern "C" __global__` function name.
+    pub entry: String,
+    /// Every C parameter, in order: the KIR parameters, then the hidden ones.
+    pub params: Vec<ParamLayout>,
+    /// Shared memory of the kernel when it is known at compile time (static
+    /// `__shared__` arrays only); `None` when some shared array has run-time extents:
+    /// the launcher computes the dynamic size with [`dynamic_shared_bytes`].
+    pub shared_bytes: Option<usize>,
+    /// Shared arrays with run-time extents, carved from `extern __shared__` memory.
+    pub dynamic_shared: Vec<DynShared>,
+    /// Kernel outputs, in KIR order (each has a hidden parameter).
+    pub outputs: Vec<OutputLayout>,
+    /// The kernel allocates dynamic memory and takes a `bz_pool` parameter.
+    pub uses_pool: bool,
+}
+
+/// How one C parameter is passed (by value, with the C ABI's size and alignment).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamLayout {
+    /// KIR parameter `index` bound to a scalar variable.
+    Scalar { index: usize, ty: Scalar },
+    /// KIR parameter `index` bound to a vector variable: `bz_v<T, len>` (an array).
+    Vector { index: usize, elem: Scalar, len: u8 },
+    /// KIR parameter `index` bound to a global array: `bz_arr<T>` (24 bytes, align 8).
+    Array {
+        index: usize,
+        elem: Scalar,
+        rank: u8,
+    },
+    /// `bz_space` (32 bytes): `dims[4]`, `block[4]` of the index space, kernel rank.
+    Space,
+    /// `bz_err*`: the error record.
+    ErrorRecord,
+    /// `T*`: the accumulator of kernel output `index`.
+    Output { index: usize, ty: Scalar },
+    /// `bz_pool` (24 bytes): `{ u8* base; u64 cap; u64* top; }`, `*top` zeroed.
+    Pool,
+}
+
+impl ParamLayout {
+    /// `(size, align)` in bytes under the CUDA C ABI.
+    pub fn size_align(&self) -> (usize, usize) {
+        let elem = |s: Scalar| match s {
+            Scalar::C32 => (8, 8),
+            Scalar::C64 => (16, 16),
+            s => (s.size(), s.size()),
+        };
+        match self {
+            ParamLayout::Scalar { ty, .. } => elem(*ty),
+            ParamLayout::Vector { elem: e, len, .. } => {
+                let (s, a) = elem(*e);
+                (s * *len as usize, a)
+            }
+            ParamLayout::Array { .. } | ParamLayout::Pool => (24, 8),
+            ParamLayout::Space => (32, 4),
+            ParamLayout::ErrorRecord | ParamLayout::Output { .. } => (8, 8),
+        }
+    }
+}
+
+/// A shared array whose extents are computed at run time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynShared {
+    pub arr: u32,
+    pub elem_size: usize,
+    /// The KIR extents (usually of `blkdim`, constants and scalar parameters).
+    pub dims: Vec<Expr>,
+}
+
+/// How a kernel output is accumulated on the device and finished on the host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputLayout {
+    pub name: String,
+    pub ty: Scalar,
+    /// The op of the per-block partials and the device atomic (`-=` sums, `/=` and
+    /// `^=` multiply); the host initialises the accumulator to its identity.
+    pub combine: AtomicOp,
+    /// The KIR op: the host applies `-=` → `0 - acc`, `/=` → `1 / acc`, `^=` → 1.
+    pub finish: AtomicOp,
+}
+
+/// Kinds of device-side errors (the low byte of `bz_err::code`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    AssertFailed = 1,
+    /// `code >> 8` is the dimension, `a` the index, `b` the extent.
+    OutOfBounds = 2,
+    /// `a` is the size asked for, `b` the limit.
+    OutOfMemory = 3,
+}
+
+impl ErrorKind {
+    /// Decodes a non-zero `bz_err::code` into its kind and (for bounds) dimension.
+    pub fn decode(code: i32) -> Option<(ErrorKind, u32)> {
+        let kind = match code & 0xff {
+            1 => ErrorKind::AssertFailed,
+            2 => ErrorKind::OutOfBounds,
+            3 => ErrorKind::OutOfMemory,
+            _ => return None,
+        };
+        Some((kind, (code as u32) >> 8))
+    }
+}
+
+/// Generates the CUDA source of kernel `k` (assumed to pass `blazar_kir::verify`).
+pub fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
+    kernel::generate(k, opts)
+}

@@ -1,0 +1,181 @@
+//! Array accesses and allocations: loads, stores, atomic updates, sizes, shared and
+//! dynamic (local) memory.
+//!
+//! Indexing follows the CPU executor: `k` indices into an array of rank `r` use the
+//! shape `dims` left-padded with 1s when `k > r`, and fold the trailing dims into the
+//! last index when `k < r` (one index is linear). `bz_idx<MODE>` applies the boundary
+//! mode per dimension and gives -1 for an element that does not exist, which reads as
+//! zero and is skipped by writes.
+
+use crate::kernel::{Gen, SharedSlot};
+use crate::names::{self, scalar};
+use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Scalar, Space, Ty};
+
+impl Gen<'_> {
+    fn arr_ty(&self, a: ArrId) -> ArrayTy {
+        match self.k.arrays.get(a as usize).map(|d| d.ty) {
+            Some(Ty::Array(t)) => t,
+            _ => ArrayTy {
+                elem: Scalar::F32,
+                rank: 1,
+                read: Default::default(),
+                write: Default::default(),
+                is_const: false,
+                space: Space::Global,
+            },
+        }
+    }
+
+    /// An index or extent as an i32 C expression (wider ints saturate).
+    fn i32_of(&mut self, e: &Expr) -> String {
+        let x = self.expr(e);
+        match e.ty {
+            Ty::Scalar(Scalar::I32) => x,
+            Ty::Scalar(s) if s.size() < 4 && s.is_int() => format!("(i32){x}"),
+            _ => format!("bz_ix({x})"),
+        }
+    }
+
+    /// The extents used to index `@a` with `k` indices.
+    fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
+        let name = names::arr(self.k, a);
+        let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
+        let dim = |i: usize| format!("{name}.dims[{i}]");
+        if k >= r {
+            (0..k)
+                .map(|i| {
+                    if i < k - r {
+                        "1".into()
+                    } else {
+                        dim(i - (k - r))
+                    }
+                })
+                .collect()
+        } else {
+            let mut v: Vec<String> = (0..k - 1).map(dim).collect();
+            let rest: Vec<String> = (k - 1..r).map(dim).collect();
+            v.push(format!("({})", rest.join(" * ")));
+            v
+        }
+    }
+
+    /// `bz_idx<MODE>(...)`: the element offset of `@a[index]`, or -1.
+    fn offset(&mut self, a: ArrId, index: &[Expr], mode: u8) -> String {
+        let shape = self.shape(a, index.len().max(1));
+        let mut args = vec![
+            "bz_e".to_string(),
+            self.line.to_string(),
+            "0".into(),
+            "0".into(),
+        ];
+        for (e, n) in index.iter().zip(shape) {
+            args.push(self.i32_of(e));
+            args.push(n);
+        }
+        format!("bz_idx<{mode}>({})", args.join(", "))
+    }
+
+    /// A load `@a[index]`.
+    pub fn load(&mut self, a: ArrId, index: &[Expr]) -> String {
+        let t = self.arr_ty(a);
+        let off = self.offset(a, index, names::read_mode(t.read));
+        format!("bz_get({}.data, {off})", names::arr(self.k, a))
+    }
+
+    /// `size(@a, dim)` or, with `None`, `numel(@a)`.
+    pub fn size(&mut self, a: ArrId, dim: Option<u8>) -> String {
+        let name = names::arr(self.k, a);
+        let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
+        match dim {
+            Some(d) if (d as usize) < r => format!("{name}.dims[{d}]"),
+            Some(_) => "1".into(),
+            None => {
+                let ds: Vec<String> = (0..r).map(|i| format!("{name}.dims[{i}]")).collect();
+                format!("({})", ds.join(" * "))
+            }
+        }
+    }
+
+    /// A store (`op == None`) or an atomic update of `@a[index]`.
+    pub fn store(&mut self, a: ArrId, index: &[Expr], value: &Expr, op: Option<AtomicOp>) {
+        let t = self.arr_ty(a);
+        let name = names::arr(self.k, a);
+        let off = self.offset(a, index, names::write_mode(t.write));
+        let x = self.expr(value);
+        let ct = scalar(t.elem);
+        match op {
+            None => self.line_out(&format!("bz_put({name}.data, {off}, {x});")),
+            Some(op) => {
+                let code = names::op_code(op);
+                let update = if t.space == Space::Local {
+                    // Private memory: a plain read-modify-write.
+                    format!("{name}.data[o] = bz_combine<{code}, {ct}>({name}.data[o], {x});")
+                } else {
+                    format!("bz_atomic<{code}, {ct}>({name}.data + o, {x});")
+                };
+                self.line_out(&format!("{{ const i32 o = {off}; if (o >= 0) {update} }}"));
+            }
+        }
+    }
+
+    /// `const i32 bz_d[4] = {...}`: extents left-padded with 1s to the rank, then 1s.
+    fn dims_decl(&mut self, a: ArrId, dims: &[Expr]) -> String {
+        let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
+        let k = dims.len().min(r);
+        let mut ds: Vec<String> = vec!["1".into(); r - k];
+        for e in &dims[..k] {
+            let x = self.i32_of(e);
+            ds.push(format!("max({x}, 0)"));
+        }
+        while ds.len() < 4 {
+            ds.push("1".into());
+        }
+        format!("const i32 bz_d[4] = {{{}}};", ds.join(", "))
+    }
+
+    /// `@a = shared(dims)` / `shared_zeros(dims)`.
+    pub fn alloc_shared(&mut self, a: ArrId, dims: &[Expr], zero: bool) {
+        let t = self.arr_ty(a);
+        let name = names::arr(self.k, a);
+        let decl = self.dims_decl(a, dims);
+        let line = self.line;
+        self.line_out("{");
+        self.depth += 1;
+        self.line_out(&decl);
+        match self.shared.get(a as usize).copied().flatten() {
+            Some(SharedSlot::Static(_)) => {
+                self.line_out(&format!("{name}.data = {name}_s;"));
+                self.line_out(&format!(
+                    "for (int k = 0; k < 4; k++) {name}.dims[k] = bz_d[k];"
+                ));
+            }
+            _ => self.line_out(&format!(
+                "bz_shared_alloc({name}, {name}_cap, bz_smem_top, bz_smem, bz_d, bz_e, {line});"
+            )),
+        }
+        if zero {
+            self.line_out(&format!(
+                "bz_fill_block({name}.data, {name}.data ? bz_d[0] * bz_d[1] * bz_d[2] * bz_d[3] : 0, {}{{}});",
+                scalar(t.elem)
+            ));
+            self.line_out("__syncthreads();");
+        }
+        self.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// `@a = zeros(dims)` (or `ones`, `uninit`) in per-thread dynamic memory.
+    pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
+        let name = names::arr(self.k, a);
+        let decl = self.dims_decl(a, dims);
+        let fill = match fill {
+            Fill::Zero => 0,
+            Fill::One => 1,
+            Fill::Uninit => 2,
+        };
+        let line = self.line;
+        self.line_out(&format!(
+            "{{ {decl} bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line}); }}"
+        ));
+    }
+}

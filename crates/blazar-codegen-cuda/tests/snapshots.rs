@@ -1,0 +1,121 @@
+//! Snapshots of the CUDA generated for small hand-built kernels (the builders of the
+//! KIR tests). Each snapshot is the kernel after the prelude, in
+//! `tests/snapshots/NAME.cu`; run with `BLESS=1` to rewrite them after a deliberate
+//! change, and review the diff.
+
+#[path = "../../blazar-kir/tests/common/mod.rs"]
+mod common;
+
+use blazar_codegen_cuda::{generate, CodegenOptions, ErrorKind, ParamLayout};
+use blazar_kir::{AtomicOp, Kernel, Scalar};
+use std::path::Path;
+
+fn kernel_text(k: &Kernel) -> String {
+    let opts = CodegenOptions {
+        file_name: "test.q".into(),
+        line_directives: true,
+    };
+    let src = generate(k, &opts).source;
+    let at = src.find("// ---- kernel").expect("kernel marker");
+    src[at..].to_string()
+}
+
+fn snapshot(name: &str, text: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.cu"));
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, text).expect("write snapshot");
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        want == text,
+        "snapshot {name} differs (BLESS=1 to update)\n--- want\n{want}\n--- got\n{text}"
+    );
+}
+
+#[test]
+fn gamma_snapshot() {
+    let text = kernel_text(&common::gamma());
+    assert!(text.contains("bz_idx<2>("), "mirror reads use mode 2");
+    assert!(text.contains("powf("));
+    assert!(text.contains("#line 12 \"test.q\""));
+    snapshot("gamma", &text);
+}
+
+#[test]
+fn reduction_snapshot() {
+    let text = kernel_text(&common::reduction());
+    assert!(
+        text.contains("extern __shared__"),
+        "shared(blkdim) is dynamic"
+    );
+    assert!(text.contains("__syncthreads();"));
+    assert!(text.contains("bz_atomic<0, f32>"));
+    assert!(text.contains("bz_fail(bz_e, 1, 19, 0, 0);"));
+    assert!(text.contains("return;"));
+    snapshot("reduction", &text);
+}
+
+#[test]
+fn with_output_snapshot() {
+    let text = kernel_text(&common::with_output());
+    assert!(text.contains("bz_block_reduce<0>"));
+    assert!(text.contains("bz_local_alloc("));
+    assert!(text.contains("c32{"));
+    snapshot("with_output", &text);
+}
+
+#[test]
+fn layout_of_parameters() {
+    let g = generate(&common::with_output(), &CodegenOptions::default());
+    assert_eq!(g.entry, "bz_acc");
+    assert_eq!(
+        g.params,
+        vec![
+            ParamLayout::Array {
+                index: 0,
+                elem: Scalar::F32,
+                rank: 2
+            },
+            ParamLayout::Scalar {
+                index: 1,
+                ty: Scalar::F32
+            },
+            ParamLayout::Space,
+            ParamLayout::ErrorRecord,
+            ParamLayout::Output {
+                index: 0,
+                ty: Scalar::F32
+            },
+            ParamLayout::Pool,
+        ]
+    );
+    assert!(g.uses_pool);
+    assert_eq!(g.outputs[0].combine, AtomicOp::Add);
+    assert_eq!(ParamLayout::Pool.size_align(), (24, 8));
+    assert_eq!(
+        ErrorKind::decode(2 | (3 << 8)),
+        Some((ErrorKind::OutOfBounds, 3))
+    );
+}
+
+#[test]
+fn dynamic_shared_size_from_block_dims() {
+    let g = generate(&common::reduction(), &CodegenOptions::default());
+    assert_eq!(g.shared_bytes, None);
+    let bytes = blazar_codegen_cuda::dynamic_shared_bytes(&g, &[256], &|_| None);
+    assert_eq!(bytes, Some(256 * 4));
+    let g = generate(&common::gamma(), &CodegenOptions::default());
+    assert_eq!(g.shared_bytes, Some(0));
+}
+
+#[test]
+fn no_line_directives_when_disabled() {
+    let opts = CodegenOptions {
+        file_name: "x.q".into(),
+        line_directives: false,
+    };
+    assert!(!generate(&common::gamma(), &opts).source.contains("#line"));
+}

@@ -1,0 +1,50 @@
+// ---- kernel reduce (rank 1) ----
+extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
+    bz_arr<f32> a0_x,
+    bz_arr<f32> a1_y,
+    bz_space bz_sp,
+    bz_err* bz_e)
+{
+  const i32 bz_pos = (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x;
+  const i32 bz_blkpos = (i32)threadIdx.x;
+  const i32 bz_blkdim = (i32)blockDim.x;
+  const i32 bz_blkidx = (i32)blockIdx.x;
+  i32 v0_bit = {};
+  i32 v1_i = {};
+  bz_arr<f32> a2_vals = {};
+  u32 a2_vals_cap = 0;
+  extern __shared__ __align__(16) u8 bz_smem[];
+  u32 bz_smem_top = 0;
+#line 3 "test.q"
+  {
+    const i32 bz_d[4] = {max(bz_blkdim, 0), 1, 1, 1};
+    bz_shared_alloc(a2_vals, a2_vals_cap, bz_smem_top, bz_smem, bz_d, bz_e, 3);
+  }
+#line 4 "test.q"
+  bz_put(a2_vals.data, bz_idx<0>(bz_e, 4, 0, 0, bz_blkpos, a2_vals.dims[0]), bz_get(a0_x.data, bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])));
+  __syncthreads();
+  v0_bit = 1;
+#line 6 "test.q"
+  while ((v0_bit < bz_blkdim)) {
+    if ((bz_rem(bz_blkpos, (v0_bit * 2)) == 0)) {
+      { const i32 o = bz_idx<0>(bz_e, 8, 0, 0, bz_blkpos, a2_vals.dims[0]); if (o >= 0) bz_atomic<0, f32>(a2_vals.data + o, bz_get(a2_vals.data, bz_idx<0>(bz_e, 8, 0, 0, (bz_blkpos + v0_bit), a2_vals.dims[0]))); }
+    }
+    __syncthreads();
+    v0_bit = (v0_bit * 2);
+  }
+  if ((bz_blkpos == 0)) {
+    bz_put(a1_y.data, bz_idx<0>(bz_e, 14, 0, 0, bz_blkidx, a1_y.dims[0]), bz_get(a2_vals.data, bz_idx<0>(bz_e, 14, 0, 0, 0, a2_vals.dims[0])));
+  } else {
+    return;
+  }
+  {
+    const i32 bz_lo1 = 0;
+    const i32 bz_st1 = 1;
+    const i32 bz_hi1 = (a1_y.dims[0] - 1);
+    for (v1_i = bz_lo1; ((i32)0 < bz_st1) ? (v1_i <= bz_hi1) : (bz_hi1 <= v1_i); v1_i += bz_st1) {
+#line 19 "test.q"
+      if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); }
+      break;
+    }
+  }
+}
