@@ -12,8 +12,9 @@ mod flow;
 mod mem;
 mod scratch;
 
+use fast::Span;
 use scratch::all_set;
-pub(crate) use scratch::{identity, partial_op};
+pub(crate) use scratch::{active_range, identity, partial_op};
 
 use crate::local::{LocalPool, SharedArr};
 use crate::memory::GlobalMem;
@@ -116,29 +117,45 @@ impl Scratch {
         mask: &[bool],
         line: u32,
     ) -> Result<(), KernelError> {
+        if code.is_empty() {
+            return Ok(());
+        }
+        // Pure instructions compute only the lanes from the first to the last active
+        // one (the others hold garbage anyway); with no active lane nothing runs.
+        let n = self.n;
+        let Some((lo, hi)) = scratch::active_range(&mask[..n]) else {
+            return Ok(());
+        };
         for i in code {
-            self.inst(ctx, i, mask, line)?;
+            self.inst(ctx, i, mask, (lo, hi), line)?;
         }
         Ok(())
     }
 
-    fn inst(&mut self, ctx: &Ctx, i: &Inst, mask: &[bool], line: u32) -> Result<(), KernelError> {
+    fn inst(
+        &mut self,
+        ctx: &Ctx,
+        i: &Inst,
+        mask: &[bool],
+        (lo, hi): (usize, usize),
+        line: u32,
+    ) -> Result<(), KernelError> {
         let n = self.n;
         let r = |x: &Reg| *x as usize;
         match i {
             Inst::Unary { op, d, a } => {
                 let mut dst = take(&mut self.regs[r(d)]);
-                ops::unary(*op, &mut dst, &self.regs[r(a)], n);
+                ops::unary(*op, &mut dst, &self.regs[r(a)], lo, hi);
                 self.regs[r(d)] = dst;
             }
             Inst::Binary { op, d, a, b } => {
                 let mut dst = take(&mut self.regs[r(d)]);
-                ops::binary(*op, &mut dst, &self.regs[r(a)], &self.regs[r(b)], n);
+                ops::binary(*op, &mut dst, &self.regs[r(a)], &self.regs[r(b)], lo, hi);
                 self.regs[r(d)] = dst;
             }
             Inst::Cast { d, a } => {
                 let mut dst = take(&mut self.regs[r(d)]);
-                crate::math::cast(&mut dst, &self.regs[r(a)], n);
+                crate::math::cast(&mut dst, &self.regs[r(a)], lo, hi);
                 self.regs[r(d)] = dst;
             }
             Inst::Select { d, c, a, b } => {
@@ -148,14 +165,15 @@ impl Scratch {
                     &self.regs[r(c)],
                     &self.regs[r(a)],
                     &self.regs[r(b)],
-                    n,
+                    lo,
+                    hi,
                 );
                 self.regs[r(d)] = dst;
             }
             Inst::Math { f, d, a, b } => {
                 let mut dst = take(&mut self.regs[r(d)]);
                 let b = b.map(|b| &self.regs[b as usize]);
-                crate::math::math(*f, &mut dst, &self.regs[r(a)], b, n);
+                crate::math::math(*f, &mut dst, &self.regs[r(a)], b, lo, hi);
                 self.regs[r(d)] = dst;
             }
             Inst::LaneDyn { d, srcs, idx } => {
@@ -189,45 +207,7 @@ impl Scratch {
                     self.pool.push(m);
                 }
             }
-            Inst::Load {
-                arr,
-                d,
-                idx,
-                pos,
-                affine,
-                uniform,
-                slow,
-            } => {
-                let a = *arr as usize;
-                if *uniform {
-                    let m = self.emask.pop();
-                    let res =
-                        self.uniform_load(ctx, *arr, *d, idx, m.as_deref().unwrap_or(mask), line);
-                    if let Some(m) = m {
-                        self.emask.push(m);
-                    }
-                    return res;
-                }
-                let fast = match affine {
-                    Some(t) => {
-                        let top: &[bool] = self.emask.last().map_or(mask, |v| v);
-                        self.affine_base(ctx, a, t, fast::first_active(&top[..n]))
-                    }
-                    None => self.contiguous.filter(|_| *pos && ctx.pos_contig[a]),
-                };
-                if fast.is_none() {
-                    if self.pos_lazy.is_some() {
-                        crate::specials::fill_pos(ctx.prog, ctx.space, self);
-                    }
-                    self.code(ctx, slow, mask, line)?;
-                }
-                let m = self.emask.pop();
-                let res = self.load(ctx, *arr, *d, idx, fast, m.as_deref().unwrap_or(mask), line);
-                if let Some(m) = m {
-                    self.emask.push(m);
-                }
-                res?;
-            }
+            Inst::Load { .. } => self.load_inst(ctx, i, mask, line)?,
             Inst::Size { arr, dim, d } => self.size(ctx, *arr, Some(*dim as usize), *d),
             Inst::Numel { arr, d } => self.size(ctx, *arr, None, *d),
         }
@@ -297,7 +277,12 @@ impl Scratch {
                 self.code(ctx, code, mask, line)?;
                 let full = self.full;
                 let aff = affine.as_ref().and_then(|t| {
+                    let mode = match ctx.prog.arrays[*arr as usize].write {
+                        blazar_kir::WriteMode::Checked => blazar_kir::ReadMode::Checked,
+                        _ => blazar_kir::ReadMode::Zero,
+                    };
                     self.affine_base(ctx, *arr as usize, t, fast::first_active(&mask[..n]))
+                        .filter(|s| s.usable(n, mode, mask))
                 });
                 if aff.is_none() && !slow.is_empty() {
                     if self.pos_lazy.is_some() {

@@ -56,56 +56,58 @@ macro_rules! with_real {
     }};
 }
 
-fn to_complex<F: LaneTy + Copy, S: LaneTy>(d: &mut Lanes, a: &Lanes, n: usize)
+fn to_complex<F: LaneTy + Copy, S: LaneTy>(d: &mut Lanes, a: &Lanes, lo: usize, n: usize)
 where
     F: CastFrom<S> + Default,
     Complex<F>: LaneTy,
 {
-    map1(&mut Complex::<F>::get_mut(d)[..n], S::get(a), |x| {
-        Complex::new(F::cast(x), F::default())
-    });
+    map1(
+        &mut Complex::<F>::get_mut(d)[lo..n],
+        &S::get(a)[lo..],
+        |x| Complex::new(F::cast(x), F::default()),
+    );
 }
 
-/// `d = ty(a)` on the first `n` lanes.
-pub(crate) fn cast(d: &mut Lanes, a: &Lanes, n: usize) {
+/// `d = ty(a)` on lanes `lo..n`.
+pub(crate) fn cast(d: &mut Lanes, a: &Lanes, lo: usize, n: usize) {
     let (sa, sd) = (a.scalar(), d.scalar());
     match (sd, sa) {
         _ if sa == sd => crate::values::with_scalar!(sa, T => {
-            T::get_mut(d)[..n].copy_from_slice(&T::get(a)[..n])
+            T::get_mut(d)[lo..n].copy_from_slice(&T::get(a)[lo..n])
         }),
-        (Scalar::C32, Scalar::C64) => {
-            map1(&mut Complex32::get_mut(d)[..n], Complex64::get(a), |x| {
-                Complex32::new(x.re as f32, x.im as f32)
-            })
-        }
-        (Scalar::C64, Scalar::C32) => {
-            map1(&mut Complex64::get_mut(d)[..n], Complex32::get(a), |x| {
-                Complex64::new(x.re as f64, x.im as f64)
-            })
-        }
-        (Scalar::C32, _) => with_real!(sa, S => to_complex::<f32, S>(d, a, n), ()),
-        (Scalar::C64, _) => with_real!(sa, S => to_complex::<f64, S>(d, a, n), ()),
+        (Scalar::C32, Scalar::C64) => map1(
+            &mut Complex32::get_mut(d)[lo..n],
+            &Complex64::get(a)[lo..],
+            |x| Complex32::new(x.re as f32, x.im as f32),
+        ),
+        (Scalar::C64, Scalar::C32) => map1(
+            &mut Complex64::get_mut(d)[lo..n],
+            &Complex32::get(a)[lo..],
+            |x| Complex64::new(x.re as f64, x.im as f64),
+        ),
+        (Scalar::C32, _) => with_real!(sa, S => to_complex::<f32, S>(d, a, lo, n), ()),
+        (Scalar::C64, _) => with_real!(sa, S => to_complex::<f64, S>(d, a, lo, n), ()),
         // Complex to real is rejected by the verifier; take the real part anyway.
         (_, Scalar::C32) => with_real!(sd, D => {
-            map1(&mut D::get_mut(d)[..n], Complex32::get(a), |x| D::cast(x.re))
+            map1(&mut D::get_mut(d)[lo..n], &Complex32::get(a)[lo..], |x| D::cast(x.re))
         }, ()),
         (_, Scalar::C64) => with_real!(sd, D => {
-            map1(&mut D::get_mut(d)[..n], Complex64::get(a), |x| D::cast(x.re))
+            map1(&mut D::get_mut(d)[lo..n], &Complex64::get(a)[lo..], |x| D::cast(x.re))
         }, ()),
         _ => with_real!(sd, D => with_real!(sa, S => {
-            map1(&mut D::get_mut(d)[..n], S::get(a), <D as CastFrom<S>>::cast)
+            map1(&mut D::get_mut(d)[lo..n], &S::get(a)[lo..], <D as CastFrom<S>>::cast)
         }, ()), ()),
     }
 }
 
 macro_rules! float_math {
     ($name:ident, $t:ident) => {
-        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, n: usize) {
+        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, lo: usize, n: usize) {
             use MathFn::*;
-            let a = <$t>::get(a);
-            let b = b.map_or(a, <$t>::get);
+            let a = &<$t>::get(a)[lo..];
+            let b = b.map_or(a, |b| &<$t>::get(b)[lo..]);
             if matches!(f, IsNan | IsInf | IsFinite) {
-                let d = &mut bool::get_mut(d)[..n];
+                let d = &mut bool::get_mut(d)[lo..n];
                 match f {
                     IsNan => map1(d, a, <$t>::is_nan),
                     IsInf => map1(d, a, <$t>::is_infinite),
@@ -114,10 +116,10 @@ macro_rules! float_math {
                 return;
             }
             if f == MakeComplex {
-                map2(&mut Complex::<$t>::get_mut(d)[..n], a, b, Complex::new);
+                map2(&mut Complex::<$t>::get_mut(d)[lo..n], a, b, Complex::new);
                 return;
             }
-            let d = &mut <$t>::get_mut(d)[..n];
+            let d = &mut <$t>::get_mut(d)[lo..n];
             match f {
                 Abs => map1(d, a, <$t>::abs),
                 Sqrt => map1(d, a, <$t>::sqrt),
@@ -172,7 +174,9 @@ impl NormFast for f32 {
     fn norm_fast(z: Complex<f32>) -> f32 {
         let (re, im) = (z.re as f64, z.im as f64);
         let r = (re * re + im * im).sqrt() as f32;
-        if z.re.is_infinite() || z.im.is_infinite() {
+        // Branch-free, so that it vectorises.
+        let inf = z.re.is_infinite() | z.im.is_infinite();
+        if inf {
             f32::INFINITY
         } else {
             r
@@ -188,11 +192,11 @@ impl NormFast for f64 {
 
 macro_rules! complex_math {
     ($name:ident, $t:ident) => {
-        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, n: usize) {
+        fn $name(f: MathFn, d: &mut Lanes, a: &Lanes, lo: usize, n: usize) {
             use MathFn::*;
-            let a = Complex::<$t>::get(a);
+            let a = &Complex::<$t>::get(a)[lo..];
             if matches!(f, Abs | Real | Imag | Angle) {
-                let d = &mut <$t>::get_mut(d)[..n];
+                let d = &mut <$t>::get_mut(d)[lo..n];
                 match f {
                     Abs => map1(d, a, <$t as NormFast>::norm_fast),
                     Real => map1(d, a, |x| x.re),
@@ -201,7 +205,7 @@ macro_rules! complex_math {
                 }
                 return;
             }
-            let d = &mut Complex::<$t>::get_mut(d)[..n];
+            let d = &mut Complex::<$t>::get_mut(d)[lo..n];
             match f {
                 Sqrt => map1(d, a, |x| x.sqrt()),
                 Exp => map1(d, a, |x| x.exp()),
@@ -226,13 +230,14 @@ fn math_int<T: crate::ops::Bits + CastFrom<u8>>(
     d: &mut Lanes,
     a: &Lanes,
     b: Option<&Lanes>,
+    lo: usize,
     n: usize,
 ) {
     let zero = T::cast(0u8);
     let one = T::cast(1u8);
-    let a = T::get(a);
-    let b = b.map_or(a, T::get);
-    let d = &mut T::get_mut(d)[..n];
+    let a = &T::get(a)[lo..];
+    let b = b.map_or(a, |b| &T::get(b)[lo..]);
+    let d = &mut T::get_mut(d)[lo..n];
     match f {
         MathFn::Abs => map1(d, a, |x| if x < zero { x.neg() } else { x }),
         MathFn::Sign => map1(d, a, |x| {
@@ -251,14 +256,14 @@ fn math_int<T: crate::ops::Bits + CastFrom<u8>>(
     }
 }
 
-/// `d = f(args)` on the first `n` lanes.
-pub(crate) fn math(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, n: usize) {
+/// `d = f(args)` on lanes `lo..n`.
+pub(crate) fn math(f: MathFn, d: &mut Lanes, a: &Lanes, b: Option<&Lanes>, lo: usize, n: usize) {
     match a.scalar() {
-        Scalar::F32 => math_f32(f, d, a, b, n),
-        Scalar::F64 => math_f64(f, d, a, b, n),
-        Scalar::C32 => math_c32(f, d, a, n),
-        Scalar::C64 => math_c64(f, d, a, n),
+        Scalar::F32 => math_f32(f, d, a, b, lo, n),
+        Scalar::F64 => math_f64(f, d, a, b, lo, n),
+        Scalar::C32 => math_c32(f, d, a, lo, n),
+        Scalar::C64 => math_c64(f, d, a, lo, n),
         Scalar::Bool => {}
-        s => with_int!(s, T => math_int::<T>(f, d, a, b, n), ()),
+        s => with_int!(s, T => math_int::<T>(f, d, a, b, lo, n), ()),
     }
 }

@@ -232,8 +232,12 @@ pub(crate) fn map2<A: Copy, B: Copy, D>(d: &mut [D], a: &[A], b: &[B], f: impl F
     }
 }
 
-fn arith<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
-    let (d, a, b) = (&mut T::get_mut(d)[..n], T::get(a), T::get(b));
+fn arith<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
+    let (d, a, b) = (
+        &mut T::get_mut(d)[lo..n],
+        &T::get(a)[lo..],
+        &T::get(b)[lo..],
+    );
     match op {
         BinOp::Add => map2(d, a, b, T::add),
         BinOp::Sub => map2(d, a, b, T::sub),
@@ -247,8 +251,12 @@ fn arith<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
     }
 }
 
-fn compare<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
-    let (d, a, b) = (&mut bool::get_mut(d)[..n], T::get(a), T::get(b));
+fn compare<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
+    let (d, a, b) = (
+        &mut bool::get_mut(d)[lo..n],
+        &T::get(a)[lo..],
+        &T::get(b)[lo..],
+    );
     match op {
         BinOp::Eq => map2(d, a, b, |x, y| x == y),
         BinOp::Ne => map2(d, a, b, |x, y| x != y),
@@ -260,8 +268,12 @@ fn compare<T: Arith>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
     }
 }
 
-fn bitwise<T: Bits>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
-    let (d, a, b) = (&mut T::get_mut(d)[..n], T::get(a), T::get(b));
+fn bitwise<T: Bits>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
+    let (d, a, b) = (
+        &mut T::get_mut(d)[lo..n],
+        &T::get(a)[lo..],
+        &T::get(b)[lo..],
+    );
     match op {
         BinOp::BitAnd => map2(d, a, b, T::and),
         BinOp::BitOr => map2(d, a, b, T::or),
@@ -272,8 +284,12 @@ fn bitwise<T: Bits>(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
     }
 }
 
-fn logic(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
-    let (d, a, b) = (&mut bool::get_mut(d)[..n], bool::get(a), bool::get(b));
+fn logic(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
+    let (d, a, b) = (
+        &mut bool::get_mut(d)[lo..n],
+        &bool::get(a)[lo..],
+        &bool::get(b)[lo..],
+    );
     match op {
         BinOp::And => map2(d, a, b, |x, y| x & y),
         BinOp::Or => map2(d, a, b, |x, y| x | y),
@@ -283,40 +299,44 @@ fn logic(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
     }
 }
 
-/// `d = a op b` on the first `n` lanes; `a` and `b` have the same type.
-pub(crate) fn binary(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, n: usize) {
+/// `d = a op b` on lanes `lo..n`; `a` and `b` have the same type.
+pub(crate) fn binary(op: BinOp, d: &mut Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
     use BinOp::*;
     let s = a.scalar();
     match op {
         Add | Sub | Mul | Div | Pow | Rem | Min | Max => {
-            with_num!(s, T => arith::<T>(op, d, a, b, n), ())
+            with_num!(s, T => arith::<T>(op, d, a, b, lo, n), ())
         }
         Eq | Ne | Lt | Gt | Le | Ge => {
-            with_num!(s, T => compare::<T>(op, d, a, b, n), logic(op, d, a, b, n))
+            with_num!(s, T => compare::<T>(op, d, a, b, lo, n), logic(op, d, a, b, lo, n))
         }
-        And | Or => logic(op, d, a, b, n),
+        And | Or => logic(op, d, a, b, lo, n),
         BitAnd | BitOr | BitXor | Shl | Shr => {
-            with_int!(s, T => bitwise::<T>(op, d, a, b, n), ())
+            with_int!(s, T => bitwise::<T>(op, d, a, b, lo, n), ())
         }
     }
 }
 
-/// `d = op a` on the first `n` lanes.
-pub(crate) fn unary(op: UnOp, d: &mut Lanes, a: &Lanes, n: usize) {
+/// `d = op a` on lanes `lo..n`.
+pub(crate) fn unary(op: UnOp, d: &mut Lanes, a: &Lanes, lo: usize, n: usize) {
     let s = a.scalar();
     match op {
-        UnOp::Neg => with_num!(s, T => map1(&mut T::get_mut(d)[..n], T::get(a), T::neg), ()),
-        UnOp::Not => map1(&mut bool::get_mut(d)[..n], bool::get(a), |x| !x),
-        UnOp::BitNot => with_int!(s, T => map1(&mut T::get_mut(d)[..n], T::get(a), T::not), ()),
+        UnOp::Neg => {
+            with_num!(s, T => map1(&mut T::get_mut(d)[lo..n], &T::get(a)[lo..], T::neg), ())
+        }
+        UnOp::Not => map1(&mut bool::get_mut(d)[lo..n], &bool::get(a)[lo..], |x| !x),
+        UnOp::BitNot => {
+            with_int!(s, T => map1(&mut T::get_mut(d)[lo..n], &T::get(a)[lo..], T::not), ())
+        }
     }
 }
 
 /// `d = c ? a : b` lane by lane.
-pub(crate) fn select(d: &mut Lanes, c: &Lanes, a: &Lanes, b: &Lanes, n: usize) {
-    let c = &bool::get(c)[..n];
+pub(crate) fn select(d: &mut Lanes, c: &Lanes, a: &Lanes, b: &Lanes, lo: usize, n: usize) {
+    let c = &bool::get(c)[lo..n];
     crate::values::with_scalar!(a.scalar(), T => {
-        let (d, a, b) = (&mut T::get_mut(d)[..n], &T::get(a)[..n], &T::get(b)[..n]);
-        for i in 0..n {
+        let (d, a, b) = (&mut T::get_mut(d)[lo..n], &T::get(a)[lo..n], &T::get(b)[lo..n]);
+        for i in 0..d.len() {
             d[i] = if c[i] { a[i] } else { b[i] };
         }
     })

@@ -273,9 +273,9 @@ impl Lanes {
             let s = &T::get(src)[..n];
             if full {
                 d.copy_from_slice(s);
-            } else {
+            } else if let Some((lo, hi)) = crate::exec::active_range(mask) {
                 // Branch-free, so that it vectorises.
-                for i in 0..n {
+                for i in lo..hi {
                     d[i] = if mask[i] { s[i] } else { d[i] };
                 }
             }

@@ -12,28 +12,63 @@ use crate::{KernelError, KernelErrorKind};
 use blazar_kir::{ReadMode, Space};
 use std::mem::take;
 
+/// Lanes `lo..hi` of a work item access elements `start..` of an array contiguously;
+/// the other lanes' elements are outside the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: usize,
+    pub lo: usize,
+    pub hi: usize,
+}
+
+impl Span {
+    const EMPTY: Span = Span {
+        start: 0,
+        lo: 0,
+        hi: 0,
+    };
+
+    /// Whether the lanes outside the span may be served as outside the array under
+    /// `mode` (zero on loads, skipped on stores), given the active lanes.
+    pub(super) fn usable(self, n: usize, mode: ReadMode, mask: &[bool]) -> bool {
+        if self.lo == 0 && self.hi == n {
+            return true;
+        }
+        match mode {
+            ReadMode::Zero | ReadMode::Unchecked => true,
+            ReadMode::Checked => !mask[..self.lo].iter().chain(&mask[self.hi..n]).any(|&m| m),
+            _ => false,
+        }
+    }
+}
+
 /// The first lane set in `mask`.
 pub(super) fn first_active(mask: &[bool]) -> Option<usize> {
     mask.iter().position(|&m| m)
 }
 
 impl Scratch {
-    /// The linear id of lane 0's element for an affine load, when the lanes are
-    /// consecutive threads, the array has the shape of the index space, every
-    /// `pos`-free component names the same element on all lanes and every lane's
-    /// element is inside; `l0` is an active lane (uniform offsets are read there).
+    /// The contiguous run of an affine access, when the lanes are consecutive threads,
+    /// the array has the shape of the index space and every `pos`-free component
+    /// names the same element on all lanes; `l0` is an active lane (uniform offsets are
+    /// read there). Lanes whose element is outside the array form a prefix and a
+    /// suffix of the work item (or all of it), left out of the [`Span`].
     pub(super) fn affine_base(
         &self,
         ctx: &Ctx,
         a: usize,
         terms: &[Term],
         l0: Option<usize>,
-    ) -> Option<usize> {
+    ) -> Option<Span> {
         let base = self.contiguous?;
         if !ctx.pos_contig[a] {
             return None;
         }
-        let mut lin = base as i64;
+        let (b64, nl) = (base as i64, self.n as i64);
+        let (mut la, mut lb) = (0i64, nl);
+        let mut lin = b64;
+        // Every component before the current one is the same on all lanes.
+        let mut slower_const = true;
         for (c, t) in terms.iter().enumerate() {
             let u = match t.u {
                 Some(r) => self.regs[r as usize].lane_i64(l0?),
@@ -41,20 +76,42 @@ impl Scratch {
             };
             let off = t.d + u;
             let (lo, hi, n) = (self.pos_lo[c], self.pos_hi[c], ctx.kdims[c] as i64);
-            let shift = if t.pos {
+            let s = ctx.kstride[c] as i64;
+            if t.pos {
                 if lo + off < 0 || hi + off >= n {
-                    return None;
+                    if !slower_const {
+                        return None;
+                    }
+                    // pos[c] of lane l is lo + (base + l) / s - base / s: the lanes
+                    // with lo + q + off inside 0..n have q in qa..=qb.
+                    let (qa, qb) = (Ord::max(-off - lo, 0), Ord::min(n - 1 - off - lo, hi - lo));
+                    if qa > qb {
+                        return Some(Span::EMPTY);
+                    }
+                    let q0 = b64 / s;
+                    la = Ord::max(la, (qa + q0) * s - b64);
+                    lb = Ord::min(lb, (qb + 1 + q0) * s - b64);
                 }
-                off
+                lin += off * s;
             } else {
-                if lo != hi || off < 0 || off >= n {
+                if lo != hi {
                     return None;
                 }
-                off - lo
-            };
-            lin += shift * ctx.kstride[c] as i64;
+                if off < 0 || off >= n {
+                    return Some(Span::EMPTY);
+                }
+                lin += (off - lo) * s;
+            }
+            slower_const &= lo == hi;
         }
-        usize::try_from(lin).ok()
+        if la >= lb {
+            return Some(Span::EMPTY);
+        }
+        Some(Span {
+            start: usize::try_from(lin + la).ok()?,
+            lo: la as usize,
+            hi: lb as usize,
+        })
     }
 
     /// `d = arr[idx]` for an index that is the same on all active lanes of `mask`.
@@ -111,7 +168,7 @@ impl Scratch {
                     T::get_mut(&mut tmp)[..n].fill(v);
                 }, ());
                 let mut dst = take(&mut self.regs[d]);
-                cast(&mut dst, &tmp, n);
+                cast(&mut dst, &tmp, 0, n);
                 self.regs[d] = dst;
                 self.put_conv(tmp);
             }

@@ -6,9 +6,10 @@
 //! When the buffer's element type differs from the kernel's, values go through a
 //! conversion register.
 
-use super::{Ctx, Scratch};
+use super::{fast, Ctx, Scratch, Span};
 use crate::math::cast;
 use crate::memory::*;
+use crate::program::Inst;
 use crate::program::Reg;
 use crate::values::{with_scalar, LaneTy, Lanes};
 use crate::{KernelError, KernelErrorKind};
@@ -112,6 +113,64 @@ impl Scratch {
         offset_one(mode, &shape[..k], &iv[..k]).map_err(|(d, i)| oob_message(i, d, shape[d]))
     }
 
+    /// A `Load` instruction: uniform, contiguous (affine) or gathered.
+    pub(super) fn load_inst(
+        &mut self,
+        ctx: &Ctx,
+        i: &Inst,
+        mask: &[bool],
+        line: u32,
+    ) -> Result<(), KernelError> {
+        let Inst::Load {
+            arr,
+            d,
+            idx,
+            pos,
+            affine,
+            uniform,
+            slow,
+        } = i
+        else {
+            return Ok(());
+        };
+        let n = self.n;
+        let a = *arr as usize;
+        if *uniform {
+            let m = self.emask.pop();
+            let res = self.uniform_load(ctx, *arr, *d, idx, m.as_deref().unwrap_or(mask), line);
+            if let Some(m) = m {
+                self.emask.push(m);
+            }
+            return res;
+        }
+        let top: &[bool] = self.emask.last().map_or(mask, |v| v);
+        let fast = match affine {
+            Some(t) => self
+                .affine_base(ctx, a, t, fast::first_active(&top[..n]))
+                .filter(|s| s.usable(n, ctx.prog.arrays[a].read, top)),
+            None => self
+                .contiguous
+                .filter(|_| *pos && ctx.pos_contig[a])
+                .map(|start| Span {
+                    start,
+                    lo: 0,
+                    hi: n,
+                }),
+        };
+        if fast.is_none() {
+            if self.pos_lazy.is_some() {
+                crate::specials::fill_pos(ctx.prog, ctx.space, self);
+            }
+            self.code(ctx, slow, mask, line)?;
+        }
+        let m = self.emask.pop();
+        let res = self.load(ctx, *arr, *d, idx, fast, m.as_deref().unwrap_or(mask), line);
+        if let Some(m) = m {
+            self.emask.push(m);
+        }
+        res
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn load(
         &mut self,
@@ -119,7 +178,7 @@ impl Scratch {
         arr: u32,
         d: Reg,
         idx: &[Reg],
-        fast: Option<usize>,
+        fast: Option<Span>,
         mask: &[bool],
         line: u32,
     ) -> Result<(), KernelError> {
@@ -145,7 +204,12 @@ impl Scratch {
                 with_elem!(g.elem, T => {
                     let dv = &mut T::get_mut(&mut tmp)[..n];
                     match base {
-                        Some(base) => gather_contiguous(g, dv, base),
+                        Some(sp) => {
+                            let (lo, hi) = (sp.lo.min(n), sp.hi.min(n));
+                            dv[..lo].fill(T::default());
+                            gather_contiguous(g, &mut dv[lo..hi.max(lo)], sp.start);
+                            dv[hi.max(lo)..].fill(T::default());
+                        }
                         None => gather_global(g, dv, &self.off[..n], &self.ok[..n]),
                     }
                 }, ());
@@ -153,7 +217,7 @@ impl Scratch {
                     self.regs[d] = tmp;
                 } else {
                     let mut dst = take(&mut self.regs[d]);
-                    cast(&mut dst, &tmp, n);
+                    cast(&mut dst, &tmp, 0, n);
                     self.regs[d] = dst;
                     self.put_conv(tmp);
                 }
@@ -211,7 +275,7 @@ impl Scratch {
         ctx: &Ctx,
         arr: u32,
         idx: &[Reg],
-        (pos, aff): (bool, Option<usize>),
+        (pos, aff): (bool, Option<Span>),
         val: Reg,
         op: Option<AtomicOp>,
         mask: &[bool],
@@ -233,20 +297,29 @@ impl Scratch {
                 };
                 let base = aff.or(self
                     .contiguous
-                    .filter(|_| pos && op.is_none() && ctx.pos_contig[a]));
+                    .filter(|_| pos && op.is_none() && ctx.pos_contig[a])
+                    .map(|start| Span {
+                        start,
+                        lo: 0,
+                        hi: n,
+                    }));
                 if base.is_none() {
                     self.offsets_into(&g.dims, mode, idx, mask, line)?;
                 }
                 let conv = (g.elem != t.elem).then(|| {
                     let mut c = self.conv_reg(g.elem);
-                    cast(&mut c, &self.regs[val], n);
+                    cast(&mut c, &self.regs[val], 0, n);
                     c
                 });
                 let src = conv.as_ref().unwrap_or(&self.regs[val]);
                 with_elem!(g.elem, T => {
                     let v = &T::get(src)[..n];
                     match base {
-                        Some(base) => scatter_contiguous(g, v, base, &mask[..n], full),
+                        Some(sp) => {
+                            let (lo, hi) = (sp.lo.min(n), sp.hi.min(n).max(sp.lo.min(n)));
+                            let full = full && lo == 0 && hi == n;
+                            scatter_contiguous(g, &v[lo..hi], sp.start, &mask[lo..hi], full)
+                        }
                         None => scatter_global(g, v, &self.off[..n], &self.ok[..n], &mask[..n], op),
                     }
                 }, ());

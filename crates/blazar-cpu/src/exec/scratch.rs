@@ -12,6 +12,26 @@ pub(super) fn all_set(mask: &[bool]) -> bool {
     mask.iter().fold(true, |a, &m| a & m)
 }
 
+/// The lanes from the first to the last set one of `mask` (None: no lane is set),
+/// scanned 16 flags at a time.
+pub(crate) fn active_range(mask: &[bool]) -> Option<(usize, usize)> {
+    const W: usize = 16;
+    let any = |c: &[bool]| c.iter().fold(false, |a, &m| a | m);
+    let full = mask.len() / W * W;
+    let lo = match mask[..full].chunks_exact(W).position(any) {
+        Some(c) => c * W + mask[c * W..].iter().position(|&m| m)?,
+        None => full + mask[full..].iter().position(|&m| m)?,
+    };
+    let hi = match mask[full..].iter().rposition(|&m| m) {
+        Some(h) => full + h,
+        None => {
+            let c = mask[..full].chunks_exact(W).rposition(any)?;
+            c * W + mask[c * W..c * W + W].iter().rposition(|&m| m)?
+        }
+    };
+    Some((lo, hi + 1))
+}
+
 /// The per-work-item combining op of an output (`-=` sums, then negates at the end).
 pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
     match op {
