@@ -4,8 +4,8 @@
 //! free list (per scalar type) once its consumer is emitted, so a kernel needs few
 //! registers. Vectors are lists of scalar registers: element-wise operations emit one
 //! instruction per component and a constant lane index costs nothing. A variable whose
-//! only assignment is a top-level `v = pos` (or another special) aliases the special's
-//! registers, so `x[v]` still takes the contiguous fast path.
+//! only assignment is `v = pos` (or another special; nested when all reads follow it)
+//! aliases the special's registers, so `x[v]` still takes the contiguous fast path.
 
 mod alias;
 mod expr;
@@ -272,8 +272,8 @@ impl Compiler<'_> {
                     _ => None,
                 };
                 let t = self.array(*arr)?;
-                let affine = if op.is_none() && t.space == Space::Global {
-                    self.affine_index(index)?
+                let affine = if op.is_none() {
+                    self.affine_index(index, t.space)?
                 } else {
                     None
                 };

@@ -391,8 +391,8 @@ impl Scratch {
                         with_num!(v.scalar(), T => {
                         let (v, st, en) = (&T::get(v)[..n], &T::get(st)[..n], &T::get(en)[..n]);
                         let z = T::default();
-                        for l in 0..n {
-                            out[l] = if z.lt(st[l]) { v[l].le(en[l]) } else { en[l].le(v[l]) };
+                        for (((o, &v), &st), &en) in out[..n].iter_mut().zip(v).zip(st).zip(en) {
+                            *o = if z.lt(st) { v.le(en) } else { en.le(v) };
                         }
                     }, out.fill(false));
                         Ok(())
@@ -419,7 +419,11 @@ impl Scratch {
                 }
             }
             CKind::Barrier => {
-                if (0..n).any(|l| self.live[l] && !mask[l]) {
+                // Branch-free over the lanes so that it vectorises; a full mask passes.
+                let missing = !self.full
+                    && (self.live[..n].iter().zip(&mask[..n]))
+                        .fold(false, |a, (&l, &m)| a | (l & !m));
+                if missing {
                     return Err(KernelError::new(
                         line,
                         KernelErrorKind::Divergence,

@@ -5,6 +5,7 @@
 //! (through any parameter bound to it) is accessed only through atomic views with
 //! `Relaxed` ordering (plain moves on x86), and read-modify-write updates are
 //! compare-and-swap loops, so parallel work items never race in the Rust sense.
+//! Gathers and plain scatters whose offsets turn out consecutive copy a run instead.
 
 use crate::ops::{apply_atomic, apply_bits, Arith};
 use crate::values::LaneTy;
@@ -300,13 +301,34 @@ pub(crate) fn offsets(
     off: &mut [usize],
     ok: &mut [bool],
 ) {
-    off.fill(0);
-    ok.fill(true);
+    let plain = matches!(
+        mode,
+        ReadMode::Zero | ReadMode::Checked | ReadMode::Unchecked
+    );
+    let mut first = true;
     for (&n, &r) in shape.iter().zip(idx) {
         let ix = &regs[r as usize];
+        if std::mem::take(&mut first) {
+            if plain && ix.scalar() == Scalar::I32 {
+                // The first dimension sets the offsets (no fill, no multiply).
+                let len = off.len();
+                let (iv, ok) = (&i32::get(ix)[..len], &mut ok[..len]);
+                for ((o, k), &i) in off.iter_mut().zip(ok.iter_mut()).zip(iv) {
+                    *k = (i as i64 as u64) < n as u64;
+                    *o = i as i64 as usize;
+                }
+                continue;
+            }
+            off.fill(0);
+            ok.fill(true);
+        }
         crate::ops::with_int!(ix.scalar(), I => fold_dim(mode, I::get(ix), n, off, ok), {
             ok.fill(false)
         });
+    }
+    if first {
+        off.fill(0);
+        ok.fill(true);
     }
 }
 
@@ -336,6 +358,11 @@ pub(crate) fn oob_message(i: i64, dim: usize, n: usize) -> String {
 pub(crate) fn gather_global<T: Elem>(g: &GlobalMem, d: &mut [T], off: &[usize], ok: &[bool]) {
     let n = d.len();
     let (off, ok) = (&off[..n], &ok[..n]);
+    if let Some(base) = run_start(off, ok) {
+        if base.checked_add(n).is_some_and(|e| e <= g.len()) {
+            return gather_contiguous(g, d, base);
+        }
+    }
     if !g.written {
         let src = g.plain::<T>();
         for l in 0..n {
@@ -355,6 +382,19 @@ pub(crate) fn gather_global<T: Elem>(g: &GlobalMem, d: &mut [T], off: &[usize], 
             };
         }
     }
+}
+
+/// The first offset when every lane is inside and the offsets run consecutively
+/// (checked branch-free, so that it vectorises).
+fn run_start(off: &[usize], ok: &[bool]) -> Option<usize> {
+    let b = *off.first()?;
+    // Most non-contiguous patterns fail at the ends: reject them without a pass.
+    if *off.last()? != b.wrapping_add(off.len() - 1) {
+        return None;
+    }
+    let bad = (off.iter().enumerate()).fold(false, |a, (l, &o)| a | (o != b.wrapping_add(l)));
+    let out = ok.iter().fold(false, |a, &k| a | !k);
+    (!bad && !out).then_some(b)
 }
 
 /// `d[l] = buf[base + l]` for a contiguous run inside the buffer.
@@ -404,8 +444,15 @@ pub(crate) fn scatter_global<T: Elem>(
     mask: &[bool],
     op: Option<AtomicOp>,
 ) {
-    let dst = g.atoms::<T>();
     let n = v.len();
+    let (off, ok, mask) = (&off[..n], &ok[..n], &mask[..n]);
+    if let (None, Some(base)) = (op, run_start(off, ok)) {
+        if base.checked_add(n).is_some_and(|e| e <= g.len()) {
+            let full = mask.iter().all(|&m| m);
+            return scatter_contiguous(g, v, base, mask, full);
+        }
+    }
+    let dst = g.atoms::<T>();
     for l in 0..n {
         if mask[l] && ok[l] {
             if let Some(a) = dst.get(off[l]) {
@@ -428,7 +475,9 @@ pub(crate) fn scatter_plain<T: Copy>(
     mask: &[bool],
     f: impl Fn(T, T) -> T,
 ) {
-    for l in 0..v.len() {
+    let n = v.len();
+    let (off, ok, mask) = (&off[..n], &ok[..n], &mask[..n]);
+    for l in 0..n {
         if mask[l] && ok[l] {
             if let Some(a) = dst.get_mut(off[l]) {
                 *a = f(*a, v[l]);

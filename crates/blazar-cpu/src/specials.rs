@@ -91,7 +91,7 @@ impl Space {
     }
 
     /// The plan dimension of kernel component `c` (None: a leading padding component).
-    fn plan_dim(&self, c: usize) -> Option<usize> {
+    pub(crate) fn plan_dim(&self, c: usize) -> Option<usize> {
         (c + self.rank).checked_sub(self.kr)
     }
 

@@ -5,7 +5,7 @@ use super::Compiler;
 use crate::program::{Reg, RegKind};
 use crate::values::KValue;
 use crate::KernelError;
-use blazar_kir::{Bind, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty};
+use blazar_kir::{Bind, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
 pub(super) fn count_assigns(b: &[Stmt], n: &mut [u32]) {
@@ -56,7 +56,94 @@ pub(super) fn special_aliases(k: &Kernel, assigned: &[u32]) -> HashMap<u32, Spec
             }
         }
     }
+    // A nested `v = special`, when every read of `v` follows it in its block (so each
+    // read sees the assignment of the same pass through that block).
+    let mut nested = Vec::new();
+    nested_specials(&k.body, &mut nested);
+    for (var, sp, ty, rest) in nested {
+        let ok = sp != Special::WarpSize
+            && !out.contains_key(&var)
+            && assigned.get(var as usize) == Some(&1)
+            && !params.contains(&var)
+            && k.vars.get(var as usize).is_some_and(|d| d.ty == ty)
+            && stmt_reads(&k.body, var) == stmt_reads(rest, var);
+        if ok {
+            out.insert(var, sp);
+        }
+    }
     out
+}
+
+/// Every `v = special` below the top level, with the statements after it in its block.
+fn nested_specials<'a>(b: &'a [Stmt], out: &mut Vec<(u32, Special, Ty, &'a [Stmt])>) {
+    for s in b {
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                nested_block(then, out);
+                nested_block(els, out);
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => nested_block(body, out),
+            _ => {}
+        }
+    }
+}
+
+fn nested_block<'a>(b: &'a [Stmt], out: &mut Vec<(u32, Special, Ty, &'a [Stmt])>) {
+    for (i, s) in b.iter().enumerate() {
+        if let StmtKind::Assign { var, value } = &s.kind {
+            if let ExprKind::Special(sp) = value.kind {
+                out.push((*var, sp, value.ty, &b[i + 1..]));
+            }
+        }
+    }
+    nested_specials(b, out);
+}
+
+/// How many times the statements read variable `v`.
+fn stmt_reads(b: &[Stmt], v: u32) -> usize {
+    let ex = |es: &[&Expr]| es.iter().map(|e| expr_reads(e, v)).sum::<usize>();
+    b.iter()
+        .map(|s| match &s.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => ex(&[value]),
+            StmtKind::SetLane { lane, value, .. } => ex(&[lane, value]) + 1,
+            StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
+                index.iter().map(|e| expr_reads(e, v)).sum::<usize>() + ex(&[value])
+            }
+            StmtKind::If { cond, then, els } => {
+                ex(&[cond]) + stmt_reads(then, v) + stmt_reads(els, v)
+            }
+            StmtKind::While { cond, body } => ex(&[cond]) + stmt_reads(body, v),
+            StmtKind::For {
+                start,
+                step,
+                end,
+                body,
+                ..
+            } => ex(&[start, step, end]) + stmt_reads(body, v),
+            StmtKind::Assert { cond } => ex(&[cond]),
+            StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
+                dims.iter().map(|e| expr_reads(e, v)).sum()
+            }
+            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => 0,
+        })
+        .sum()
+}
+
+fn expr_reads(e: &Expr, v: u32) -> usize {
+    match &e.kind {
+        ExprKind::Var(x) => usize::from(*x == v),
+        ExprKind::Const(_) | ExprKind::Special(_) | ExprKind::Size { .. } | ExprKind::Numel(_) => 0,
+        ExprKind::Load { index, .. } => index.iter().map(|x| expr_reads(x, v)).sum(),
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a)
+        | ExprKind::Splat(a)
+        | ExprKind::VecReduce(_, a) => expr_reads(a, v),
+        ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => expr_reads(a, v) + expr_reads(b, v),
+        ExprKind::Select(c, a, b) => expr_reads(c, v) + expr_reads(a, v) + expr_reads(b, v),
+        ExprKind::Math(_, args) | ExprKind::VecLit(args) => {
+            args.iter().map(|x| expr_reads(x, v)).sum()
+        }
+    }
 }
 
 impl Compiler<'_> {

@@ -226,8 +226,8 @@ impl Compiler<'_> {
                 let t = self.array(*arr)?;
                 let uniform =
                     t.space != blazar_kir::Space::Local && index.iter().all(|e| self.uni.expr(e));
-                let affine = if !uniform && t.space == blazar_kir::Space::Global {
-                    self.affine_index(index)?
+                let affine = if !uniform {
+                    self.affine_index(index, t.space)?
                 } else {
                     None
                 };

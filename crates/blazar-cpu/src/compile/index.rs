@@ -1,5 +1,7 @@
 //! Load indices the executor can serve without a per-lane gather.
 //!
+//! Shared arrays are analysed the same way with `blkpos` in place of `pos`.
+//!
 //! An *affine* index has, per component `c`, the form `pos[c] + k + u` or `k + u`
 //! (a constant `k` and a uniform scalar `u`, both optional): with consecutive lanes it
 //! reads a contiguous run (or one element) found by one bounds check per work item.
@@ -9,7 +11,7 @@
 use super::Compiler;
 use crate::program::{Inst, Reg, Term};
 use crate::KernelError;
-use blazar_kir::{BinOp, Const, Expr, ExprKind, Scalar, Special, Ty};
+use blazar_kir::{BinOp, Const, Expr, ExprKind, Scalar, Space, Special, Ty};
 
 /// `pos[c]` (when `pos` is `Some(c)`) + `d` + the sum of signed uniform addends.
 struct Aff<'e> {
@@ -19,16 +21,21 @@ struct Aff<'e> {
 }
 
 impl Compiler<'_> {
-    fn is_pos_expr(&self, e: &Expr) -> bool {
+    /// Whether `e` is the special of slot `kind` (0: `pos`, 1: `blkpos`).
+    fn is_pos_expr(&self, e: &Expr, kind: usize) -> bool {
         match e.kind {
-            ExprKind::Special(Special::Pos) => true,
-            ExprKind::Var(v) => self.vars.get(v as usize).is_some_and(|r| self.is_pos(r)),
+            ExprKind::Special(Special::Pos) => kind == 0,
+            ExprKind::Special(Special::BlkPos) => kind == 1,
+            ExprKind::Var(v) => self
+                .vars
+                .get(v as usize)
+                .is_some_and(|r| self.specials[kind].as_deref() == Some(&r[..])),
             _ => false,
         }
     }
 
     /// Component `comp` of vector `e` (or scalar `e`) as an affine term.
-    fn aff<'e>(&self, e: &'e Expr, comp: Option<usize>) -> Option<Aff<'e>> {
+    fn aff<'e>(&self, e: &'e Expr, comp: Option<usize>, kind: usize) -> Option<Aff<'e>> {
         let rank1 = self.k.rank == 1;
         let combine = |a: Aff<'e>, b: Aff<'e>, neg: bool| -> Option<Aff<'e>> {
             if b.pos.is_some() && (neg || a.pos.is_some()) {
@@ -48,22 +55,22 @@ impl Compiler<'_> {
             })
         };
         match (&e.kind, comp) {
-            (_, Some(k)) if self.is_pos_expr(e) => Some(Aff {
+            (_, Some(k)) if self.is_pos_expr(e, kind) => Some(Aff {
                 pos: Some(k),
                 d: 0,
                 adds: vec![],
             }),
-            (_, None) if rank1 && self.is_pos_expr(e) => Some(Aff {
+            (_, None) if rank1 && self.is_pos_expr(e, kind) => Some(Aff {
                 pos: Some(0),
                 d: 0,
                 adds: vec![],
             }),
             (ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b), _) => {
-                let (x, y) = (self.aff(a, comp)?, self.aff(b, comp)?);
+                let (x, y) = (self.aff(a, comp, kind)?, self.aff(b, comp, kind)?);
                 combine(x, y, *op == BinOp::Sub)
             }
             (ExprKind::Lane(v, i), None) => match i.kind {
-                ExprKind::Const(Const::Int(k)) => self.aff(v, Some(usize::try_from(k).ok()?)),
+                ExprKind::Const(Const::Int(k)) => self.aff(v, Some(usize::try_from(k).ok()?), kind),
                 _ => self.uniform_aff(e),
             },
             (ExprKind::VecLit(es), Some(k)) => {
@@ -73,12 +80,12 @@ impl Compiler<'_> {
                     .iter()
                     .all(|x| matches!(x.ty, Ty::Scalar(_)) && load_free(x))
                 {
-                    self.aff(es.get(k)?, None)
+                    self.aff(es.get(k)?, None, kind)
                 } else {
                     None
                 }
             }
-            (ExprKind::Splat(a), Some(_)) => self.aff(a, None),
+            (ExprKind::Splat(a), Some(_)) => self.aff(a, None, kind),
             (ExprKind::Const(Const::Int(k)), None) if e.ty == Ty::I32 => Some(Aff {
                 pos: None,
                 d: *k,
@@ -98,17 +105,24 @@ impl Compiler<'_> {
     }
 
     /// The affine terms of `index` (compiling their uniform parts), if it is affine
-    /// with at least one `pos` component.
+    /// with at least one `pos` component: `pos` for global arrays, `blkpos` for shared
+    /// ones (whose lanes are the threads of one block).
     pub(crate) fn affine_index(
         &mut self,
         index: &[Expr],
+        space: Space,
     ) -> Result<Option<Vec<Term>>, KernelError> {
+        let kind = match space {
+            Space::Global => 0,
+            Space::Shared => 1,
+            Space::Local => return Ok(None),
+        };
         if index.len() != self.k.rank as usize {
             return Ok(None);
         }
         let mut affs = Vec::with_capacity(index.len());
         for (i, e) in index.iter().enumerate() {
-            match self.aff(e, None) {
+            match self.aff(e, None, kind) {
                 Some(a) if a.pos.is_none_or(|c| c == i) && a.d.unsigned_abs() < (1 << 40) => {
                     affs.push(a)
                 }
@@ -155,7 +169,7 @@ impl Compiler<'_> {
                 u,
             });
         }
-        if out.iter().any(|t| !t.pos || t.d != 0 || t.u.is_some()) {
+        if kind == 0 && out.iter().any(|t| !t.pos || t.d != 0 || t.u.is_some()) {
             self.has_stencil = true;
         }
         Ok(Some(out))

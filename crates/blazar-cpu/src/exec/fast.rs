@@ -22,7 +22,7 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    const EMPTY: Span = Span {
+    pub(super) const EMPTY: Span = Span {
         start: 0,
         lo: 0,
         hi: 0,
@@ -60,6 +60,9 @@ impl Scratch {
         terms: &[Term],
         l0: Option<usize>,
     ) -> Option<Span> {
+        if ctx.prog.arrays[a].space == Space::Shared {
+            return self.shared_base(ctx, a, terms, l0);
+        }
         let base = self.contiguous?;
         if !ctx.pos_contig[a] {
             return None;
@@ -109,6 +112,73 @@ impl Scratch {
         }
         Some(Span {
             start: usize::try_from(lin + la).ok()?,
+            lo: la as usize,
+            hi: lb as usize,
+        })
+    }
+
+    /// The contiguous run of an affine (`blkpos + ...`) access to shared array `a` in a
+    /// work item of one block (lane `l` is `blkpos` `l` in row-major order): every
+    /// component wider than one thread must step like the block, and only when one
+    /// component is wider than a thread may its elements leave the array.
+    fn shared_base(&self, ctx: &Ctx, a: usize, terms: &[Term], l0: Option<usize>) -> Option<Span> {
+        let sp = ctx.space;
+        let s = self.shared[a].as_ref()?;
+        let k = terms.len();
+        if !sp.blocky || s.dims.is_empty() || k > MAX_DIMS || k != sp.kr {
+            return None;
+        }
+        // Plan dimensions that no kernel component sees must be one thread wide.
+        if (0..sp.rank.saturating_sub(sp.kr)).any(|p| sp.block[p] != 1) {
+            return None;
+        }
+        let bd: [usize; MAX_DIMS] = std::array::from_fn(|c| {
+            if c < k {
+                sp.plan_dim(c).map_or(1, |p| sp.block[p])
+            } else {
+                1
+            }
+        });
+        if bd[..k].iter().product::<usize>() != self.n {
+            return None;
+        }
+        let mut shape = [0usize; MAX_DIMS];
+        index_shape(&s.dims, k, &mut shape);
+        let wide = bd[..k].iter().filter(|&&b| b > 1).count();
+        let nl = self.n as i64;
+        let (mut la, mut lb, mut lin) = (0i64, nl, 0i64);
+        for (c, t) in terms.iter().enumerate() {
+            let u = match t.u {
+                Some(r) => self.regs[r as usize].lane_i64(l0?),
+                None => 0,
+            };
+            let off = t.d + u;
+            let ext = shape[c] as i64;
+            let sstride: usize = shape[c + 1..k].iter().product();
+            if bd[c] > 1 {
+                let bstride: usize = bd[c + 1..k].iter().product();
+                if !t.pos || sstride != bstride {
+                    return None;
+                }
+                if off < 0 || bd[c] as i64 - 1 + off >= ext {
+                    if wide > 1 {
+                        return None;
+                    }
+                    // The only wide component: blkpos[c] is the lane.
+                    (la, lb) = (Ord::max(la, -off), Ord::min(lb, ext - off));
+                }
+            } else if off < 0 || off >= ext {
+                return Some(Span::EMPTY);
+            }
+            lin += off * sstride as i64;
+        }
+        if la >= lb {
+            return Some(Span::EMPTY);
+        }
+        let (start, len) = (usize::try_from(lin + la).ok()?, (lb - la) as usize);
+        let have = with_scalar!(s.data.scalar(), T => T::get(&s.data).len());
+        (start.checked_add(len)? <= have).then_some(Span {
+            start,
             lo: la as usize,
             hi: lb as usize,
         })

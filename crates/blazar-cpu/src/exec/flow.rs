@@ -53,8 +53,8 @@ impl Scratch {
                 let mut v = take(&mut self.regs[var]);
                 with_num!(v.scalar(), T => {
                     let (vv, st) = (&mut T::get_mut(&mut v)[..n], &T::get(&self.regs[step])[..n]);
-                    for l in 0..n {
-                        vv[l] = if cur[l] { vv[l].add(st[l]) } else { vv[l] };
+                    for ((x, &s), &c) in vv.iter_mut().zip(st).zip(&cur[..n]) {
+                        *x = if c { x.add(s) } else { *x };
                     }
                 }, ());
                 self.regs[var] = v;

@@ -2,7 +2,8 @@
 //!
 //! Global arrays take a contiguous fast path when the index is exactly `pos`, the
 //! array has the shape of the index space and the work item's lanes are consecutive
-//! threads; otherwise offsets are computed per dimension over all lanes and gathered.
+//! threads (shared arrays: an affine index in `blkpos`, lanes being one block);
+//! otherwise offsets are computed per dimension over all lanes and gathered.
 //! When the buffer's element type differs from the kernel's, values go through a
 //! conversion register.
 
@@ -230,11 +231,17 @@ impl Scratch {
                         return Ok(());
                     }
                 };
-                self.offsets_into(&dims, t.read, idx, mask, line)?;
+                if fast.is_none() {
+                    self.offsets_into(&dims, t.read, idx, mask, line)?;
+                }
                 let mut dst = take(&mut self.regs[d]);
                 if let Some(s) = &self.shared[a] {
                     with_scalar!(t.elem, T => {
-                        gather_plain(T::get(&s.data), &mut T::get_mut(&mut dst)[..n], &self.off[..n], &self.ok[..n])
+                        let (src, dv) = (T::get(&s.data), &mut T::get_mut(&mut dst)[..n]);
+                        match fast {
+                            Some(sp) => copy_span(src, dv, sp),
+                            None => gather_plain(src, dv, &self.off[..n], &self.ok[..n]),
+                        }
                     });
                 }
                 self.regs[d] = dst;
@@ -332,12 +339,18 @@ impl Scratch {
                     Some(s) if !s.dims.is_empty() => s.dims.clone(),
                     _ => return Ok(()),
                 };
-                self.offsets_into(&dims, mode, idx, mask, line)?;
+                let span = aff.filter(|_| op.is_none());
+                if span.is_none() {
+                    self.offsets_into(&dims, mode, idx, mask, line)?;
+                }
                 let Some(s) = &mut self.shared[a] else {
                     return Ok(());
                 };
                 let (off, ok, v) = (&self.off[..n], &self.ok[..n], &self.regs[val]);
                 match op {
+                    None if span.is_some() => with_scalar!(t.elem, T => {
+                        store_span(T::get_mut(&mut s.data), &T::get(v)[..n], span.unwrap_or(Span::EMPTY), &mask[..n], full)
+                    }),
                     None => with_scalar!(t.elem, T => {
                         scatter_plain(T::get_mut(&mut s.data), &T::get(v)[..n], off, ok, &mask[..n], |_, x| x)
                     }),
@@ -420,5 +433,35 @@ impl Scratch {
             },
         }
         self.regs[d as usize] = dst;
+    }
+}
+
+/// Lanes `sp.lo..sp.hi` of `dv` from `src[sp.start..]`; the other lanes are zero.
+fn copy_span<T: Copy + Default>(src: &[T], dv: &mut [T], sp: Span) {
+    let n = dv.len();
+    let (lo, hi) = (sp.lo.min(n), sp.hi.min(n).max(sp.lo.min(n)));
+    dv[..lo].fill(T::default());
+    dv[hi..].fill(T::default());
+    match src.get(sp.start..sp.start + (hi - lo)) {
+        Some(s) => dv[lo..hi].copy_from_slice(s),
+        None => dv[lo..hi].fill(T::default()),
+    }
+}
+
+/// `dst[sp.start + l - sp.lo] = v[l]` for the active lanes `l` of the span.
+fn store_span<T: Copy>(dst: &mut [T], v: &[T], sp: Span, mask: &[bool], full: bool) {
+    let n = v.len();
+    let (lo, hi) = (sp.lo.min(n), sp.hi.min(n).max(sp.lo.min(n)));
+    let Some(d) = dst.get_mut(sp.start..sp.start + (hi - lo)) else {
+        return;
+    };
+    if full && lo == 0 && hi == n {
+        d.copy_from_slice(&v[lo..hi]);
+    } else {
+        for ((x, &y), &m) in d.iter_mut().zip(&v[lo..hi]).zip(&mask[lo..hi]) {
+            if m {
+                *x = y;
+            }
+        }
     }
 }

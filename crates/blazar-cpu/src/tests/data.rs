@@ -309,3 +309,72 @@ fn results_do_not_depend_on_thread_count() {
     };
     assert_eq!(go(1), go(2));
 }
+
+/// Shifted shared accesses `s[t + k]` with `t = blkpos` assigned inside a loop (the
+/// contiguous shared path), with lanes outside the array on both sides.
+#[test]
+fn shifted_shared_accesses_match_per_lane_results() {
+    let mut b = KB::new(1);
+    let x = b.garr(Scalar::F32, 1);
+    let y = b.garr(Scalar::F32, 1);
+    let s = b.shared(Scalar::F32, 1);
+    let (t, r) = (b.var(I32), b.var(I32));
+    let bd = special(Special::BlkDim, 1);
+    let body = vec![
+        assign(&t, special(Special::BlkPos, 1)),
+        s.clone().set(vec![t.clone()], x.clone().at(vec![pos(1)])),
+        st(StmtKind::Barrier),
+        s.clone().set(vec![add(t.clone(), ci(2))], cf(0.0)),
+        iff(
+            lt(t.clone(), ci(5)),
+            vec![y.clone().set(
+                vec![pos(1)],
+                add(
+                    s.clone().at(vec![sub(t.clone(), ci(3))]),
+                    s.clone().at(vec![add(t.clone(), ci(7))]),
+                ),
+            )],
+            vec![y
+                .clone()
+                .set(vec![pos(1)], s.clone().at(vec![sub(t.clone(), ci(3))]))],
+        ),
+        st(StmtKind::Barrier),
+    ];
+    let k = b.build(vec![
+        st(StmtKind::AllocShared {
+            arr: s.id,
+            dims: vec![bd],
+            zero: false,
+        }),
+        forr(&r, ci(0), ci(1), ci(0), body),
+    ]);
+    let (n, bs) = (256usize, 32usize);
+    let xs: Vec<f32> = (0..n).map(|i| i as f32 + 1.0).collect();
+    let want: Vec<f32> = (0..n)
+        .map(|p| {
+            let (blk, t) = (p / bs * bs, (p % bs) as i64);
+            // s after the second store: x[blk + i], zeroed from index 2 on.
+            let sv = |i: i64| {
+                if (0..2).contains(&i) {
+                    xs[blk + i as usize]
+                } else {
+                    0.0
+                }
+            };
+            if t < 5 {
+                sv(t - 3) + sv(t + 7)
+            } else {
+                sv(t - 3)
+            }
+        })
+        .collect();
+    for threads in [1, 2] {
+        let bufs = vec![
+            (vec![n], Buffer::F32(xs.clone())),
+            (vec![n], Buffer::F32(vec![0.0; n])),
+        ];
+        let (res, out) = run(&k, &[n], &[bs], arrays(2), bufs, threads);
+        res.unwrap();
+        assert_eq!(f32s(&out[1]), &want[..]);
+    }
+}
