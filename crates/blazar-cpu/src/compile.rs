@@ -9,6 +9,7 @@
 
 mod alias;
 mod expr;
+mod fuse;
 mod index;
 mod uniform;
 
@@ -84,7 +85,8 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
             Bind::Array(a) => ParamBind::Array(a),
         });
     }
-    let body = c.block(&k.body)?;
+    let mut body = c.block(&k.body)?;
+    fuse::fuse_block(&mut body);
     let blocky = c.blocky || c.arrays.iter().any(|a| a.space == Space::Shared);
     Ok(Program {
         reg_types: c.types,

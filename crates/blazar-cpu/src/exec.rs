@@ -9,6 +9,7 @@
 
 mod fast;
 mod flow;
+mod fused;
 mod mem;
 mod scratch;
 
@@ -208,6 +209,20 @@ impl Scratch {
                 }
             }
             Inst::Load { .. } => self.load_inst(ctx, i, mask, line)?,
+            Inst::LoadBin {
+                op,
+                d,
+                other,
+                load_first,
+                load,
+            } => self.load_bin(
+                ctx,
+                (*op, *d, *other, *load_first),
+                load,
+                mask,
+                (lo, hi),
+                line,
+            )?,
             Inst::Size { arr, dim, d } => self.size(ctx, *arr, Some(*dim as usize), *d),
             Inst::Numel { arr, d } => self.size(ctx, *arr, None, *d),
         }

@@ -89,6 +89,16 @@ pub(crate) enum Inst {
         neg: bool,
     },
     MaskPop,
+    /// `d = other op load` (`load_first`: `d = load op other`) where `load` is an
+    /// `Inst::Load` into a temporary read only here: a contiguous global load combines
+    /// with `other` in one lane loop, any other load runs unfused.
+    LoadBin {
+        op: BinOp,
+        d: Reg,
+        other: Reg,
+        load_first: bool,
+        load: Box<Inst>,
+    },
 }
 
 /// One component of an affine index: `pos[c]` (if `pos`) + `d` + uniform `u`.
@@ -223,13 +233,16 @@ pub(crate) struct Program {
 
 impl Inst {
     /// The registers this instruction reads (the `slow` code of loads excluded).
-    fn reads(&self) -> Vec<Reg> {
+    pub(crate) fn reads(&self) -> Vec<Reg> {
         match self {
             Inst::Unary { a, .. } | Inst::Cast { a, .. } => vec![*a],
             Inst::Binary { a, b, .. } => vec![*a, *b],
             Inst::Select { c, a, b, .. } => vec![*c, *a, *b],
             Inst::Math { a, b, .. } => std::iter::once(*a).chain(*b).collect(),
             Inst::Load { idx, .. } => idx.to_vec(),
+            Inst::LoadBin { other, load, .. } => {
+                std::iter::once(*other).chain(load.reads()).collect()
+            }
             Inst::LaneDyn { srcs, idx, .. } => srcs.iter().copied().chain([*idx]).collect(),
             Inst::MaskPush { cond, .. } => vec![*cond],
             Inst::Size { .. } | Inst::Numel { .. } | Inst::MaskPop => vec![],
@@ -243,7 +256,19 @@ impl Inst {
 pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) -> bool {
     let hit = |rs: &[Reg]| rs.iter().any(|r| pos.contains(r));
     let code_ok = |code: &[Inst], arrays: &mut Vec<u32>| {
-        code.iter().all(|i| match i {
+        let mut flat: Vec<&Inst> = Vec::with_capacity(code.len());
+        for i in code {
+            match i {
+                Inst::LoadBin { other, load, .. } => {
+                    if hit(&[*other]) {
+                        return false;
+                    }
+                    flat.push(load);
+                }
+                i => flat.push(i),
+            }
+        }
+        flat.into_iter().all(|i| match i {
             Inst::Load {
                 arr,
                 idx,

@@ -134,7 +134,6 @@ impl Scratch {
         else {
             return Ok(());
         };
-        let n = self.n;
         let a = *arr as usize;
         if *uniform {
             let m = self.emask.pop();
@@ -144,20 +143,7 @@ impl Scratch {
             }
             return res;
         }
-        let top: &[bool] = self.emask.last().map_or(mask, |v| v);
-        let fast = match affine {
-            Some(t) => self
-                .affine_base(ctx, a, t, fast::first_active(&top[..n]))
-                .filter(|s| s.usable(n, ctx.prog.arrays[a].read, top)),
-            None => self
-                .contiguous
-                .filter(|_| *pos && ctx.pos_contig[a])
-                .map(|start| Span {
-                    start,
-                    lo: 0,
-                    hi: n,
-                }),
-        };
+        let fast = self.load_span(ctx, a, *pos, affine.as_deref(), mask);
         if fast.is_none() {
             if self.pos_lazy.is_some() {
                 crate::specials::fill_pos(ctx.prog, ctx.space, self);
@@ -170,6 +156,33 @@ impl Scratch {
             self.emask.push(m);
         }
         res
+    }
+
+    /// The contiguous run of a (non-uniform) load from array `a`, if it takes the fast
+    /// path under the current mask.
+    pub(super) fn load_span(
+        &self,
+        ctx: &Ctx,
+        a: usize,
+        pos: bool,
+        affine: Option<&[crate::program::Term]>,
+        mask: &[bool],
+    ) -> Option<Span> {
+        let n = self.n;
+        let top: &[bool] = self.emask.last().map_or(mask, |v| v);
+        match affine {
+            Some(t) => self
+                .affine_base(ctx, a, t, fast::first_active(&top[..n]))
+                .filter(|s| s.usable(n, ctx.prog.arrays[a].read, top)),
+            None => self
+                .contiguous
+                .filter(|_| pos && ctx.pos_contig[a])
+                .map(|start| Span {
+                    start,
+                    lo: 0,
+                    hi: n,
+                }),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
