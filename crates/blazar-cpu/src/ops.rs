@@ -15,38 +15,6 @@ macro_rules! with_num {
     ($s:expr, $T:ident => $body:expr, $other:expr) => {{
         use blazar_kir::Scalar as S_;
         match $s {
-            S_::I8 => {
-                type $T = i8;
-                $body
-            }
-            S_::I16 => {
-                type $T = i16;
-                $body
-            }
-            S_::I32 => {
-                type $T = i32;
-                $body
-            }
-            S_::I64 => {
-                type $T = i64;
-                $body
-            }
-            S_::U8 => {
-                type $T = u8;
-                $body
-            }
-            S_::U16 => {
-                type $T = u16;
-                $body
-            }
-            S_::U32 => {
-                type $T = u32;
-                $body
-            }
-            S_::U64 => {
-                type $T = u64;
-                $body
-            }
             S_::F32 => {
                 type $T = f32;
                 $body
@@ -64,6 +32,7 @@ macro_rules! with_num {
                 $body
             }
             S_::Bool => $other,
+            ints => $crate::ops::with_int!(ints, $T => $body, $other),
         }
     }};
 }

@@ -67,60 +67,12 @@ impl Default for Lanes {
 /// Runs `$body` with `$T` bound to the Rust type of scalar type `$s`.
 macro_rules! with_scalar {
     ($s:expr, $T:ident => $body:expr) => {{
-        use blazar_kir::Scalar as S_;
         match $s {
-            S_::Bool => {
+            blazar_kir::Scalar::Bool => {
                 type $T = bool;
                 $body
             }
-            S_::I8 => {
-                type $T = i8;
-                $body
-            }
-            S_::I16 => {
-                type $T = i16;
-                $body
-            }
-            S_::I32 => {
-                type $T = i32;
-                $body
-            }
-            S_::I64 => {
-                type $T = i64;
-                $body
-            }
-            S_::U8 => {
-                type $T = u8;
-                $body
-            }
-            S_::U16 => {
-                type $T = u16;
-                $body
-            }
-            S_::U32 => {
-                type $T = u32;
-                $body
-            }
-            S_::U64 => {
-                type $T = u64;
-                $body
-            }
-            S_::F32 => {
-                type $T = f32;
-                $body
-            }
-            S_::F64 => {
-                type $T = f64;
-                $body
-            }
-            S_::C32 => {
-                type $T = num_complex::Complex32;
-                $body
-            }
-            S_::C64 => {
-                type $T = num_complex::Complex64;
-                $body
-            }
+            s => $crate::ops::with_num!(s, $T => $body, unreachable!("bool is matched above")),
         }
     }};
 }
