@@ -32,6 +32,11 @@ pub enum Command {
         /// Worker threads for kernels on the CPU (default: every core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// How kernels run on the CPU: `native` (compiled C++; an error without a C++
+        /// compiler), `interp` (the SIMT interpreter) or `auto` (native when a compiler
+        /// works). Kernels the native tier does not support run on the interpreter.
+        #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
+        cpu_tier: CpuTierArg,
     },
     /// Print an intermediate form of a program.
     Emit {
@@ -62,6 +67,13 @@ pub enum EmitWhat {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CpuTierArg {
+    Auto,
+    Interp,
+    Native,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Device {
     Cpu,
     Cuda,
@@ -75,7 +87,8 @@ pub fn main(cli: Cli) -> ExitCode {
             device,
             double,
             threads,
-        } => run(&file, device, double, threads),
+            cpu_tier,
+        } => run(&file, device, double, threads, cpu_tier),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
         Command::Check { file } => match load_checked(&file) {
@@ -155,7 +168,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     }
 }
 
-fn run(file: &Path, device: Device, double: bool, threads: usize) -> ExitCode {
+fn run(file: &Path, device: Device, double: bool, threads: usize, tier: CpuTierArg) -> ExitCode {
     if device == Device::Cuda {
         eprintln!(
             "blazar: error: the CUDA backend is not available in this build; use --device cpu"
@@ -168,8 +181,20 @@ fn run(file: &Path, device: Device, double: bool, threads: usize) -> ExitCode {
     };
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
     let ctx = context(file, double, out);
+    let cpu_tier = match tier {
+        CpuTierArg::Auto => blazar_interp::CpuTier::Auto,
+        CpuTierArg::Interp => blazar_interp::CpuTier::Interp,
+        CpuTierArg::Native => match blazar_native::available() {
+            Ok(()) => blazar_interp::CpuTier::Native,
+            Err(e) => {
+                eprintln!("blazar: error: --cpu-tier native: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let opts = Options {
         threads,
+        cpu_tier,
         ..Options::default()
     };
     match blazar_interp::run(&loaded, ctx, opts) {

@@ -31,6 +31,14 @@ mod stmt;
 
 pub use shared::dynamic_shared_bytes;
 
+/// C spellings of scalar operations, literals and type names, shared with the native
+/// CPU tier (`blazar-native`), whose host prelude defines the same `bz_*` helpers with
+/// the same semantics.
+pub mod spell {
+    pub use crate::expr::{binary, cast, math, unary};
+    pub use crate::names::{c_string, constant, ident, int_lit, op_code, real_lit, scalar, ty};
+}
+
 use blazar_kir::{AtomicOp, Expr, Kernel, Scalar};
 
 /// NVRTC options the generated source needs (the caller adds `-arch=sm_XY`):

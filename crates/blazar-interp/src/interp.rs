@@ -17,6 +17,8 @@ pub struct Options {
     pub max_steps: u64,
     /// Worker threads of the CPU executor; 0 uses every core.
     pub threads: usize,
+    /// Which CPU tier runs kernels: native code or the SIMT interpreter.
+    pub cpu_tier: blazar_native::CpuTier,
 }
 
 pub struct Interp<'p> {
@@ -25,6 +27,7 @@ pub struct Interp<'p> {
     /// Kernels specialised so far, by function and signature, in launch order.
     pub kernels: crate::launch::KernelCache,
     pub threads: usize,
+    pub cpu_tier: blazar_native::CpuTier,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -48,6 +51,7 @@ impl<'p> Interp<'p> {
             sources,
             kernels: Default::default(),
             threads: opts.threads,
+            cpu_tier: opts.cpu_tier,
             globals: vec![None; prog.global_names.len()],
             ctx,
             prec,

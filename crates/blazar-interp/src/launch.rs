@@ -457,7 +457,15 @@ impl<'p> Interp<'p> {
         let opts = ExecOptions {
             threads: self.threads,
         };
-        let outs = blazar_cpu::launch(k, plan, &args, &mut arrays, &opts).map_err(|e| {
+        let native = match self.cpu_tier {
+            blazar_native::CpuTier::Interp => None,
+            t => {
+                let strict = t == blazar_native::CpuTier::Native;
+                blazar_native::try_launch(k, plan, &args, &mut arrays, &opts, strict)
+            }
+        };
+        let outs = native.unwrap_or_else(|| blazar_cpu::launch(k, plan, &args, &mut arrays, &opts));
+        let outs = outs.map_err(|e| {
             let what = match e.kind {
                 KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
                 _ if e.line > 0 => format!("{}: line {}", e.message, e.line),

@@ -17,6 +17,7 @@ mod load;
 mod typeof_;
 
 pub use error::RunError;
+pub use blazar_native::CpuTier;
 pub use interp::{Interp, Options};
 pub use load::{check, load, Loaded};
 

@@ -73,6 +73,10 @@ pub fn run_program(
     cmd.arg("run").arg(file).arg("--device").arg(backend);
     if let Some(n) = threads {
         cmd.arg("--threads").arg(n.to_string());
+        // The CPU's two tiers: the interpreter on 1 thread, native code on 2.
+        if backend == "cpu" {
+            cmd.arg("--cpu-tier").arg(if n == 1 { "interp" } else { "native" });
+        }
     }
     let out = cmd
         .args(&spec.options)

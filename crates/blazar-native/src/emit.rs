@@ -1,0 +1,297 @@
+//! KIR → host C++: one kernel specialisation as an `extern "C"` function that runs a
+//! range of work items.
+//!
+//! The function `bz_run(call, lo, hi, partials, err)` runs work items `lo..hi` of the
+//! launch described by `call` (see `crate::abi`), exactly as the CPU executor lays them
+//! out: chunks of `call->chunk` consecutive threads in row-major order. Within a chunk
+//! the threads run one after another; the threads of one row of the last `pos`
+//! component form a plain counted loop whose body is the kernel, so that the C++
+//! compiler can vectorise it. Kernel outputs are combined per work item (in thread
+//! order) into `partials[item]`; `bz_finish` folds the partials in item order and
+//! applies the output's final op, as the executor does. The first error stops the range
+//! and is returned in `err`.
+
+mod expr;
+mod memory;
+mod stmt;
+
+use crate::support::{Plan, SlotKind};
+use blazar_codegen_cuda::spell;
+use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Bytes reserved per output partial (the largest scalar, c64).
+pub(crate) const PARTIAL_BYTES: usize = 16;
+
+/// A loop being generated: its id and whether labelled exits were used.
+pub(crate) struct LoopCtx {
+    pub id: usize,
+    pub brk: bool,
+    pub cont: bool,
+}
+
+/// The generator state of one kernel.
+pub(crate) struct Gen<'k> {
+    pub k: &'k Kernel,
+    pub plan: &'k Plan,
+    pub out: String,
+    pub depth: usize,
+    pub line: u32,
+    /// Specials used, as (kind, component) with kind 0 pos .. 4 blkcnt.
+    pub specials: BTreeSet<(u8, u8)>,
+    pub loops: Vec<LoopCtx>,
+    pub next_loop: usize,
+    pub next_tmp: usize,
+}
+
+/// The op that combines per-thread and per-item partials of a kernel output.
+pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
+    match op {
+        AtomicOp::Sub => AtomicOp::Add,
+        AtomicOp::Div | AtomicOp::Pow => AtomicOp::Mul,
+        op => op,
+    }
+}
+
+const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
+
+/// The C++ source of kernel `k` under its support plan.
+pub(crate) fn generate(k: &Kernel, plan: &Plan) -> String {
+    let mut g = Gen {
+        k,
+        plan,
+        out: String::new(),
+        depth: 4,
+        line: 0,
+        specials: BTreeSet::new(),
+        loops: Vec::new(),
+        next_loop: 0,
+        next_tmp: 0,
+    };
+    g.block(&k.body);
+    let body = std::mem::take(&mut g.out);
+    g.assemble(&body)
+}
+
+impl Gen<'_> {
+    /// Appends one line at the current indentation.
+    pub fn line_out(&mut self, text: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// A fresh temporary name.
+    pub fn tmp(&mut self) -> String {
+        self.next_tmp += 1;
+        format!("bz_t{}", self.next_tmp)
+    }
+
+    /// Component `c` of special `sp` as a scalar C expression.
+    pub fn special_part(&mut self, sp: Special, c: usize) -> String {
+        let kind = match sp {
+            Special::Pos => 0,
+            Special::BlkPos => 1,
+            Special::BlkDim => 2,
+            Special::BlkIdx => 3,
+            Special::BlkCnt => 4,
+            Special::WarpSize => return "32".into(),
+        };
+        self.specials.insert((kind, c as u8));
+        format!("{}{c}", SPECIAL_NAMES[kind as usize])
+    }
+
+    /// A whole special: a scalar for rank 1, else a vector of its components.
+    pub fn special(&mut self, sp: Special) -> String {
+        let r = self.k.rank.clamp(1, 4) as usize;
+        if sp == Special::WarpSize || r == 1 {
+            return self.special_part(sp, 0);
+        }
+        let parts: Vec<String> = (0..r).map(|c| self.special_part(sp, c)).collect();
+        format!("bz_v<i32, {r}>{{{{{}}}}}", parts.join(", "))
+    }
+
+    /// Declarations of the specials used, for the current thread (components `pos0..`
+    /// are in scope).
+    fn special_decls(&self) -> String {
+        let mut s = String::new();
+        for &(kind, c) in &self.specials {
+            let c = c as usize;
+            let v = match kind {
+                0 => continue,
+                1 => format!("(i32)(bz_pos{c} % bz_kb{c})"),
+                2 => format!("(i32)bz_kb{c}"),
+                3 => format!("(i32)(bz_pos{c} / bz_kb{c})"),
+                _ => format!("(i32)(bz_kd{c} / bz_kb{c})"),
+            };
+            let _ = writeln!(
+                s,
+                "        const i32 {}{c} = {v};",
+                SPECIAL_NAMES[kind as usize]
+            );
+        }
+        s
+    }
+
+    fn assemble(&self, body: &str) -> String {
+        let k = self.k;
+        let r = k.rank.clamp(1, 4) as usize;
+        let mut s = String::new();
+        s.push_str(crate::prelude::PRELUDE_CORE);
+        s.push_str(crate::prelude_mem::PRELUDE_MEM);
+        let _ = writeln!(s, "\n// ---- kernel {} (rank {r}) ----", k.name);
+        s.push_str("extern \"C\" __attribute__((visibility(\"default\")))\n");
+        s.push_str("int bz_run(const bz_call* bz_c, i64 bz_lo, i64 bz_hi, u8* bz_parts, bz_err* bz_out) {\n");
+        s.push_str("  bz_err bz_e = {};\n  i64 bz_item = bz_lo;\n");
+        for c in 0..r {
+            let _ = writeln!(
+                s,
+                "  const i64 bz_kd{c} = bz_c->kd[{c}], bz_kb{c} = bz_c->kb[{c}];"
+            );
+        }
+        // Global arrays: data pointer and extents, copied into locals.
+        for (a, slot) in self.plan.slots.iter().enumerate() {
+            let Ty::Array(t) = k.arrays[a].ty else {
+                continue;
+            };
+            let name = self.arr_name(a as u32);
+            let ct = spell::scalar(t.elem);
+            match slot {
+                SlotKind::Global => {
+                    let _ = writeln!(s, "  {ct}* const {name} = ({ct}*)bz_c->arrs[{a}].data;");
+                    for d in 0..t.rank as usize {
+                        let _ = writeln!(
+                            s,
+                            "  const i64 {name}_d{d} = bz_c->arrs[{a}].dims[{d}];"
+                        );
+                    }
+                }
+                SlotKind::Local => {
+                    let _ = writeln!(s, "  alignas(16) u8 {name}_buf[32768];");
+                    let _ = writeln!(s, "  {ct}* const {name} = ({ct}*){name}_buf;");
+                }
+                SlotKind::Unused => {}
+            }
+        }
+        // Parameters bound to variables: read once from the parameter block.
+        for (i, p) in k.params.iter().enumerate() {
+            if let Bind::Var(v) = p.bind {
+                let t = spell::ty(k.vars[v as usize].ty);
+                let off = self.plan.param_offsets[i];
+                let _ = writeln!(
+                    s,
+                    "  {t} bz_p{i}; memcpy(&bz_p{i}, bz_c->params + {off}, sizeof(bz_p{i}));"
+                );
+            }
+        }
+        s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
+        s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
+        s.push_str("    u64 bz_live = 0; (void)bz_live;\n");
+        for (i, o) in k.outputs.iter().enumerate() {
+            let t = spell::scalar(o.ty);
+            let op = spell::op_code(partial_op(o.op));
+            let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
+        }
+        s.push_str("    const i64 bz_t0 = bz_item * bz_c->chunk;\n");
+        s.push_str("    const i64 bz_t1 = bz_t0 + bz_c->chunk < bz_c->total ? bz_t0 + bz_c->chunk : bz_c->total;\n");
+        s.push_str("    for (i64 bz_t = bz_t0; bz_t < bz_t1;) {\n");
+        let last = r - 1;
+        s.push_str("      i64 bz_rest = bz_t;\n");
+        let _ = writeln!(
+            s,
+            "      const i64 bz_x0 = bz_rest % bz_kd{last}; bz_rest /= bz_kd{last};"
+        );
+        for c in (0..last).rev() {
+            let _ = writeln!(
+                s,
+                "      const i32 bz_pos{c} = (i32)(bz_rest % bz_kd{c}); bz_rest /= bz_kd{c};"
+            );
+        }
+        let _ = writeln!(
+            s,
+            "      const i64 bz_x1 = bz_x0 + (bz_t1 - bz_t) < bz_kd{last} ? bz_x0 + (bz_t1 - bz_t) : bz_kd{last};"
+        );
+        let _ = writeln!(
+            s,
+            "      for (i32 bz_pos{last} = (i32)bz_x0; bz_pos{last} < (i32)bz_x1; bz_pos{last}++) {{"
+        );
+        s.push_str(&self.special_decls());
+        // Variables: parameters start from their value, the others from zero.
+        for (i, v) in k.vars.iter().enumerate() {
+            let name = self.var_name(i as u32);
+            let init = k
+                .params
+                .iter()
+                .position(|p| p.bind == Bind::Var(i as u32))
+                .map_or("{}".to_string(), |p| format!("bz_p{p}"));
+            let _ = writeln!(s, "        {} {name} = {init};", spell::ty(v.ty));
+        }
+        for (a, slot) in self.plan.slots.iter().enumerate() {
+            if *slot == SlotKind::Local {
+                let name = self.arr_name(a as u32);
+                let Ty::Array(t) = k.arrays[a].ty else {
+                    continue;
+                };
+                let dims: Vec<String> = (0..t.rank).map(|d| format!("{name}_d{d} = 0")).collect();
+                let _ = writeln!(s, "        i64 {}; u64 {name}_bytes = 0;", dims.join(", "));
+            }
+        }
+        s.push_str(body);
+        s.push_str("        bz_next:;\n      }\n      bz_t += bz_x1 - bz_x0;\n    }\n");
+        for (i, o) in k.outputs.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    memcpy(bz_parts + (bz_item * {} + {i}) * {PARTIAL_BYTES}, &bz_acc{i}, sizeof({}));",
+                k.outputs.len(),
+                spell::scalar(o.ty)
+            );
+        }
+        s.push_str("  }\n  return 0;\nbz_abort:\n  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  return bz_e.code;\n}\n");
+        self.finish_fn(&mut s);
+        s
+    }
+
+    /// `bz_finish(partials, items, out)`: folds the partials of every item in order,
+    /// then applies each output's final op (`-=` negates, `/=` inverts, `^=` gives 1).
+    fn finish_fn(&self, s: &mut String) {
+        let k = self.k;
+        s.push_str("\nextern \"C\" __attribute__((visibility(\"default\")))\n");
+        s.push_str("void bz_finish(const u8* bz_parts, i64 bz_items, u8* bz_res) {\n");
+        let n = k.outputs.len();
+        for (i, o) in k.outputs.iter().enumerate() {
+            let t = spell::scalar(o.ty);
+            let op = spell::op_code(partial_op(o.op));
+            let _ = writeln!(s, "  {{\n    {t} a = bz_identity<{op}, {t}>();");
+            let _ = writeln!(
+                s,
+                "    for (i64 i = 0; i < bz_items; i++) {{ {t} p; memcpy(&p, bz_parts + (i * {n} + {i}) * {PARTIAL_BYTES}, sizeof(p)); a = bz_combine<{op}, {t}>(a, p); }}"
+            );
+            let fin = match o.op {
+                AtomicOp::Sub => format!("a = bz_combine<1, {t}>({t}{{}}, a);"),
+                AtomicOp::Div => format!("a = bz_combine<3, {t}>(bz_cast<{t}>(1), a);"),
+                AtomicOp::Pow => format!("a = bz_cast<{t}>(1);"),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                s,
+                "    {fin}\n    memcpy(bz_res + {i} * {PARTIAL_BYTES}, &a, sizeof(a));\n  }}"
+            );
+        }
+        s.push_str("}\n");
+    }
+
+    /// The C name of variable `%v`.
+    pub fn var_name(&self, v: u32) -> String {
+        let name = self.k.vars.get(v as usize).map_or("", |d| d.name.as_str());
+        format!("v{v}_{}", spell::ident(name))
+    }
+
+    /// The C name of array slot `@a` (its data pointer).
+    pub fn arr_name(&self, a: u32) -> String {
+        let name = self.k.arrays.get(a as usize).map_or("", |d| d.name.as_str());
+        format!("a{a}_{}", spell::ident(name))
+    }
+}

@@ -1,0 +1,215 @@
+//! Array accesses and allocations: loads, stores, read-modify-write updates, sizes and
+//! per-thread dynamic memory.
+//!
+//! Indexing follows the CPU executor: `k` indices into an array of rank `r` use the
+//! shape `dims` left-padded with 1s when `k > r`, and fold the trailing dims into the
+//! last index when `k < r` (one index is linear). Each index is an i64; an element that
+//! does not exist (outside under zero/unchecked/skip modes, or an empty dimension) reads
+//! as zero and is not written; circular, mirror and clamped reads remap the index;
+//! `'checked` accesses record the error of the first dimension outside. Accesses are
+//! GCC statement expressions, so every index is evaluated once.
+
+use super::Gen;
+use blazar_codegen_cuda::spell::{self, scalar};
+use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, ReadMode, Space, Ty, WriteMode};
+use std::fmt::Write;
+
+impl Gen<'_> {
+    fn arr_ty(&self, a: ArrId) -> Option<ArrayTy> {
+        match self.k.arrays.get(a as usize).map(|d| d.ty) {
+            Some(Ty::Array(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The extents used to index `@a` with `k` indices.
+    fn shape(&self, a: ArrId, r: usize, k: usize) -> Vec<String> {
+        let name = self.arr_name(a);
+        let dim = |i: usize| format!("{name}_d{i}");
+        if k >= r {
+            (0..k)
+                .map(|i| if i < k - r { "1".into() } else { dim(i - (k - r)) })
+                .collect()
+        } else {
+            let mut v: Vec<String> = (0..k - 1).map(dim).collect();
+            let rest: Vec<String> = (k - 1..r).map(dim).collect();
+            v.push(format!("({})", rest.join(" * ")));
+            v
+        }
+    }
+
+    /// Statements (inside a statement expression or block) that compute `bz_ok` and
+    /// `bz_off` for `@a[index]` under `mode`; returns them as one string.
+    fn offset_code(&mut self, a: ArrId, t: ArrayTy, index: &[Expr], mode: ReadMode) -> String {
+        let k = index.len().max(1);
+        let shape = self.shape(a, (t.rank as usize).max(1), k);
+        let mut code = String::new();
+        let mut names = Vec::new();
+        for (d, e) in index.iter().enumerate() {
+            let x = self.expr(e);
+            let i = self.tmp();
+            let conv = if e.ty.elem().is_int() {
+                format!("(i64)({x})")
+            } else {
+                format!("bz_cast<i64>({x})")
+            };
+            let _ = write!(code, "i64 {i} = {conv}; ");
+            names.push((i, shape[d].clone(), d));
+        }
+        let mut oks = Vec::new();
+        for (i, n, d) in &names {
+            match mode {
+                ReadMode::Circular | ReadMode::Mirror | ReadMode::Clamped => {
+                    let m = match mode {
+                        ReadMode::Circular => 1,
+                        ReadMode::Mirror => 2,
+                        _ => 3,
+                    };
+                    let _ = write!(code, "{i} = bz_remap<{m}>({i}, {n}); ");
+                    oks.push(format!("{i} >= 0"));
+                }
+                ReadMode::Checked => {
+                    let line = self.line;
+                    let _ = write!(
+                        code,
+                        "if (!bz_in({i}, {n})) bz_oob(bz_e, {line}, {i}, {d}, {n}); "
+                    );
+                    oks.push(format!("bz_in({i}, {n})"));
+                }
+                ReadMode::Zero | ReadMode::Unchecked => oks.push(format!("bz_in({i}, {n})")),
+            }
+        }
+        let mut off = String::from("0");
+        for (i, n, _) in &names {
+            off = if off == "0" {
+                i.clone()
+            } else {
+                format!("({off}) * {n} + {i}")
+            };
+        }
+        let ok = if oks.is_empty() {
+            "true".to_string()
+        } else {
+            oks.join(" & ")
+        };
+        let _ = write!(code, "const bool bz_ok = {ok}; const i64 bz_off = {off};");
+        code
+    }
+
+    /// A load `@a[index]`.
+    pub fn load(&mut self, a: ArrId, index: &[Expr]) -> String {
+        let Some(t) = self.arr_ty(a) else {
+            return "0".into();
+        };
+        let code = self.offset_code(a, t, index, t.read);
+        let name = self.arr_name(a);
+        format!("({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})", scalar(t.elem))
+    }
+
+    /// `size(@a, dim)` or, with `None`, `numel(@a)`, as i32.
+    pub fn size(&mut self, a: ArrId, dim: Option<u8>) -> String {
+        let Some(t) = self.arr_ty(a) else {
+            return "0".into();
+        };
+        let name = self.arr_name(a);
+        let r = t.rank as usize;
+        match dim {
+            Some(d) if (d as usize) < r => format!("((i32){name}_d{d})"),
+            Some(_) => "1".into(),
+            None if r == 0 => "0".into(),
+            None => {
+                let ds: Vec<String> = (0..r).map(|i| format!("{name}_d{i}")).collect();
+                format!("((i32)({}))", ds.join(" * "))
+            }
+        }
+    }
+
+    /// A store (`op == None`) or a read-modify-write update of `@a[index]`.
+    pub fn store(&mut self, a: ArrId, index: &[Expr], value: &Expr, op: Option<AtomicOp>) {
+        let Some(t) = self.arr_ty(a) else {
+            return;
+        };
+        let name = self.arr_name(a);
+        let mode = match t.write {
+            WriteMode::Checked => ReadMode::Checked,
+            _ => ReadMode::Zero,
+        };
+        let checked = mode == ReadMode::Checked
+            || index.iter().any(|e| self.has_checked(e))
+            || self.has_checked(value);
+        let code = self.offset_code(a, t, index, mode);
+        let x = self.expr(value);
+        let x = spell::cast(t.elem, value.ty.elem(), &x);
+        let ct = scalar(t.elem);
+        self.line_out(&format!("{{ {code}"));
+        self.depth += 1;
+        self.line_out(&format!("const {ct} bz_x = {x};"));
+        if checked {
+            self.line_out("if (bz_e.code) goto bz_abort;");
+        }
+        let update = match op {
+            None => format!("{name}[bz_off] = bz_x;"),
+            Some(op) if t.space == Space::Global => format!(
+                "bz_atomic<{}, {ct}>({name} + bz_off, bz_x);",
+                spell::op_code(op)
+            ),
+            Some(op) => format!(
+                "{name}[bz_off] = bz_combine<{}, {ct}>({name}[bz_off], bz_x);",
+                spell::op_code(op)
+            ),
+        };
+        self.line_out(&format!("if (bz_ok) {update}"));
+        self.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// `@a = zeros(dims)` (or `ones`, `uninit`, which also zero-fills) in per-thread
+    /// dynamic memory, with the executor's size rules.
+    pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
+        let Some(t) = self.arr_ty(a) else {
+            return;
+        };
+        let name = self.arr_name(a);
+        let ct = scalar(t.elem);
+        let r = t.rank as usize;
+        self.line_out("{");
+        self.depth += 1;
+        // Extents: given dims left-padded with 1s to the rank (negative ones are 0).
+        let mut ds: Vec<String> = vec!["1".into(); r.saturating_sub(dims.len())];
+        for e in dims {
+            let x = self.expr(e);
+            let v = self.tmp();
+            let conv = if e.ty.elem().is_int() {
+                format!("(i64)({x})")
+            } else {
+                format!("bz_cast<i64>({x})")
+            };
+            self.line_out(&format!("const i64 {v} = {conv} < 0 ? 0 : {conv};"));
+            ds.push(v);
+        }
+        if dims.iter().any(|e| self.has_checked(e)) {
+            self.line_out("if (bz_e.code) goto bz_abort;");
+        }
+        let mut n = String::from("1ull");
+        for d in &ds {
+            n = format!("bz_mul_sat({n}, (u64){d})");
+        }
+        let line = self.line;
+        self.line_out(&format!("const u64 bz_n = {n};"));
+        self.line_out(&format!(
+            "if (!bz_local_bytes(bz_mul_sat(bz_n, sizeof({ct})), {name}_bytes, bz_live, bz_e, {line})) goto bz_abort;"
+        ));
+        let x = match fill {
+            Fill::One => format!("bz_cast<{ct}>(1)"),
+            Fill::Zero | Fill::Uninit => format!("{ct}{{}}"),
+        };
+        self.line_out(&format!(
+            "for (u64 bz_q = 0; bz_q < bz_n; bz_q++) {name}[bz_q] = {x};"
+        ));
+        for (d, v) in ds.iter().take(r).enumerate() {
+            self.line_out(&format!("{name}_d{d} = {v};"));
+        }
+        self.depth -= 1;
+        self.line_out("}");
+    }
+}

@@ -1,0 +1,85 @@
+//! The native CPU tier: KIR kernels compiled to machine code through generated C++.
+//!
+//! [`try_launch`] mirrors [`blazar_cpu::launch`]: it decides whether it can run a
+//! kernel (`support`), generates C++ for it (`emit`, with the fixed host prelude of
+//! `prelude` and `prelude_mem`, and the scalar spellings of `blazar_codegen_cuda::spell`),
+//! compiles it with the system C++ compiler into a cached shared object and loads it
+//! (`compile`), and runs its work items in parallel on rayon (`launch`). The results
+//! are the CPU executor's, which stays the oracle: the same work items, the same
+//! arithmetic, the same boundary modes, the same errors. A kernel the tier cannot run
+//! (barriers, shared memory, ...) is left to the interpreter, per kernel.
+
+mod abi;
+mod compile;
+mod emit;
+mod launch;
+mod prelude;
+mod prelude_mem;
+mod support;
+
+#[cfg(test)]
+mod tests;
+
+use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_kir::Kernel;
+
+pub use compile::FLAGS;
+
+/// Which CPU tier runs kernels. The library default is the interpreter (no compiler is
+/// ever run unless asked for); `blazar run` defaults to `Auto`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CpuTier {
+    /// Native code when a C++ compiler works, else the interpreter.
+    Auto,
+    /// Always the SIMT interpreter.
+    #[default]
+    Interp,
+    /// Native code; an error when no compiler works or generated code fails to build.
+    /// Kernels the native tier does not support still run on the interpreter.
+    Native,
+}
+
+/// Whether the native tier can compile code here (`Err` says why not).
+pub fn available() -> Result<(), String> {
+    compile::toolchain().map(|_| ())
+}
+
+/// Why kernel `k` does not run natively (`None`: it does).
+pub fn unsupported(k: &Kernel) -> Option<String> {
+    support::plan(k).err()
+}
+
+/// The C++ source generated for kernel `k` (`None` when it is not supported).
+pub fn source(k: &Kernel) -> Option<String> {
+    support::plan(k).ok().map(|p| emit::generate(k, &p))
+}
+
+fn tier_error(message: String) -> KernelError {
+    KernelError {
+        line: 0,
+        kind: KernelErrorKind::BadLaunch,
+        message: format!("native CPU tier: {message}"),
+    }
+}
+
+/// Runs kernel `k` natively over `plan`, like [`blazar_cpu::launch`]. `None`: not
+/// handled here (an unsupported kernel or launch; without `strict`, also no compiler or
+/// a build failure), so the caller runs the interpreter. With `strict` (the `native`
+/// tier), a missing compiler or a build failure is an error.
+pub fn try_launch(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+    strict: bool,
+) -> Option<Result<Vec<KValue>, KernelError>> {
+    let kplan = support::plan(k).ok()?;
+    let src = emit::generate(k, &kplan);
+    let lib = match compile::load(&src) {
+        Ok(lib) => lib,
+        Err(e) if strict => return Some(Err(tier_error(format!("kernel {}: {e}", k.name)))),
+        Err(_) => return None,
+    };
+    launch::run(&lib, k, &kplan, plan, args, arrays, opts)
+}

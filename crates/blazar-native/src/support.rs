@@ -1,0 +1,136 @@
+//! Which kernels the native tier runs, and the layout facts the generator needs.
+//!
+//! A kernel is supported when it has no barrier and no shared memory (those run on the
+//! interpreter), its arrays are global parameters or per-thread dynamic memory of rank
+//! 1 to 8, and its floating-point outputs are accumulated at most once per thread (so
+//! that combining them thread by thread adds in the executor's order). Anything else is
+//! reported as unsupported and falls back to the interpreter.
+
+use blazar_kir::{Bind, Kernel, Scalar, Space, Stmt, StmtKind, Ty};
+
+/// How an array slot gets its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SlotKind {
+    /// A global array bound to a kernel parameter.
+    Global,
+    /// Per-thread dynamic memory (`zeros` inside a kernel).
+    Local,
+    /// Never bound nor allocated.
+    Unused,
+}
+
+/// What the generator and the launcher need to know about a supported kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub slots: Vec<SlotKind>,
+    /// Byte offset of each variable parameter in the parameter block (0 for arrays).
+    pub param_offsets: Vec<usize>,
+    pub params_size: usize,
+}
+
+/// Most per-thread dynamic arrays (each takes a 32 KiB buffer on the worker's stack).
+const MAX_LOCAL_SLOTS: usize = 16;
+
+fn walk<'a>(b: &'a [Stmt], in_loop: bool, f: &mut dyn FnMut(&'a Stmt, bool)) {
+    for s in b {
+        f(s, in_loop);
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                walk(then, in_loop, f);
+                walk(els, in_loop, f);
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, true, f),
+            _ => {}
+        }
+    }
+}
+
+/// Bytes of one value of type `t` in the parameter block.
+pub(crate) fn value_size(t: Ty) -> usize {
+    match t {
+        Ty::Scalar(s) => s.size(),
+        Ty::Vector(s, n) => s.size() * n as usize,
+        Ty::Array(_) => 0,
+    }
+}
+
+/// The plan of `k`, or why the native tier does not run it.
+pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
+    if !(1..=4).contains(&k.rank) {
+        return Err(format!("kernel rank {}", k.rank));
+    }
+    if k.vars.iter().any(|v| matches!(v.ty, Ty::Array(_))) {
+        return Err("a variable holds an array".into());
+    }
+    let mut slots = vec![SlotKind::Unused; k.arrays.len()];
+    for p in &k.params {
+        if let Bind::Array(a) = p.bind {
+            let s = slots.get_mut(a as usize).ok_or("unknown array slot")?;
+            *s = SlotKind::Global;
+        }
+    }
+    let mut problem: Option<String> = None;
+    let mut accumulates = vec![0usize; k.outputs.len()];
+    walk(&k.body, false, &mut |s, in_loop| match &s.kind {
+        StmtKind::Barrier => problem = Some("syncthreads".into()),
+        StmtKind::AllocShared { .. } => problem = Some("shared memory".into()),
+        StmtKind::AllocLocal { arr, .. } => match slots.get_mut(*arr as usize) {
+            Some(s @ (SlotKind::Unused | SlotKind::Local)) => *s = SlotKind::Local,
+            _ => problem = Some("dynamic memory in a parameter slot".into()),
+        },
+        StmtKind::Accumulate { output, .. } => {
+            if let Some(n) = accumulates.get_mut(*output as usize) {
+                *n += if in_loop { 2 } else { 1 };
+            }
+        }
+        _ => {}
+    });
+    if let Some(p) = problem {
+        return Err(p);
+    }
+    for (o, n) in k.outputs.iter().zip(&accumulates) {
+        let exact = o.ty.is_int() || o.ty == Scalar::Bool;
+        if !exact && *n > 1 {
+            return Err(format!(
+                "output {} is accumulated more than once per thread",
+                o.name
+            ));
+        }
+    }
+    for (a, slot) in k.arrays.iter().zip(&slots) {
+        let Ty::Array(t) = a.ty else {
+            return Err(format!("array slot {} is not an array", a.name));
+        };
+        if !(1..=8).contains(&t.rank) {
+            return Err(format!("array {} has rank {}", a.name, t.rank));
+        }
+        let want = match slot {
+            SlotKind::Global => Space::Global,
+            SlotKind::Local => Space::Local,
+            SlotKind::Unused => continue,
+        };
+        if t.space != want {
+            return Err(format!("array {} lives in {:?} memory", a.name, t.space));
+        }
+    }
+    if slots.iter().filter(|s| **s == SlotKind::Local).count() > MAX_LOCAL_SLOTS {
+        return Err("too many dynamic arrays".into());
+    }
+    let mut param_offsets = Vec::with_capacity(k.params.len());
+    let mut size = 0usize;
+    for p in &k.params {
+        match p.bind {
+            Bind::Var(v) => {
+                let t = k.vars.get(v as usize).ok_or("unknown variable")?.ty;
+                param_offsets.push(size);
+                size += value_size(t).div_ceil(16) * 16;
+            }
+            Bind::Array(_) => param_offsets.push(0),
+        }
+    }
+    Ok(Plan {
+        slots,
+        param_offsets,
+        params_size: size,
+    })
+}
