@@ -16,8 +16,8 @@ mod launch;
 mod load;
 mod typeof_;
 
-pub use error::RunError;
 pub use blazar_native::CpuTier;
+pub use error::RunError;
 pub use interp::{Interp, Options};
 pub use load::{check, load, Loaded};
 

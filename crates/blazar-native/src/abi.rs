@@ -55,6 +55,7 @@ pub(crate) mod code {
     pub const OUT_OF_BOUNDS: i32 = 2;
     pub const ALLOC_TOO_LARGE: i32 = 3;
     pub const POOL_EXHAUSTED: i32 = 4;
+    pub const SHARED_TOO_LARGE: i32 = 7;
 }
 
 /// `int bz_run(const bz_call*, i64 lo, i64 hi, u8* partials, bz_err* err)`.

@@ -133,7 +133,7 @@ pub(crate) fn load(source: &str) -> Result<Arc<Library>, String> {
 }
 
 /// A verified cache entry, loaded; `None` when it is missing or not to be trusted.
-fn from_disk(dir: &Path, key: &str, source: &str) -> Option<Library> {
+pub(crate) fn from_disk(dir: &Path, key: &str, source: &str) -> Option<Library> {
     let so = dir.join(format!("{key}.so"));
     let cpp = std::fs::read_to_string(dir.join(format!("{key}.cpp"))).ok()?;
     let ok = std::fs::read_to_string(dir.join(format!("{key}.ok"))).ok()?;
@@ -152,9 +152,7 @@ fn open(path: &Path) -> Result<Library, String> {
     // long as the function pointers live.
     unsafe {
         let lib = libloading::Library::new(path).map_err(|e| e.to_string())?;
-        let run = *lib
-            .get::<RunFn>(b"bz_run\0")
-            .map_err(|e| e.to_string())?;
+        let run = *lib.get::<RunFn>(b"bz_run\0").map_err(|e| e.to_string())?;
         let finish = *lib
             .get::<FinishFn>(b"bz_finish\0")
             .map_err(|e| e.to_string())?;
@@ -168,7 +166,7 @@ fn open(path: &Path) -> Result<Library, String> {
 
 /// Compiles `source` into the cache entry `key` (in a fresh temporary folder when the
 /// cache folder cannot be written).
-fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Result<(), String> {
+pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Result<(), String> {
     if std::fs::create_dir_all(dir).is_err() {
         return Err(format!("cannot create the cache folder {}", dir.display()));
     }
@@ -178,7 +176,10 @@ fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Result<(), Stri
         std::thread::current().id()
     )
     .replace(|c: char| !c.is_ascii_alphanumeric() && c != '.', "_");
-    let (tmp_cpp, tmp_so) = (dir.join(format!("{tag}.cpp")), dir.join(format!("{tag}.so")));
+    let (tmp_cpp, tmp_so) = (
+        dir.join(format!("{tag}.cpp")),
+        dir.join(format!("{tag}.so")),
+    );
     let cleanup = || {
         let _ = std::fs::remove_file(&tmp_cpp);
         let _ = std::fs::remove_file(&tmp_so);

@@ -12,6 +12,7 @@
 //! and is returned in `err`.
 
 mod expr;
+mod fission;
 mod memory;
 mod stmt;
 
@@ -69,9 +70,17 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan) -> String {
         next_loop: 0,
         next_tmp: 0,
     };
-    g.block(&k.body);
+    if plan.blocky {
+        g.fblock(&k.body);
+    } else {
+        g.block(&k.body);
+    }
     let body = std::mem::take(&mut g.out);
-    g.assemble(&body)
+    if plan.blocky {
+        g.assemble_blocky(&body)
+    } else {
+        g.assemble(&body)
+    }
 }
 
 impl Gen<'_> {
@@ -87,7 +96,7 @@ impl Gen<'_> {
     /// A fresh temporary name.
     pub fn tmp(&mut self) -> String {
         self.next_tmp += 1;
-        format!("bz_t{}", self.next_tmp)
+        format!("bz_i{}", self.next_tmp)
     }
 
     /// Component `c` of special `sp` as a scalar C expression.
@@ -136,7 +145,9 @@ impl Gen<'_> {
         s
     }
 
-    fn assemble(&self, body: &str) -> String {
+    /// The prelude, the entry point's opening and the launch-wide values: extents,
+    /// global and dynamic arrays, parameters.
+    fn header(&self) -> String {
         let k = self.k;
         let r = k.rank.clamp(1, 4) as usize;
         let mut s = String::new();
@@ -163,15 +174,18 @@ impl Gen<'_> {
                 SlotKind::Global => {
                     let _ = writeln!(s, "  {ct}* const {name} = ({ct}*)bz_c->arrs[{a}].data;");
                     for d in 0..t.rank as usize {
-                        let _ = writeln!(
-                            s,
-                            "  const i64 {name}_d{d} = bz_c->arrs[{a}].dims[{d}];"
-                        );
+                        let _ = writeln!(s, "  const i64 {name}_d{d} = bz_c->arrs[{a}].dims[{d}];");
                     }
                 }
                 SlotKind::Local => {
                     let _ = writeln!(s, "  alignas(16) u8 {name}_buf[32768];");
                     let _ = writeln!(s, "  {ct}* const {name} = ({ct}*){name}_buf;");
+                }
+                SlotKind::Shared => {
+                    let dims: Vec<String> =
+                        (0..t.rank).map(|d| format!("{name}_d{d} = 0")).collect();
+                    let _ = writeln!(s, "  {ct}* {name} = nullptr; u64 {name}_cap = 0;");
+                    let _ = writeln!(s, "  i64 {};", dims.join(", "));
                 }
                 SlotKind::Unused => {}
             }
@@ -187,6 +201,22 @@ impl Gen<'_> {
                 );
             }
         }
+        s
+    }
+
+    /// The initial value of variable `%i`: its parameter's, else zero.
+    fn var_init(&self, i: usize) -> String {
+        self.k
+            .params
+            .iter()
+            .position(|p| p.bind == Bind::Var(i as u32))
+            .map_or("{}".to_string(), |p| format!("bz_p{p}"))
+    }
+
+    fn assemble(&self, body: &str) -> String {
+        let k = self.k;
+        let r = k.rank.clamp(1, 4) as usize;
+        let mut s = self.header();
         s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
         s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
         s.push_str("    u64 bz_live = 0; (void)bz_live;\n");
@@ -197,18 +227,20 @@ impl Gen<'_> {
         }
         s.push_str("    const i64 bz_t0 = bz_item * bz_c->chunk;\n");
         s.push_str("    const i64 bz_t1 = bz_t0 + bz_c->chunk < bz_c->total ? bz_t0 + bz_c->chunk : bz_c->total;\n");
-        s.push_str("    for (i64 bz_t = bz_t0; bz_t < bz_t1;) {\n");
+        // The position of the chunk's first thread, then a carry per row (no division
+        // per row: rows may be short).
         let last = r - 1;
-        s.push_str("      i64 bz_rest = bz_t;\n");
-        let _ = writeln!(
-            s,
-            "      const i64 bz_x0 = bz_rest % bz_kd{last}; bz_rest /= bz_kd{last};"
-        );
-        for c in (0..last).rev() {
+        s.push_str("    i64 bz_rest = bz_t0;\n");
+        for c in (0..r).rev() {
             let _ = writeln!(
                 s,
-                "      const i32 bz_pos{c} = (i32)(bz_rest % bz_kd{c}); bz_rest /= bz_kd{c};"
+                "    i64 bz_o{c} = bz_rest % bz_kd{c}; bz_rest /= bz_kd{c};"
             );
+        }
+        s.push_str("    for (i64 bz_t = bz_t0; bz_t < bz_t1;) {\n");
+        let _ = writeln!(s, "      const i64 bz_x0 = bz_o{last};");
+        for c in 0..last {
+            let _ = writeln!(s, "      const i32 bz_pos{c} = (i32)bz_o{c};");
         }
         let _ = writeln!(
             s,
@@ -221,12 +253,8 @@ impl Gen<'_> {
         s.push_str(&self.special_decls());
         // Variables: parameters start from their value, the others from zero.
         for (i, v) in k.vars.iter().enumerate() {
-            let name = self.var_name(i as u32);
-            let init = k
-                .params
-                .iter()
-                .position(|p| p.bind == Bind::Var(i as u32))
-                .map_or("{}".to_string(), |p| format!("bz_p{p}"));
+            let name = self.var_base(i as u32);
+            let init = self.var_init(i);
             let _ = writeln!(s, "        {} {name} = {init};", spell::ty(v.ty));
         }
         for (a, slot) in self.plan.slots.iter().enumerate() {
@@ -240,7 +268,16 @@ impl Gen<'_> {
             }
         }
         s.push_str(body);
-        s.push_str("        bz_next:;\n      }\n      bz_t += bz_x1 - bz_x0;\n    }\n");
+        s.push_str("        bz_next:;\n      }\n      bz_t += bz_x1 - bz_x0;\n");
+        let mut carry = String::new();
+        for c in 0..last {
+            carry = if carry.is_empty() {
+                format!("if (++bz_o{c} == bz_kd{c}) bz_o{c} = 0;")
+            } else {
+                format!("if (++bz_o{c} == bz_kd{c}) {{ bz_o{c} = 0; {carry} }}")
+            };
+        }
+        let _ = writeln!(s, "      bz_o{last} = 0; {carry}\n    }}");
         for (i, o) in k.outputs.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -283,15 +320,25 @@ impl Gen<'_> {
         s.push_str("}\n");
     }
 
-    /// The C name of variable `%v`.
+    /// The C name of variable `%v` (under loop fission, a local copy of the current
+    /// thread's element of the per-thread array `<name>_a`).
     pub fn var_name(&self, v: u32) -> String {
+        self.var_base(v)
+    }
+
+    /// The C declaration name of variable `%v`.
+    pub fn var_base(&self, v: u32) -> String {
         let name = self.k.vars.get(v as usize).map_or("", |d| d.name.as_str());
         format!("v{v}_{}", spell::ident(name))
     }
 
     /// The C name of array slot `@a` (its data pointer).
     pub fn arr_name(&self, a: u32) -> String {
-        let name = self.k.arrays.get(a as usize).map_or("", |d| d.name.as_str());
+        let name = self
+            .k
+            .arrays
+            .get(a as usize)
+            .map_or("", |d| d.name.as_str());
         format!("a{a}_{}", spell::ident(name))
     }
 }

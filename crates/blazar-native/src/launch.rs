@@ -182,7 +182,10 @@ fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 fn kernel_error(e: &CErr) -> KernelError {
     let line = e.line.max(0) as u32;
     let (kind, message) = match e.code {
-        code::ASSERT => (KernelErrorKind::AssertFailed, "assertion failed".to_string()),
+        code::ASSERT => (
+            KernelErrorKind::AssertFailed,
+            "assertion failed".to_string(),
+        ),
         code::OUT_OF_BOUNDS => (
             KernelErrorKind::OutOfBounds,
             format!(
@@ -204,7 +207,14 @@ fn kernel_error(e: &CErr) -> KernelError {
                 e.a
             ),
         ),
-        c => (KernelErrorKind::BadLaunch, format!("native kernel error {c}")),
+        code::SHARED_TOO_LARGE => (
+            KernelErrorKind::OutOfMemory,
+            format!("shared memory: an allocation of {} bytes is too large", e.a),
+        ),
+        c => (
+            KernelErrorKind::BadLaunch,
+            format!("native kernel error {c}"),
+        ),
     };
     KernelError {
         line,
@@ -265,7 +275,9 @@ pub(crate) fn run(
                     _ => return None,
                 }
                 let off = kplan.param_offsets[i];
-                params.get_mut(off..off + bytes.len())?.copy_from_slice(&bytes);
+                params
+                    .get_mut(off..off + bytes.len())?
+                    .copy_from_slice(&bytes);
             }
             _ => return None,
         }
@@ -273,7 +285,14 @@ pub(crate) fn run(
     if (kplan.slots.iter().zip(&garrs)).any(|(s, g)| *s == SlotKind::Global && g.data.is_null()) {
         return None;
     }
-    let items = total.div_ceil(CHUNK);
+    // Work items: blocks for kernels run by loop fission, else chunks of threads.
+    let (items, chunk) = if kplan.blocky {
+        let nt = kb.iter().product::<i64>() as usize;
+        let blocks = (0..4).map(|c| (kd[c] / kb[c]) as usize).product::<usize>();
+        (if total == 0 { 0 } else { blocks }, nt)
+    } else {
+        (total.div_ceil(CHUNK), CHUNK)
+    };
     let stop = AtomicI64::new(i64::MAX);
     let call = Call {
         arrs: garrs.as_ptr(),
@@ -283,7 +302,7 @@ pub(crate) fn run(
         kb,
         total: total as i64,
         items: items as i64,
-        chunk: CHUNK as i64,
+        chunk: chunk as i64,
     };
     let nout = k.outputs.len();
     let mut partials = vec![0u8; items * nout * PARTIAL_BYTES];
@@ -330,11 +349,7 @@ pub(crate) fn run(
             ranges.into_par_iter().map(run_range).collect()
         }
     });
-    if let Some(e) = errors
-        .iter()
-        .filter(|e| e.code != 0)
-        .min_by_key(|e| e.item)
-    {
+    if let Some(e) = errors.iter().filter(|e| e.code != 0).min_by_key(|e| e.item) {
         return Some(Err(kernel_error(e)));
     }
     let mut res = vec![0u8; nout.max(1) * PARTIAL_BYTES];

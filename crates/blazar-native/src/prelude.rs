@@ -12,6 +12,7 @@
 pub const PRELUDE_CORE: &str = r#"// ---- Blazar native prelude: types, complex numbers, conversions, vectors ----
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 using namespace std;
 typedef int8_t i8;

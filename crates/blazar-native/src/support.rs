@@ -1,10 +1,13 @@
 //! Which kernels the native tier runs, and the layout facts the generator needs.
 //!
-//! A kernel is supported when it has no barrier and no shared memory (those run on the
-//! interpreter), its arrays are global parameters or per-thread dynamic memory of rank
-//! 1 to 8, and its floating-point outputs are accumulated at most once per thread (so
-//! that combining them thread by thread adds in the executor's order). Anything else is
-//! reported as unsupported and falls back to the interpreter.
+//! A kernel is supported when its arrays are global parameters, per-thread dynamic
+//! memory or (with barriers) per-block shared memory, of rank 1 to 8, and its
+//! floating-point outputs are accumulated at most once per thread (so that combining
+//! them thread by thread adds in the executor's order). Kernels with barriers or shared
+//! memory ("blocky": one block per work item) are run by loop fission (`emit::fission`)
+//! when they have no `return`, no dynamic memory, no `break`/`continue` out of a loop
+//! that holds a barrier, and no counted loop holding a barrier that assigns its own
+//! variable. Anything else is unsupported and falls back to the interpreter.
 
 use blazar_kir::{Bind, Kernel, Scalar, Space, Stmt, StmtKind, Ty};
 
@@ -15,6 +18,8 @@ pub(crate) enum SlotKind {
     Global,
     /// Per-thread dynamic memory (`zeros` inside a kernel).
     Local,
+    /// Per-block shared memory.
+    Shared,
     /// Never bound nor allocated.
     Unused,
 }
@@ -26,6 +31,65 @@ pub(crate) struct Plan {
     /// Byte offset of each variable parameter in the parameter block (0 for arrays).
     pub param_offsets: Vec<usize>,
     pub params_size: usize,
+    /// One block per work item, run by loop fission.
+    pub blocky: bool,
+}
+
+/// `s` is or holds a barrier or a shared allocation (a fission point).
+pub(crate) fn has_barrier(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Barrier | StmtKind::AllocShared { .. } => true,
+        StmtKind::If { then, els, .. } => then.iter().chain(els).any(has_barrier),
+        StmtKind::While { body, .. } | StmtKind::For { body, .. } => body.iter().any(has_barrier),
+        _ => false,
+    }
+}
+
+fn assigns(b: &[Stmt], var: u32) -> bool {
+    let mut found = false;
+    walk(b, false, &mut |s, _| match &s.kind {
+        StmtKind::Assign { var: v, .. } | StmtKind::SetLane { var: v, .. } => found |= *v == var,
+        StmtKind::For { var: v, .. } => found |= *v == var,
+        _ => {}
+    });
+    found
+}
+
+/// Checks the fission rules on `b`; `loops` says, per enclosing loop, whether it holds
+/// a barrier.
+fn fission_ok(b: &[Stmt], loops: &mut Vec<bool>) -> Result<(), String> {
+    for s in b {
+        match &s.kind {
+            StmtKind::Return => return Err("return in a kernel with barriers".into()),
+            StmtKind::AllocLocal { .. } => {
+                return Err("dynamic memory in a kernel with barriers".into())
+            }
+            StmtKind::Break(n) | StmtKind::Continue(n) => {
+                let target = loops.len().checked_sub(*n as usize + 1);
+                if target.is_none_or(|t| loops[t..].iter().any(|&x| x)) {
+                    return Err("break or continue out of a loop with a barrier".into());
+                }
+            }
+            StmtKind::If { then, els, .. } => {
+                fission_ok(then, loops)?;
+                fission_ok(els, loops)?;
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => {
+                let barrier = body.iter().any(has_barrier);
+                if let StmtKind::For { var, .. } = &s.kind {
+                    if barrier && assigns(body, *var) {
+                        return Err("a loop with a barrier assigns its variable".into());
+                    }
+                }
+                loops.push(barrier);
+                let r = fission_ok(body, loops);
+                loops.pop();
+                r?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Most per-thread dynamic arrays (each takes a 32 KiB buffer on the worker's stack).
@@ -71,9 +135,18 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
     }
     let mut problem: Option<String> = None;
     let mut accumulates = vec![0usize; k.outputs.len()];
+    let blocky = k.body.iter().any(has_barrier)
+        || k.arrays
+            .iter()
+            .any(|a| matches!(a.ty, Ty::Array(t) if t.space == Space::Shared));
+    if blocky {
+        fission_ok(&k.body, &mut Vec::new())?;
+    }
     walk(&k.body, false, &mut |s, in_loop| match &s.kind {
-        StmtKind::Barrier => problem = Some("syncthreads".into()),
-        StmtKind::AllocShared { .. } => problem = Some("shared memory".into()),
+        StmtKind::AllocShared { arr, .. } => match slots.get_mut(*arr as usize) {
+            Some(s @ (SlotKind::Unused | SlotKind::Shared)) => *s = SlotKind::Shared,
+            _ => problem = Some("shared memory in a parameter slot".into()),
+        },
         StmtKind::AllocLocal { arr, .. } => match slots.get_mut(*arr as usize) {
             Some(s @ (SlotKind::Unused | SlotKind::Local)) => *s = SlotKind::Local,
             _ => problem = Some("dynamic memory in a parameter slot".into()),
@@ -107,6 +180,7 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
         let want = match slot {
             SlotKind::Global => Space::Global,
             SlotKind::Local => Space::Local,
+            SlotKind::Shared => Space::Shared,
             SlotKind::Unused => continue,
         };
         if t.space != want {
@@ -132,5 +206,6 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
         slots,
         param_offsets,
         params_size: size,
+        blocky,
     })
 }

@@ -1,1 +1,303 @@
-//! Unit tests of the native tier.
+//! Unit tests of the native tier: small programs run on the interpreter (the oracle)
+//! and natively must print the same text, on 1 and 2 threads; errors must read the
+//! same; unsupported kernels fall back; the disk cache never trusts a bad entry.
+//!
+//! Without a working C++ compiler the comparisons print a SKIP line and pass (the tier
+//! is then never used).
+
+use blazar_interp::{check, run_collect, CpuTier, Options};
+use blazar_runtime::builtins::Ctx;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// A writer whose bytes can be read after the run.
+#[derive(Clone, Default)]
+struct Sink(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Output (or error message) of `src` on `tier` with `threads`, and its kernels.
+fn run_on(
+    src: &str,
+    tier: CpuTier,
+    threads: usize,
+    double: bool,
+) -> (String, Vec<blazar_kir::Kernel>) {
+    let loaded = check("t.q", src, None);
+    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
+    let sink = Sink::default();
+    let prec = if double {
+        blazar_runtime::Prec::Double
+    } else {
+        blazar_runtime::Prec::Single
+    };
+    let ctx = Ctx::new(
+        prec,
+        Box::new(sink.clone()),
+        std::env::temp_dir(),
+        "t".into(),
+    );
+    let opts = Options {
+        threads,
+        cpu_tier: tier,
+        ..Options::default()
+    };
+    let (r, kernels) = run_collect(&loaded, ctx, opts);
+    let mut out = String::from_utf8(sink.0.borrow().clone()).expect("utf-8 output");
+    if let Err(d) = r {
+        out.push_str(&format!("ERROR: {}", d.message));
+    }
+    (out, kernels)
+}
+
+fn have_compiler() -> bool {
+    match crate::available() {
+        Ok(()) => true,
+        Err(e) => {
+            println!("SKIP native tier tests: {e}");
+            false
+        }
+    }
+}
+
+/// Runs `src` on the interpreter and natively (1 and 2 threads): same output; every
+/// kernel is supported natively. Returns the output.
+fn same(src: &str) -> String {
+    same_in(src, false)
+}
+
+fn same_in(src: &str, double: bool) -> String {
+    let (want, kernels) = run_on(src, CpuTier::Interp, 1, double);
+    if !have_compiler() {
+        return want;
+    }
+    for k in &kernels {
+        assert_eq!(crate::unsupported(k), None, "kernel {} falls back", k.name);
+    }
+    for threads in [1, 2] {
+        let (got, _) = run_on(src, CpuTier::Native, threads, double);
+        assert_eq!(got, want, "native on {threads} thread(s)\n{src}");
+    }
+    want
+}
+
+#[test]
+fn stencils_follow_every_boundary_mode() {
+    let out = same(
+        "
+function [] = __kernel__ k0(a : mat, b : mat, pos : ivec2)
+    b[pos] = a[pos + [-1, 2]] + 2 * a[pos[0] + 1, pos[1] - 3]
+endfunction
+function [] = __kernel__ k1(a : mat'circular, b : mat, pos : ivec2)
+    b[pos] = a[pos + [-1, 7]] + 2 * a[pos[0] + 6, pos[1] - 13]
+endfunction
+function [] = __kernel__ k2(a : mat'mirror, b : mat, pos : ivec2)
+    b[pos] = a[pos + [-1, 7]] + 2 * a[pos[0] + 6, pos[1] - 13]
+endfunction
+function [] = __kernel__ k3(a : mat'clamped, b : mat, pos : ivec2)
+    b[pos] = a[pos + [-1, 7]] + 2 * a[pos[0] + 6, pos[1] - 13]
+endfunction
+x = zeros(5, 6)
+for i = 0..29
+    x[floor(i / 6), mod(i, 6)] = i
+end
+y = zeros(5, 6)
+parallel_do(size(y), x, y, k0)
+print y
+parallel_do(size(y), x, y, k1)
+print y
+parallel_do(size(y), x, y, k2)
+print y
+parallel_do(size(y), x, y, k3)
+print y
+",
+    );
+    assert!(out.lines().count() > 4, "{out}");
+}
+
+#[test]
+fn integers_wrap_and_casts_saturate() {
+    same("
+function [] = __kernel__ k(y : vec, pos : int)
+    a = pos * 123456789 * 77
+    c = mod(a, pos - 5) + mod(pos * 7, 3)
+    d = int(1e20 * (pos - 20))
+    y[pos] = float(mod(a, 1000)) + float(c) + float(mod(d, 13)) + float(shl(pos, 33)) + float(shr(-pos, 1))
+endfunction
+y = zeros(40)
+parallel_do(40, y, k)
+print y
+");
+}
+
+#[test]
+fn outputs_and_atomics_match_in_order() {
+    same(
+        "
+function [s : scalar, m : int, p : scalar] = __kernel__ k(x : vec, h : vec, pos : int)
+    s += x[pos] / 3
+    m = max(m, mod(pos * 7919, 10007))
+    h[mod(pos, 7)] += 1
+    p *= 1.0001
+endfunction
+x = (0..9999) * 0.37
+h = zeros(7)
+[s, m, p] = parallel_do(numel(x), x, h, k)
+print s, m, p
+print h
+",
+    );
+}
+
+#[test]
+fn complex_vectors_and_math_match() {
+    same_in(
+        "
+function [] = __kernel__ k(y : vec, pos : int)
+    z = complex(pos / 8 - 4, mod(pos, 8) - 4)
+    w = exp(z) * sqrt(z) / (z + 1i) + z^0.5 + z^(1 + 1i)
+    v = [pos, 2 * pos, 3] .* [1.5, -2, 0.25]
+    y[pos] = abs(w) + real(w) + sum(v) + max(v) + angle(z) + floor(sin(pos) * 100)
+endfunction
+y = zeros(64)
+parallel_do(64, y, k)
+print y
+",
+        true,
+    );
+}
+
+#[test]
+fn dynamic_memory_and_loops_match() {
+    same(
+        "
+function [] = __kernel__ k(y : vec, pos : int)
+    t = zeros(mod(pos, 9) + 1)
+    for i = 0..numel(t) - 1
+        t[i] = i * pos
+    end
+    acc = 0.0
+    i = 0
+    while true
+        if i >= numel(t)
+            break
+        end
+        acc += t[i]
+        i += 1
+    end
+    if pos == 99
+        return
+    end
+    y[pos] = acc
+endfunction
+y = zeros(100)
+parallel_do(100, y, k)
+print y
+",
+    );
+}
+
+#[test]
+fn kernel_errors_read_as_on_the_interpreter() {
+    let cases = [
+        "function [] = __kernel__ k(x : vec'checked, pos : int)\n    x[pos] = x[pos + 3]\nendfunction\nparallel_do(10, zeros(10), k)\n",
+        "function [] = __kernel__ k(x : vec, pos : int)\n    assert(pos < 7)\n    x[pos] = 1\nendfunction\nparallel_do(10, zeros(10), k)\n",
+        "function [] = __kernel__ k(x : vec, pos : int)\n    t = zeros(100000)\n    x[pos] = t[0]\nendfunction\nparallel_do(10, zeros(10), k)\n",
+    ];
+    for src in cases {
+        let out = same(src);
+        assert!(out.contains("ERROR:"), "{out}");
+    }
+}
+
+#[test]
+fn barriers_and_shared_memory_run_by_loop_fission() {
+    same(
+        "
+function [total : scalar] = __kernel__ k(x : vec, y : vec, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    s[blkpos] = x[pos]
+    syncthreads
+    step = shr(blkdim, 1)
+    while step > 0
+        if blkpos < step
+            s[blkpos] = s[blkpos] + s[blkpos + step]
+        end
+        syncthreads
+        step = shr(step, 1)
+    end
+    for r = 0..2
+        y[pos] += s[0] * r
+        syncthreads
+    end
+    if blkpos == 0
+        total += s[0]
+    end
+end
+x = mod((0..4095) * 37, 101) * 0.5
+y = zeros(4096)
+t = parallel_do([[4096], [256]], x, y, k)
+print t
+print sum(y)
+",
+    );
+}
+
+#[test]
+fn kernels_with_barriers_and_return_fall_back() {
+    let src = "
+y = zeros(8)
+function [] = __kernel__ k(y : vec, pos : int, blkpos : int)
+    s = shared(8)
+    s[blkpos] = pos
+    syncthreads
+    if pos == 3
+        return
+    end
+    y[pos] = s[7 - blkpos]
+end
+parallel_do([[8], [8]], y, k)
+print y
+";
+    let (want, kernels) = run_on(src, CpuTier::Interp, 1, false);
+    assert!(kernels.iter().any(|k| crate::unsupported(k).is_some()));
+    if have_compiler() {
+        assert_eq!(run_on(src, CpuTier::Native, 2, false).0, want);
+    }
+}
+
+#[test]
+fn the_disk_cache_rebuilds_bad_entries() {
+    let Ok(tc) = crate::compile::toolchain() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("blazar-native-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let src = format!(
+        "{}{}extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8*) {{}}\n",
+        crate::prelude::PRELUDE_CORE,
+        crate::prelude_mem::PRELUDE_MEM
+    );
+    let key = "testkey";
+    assert!(crate::compile::from_disk(&dir, key, &src).is_none());
+    crate::compile::build(tc, &dir, key, &src).expect("the test source compiles");
+    assert!(crate::compile::from_disk(&dir, key, &src).is_some());
+    // Another source under the same key is not trusted.
+    assert!(crate::compile::from_disk(&dir, key, "int x;").is_none());
+    // A corrupt object is not trusted; rebuilding repairs it.
+    let so = dir.join(format!("{key}.so"));
+    std::fs::write(&so, b"not an object").expect("write");
+    assert!(crate::compile::from_disk(&dir, key, &src).is_none());
+    crate::compile::build(tc, &dir, key, &src).expect("rebuild");
+    assert!(crate::compile::from_disk(&dir, key, &src).is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -75,7 +75,8 @@ pub fn run_program(
         cmd.arg("--threads").arg(n.to_string());
         // The CPU's two tiers: the interpreter on 1 thread, native code on 2.
         if backend == "cpu" {
-            cmd.arg("--cpu-tier").arg(if n == 1 { "interp" } else { "native" });
+            cmd.arg("--cpu-tier")
+                .arg(if n == 1 { "interp" } else { "native" });
         }
     }
     let out = cmd

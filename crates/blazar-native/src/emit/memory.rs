@@ -28,7 +28,13 @@ impl Gen<'_> {
         let dim = |i: usize| format!("{name}_d{i}");
         if k >= r {
             (0..k)
-                .map(|i| if i < k - r { "1".into() } else { dim(i - (k - r)) })
+                .map(|i| {
+                    if i < k - r {
+                        "1".into()
+                    } else {
+                        dim(i - (k - r))
+                    }
+                })
                 .collect()
         } else {
             let mut v: Vec<String> = (0..k - 1).map(dim).collect();
@@ -103,7 +109,10 @@ impl Gen<'_> {
         };
         let code = self.offset_code(a, t, index, t.read);
         let name = self.arr_name(a);
-        format!("({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})", scalar(t.elem))
+        format!(
+            "({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})",
+            scalar(t.elem)
+        )
     }
 
     /// `size(@a, dim)` or, with `None`, `numel(@a)`, as i32.

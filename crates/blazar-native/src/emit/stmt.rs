@@ -83,11 +83,7 @@ impl Gen<'_> {
                 self.line_out("{");
                 self.depth += 1;
                 let x = self.operand(value);
-                let x = spell::cast(
-                    self.k.outputs[*output as usize].ty,
-                    value.ty.elem(),
-                    &x,
-                );
+                let x = spell::cast(self.k.outputs[*output as usize].ty, value.ty.elem(), &x);
                 self.line_out(&format!(
                     "bz_acc{output} = bz_combine<{op}, {t}>(bz_acc{output}, {x});"
                 ));
