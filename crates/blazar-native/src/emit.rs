@@ -14,6 +14,8 @@
 mod expr;
 mod fission;
 mod memory;
+mod range;
+mod rows;
 mod stmt;
 
 use crate::support::{Plan, SlotKind};
@@ -44,6 +46,12 @@ pub(crate) struct Gen<'k> {
     pub loops: Vec<LoopCtx>,
     pub next_loop: usize,
     pub next_tmp: usize,
+    /// Accesses proven in range for whole rows (kernels without barriers).
+    pub proofs: range::Proofs,
+    /// The last extent when rows flatten the last two `pos` components.
+    pub flat: Option<u32>,
+    /// Generating the fast copy of the body (proven accesses unchecked).
+    pub fast: bool,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -57,8 +65,21 @@ pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
 
-/// The C++ source of kernel `k` under its support plan.
-pub(crate) fn generate(k: &Kernel, plan: &Plan) -> String {
+/// The largest last extent for which rows flatten the last two `pos` components.
+pub(crate) const MAX_FLAT: i64 = 16;
+
+/// The C name of array slot `@a` of `k`.
+pub(crate) fn arr_ident(k: &Kernel, a: u32) -> String {
+    let name = k.arrays.get(a as usize).map_or("", |d| d.name.as_str());
+    format!("a{a}_{}", spell::ident(name))
+}
+
+/// The C++ source of kernel `k` under its support plan; `last` is the launch's last
+/// `pos` extent when it is small (rows then flatten the last two components).
+pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
+    let flat = last
+        .filter(|&n| (1..=MAX_FLAT).contains(&n) && k.rank >= 2 && !plan.blocky)
+        .map(|n| n as u32);
     let mut g = Gen {
         k,
         plan,
@@ -69,18 +90,27 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan) -> String {
         loops: Vec::new(),
         next_loop: 0,
         next_tmp: 0,
+        proofs: range::Proofs::default(),
+        flat,
+        fast: false,
     };
     if plan.blocky {
         g.fblock(&k.body);
-    } else {
-        g.block(&k.body);
+        let body = std::mem::take(&mut g.out);
+        return g.assemble_blocky(&body);
     }
-    let body = std::mem::take(&mut g.out);
-    if plan.blocky {
-        g.assemble_blocky(&body)
-    } else {
-        g.assemble(&body)
+    g.block(&k.body);
+    let slow = std::mem::take(&mut g.out);
+    let names = |v: u32| g.var_base(v);
+    let proofs = range::analyse(k, &plan.slots, &names);
+    if proofs.accesses.is_empty() {
+        return g.assemble(&slow, None);
     }
+    g.proofs = proofs;
+    g.fast = true;
+    g.block(&k.body);
+    let fast = std::mem::take(&mut g.out);
+    g.assemble(&slow, Some(&fast))
 }
 
 impl Gen<'_> {
@@ -125,7 +155,7 @@ impl Gen<'_> {
 
     /// Declarations of the specials used, for the current thread (components `pos0..`
     /// are in scope).
-    fn special_decls(&self) -> String {
+    pub(crate) fn special_decls(&self) -> String {
         let mut s = String::new();
         for &(kind, c) in &self.specials {
             let c = c as usize;
@@ -147,7 +177,7 @@ impl Gen<'_> {
 
     /// The prelude, the entry point's opening and the launch-wide values: extents,
     /// global and dynamic arrays, parameters.
-    fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         let k = self.k;
         let r = k.rank.clamp(1, 4) as usize;
         let mut s = String::new();
@@ -205,7 +235,7 @@ impl Gen<'_> {
     }
 
     /// The initial value of variable `%i`: its parameter's, else zero.
-    fn var_init(&self, i: usize) -> String {
+    pub(crate) fn var_init(&self, i: usize) -> String {
         self.k
             .params
             .iter()
@@ -213,87 +243,9 @@ impl Gen<'_> {
             .map_or("{}".to_string(), |p| format!("bz_p{p}"))
     }
 
-    fn assemble(&self, body: &str) -> String {
-        let k = self.k;
-        let r = k.rank.clamp(1, 4) as usize;
-        let mut s = self.header();
-        s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
-        s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
-        s.push_str("    u64 bz_live = 0; (void)bz_live;\n");
-        for (i, o) in k.outputs.iter().enumerate() {
-            let t = spell::scalar(o.ty);
-            let op = spell::op_code(partial_op(o.op));
-            let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
-        }
-        s.push_str("    const i64 bz_t0 = bz_item * bz_c->chunk;\n");
-        s.push_str("    const i64 bz_t1 = bz_t0 + bz_c->chunk < bz_c->total ? bz_t0 + bz_c->chunk : bz_c->total;\n");
-        // The position of the chunk's first thread, then a carry per row (no division
-        // per row: rows may be short).
-        let last = r - 1;
-        s.push_str("    i64 bz_rest = bz_t0;\n");
-        for c in (0..r).rev() {
-            let _ = writeln!(
-                s,
-                "    i64 bz_o{c} = bz_rest % bz_kd{c}; bz_rest /= bz_kd{c};"
-            );
-        }
-        s.push_str("    for (i64 bz_t = bz_t0; bz_t < bz_t1;) {\n");
-        let _ = writeln!(s, "      const i64 bz_x0 = bz_o{last};");
-        for c in 0..last {
-            let _ = writeln!(s, "      const i32 bz_pos{c} = (i32)bz_o{c};");
-        }
-        let _ = writeln!(
-            s,
-            "      const i64 bz_x1 = bz_x0 + (bz_t1 - bz_t) < bz_kd{last} ? bz_x0 + (bz_t1 - bz_t) : bz_kd{last};"
-        );
-        let _ = writeln!(
-            s,
-            "      for (i32 bz_pos{last} = (i32)bz_x0; bz_pos{last} < (i32)bz_x1; bz_pos{last}++) {{"
-        );
-        s.push_str(&self.special_decls());
-        // Variables: parameters start from their value, the others from zero.
-        for (i, v) in k.vars.iter().enumerate() {
-            let name = self.var_base(i as u32);
-            let init = self.var_init(i);
-            let _ = writeln!(s, "        {} {name} = {init};", spell::ty(v.ty));
-        }
-        for (a, slot) in self.plan.slots.iter().enumerate() {
-            if *slot == SlotKind::Local {
-                let name = self.arr_name(a as u32);
-                let Ty::Array(t) = k.arrays[a].ty else {
-                    continue;
-                };
-                let dims: Vec<String> = (0..t.rank).map(|d| format!("{name}_d{d} = 0")).collect();
-                let _ = writeln!(s, "        i64 {}; u64 {name}_bytes = 0;", dims.join(", "));
-            }
-        }
-        s.push_str(body);
-        s.push_str("        bz_next:;\n      }\n      bz_t += bz_x1 - bz_x0;\n");
-        let mut carry = String::new();
-        for c in 0..last {
-            carry = if carry.is_empty() {
-                format!("if (++bz_o{c} == bz_kd{c}) bz_o{c} = 0;")
-            } else {
-                format!("if (++bz_o{c} == bz_kd{c}) {{ bz_o{c} = 0; {carry} }}")
-            };
-        }
-        let _ = writeln!(s, "      bz_o{last} = 0; {carry}\n    }}");
-        for (i, o) in k.outputs.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "    memcpy(bz_parts + (bz_item * {} + {i}) * {PARTIAL_BYTES}, &bz_acc{i}, sizeof({}));",
-                k.outputs.len(),
-                spell::scalar(o.ty)
-            );
-        }
-        s.push_str("  }\n  return 0;\nbz_abort:\n  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  return bz_e.code;\n}\n");
-        self.finish_fn(&mut s);
-        s
-    }
-
     /// `bz_finish(partials, items, out)`: folds the partials of every item in order,
     /// then applies each output's final op (`-=` negates, `/=` inverts, `^=` gives 1).
-    fn finish_fn(&self, s: &mut String) {
+    pub(crate) fn finish_fn(&self, s: &mut String) {
         let k = self.k;
         s.push_str("\nextern \"C\" __attribute__((visibility(\"default\")))\n");
         s.push_str("void bz_finish(const u8* bz_parts, i64 bz_items, u8* bz_res) {\n");
@@ -334,11 +286,6 @@ impl Gen<'_> {
 
     /// The C name of array slot `@a` (its data pointer).
     pub fn arr_name(&self, a: u32) -> String {
-        let name = self
-            .k
-            .arrays
-            .get(a as usize)
-            .map_or("", |d| d.name.as_str());
-        format!("a{a}_{}", spell::ident(name))
+        arr_ident(self.k, a)
     }
 }

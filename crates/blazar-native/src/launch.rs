@@ -53,6 +53,11 @@ fn kernel_space(plan: &LaunchPlan, kr: usize) -> Option<([i64; 4], [i64; 4], usi
     Some((kd, kb, total))
 }
 
+/// The last extent of the kernel's index space (`None` when the launch does not fit).
+pub(crate) fn last_extent(plan: &LaunchPlan, kr: usize) -> Option<i64> {
+    kernel_space(plan, kr).map(|(kd, _, _)| kd[kr - 1])
+}
+
 fn as_f64(v: &KValue) -> f64 {
     match v {
         KValue::Bool(b) => *b as u8 as f64,

@@ -51,7 +51,7 @@ pub fn unsupported(k: &Kernel) -> Option<String> {
 
 /// The C++ source generated for kernel `k` (`None` when it is not supported).
 pub fn source(k: &Kernel) -> Option<String> {
-    support::plan(k).ok().map(|p| emit::generate(k, &p))
+    support::plan(k).ok().map(|p| emit::generate(k, &p, None))
 }
 
 fn tier_error(message: String) -> KernelError {
@@ -75,7 +75,7 @@ pub fn try_launch(
     strict: bool,
 ) -> Option<Result<Vec<KValue>, KernelError>> {
     let kplan = support::plan(k).ok()?;
-    let src = emit::generate(k, &kplan);
+    let src = emit::generate(k, &kplan, launch::last_extent(plan, k.rank as usize));
     let lib = match compile::load(&src) {
         Ok(lib) => lib,
         Err(e) if strict => return Some(Err(tier_error(format!("kernel {}: {e}", k.name)))),

@@ -301,3 +301,57 @@ fn the_disk_cache_rebuilds_bad_entries() {
     assert!(crate::compile::from_disk(&dir, key, &src).is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Rows with a fast copy of the body (accesses proven in range), flattened rows over
+/// small last extents, and the borders where the checked copy runs.
+#[test]
+fn proven_rows_match_at_borders_and_inside() {
+    same(
+        "
+function [] = __kernel__ init(x : cube'unchecked, pos : ivec3)
+    x[pos] = mod(pos[0] * 37 + pos[1] * 11 + pos[2] * 71 + pos[0] * pos[1], 256)
+endfunction
+function [] = __kernel__ box(x : cube, y : cube'unchecked, pos : ivec3)
+    s = 0.0
+    for di = -1..1
+        for dj = -2..2
+            s += x[pos + [di, dj, 0]]
+        endfor
+    endfor
+    y[pos] = s
+endfunction
+function [] = __kernel__ modes(x : cube'circular, z : cube'mirror, y : cube, shift : int, pos : ivec3)
+    i = pos[0] + shift
+    y[pos] = x[i, 2 * pos[1] - 1, pos[2]] + z[pos[0] - 1, pos[1] + shift, 2 - pos[2]]
+endfunction
+function [] = __kernel__ init2(a : mat'unchecked, pos : ivec2)
+    a[pos] = mod(pos[0] * 13 + pos[1] * 7, 101)
+endfunction
+function [] = __kernel__ flip(a : mat'checked, b : mat, n : int, pos : ivec2)
+    if pos[1] == 3
+        return
+    endif
+    b[pos[0], n - 1 - pos[1]] = a[pos] * 2 + a[pos[0], n - 1 - pos[1]] - a[3 - 2, pos[1]]
+endfunction
+function [] = __kernel__ past(a : mat'checked, b : mat, pos : ivec2)
+    b[pos] = a[pos[0], pos[1] + 1]
+endfunction
+x = zeros(40, 230, 3)
+parallel_do(size(x), x, init)
+y = zeros(size(x))
+parallel_do(size(y), x, y, box)
+print sum(y .* x)
+parallel_do(size(y), x, x, y, 2, modes)
+print sum(y .* x)
+parallel_do([40, 230, 2], x, y, box)
+print sum(y .* x)
+a = zeros(30, 700)
+parallel_do(size(a), a, init2)
+b = zeros(size(a))
+parallel_do(size(a), a, b, 700, flip)
+print sum(b .* a)
+parallel_do(size(a), a, b, past)
+print sum(b)
+",
+    );
+}

@@ -162,7 +162,7 @@ impl Gen<'_> {
                     (t, _) => math(*f, t.elem(), &xs),
                 }
             }
-            ExprKind::Load { arr, index } => self.load(*arr, index),
+            ExprKind::Load { arr, index } => self.load(e as *const Expr as usize, *arr, index),
             ExprKind::Size { arr, dim } => self.size(*arr, Some(*dim)),
             ExprKind::Numel(arr) => self.size(*arr, None),
             ExprKind::VecLit(es) => {

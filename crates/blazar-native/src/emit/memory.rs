@@ -23,7 +23,7 @@ impl Gen<'_> {
     }
 
     /// The extents used to index `@a` with `k` indices.
-    fn shape(&self, a: ArrId, r: usize, k: usize) -> Vec<String> {
+    pub(crate) fn shape(&self, a: ArrId, r: usize, k: usize) -> Vec<String> {
         let name = self.arr_name(a);
         let dim = |i: usize| format!("{name}_d{i}");
         if k >= r {
@@ -46,8 +46,20 @@ impl Gen<'_> {
 
     /// Statements (inside a statement expression or block) that compute `bz_ok` and
     /// `bz_off` for `@a[index]` under `mode`; returns them as one string.
-    fn offset_code(&mut self, a: ArrId, t: ArrayTy, index: &[Expr], mode: ReadMode) -> String {
+    fn offset_code(
+        &mut self,
+        key: usize,
+        a: ArrId,
+        t: ArrayTy,
+        index: &[Expr],
+        mode: ReadMode,
+    ) -> String {
         let k = index.len().max(1);
+        let proven = if self.fast {
+            self.proofs.accesses.get(&key).map(|(_, f)| f.clone())
+        } else {
+            None
+        };
         let shape = self.shape(a, (t.rank as usize).max(1), k);
         let mut code = String::new();
         let mut names = Vec::new();
@@ -61,6 +73,9 @@ impl Gen<'_> {
             };
             let _ = write!(code, "i64 {i} = {conv}; ");
             names.push((i, shape[d].clone(), d));
+        }
+        if let Some(forms) = proven {
+            return self.proven_offset(a, &names, &forms, code);
         }
         let mut oks = Vec::new();
         for (i, n, d) in &names {
@@ -102,12 +117,53 @@ impl Gen<'_> {
         code
     }
 
-    /// A load `@a[index]`.
-    pub fn load(&mut self, a: ArrId, index: &[Expr]) -> String {
+    /// The offset of an access proven in range for the row: no checks; in flattened
+    /// rows, from `bz_f` when the last two indices allow it.
+    fn proven_offset(
+        &self,
+        a: ArrId,
+        names: &[(String, String, usize)],
+        forms: &[super::range::Aff],
+        mut code: String,
+    ) -> String {
+        let n = names.len();
+        let off = if let (true, Some(k)) = (self.flat_access(a, forms), self.flat) {
+            let mut pre = String::new();
+            for (i, d, _) in &names[..n - 2] {
+                pre = if pre.is_empty() {
+                    i.clone()
+                } else {
+                    format!("({pre}) * {d} + {i}")
+                };
+            }
+            let inner = self.flat_inv(&forms[n - 2]);
+            let head = if pre.is_empty() {
+                inner
+            } else {
+                format!("({pre}) * {} + {inner}", names[n - 2].1)
+            };
+            format!("({head}) * {k} + {} + bz_f", self.flat_inv(&forms[n - 1]))
+        } else {
+            let mut off = String::new();
+            for (i, d, _) in names {
+                off = if off.is_empty() {
+                    i.clone()
+                } else {
+                    format!("({off}) * {d} + {i}")
+                };
+            }
+            off
+        };
+        let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {off};");
+        code
+    }
+
+    /// A load `@a[index]` (`key`: the address of the load, for the row proofs).
+    pub fn load(&mut self, key: usize, a: ArrId, index: &[Expr]) -> String {
         let Some(t) = self.arr_ty(a) else {
             return "0".into();
         };
-        let code = self.offset_code(a, t, index, t.read);
+        let code = self.offset_code(key, a, t, index, t.read);
         let name = self.arr_name(a);
         format!(
             "({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})",
@@ -134,7 +190,14 @@ impl Gen<'_> {
     }
 
     /// A store (`op == None`) or a read-modify-write update of `@a[index]`.
-    pub fn store(&mut self, a: ArrId, index: &[Expr], value: &Expr, op: Option<AtomicOp>) {
+    pub fn store(
+        &mut self,
+        key: usize,
+        a: ArrId,
+        index: &[Expr],
+        value: &Expr,
+        op: Option<AtomicOp>,
+    ) {
         let Some(t) = self.arr_ty(a) else {
             return;
         };
@@ -146,7 +209,7 @@ impl Gen<'_> {
         let checked = mode == ReadMode::Checked
             || index.iter().any(|e| self.has_checked(e))
             || self.has_checked(value);
-        let code = self.offset_code(a, t, index, mode);
+        let code = self.offset_code(key, a, t, index, mode);
         let x = self.expr(value);
         let x = spell::cast(t.elem, value.ty.elem(), &x);
         let ct = scalar(t.elem);

@@ -68,13 +68,15 @@ impl Gen<'_> {
                 self.depth -= 1;
                 self.line_out("}");
             }
-            StmtKind::Store { arr, index, value } => self.store(*arr, index, value, None),
+            StmtKind::Store { arr, index, value } => {
+                self.store(s as *const Stmt as usize, *arr, index, value, None)
+            }
             StmtKind::Update {
                 arr,
                 index,
                 op,
                 value,
-            } => self.store(*arr, index, value, Some(*op)),
+            } => self.store(s as *const Stmt as usize, *arr, index, value, Some(*op)),
             StmtKind::Accumulate { output, value } => {
                 let (op, t) = match self.k.outputs.get(*output as usize) {
                     Some(o) => (spell::op_code(partial_op(o.op)), spell::scalar(o.ty)),
@@ -158,7 +160,10 @@ impl Gen<'_> {
                 self.depth -= 1;
                 self.line_out("}");
             }
-            StmtKind::Return => self.line_out("goto bz_next;"),
+            StmtKind::Return => {
+                let label = if self.fast { "bz_nextf" } else { "bz_next" };
+                self.line_out(&format!("goto {label};"))
+            }
             StmtKind::AllocLocal { arr, dims, fill } => self.alloc_local(*arr, dims, *fill),
         }
     }
