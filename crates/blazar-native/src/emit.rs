@@ -17,6 +17,7 @@ mod memory;
 mod range;
 mod rows;
 mod stmt;
+mod strips;
 
 use crate::support::{Plan, SlotKind};
 use blazar_codegen_cuda::spell;
@@ -52,6 +53,10 @@ pub(crate) struct Gen<'k> {
     pub flat: Option<u32>,
     /// Generating the fast copy of the body (proven accesses unchecked).
     pub fast: bool,
+    /// The label that ends the current thread (`return`).
+    pub next: String,
+    /// The strip code of the fast copy and its launch-wide no-overlap condition.
+    pub strip: Option<(String, String)>,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -93,6 +98,8 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         proofs: range::Proofs::default(),
         flat,
         fast: false,
+        next: "bz_next".into(),
+        strip: None,
     };
     if plan.blocky {
         g.fblock(&k.body);
@@ -108,8 +115,13 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     }
     g.proofs = proofs;
     g.fast = true;
+    g.next = "bz_nextf".into();
     g.block(&k.body);
     let fast = std::mem::take(&mut g.out);
+    if let Some(st) = g.strip_plan() {
+        let code = g.strip_code(&st);
+        g.strip = Some((code, g.strip_noalias(&st)));
+    }
     g.assemble(&slow, Some(&fast))
 }
 

@@ -17,6 +17,10 @@ struct bz_call {
 struct bz_err { i32 code; i32 line; i64 item; u64 a; i64 b; i64 c; };
 
 static BZ_INLINE bool bz_in(i64 i, i64 n) { return (u64)i < (u64)n; }
+// The byte ranges [a0, a1) and [b0, b1) do not overlap.
+static BZ_INLINE bool bz_apart(const char* a0, const char* a1, const char* b0, const char* b1) {
+  return a1 <= b0 || b1 <= a0;
+}
 // Boundary modes 1 circular, 2 mirror, 3 clamped: the index inside [0, n), or -1 when
 // the dimension is empty.
 template<int M> static BZ_INLINE i64 bz_remap(i64 i, i64 n) {

@@ -355,3 +355,56 @@ print sum(b)
 ",
     );
 }
+
+/// Uniform loops run in strips of lanes: products, outputs and `return` after the
+/// loop, flattened rows and row tails.
+#[test]
+fn strips_of_lanes_match_the_thread_order() {
+    same(
+        "
+function [] = __kernel__ fill(a : mat'unchecked, pos : ivec2)
+    a[pos] = mod(pos[0] * 5 + pos[1] * 3, 17) * 0.25 - 1
+endfunction
+function [s : scalar] = __kernel__ mm(a : mat'unchecked, b : mat, c : mat'unchecked, pos : ivec2)
+    acc = 0.0
+    j = pos[1]
+    for k = 0..size(a, 1) - 1
+        acc += a[pos[0], k] * b[k, j]
+    endfor
+    if mod(pos[1], 7) == 3
+        return
+    endif
+    c[pos] = acc
+    s += acc
+endfunction
+function [] = __kernel__ fill3(a : cube'unchecked, pos : ivec3)
+    a[pos] = mod(pos[0] * 5 + pos[1] * 3 + pos[2], 17) * 0.25 - 1
+endfunction
+function [] = __kernel__ taps(x : cube, w : vec, y : cube'unchecked, pos : ivec3)
+    s = 0.0
+    for k = -2..2
+        s += w[k + 2] * x[pos[0], pos[1] + k, pos[2]]
+    endfor
+    y[pos] = s
+endfunction
+a = zeros(37, 150)
+b = zeros(150, 133)
+parallel_do(size(a), a, fill)
+parallel_do(size(b), b, fill)
+c = zeros(37, 133)
+s = parallel_do(size(c), a, b, c, mm)
+print s
+print sum(c .* c)
+sq = zeros(128, 128)
+parallel_do(size(sq), sq, fill)
+s = parallel_do(size(sq), sq, sq, c, mm)
+print s
+x = zeros(20, 90, 3)
+parallel_do(size(x), x, fill3)
+w = [1, 2, 3, 2, 1]
+y = zeros(size(x))
+parallel_do(size(y), x, w, y, taps)
+print sum(y .* x)
+",
+    );
+}

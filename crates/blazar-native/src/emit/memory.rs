@@ -127,23 +127,7 @@ impl Gen<'_> {
         mut code: String,
     ) -> String {
         let n = names.len();
-        let off = if let (true, Some(k)) = (self.flat_access(a, forms), self.flat) {
-            let mut pre = String::new();
-            for (i, d, _) in &names[..n - 2] {
-                pre = if pre.is_empty() {
-                    i.clone()
-                } else {
-                    format!("({pre}) * {d} + {i}")
-                };
-            }
-            let inner = self.flat_inv(&forms[n - 2]);
-            let head = if pre.is_empty() {
-                inner
-            } else {
-                format!("({pre}) * {} + {inner}", names[n - 2].1)
-            };
-            format!("({head}) * {k} + {} + bz_f", self.flat_inv(&forms[n - 1]))
-        } else {
+        let fold = |names: &[(String, String, usize)]| {
             let mut off = String::new();
             for (i, d, _) in names {
                 off = if off.is_empty() {
@@ -153,6 +137,28 @@ impl Gen<'_> {
                 };
             }
             off
+        };
+        let off = match (self.row_access(a, forms), self.flat) {
+            (true, Some(k)) => {
+                let pre = fold(&names[..n - 2]);
+                let inner = self.row_inv(&forms[n - 2]);
+                let head = if pre.is_empty() {
+                    inner
+                } else {
+                    format!("({pre}) * {} + {inner}", names[n - 2].1)
+                };
+                format!("({head}) * {k} + {} + bz_f", self.row_inv(&forms[n - 1]))
+            }
+            (true, None) => {
+                let pre = fold(&names[..n - 1]);
+                let inv = self.row_inv(&forms[n - 1]);
+                if pre.is_empty() {
+                    format!("{inv} + bz_f")
+                } else {
+                    format!("({pre}) * {} + {inv} + bz_f", names[n - 1].1)
+                }
+            }
+            _ => fold(names),
         };
         let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {off};");
         code

@@ -17,7 +17,7 @@
 
 use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty, UnOp};
 use crate::support::SlotKind;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The largest constant factor kept in a form (keeps every bound far from i64 overflow).
 const MAX_FACTOR: i64 = 1 << 16;
@@ -95,6 +95,9 @@ fn const_int(e: &Expr) -> Option<i64> {
 #[derive(Default)]
 pub(crate) struct Proofs {
     pub accesses: HashMap<usize, (u32, Vec<Aff>)>,
+    /// Counted loops (by statement address) whose bounds are the same for every thread
+    /// and whose variable has a form inside their body.
+    pub uniform_for: HashSet<usize>,
 }
 
 struct Walker<'a> {
@@ -201,6 +204,7 @@ impl Walker<'_> {
                         let mut conds = a.conds;
                         conds.extend(b.conds);
                         conds.push(format!("{} + {st}ll <= 2147483647ll", b.hi));
+                        self.out.uniform_for.insert(s as *const Stmt as usize);
                         let name = (self.names)(*var);
                         inner.insert(
                             *var,

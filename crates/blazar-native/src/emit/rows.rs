@@ -44,28 +44,37 @@ impl Gen<'_> {
         (lo, hi)
     }
 
-    /// Whether a proven access of `k` indices into `@a` is addressed from `bz_f`.
-    pub(crate) fn flat_access(&self, a: u32, forms: &[Aff]) -> bool {
-        let (Some(_), Some(Ty::Array(t))) = (self.flat, self.k.arrays.get(a as usize).map(|d| d.ty))
-        else {
+    /// Whether a proven access into `@a` is addressed from `bz_f`: its last index is
+    /// the row's `pos` component plus row-invariant terms (flattened rows: its last two
+    /// indices are the last two components plus row-invariant terms).
+    pub(crate) fn row_access(&self, a: u32, forms: &[Aff]) -> bool {
+        let Some(Ty::Array(t)) = self.k.arrays.get(a as usize).map(|d| d.ty) else {
             return false;
         };
         let r = self.k.rank.clamp(1, 4) as usize;
         let n = forms.len();
-        n >= 2
-            && t.rank as usize == n
-            && r >= 2
-            && forms[n - 2].coef[r - 2] == 1
-            && forms[n - 2].coef[r - 1] == 0
-            && forms[n - 1].coef[r - 1] == 1
-            && forms[n - 1].coef[r - 2] == 0
+        if n == 0 || t.rank as usize != n {
+            return false;
+        }
+        match self.flat {
+            Some(_) => {
+                n >= 2
+                    && r >= 2
+                    && forms[n - 2].coef[r - 2] == 1
+                    && forms[n - 2].coef[r - 1] == 0
+                    && forms[n - 1].coef[r - 1] == 1
+                    && forms[n - 1].coef[r - 2] == 0
+            }
+            None => forms[n - 1].coef[r - 1] == 1,
+        }
     }
 
-    /// The row-invariant part of a flattened index: `rest` plus the outer components.
-    pub(crate) fn flat_inv(&self, f: &Aff) -> String {
+    /// The row-invariant part of an index: `rest` plus the components outside the row.
+    pub(crate) fn row_inv(&self, f: &Aff) -> String {
         let r = self.k.rank.clamp(1, 4) as usize;
+        let first_row = if self.flat.is_some() { r - 2 } else { r - 1 };
         let mut s = f.rest.clone();
-        for c in 0..r.saturating_sub(2) {
+        for c in 0..first_row {
             if f.coef[c] != 0 {
                 let _ = write!(s, " + {}ll * (i64)bz_pos{c}", f.coef[c]);
             }
@@ -91,7 +100,7 @@ impl Gen<'_> {
                 conds.insert(format!("({hi} <= 2147483647ll)"));
                 conds.extend(f.conds.iter().map(|c| format!("({c})")));
             }
-            if let (true, Some(k)) = (self.flat_access(*a, forms), self.flat) {
+            if let (true, Some(k)) = (self.row_access(*a, forms), self.flat) {
                 conds.insert(format!("({} == {k})", shape[forms.len() - 1]));
             }
         }
@@ -124,13 +133,13 @@ impl Gen<'_> {
     }
 
     /// One loop over the threads of the current row running `body`.
-    fn row_loop(&self, body: &str, next: &str) -> String {
+    fn row_loop(&self, body: &str, next: &str, start: &str) -> String {
         let r = self.k.rank.clamp(1, 4) as usize;
         let last = r - 1;
         let mut s = String::new();
         match self.flat {
             Some(k) => {
-                s.push_str("      for (i64 bz_f = bz_x0; bz_f < bz_x1; bz_f++) {\n");
+                let _ = writeln!(s, "      for (i64 bz_f = {start}; bz_f < bz_x1; bz_f++) {{");
                 let _ = writeln!(
                     s,
                     "        const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{last} = (i32)(bz_f % {k});",
@@ -140,8 +149,9 @@ impl Gen<'_> {
             None => {
                 let _ = writeln!(
                     s,
-                    "      for (i32 bz_pos{last} = (i32)bz_x0; bz_pos{last} < (i32)bz_x1; bz_pos{last}++) {{"
+                    "      for (i32 bz_pos{last} = (i32){start}; bz_pos{last} < (i32)bz_x1; bz_pos{last}++) {{"
                 );
+                let _ = writeln!(s, "        const i64 bz_f = bz_pos{last};");
             }
         }
         s.push_str(&self.thread_decls());
@@ -157,6 +167,9 @@ impl Gen<'_> {
         let mut s = self.header();
         // Row components: the last one, or the last two flattened.
         let first_row = if self.flat.is_some() { r - 2 } else { r - 1 };
+        if let Some((_, noalias)) = &self.strip {
+            let _ = writeln!(s, "  const bool bz_noalias = {noalias};");
+        }
         if let Some(kf) = self.flat {
             let _ = writeln!(s, "  if (bz_kd{} != {kf}) {{ bz_e.code = 99; goto bz_abort; }}", r - 1);
         }
@@ -195,12 +208,20 @@ impl Gen<'_> {
         match fast {
             Some(fast) => {
                 let _ = writeln!(s, "      if ({}) {{", self.guard());
-                s.push_str(&self.row_loop(fast, "bz_nextf"));
+                s.push_str("      i64 bz_sp = bz_x0;\n");
+                if let Some((code, _)) = &self.strip {
+                    let _ = writeln!(
+                        s,
+                        "      if (bz_noalias) for (; bz_sp + {0} <= bz_x1; bz_sp += {0}) {{\n{code}      }}",
+                        super::strips::LANES
+                    );
+                }
+                s.push_str(&self.row_loop(fast, "bz_nextf", "bz_sp"));
                 s.push_str("      } else {\n");
-                s.push_str(&self.row_loop(slow, "bz_next"));
+                s.push_str(&self.row_loop(slow, "bz_next", "bz_x0"));
                 s.push_str("      }\n");
             }
-            None => s.push_str(&self.row_loop(slow, "bz_next")),
+            None => s.push_str(&self.row_loop(slow, "bz_next", "bz_x0")),
         }
         s.push_str("      bz_t += bz_x1 - bz_x0;\n");
         let mut carry = String::new();

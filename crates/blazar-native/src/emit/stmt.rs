@@ -161,7 +161,7 @@ impl Gen<'_> {
                 self.line_out("}");
             }
             StmtKind::Return => {
-                let label = if self.fast { "bz_nextf" } else { "bz_next" };
+                let label = self.next.clone();
                 self.line_out(&format!("goto {label};"))
             }
             StmtKind::AllocLocal { arr, dims, fill } => self.alloc_local(*arr, dims, *fill),
