@@ -32,6 +32,10 @@ pub enum Command {
         /// Worker threads for kernels on the CPU (default: every core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Run kernels on the CPU but also compile every kernel specialisation with
+        /// NVRTC (no GPU needed), failing on any CUDA compile error.
+        #[arg(long)]
+        check_cuda: bool,
     },
     /// Print an intermediate form of a program.
     Emit {
@@ -75,7 +79,8 @@ pub fn main(cli: Cli) -> ExitCode {
             device,
             double,
             threads,
-        } => run(&file, device, double, threads),
+            check_cuda,
+        } => run(&file, device, double, threads, check_cuda),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
         Command::Check { file } => match load_checked(&file) {
@@ -155,25 +160,30 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     }
 }
 
-fn run(file: &Path, device: Device, double: bool, threads: usize) -> ExitCode {
-    if device == Device::Cuda {
-        eprintln!(
-            "blazar: error: the CUDA backend is not available in this build; use --device cpu"
-        );
-        return ExitCode::from(2);
-    }
+/// Exit status when `--device cuda` is asked for where CUDA cannot be used.
+pub const EXIT_UNAVAILABLE: u8 = 69;
+
+fn run(file: &Path, device: Device, double: bool, threads: usize, check_cuda: bool) -> ExitCode {
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
-    let ctx = context(file, double, out);
+    let mut ctx = context(file, double, out);
+    let name = file.display().to_string();
+    let backend = match crate::device::choose(device, check_cuda, &name, &mut ctx) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     let opts = Options {
         threads,
+        backend: backend.clone(),
         ..Options::default()
     };
-    match blazar_interp::run(&loaded, ctx, opts) {
-        Ok(()) => ExitCode::SUCCESS,
+    let result = blazar_interp::run(&loaded, ctx, opts);
+    let finished = crate::device::finish(backend.as_ref());
+    match result {
+        Ok(()) => finished,
         Err(d) => report(&d, &loaded),
     }
 }

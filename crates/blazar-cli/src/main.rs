@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod device;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -118,7 +118,10 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
                 g.dyn_shared.push(DynShared {
                     arr: a as u32,
                     elem_size,
-                    dims: dims.clone(),
+                    dims: dims
+                        .iter()
+                        .map(|e| crate::shared::inline_locals(e, k))
+                        .collect(),
                 });
             }
         }

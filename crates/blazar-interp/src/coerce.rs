@@ -161,7 +161,7 @@ fn convert_elems(v: Value, have: ElemType, want: &Ty, prec: Prec) -> RtResult<Va
     };
     let converted = r.data.borrow().convert(target);
     Ok(Value::Array(blazar_runtime::ArrayRef {
-        data: std::rc::Rc::new(std::cell::RefCell::new(converted)),
+        data: std::rc::Rc::new(blazar_runtime::Store::new(converted)),
         mode: r.mode,
     }))
 }

@@ -17,6 +17,8 @@ pub struct Options {
     pub max_steps: u64,
     /// Worker threads of the CPU executor; 0 uses every core.
     pub threads: usize,
+    /// Where kernels run; `None` is the CPU executor.
+    pub backend: Option<crate::BackendRef>,
 }
 
 pub struct Interp<'p> {
@@ -25,6 +27,7 @@ pub struct Interp<'p> {
     /// Kernels specialised so far, by function and signature, in launch order.
     pub kernels: crate::launch::KernelCache,
     pub threads: usize,
+    pub backend: Option<crate::BackendRef>,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -48,6 +51,7 @@ impl<'p> Interp<'p> {
             sources,
             kernels: Default::default(),
             threads: opts.threads,
+            backend: opts.backend.clone(),
             globals: vec![None; prog.global_names.len()],
             ctx,
             prec,
