@@ -48,6 +48,8 @@ pub enum Command {
     },
     /// Time the workloads of `benches/cpu` against their C/OpenMP references.
     Bench(crate::bench::BenchArgs),
+    /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
+    Test(crate::test_cmd::TestArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file).
@@ -78,6 +80,7 @@ pub fn main(cli: Cli) -> ExitCode {
         } => run(&file, device, double, threads),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Test(args) => crate::test_cmd::main(args),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,

@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod test_cmd;
 
 use clap::Parser;
 use std::process::ExitCode;
