@@ -52,6 +52,8 @@ pub enum Command {
     },
     /// Time the workloads of `benches/cpu` against their C/OpenMP references.
     Bench(crate::bench::BenchArgs),
+    /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
+    Test(crate::test_cmd::TestArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file).
@@ -83,6 +85,7 @@ pub fn main(cli: Cli) -> ExitCode {
         } => run(&file, device, double, threads, check_cuda),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Test(args) => crate::test_cmd::main(args),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,
@@ -161,7 +164,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
 }
 
 /// Exit status when `--device cuda` is asked for where CUDA cannot be used.
-pub const EXIT_UNAVAILABLE: u8 = 69;
+pub const EXIT_UNAVAILABLE: u8 = blazar_testkit::EXIT_UNAVAILABLE as u8;
 
 fn run(file: &Path, device: Device, double: bool, threads: usize, check_cuda: bool) -> ExitCode {
     let loaded = match load_checked(file) {
