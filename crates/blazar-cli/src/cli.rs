@@ -173,7 +173,12 @@ fn run(file: &Path, device: Device, double: bool, threads: usize, check_cuda: bo
     };
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
     let mut ctx = context(file, double, out);
-    let name = file.display().to_string();
+    // `#line` directives name the file; a canonical path keeps cached cubins valid
+    // from any working directory.
+    let name = std::fs::canonicalize(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string();
     let backend = match crate::device::choose(device, check_cuda, &name, &mut ctx) {
         Ok(b) => b,
         Err(code) => return code,
