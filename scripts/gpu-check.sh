@@ -73,6 +73,20 @@ echo "== golden programs on CUDA (log: $golden_log)"
 "$blazar" test --device cuda tests/programs 2>&1 | tee "$golden_log"
 golden_rc=${PIPESTATUS[0]}
 
+# The in-process GPU tests (crates/blazar-cuda/tests/gpu.rs), when their executable
+# was carried along (scripts/build-device.sh puts it next to the binary).
+gpu_tests_bin="${GPU_TESTS:-$(dirname "$blazar")/gpu-tests}"
+gpu_tests="not run (no $gpu_tests_bin)"
+gpu_tests_rc=0
+if [ -x "$gpu_tests_bin" ]; then
+    echo
+    echo "== in-process GPU tests"
+    gpu_tests_out="$("$gpu_tests_bin" 2>&1)"
+    gpu_tests_rc=$?
+    echo "$gpu_tests_out"
+    gpu_tests="$(tail -n 1 <<<"$gpu_tests_out") [status $gpu_tests_rc]"
+fi
+
 echo
 echo "== benchmarks on CUDA (log: $bench_log, json: $bench_json)"
 "$blazar" bench --device cuda --json "$bench_json" 2>&1 | tee "$bench_log"
@@ -110,11 +124,12 @@ fi
     echo "== gpu-check summary"
     printf '%-14s %s\n' "gpu" "$gpu"
     printf '%-14s %s\n' "golden (cuda)" "$golden"
+    printf '%-14s %s\n' "gpu tests" "$gpu_tests"
     printf '%-14s %s\n' "bench (cuda)" "$bench"
     printf '%-14s %s\n' "results" "$golden_log, $bench_log, $bench_file"
 } | tee "$summary"
 
-if [ "$golden_done" -ne 1 ] || [ "$golden_rc" -ne 0 ]; then
+if [ "$golden_done" -ne 1 ] || [ "$golden_rc" -ne 0 ] || [ "$gpu_tests_rc" -ne 0 ]; then
     exit 1
 fi
 exit 0
