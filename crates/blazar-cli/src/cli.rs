@@ -147,6 +147,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     let opts = blazar_codegen_cuda::CodegenOptions {
         file_name: file.display().to_string(),
         line_directives: true,
+        block: None,
     };
     for k in &kernels {
         match what {

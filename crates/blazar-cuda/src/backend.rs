@@ -36,9 +36,10 @@ pub struct CudaBackend {
     nvrtc: (i32, i32),
     cache: DiskCache,
     file_name: String,
-    /// Loaded kernels by specialisation (the interpreter keeps each `Rc<Kernel>` alive
-    /// for the whole run; the key holds a clone so the address cannot be reused).
-    modules: HashMap<usize, (Rc<Kernel>, Rc<Module>)>,
+    /// Loaded kernels by specialisation and block shape (the interpreter keeps each
+    /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
+    /// cannot be reused).
+    modules: HashMap<(usize, [u32; 3]), (Rc<Kernel>, Rc<Module>)>,
     err: CudaSlice<i32>,
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
@@ -84,12 +85,14 @@ impl CudaBackend {
         })
     }
 
-    fn module(&mut self, k: &Rc<Kernel>) -> Result<Rc<Module>, KernelError> {
-        let key = Rc::as_ptr(k) as usize;
+    /// The kernel compiled for one block shape: `blockDim` is a constant in the source
+    /// and `threadIdx` has a known range, so the compiler can drop bounds checks.
+    fn module(&mut self, k: &Rc<Kernel>, block: [u32; 3]) -> Result<Rc<Module>, KernelError> {
+        let key = (Rc::as_ptr(k) as usize, block);
         if let Some((_, m)) = self.modules.get(&key) {
             return Ok(m.clone());
         }
-        let gen = source_of(k, &self.file_name);
+        let gen = source_of(k, &self.file_name, Some(block));
         let cubin = cubin_for(
             &gen,
             &k.name,
@@ -142,6 +145,12 @@ impl CudaBackend {
     }
 }
 
+/// The CUDA block extents `(x, y, z)` of a plan.
+pub(crate) fn cuda_block(plan: &LaunchPlan) -> Result<[u32; 3], KernelError> {
+    let b = config(plan, 0)?.block_dim;
+    Ok([b.0, b.1, b.2])
+}
+
 /// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`).
 fn config(plan: &LaunchPlan, shared: u32) -> Result<LaunchConfig, KernelError> {
     let r = plan.rank as usize;
@@ -187,7 +196,7 @@ impl Backend for CudaBackend {
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
-        let m = self.module(k)?;
+        let m = self.module(k, cuda_block(plan)?)?;
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
             ptrs.push(ensure_on_device(a, &self.stream).map_err(bad)?);

@@ -54,7 +54,7 @@ pub struct NvrtcCheck {
     arch: u32,
     file_name: String,
     nvrtc: (i32, i32),
-    seen: HashSet<usize>,
+    seen: HashSet<(usize, [u32; 3])>,
     keep: Vec<Rc<Kernel>>,
     stats: module::Stats,
 }
@@ -83,13 +83,15 @@ impl Backend for NvrtcCheck {
     fn launch(
         &mut self,
         k: &Rc<Kernel>,
-        _plan: &LaunchPlan,
+        plan: &LaunchPlan,
         _args: &[ArgVal],
         _arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
-        if self.seen.insert(Rc::as_ptr(k) as usize) {
+        // The source the GPU would compile: specialised on the launch's block shape.
+        let block = backend::cuda_block(plan)?;
+        if self.seen.insert((Rc::as_ptr(k) as usize, block)) {
             self.keep.push(k.clone());
-            let gen = module::source_of(k, &self.file_name);
+            let gen = module::source_of(k, &self.file_name, Some(block));
             module::cubin_for(&gen, &k.name, self.arch, self.nvrtc, None, &mut self.stats)
                 .map_err(|m| KernelError::new(0, KernelErrorKind::BadLaunch, m))?;
         }

@@ -32,10 +32,11 @@ pub struct Module {
 }
 
 /// The source of a kernel as compiled for the GPU.
-pub fn source_of(k: &Kernel, file_name: &str) -> Generated {
+pub fn source_of(k: &Kernel, file_name: &str, block: Option<[u32; 3]>) -> Generated {
     let opts = CodegenOptions {
         file_name: file_name.to_string(),
         line_directives: true,
+        block,
     };
     generate(k, &opts)
 }

@@ -126,7 +126,8 @@ fn elem_scalar(e: ElemType) -> Option<Scalar> {
 }
 
 fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
-    let arr = a.data.borrow();
+    // Shape and element type only: a launch must not pull device data to the host.
+    let arr = a.data.meta().ok()?;
     let (read, write) = match a.mode.mode {
         Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
         Mode::Circular => (ReadMode::Circular, WriteMode::Skip),

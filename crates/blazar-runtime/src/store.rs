@@ -100,6 +100,13 @@ impl Store {
         self.host.try_borrow()
     }
 
+    /// The array's shape and element type, without synchronising: for `size`, `type`
+    /// and launch signatures, which must not pull device data back to the host. The
+    /// elements behind it may be stale; read them through [`Store::borrow`].
+    pub fn meta(&self) -> Result<Ref<'_, Array>, BorrowError> {
+        self.host.try_borrow()
+    }
+
     /// Writes the array on the host: the device copy becomes stale.
     pub fn borrow_mut(&self) -> RefMut<'_, Array> {
         self.sync_host();
