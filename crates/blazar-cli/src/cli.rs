@@ -37,6 +37,10 @@ pub enum Command {
         /// works). Kernels the native tier does not support run on the interpreter.
         #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
         cpu_tier: CpuTierArg,
+        /// Run kernels on the CPU but also compile every kernel specialisation with
+        /// NVRTC (no GPU needed), failing on any CUDA compile error.
+        #[arg(long)]
+        check_cuda: bool,
     },
     /// Print an intermediate form of a program.
     Emit {
@@ -53,6 +57,8 @@ pub enum Command {
     },
     /// Time the workloads of `benches/cpu` against their C/OpenMP references.
     Bench(crate::bench::BenchArgs),
+    /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
+    Test(crate::test_cmd::TestArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file).
@@ -88,9 +94,11 @@ pub fn main(cli: Cli) -> ExitCode {
             double,
             threads,
             cpu_tier,
-        } => run(&file, device, double, threads, cpu_tier),
+            check_cuda,
+        } => run(&file, device, double, threads, cpu_tier, check_cuda),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Test(args) => crate::test_cmd::main(args),
         Command::Check { file } => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,
@@ -152,6 +160,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     let opts = blazar_codegen_cuda::CodegenOptions {
         file_name: file.display().to_string(),
         line_directives: true,
+        block: None,
     };
     for k in &kernels {
         match what {
@@ -168,19 +177,23 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     }
 }
 
-fn run(file: &Path, device: Device, double: bool, threads: usize, tier: CpuTierArg) -> ExitCode {
-    if device == Device::Cuda {
-        eprintln!(
-            "blazar: error: the CUDA backend is not available in this build; use --device cpu"
-        );
-        return ExitCode::from(2);
-    }
+/// Exit status when `--device cuda` is asked for where CUDA cannot be used.
+pub const EXIT_UNAVAILABLE: u8 = blazar_testkit::EXIT_UNAVAILABLE as u8;
+
+fn run(
+    file: &Path,
+    device: Device,
+    double: bool,
+    threads: usize,
+    tier: CpuTierArg,
+    check_cuda: bool,
+) -> ExitCode {
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
-    let ctx = context(file, double, out);
+    let mut ctx = context(file, double, out);
     let cpu_tier = match tier {
         CpuTierArg::Auto => blazar_interp::CpuTier::Auto,
         CpuTierArg::Interp => blazar_interp::CpuTier::Interp,
@@ -192,13 +205,26 @@ fn run(file: &Path, device: Device, double: bool, threads: usize, tier: CpuTierA
             }
         },
     };
+    // `#line` directives name the file; a canonical path keeps cached cubins valid
+    // from any working directory.
+    let name = std::fs::canonicalize(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string();
+    let backend = match crate::device::choose(device, check_cuda, &name, &mut ctx) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     let opts = Options {
         threads,
         cpu_tier,
+        backend: backend.clone(),
         ..Options::default()
     };
-    match blazar_interp::run(&loaded, ctx, opts) {
-        Ok(()) => ExitCode::SUCCESS,
+    let result = blazar_interp::run(&loaded, ctx, opts);
+    let finished = crate::device::finish(backend.as_ref());
+    match result {
+        Ok(()) => finished,
         Err(d) => report(&d, &loaded),
     }
 }

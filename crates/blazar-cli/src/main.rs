@@ -2,6 +2,8 @@
 
 mod bench;
 mod cli;
+mod device;
+mod test_cmd;
 
 use clap::Parser;
 use std::process::ExitCode;

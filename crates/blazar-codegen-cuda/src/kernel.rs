@@ -118,7 +118,10 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
                 g.dyn_shared.push(DynShared {
                     arr: a as u32,
                     elem_size,
-                    dims: dims.clone(),
+                    dims: dims
+                        .iter()
+                        .map(|e| crate::shared::inline_locals(e, k))
+                        .collect(),
                 });
             }
         }
@@ -198,6 +201,9 @@ impl Gen<'_> {
                     _ => "(bz_sp.dims[0] / bz_sp.block[0])".into(),
                 };
             }
+            if let (2, Some(b)) = (kind, self.opts.block) {
+                return format!("{}", b[a]);
+            }
             let src = match kind {
                 1 => "threadIdx",
                 2 => "blockDim",
@@ -275,11 +281,20 @@ impl Gen<'_> {
         s.push_str(crate::prelude::PRELUDE_CORE);
         s.push_str(crate::prelude_mem::PRELUDE_MEM);
         let _ = writeln!(s, "\n// ---- kernel {} (rank {}) ----", k.name, k.rank);
+        let bounds = self
+            .opts
+            .block
+            .map_or(1024, |b| b.iter().product::<u32>().clamp(1, 1024));
         let _ = writeln!(
             s,
-            "extern \"C\" __global__ void __launch_bounds__(1024) {entry}(\n    {})\n{{",
+            "extern \"C\" __global__ void __launch_bounds__({bounds}) {entry}(\n    {})\n{{",
             cparams.join(",\n    ")
         );
+        if let Some(b) = self.opts.block {
+            for (axis, n) in ["x", "y", "z"].iter().zip(b) {
+                let _ = writeln!(s, "  __builtin_assume(threadIdx.{axis} < {n}u);");
+            }
+        }
         for &code in &self.specials {
             let name =
                 ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"][code as usize];

@@ -52,6 +52,11 @@ pub struct CodegenOptions {
     pub file_name: String,
     /// Emit `#line N "file"` before statements (off: errors point at the C source).
     pub line_directives: bool,
+    /// The block shape the source will be launched with, as CUDA's `(x, y, z)` extents,
+    /// when known: the kernel then takes `blockDim` as constants and tells the compiler
+    /// the range of `threadIdx`, so bounds checks on shared memory indexed by `blkpos`
+    /// fold away. `None`: one source for every block shape.
+    pub block: Option<[u32; 3]>,
 }
 
 impl Default for CodegenOptions {
@@ -59,6 +64,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             file_name: "kernel.q".into(),
             line_directives: true,
+            block: None,
         }
     }
 }

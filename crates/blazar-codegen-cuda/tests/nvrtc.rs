@@ -48,6 +48,7 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
             .file_name()
             .map_or("kernel.q".into(), |n| n.to_string_lossy().into_owned()),
         line_directives: true,
+        block: None,
     };
     generate(k, &opts)
 }

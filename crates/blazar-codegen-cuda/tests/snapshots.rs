@@ -14,6 +14,7 @@ fn kernel_text(k: &Kernel) -> String {
     let opts = CodegenOptions {
         file_name: "test.q".into(),
         line_directives: true,
+        block: None,
     };
     let src = generate(k, &opts).source;
     let at = src.find("// ---- kernel").expect("kernel marker");
@@ -116,6 +117,7 @@ fn no_line_directives_when_disabled() {
     let opts = CodegenOptions {
         file_name: "x.q".into(),
         line_directives: false,
+        block: None,
     };
     assert!(!generate(&common::gamma(), &opts).source.contains("#line"));
 }

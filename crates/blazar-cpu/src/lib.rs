@@ -81,7 +81,7 @@ pub enum KernelErrorKind {
 }
 
 impl KernelError {
-    pub(crate) fn new(line: u32, kind: KernelErrorKind, message: impl Into<String>) -> Self {
+    pub fn new(line: u32, kind: KernelErrorKind, message: impl Into<String>) -> Self {
         KernelError {
             line,
             kind,

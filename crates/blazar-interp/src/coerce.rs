@@ -85,7 +85,9 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 return mismatch(&v, t);
             };
             let (have_rank, have_elem) = {
-                let a = r.data.borrow();
+                let Ok(a) = r.data.meta() else {
+                    return mismatch(&v, t);
+                };
                 (a.rank() as u32, a.elem())
             };
             if let Some(want) = rank {
@@ -100,7 +102,9 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 return mismatch(&v, t);
             };
             let (n, rank, have_elem) = {
-                let a = r.data.borrow();
+                let Ok(a) = r.data.meta() else {
+                    return mismatch(&v, t);
+                };
                 (a.len(), a.rank(), a.elem())
             };
             if n != *len as usize || rank != 1 {
@@ -161,7 +165,7 @@ fn convert_elems(v: Value, have: ElemType, want: &Ty, prec: Prec) -> RtResult<Va
     };
     let converted = r.data.borrow().convert(target);
     Ok(Value::Array(blazar_runtime::ArrayRef {
-        data: std::rc::Rc::new(std::cell::RefCell::new(converted)),
+        data: std::rc::Rc::new(blazar_runtime::Store::new(converted)),
         mode: r.mode,
     }))
 }

@@ -19,6 +19,8 @@ pub struct Options {
     pub threads: usize,
     /// Which CPU tier runs kernels: native code or the SIMT interpreter.
     pub cpu_tier: blazar_native::CpuTier,
+    /// Where kernels run; `None` is the CPU executor.
+    pub backend: Option<crate::BackendRef>,
 }
 
 pub struct Interp<'p> {
@@ -28,6 +30,7 @@ pub struct Interp<'p> {
     pub kernels: crate::launch::KernelCache,
     pub threads: usize,
     pub cpu_tier: blazar_native::CpuTier,
+    pub backend: Option<crate::BackendRef>,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -52,6 +55,7 @@ impl<'p> Interp<'p> {
             kernels: Default::default(),
             threads: opts.threads,
             cpu_tier: opts.cpu_tier,
+            backend: opts.backend.clone(),
             globals: vec![None; prog.global_names.len()],
             ctx,
             prec,

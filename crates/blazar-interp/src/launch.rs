@@ -7,7 +7,7 @@
 
 use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
-use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelErrorKind, LaunchPlan};
+use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
 use blazar_kir::{ArrayTy, Kernel, ReadMode, Scalar, Space, WriteMode};
@@ -126,7 +126,8 @@ fn elem_scalar(e: ElemType) -> Option<Scalar> {
 }
 
 fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
-    let arr = a.data.borrow();
+    // Shape and element type only: a launch must not pull device data to the host.
+    let arr = a.data.meta().ok()?;
     let (read, write) = match a.mode.mode {
         Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
         Mode::Circular => (ReadMode::Circular, WriteMode::Skip),
@@ -414,23 +415,23 @@ impl<'p> Interp<'p> {
 
     fn run_kernel(
         &mut self,
-        k: &Kernel,
+        k: &Rc<Kernel>,
         plan: &LaunchPlan,
         flat: Vec<Flat>,
         name: &str,
         span: Span,
     ) -> R<Vec<Value>> {
-        // Borrow each distinct array once; parameters naming the same array share it.
-        let mut distinct: Vec<Rc<std::cell::RefCell<Array>>> = Vec::new();
+        // Each distinct array once; parameters naming the same array share it.
+        let mut distinct: Vec<ArrayRef> = Vec::new();
         let mut args = Vec::with_capacity(flat.len());
         for f in flat {
             args.push(match f {
                 Flat::Value(v) => ArgVal::Value(v),
                 Flat::Array(a) => {
-                    let i = match distinct.iter().position(|d| Rc::ptr_eq(d, &a.data)) {
+                    let i = match distinct.iter().position(|d| Rc::ptr_eq(&d.data, &a.data)) {
                         Some(i) => i,
                         None => {
-                            distinct.push(a.data.clone());
+                            distinct.push(a);
                             distinct.len() - 1
                         }
                     };
@@ -438,43 +439,59 @@ impl<'p> Interp<'p> {
                 }
             });
         }
-        let mut guards = Vec::with_capacity(distinct.len());
-        for d in &distinct {
-            guards.push(d.try_borrow_mut().map_err(|_| {
-                RunError::new(span, "an array is in use and cannot be passed to a kernel")
-            })?);
-        }
-        let mut arrays: Vec<ArrayArg> = guards
-            .iter_mut()
-            .map(|g| {
-                let g: &mut Array = g;
-                ArrayArg {
-                    dims: g.dims.clone(),
-                    buf: &mut g.buf,
-                }
-            })
-            .collect();
-        let opts = ExecOptions {
-            threads: self.threads,
-        };
-        let native = match self.cpu_tier {
-            blazar_native::CpuTier::Interp => None,
-            t => {
-                let strict = t == blazar_native::CpuTier::Native;
-                blazar_native::try_launch(k, plan, &args, &mut arrays, &opts, strict)
-            }
-        };
-        let outs = native.unwrap_or_else(|| blazar_cpu::launch(k, plan, &args, &mut arrays, &opts));
-        let outs = outs.map_err(|e| {
+        let fail = |e: KernelError| {
             let what = match e.kind {
                 KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
                 _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
                 _ => e.message.clone(),
             };
             RunError::new(span, format!("({name}) {} - {what}", k.name))
-        })?;
-        drop(arrays);
-        drop(guards);
+        };
+        let done = match self.backend.clone() {
+            Some(b) => {
+                let mut b = b.0.try_borrow_mut().map_err(|_| {
+                    RunError::new(span, "a kernel cannot be launched from inside another")
+                })?;
+                b.launch(k, plan, &args, &distinct).map_err(fail)?
+            }
+            None => None,
+        };
+        let outs = match done {
+            Some(outs) => outs,
+            None => {
+                let mut guards = Vec::with_capacity(distinct.len());
+                for d in &distinct {
+                    guards.push(d.data.try_borrow_mut().map_err(|_| {
+                        RunError::new(span, "an array is in use and cannot be passed to a kernel")
+                    })?);
+                }
+                let mut arrays: Vec<ArrayArg> = guards
+                    .iter_mut()
+                    .map(|g| {
+                        let g: &mut Array = g;
+                        ArrayArg {
+                            dims: g.dims.clone(),
+                            buf: &mut g.buf,
+                        }
+                    })
+                    .collect();
+                let opts = ExecOptions {
+                    threads: self.threads,
+                };
+                // No backend handled the launch: the CPU, natively when the tier says so
+                // and the kernel is supported, else on the SIMT interpreter.
+                let native = match self.cpu_tier {
+                    blazar_native::CpuTier::Interp => None,
+                    t => {
+                        let strict = t == blazar_native::CpuTier::Native;
+                        blazar_native::try_launch(k, plan, &args, &mut arrays, &opts, strict)
+                    }
+                };
+                native
+                    .unwrap_or_else(|| blazar_cpu::launch(k, plan, &args, &mut arrays, &opts))
+                    .map_err(fail)?
+            }
+        };
         Ok(outs
             .into_iter()
             .zip(&k.outputs)

@@ -5,6 +5,7 @@
 //! for array operations and builtins.
 
 mod assign;
+mod backend;
 mod call;
 mod coerce;
 mod error;
@@ -16,6 +17,7 @@ mod launch;
 mod load;
 mod typeof_;
 
+pub use backend::{Backend, BackendRef};
 pub use blazar_native::CpuTier;
 pub use error::RunError;
 pub use interp::{Interp, Options};

@@ -46,7 +46,10 @@ fn type_with(prog: Option<&Program>, v: &Value) -> Ty {
             },
         },
         Value::Array(r) => {
-            let a = r.data.borrow();
+            // Shape and element type only (cells never live on a device).
+            let Ok(a) = r.data.meta() else {
+                return Ty::Unknown;
+            };
             let rank = Some(a.rank() as u32);
             let elem = match (&a.buf, a.elem()) {
                 (Buffer::Cell(items), _) => {

@@ -5,9 +5,9 @@
 //! length N reports `size == [1, N]`. Arrays are shared by reference through
 //! [`ArrayRef`], which also carries the boundary access mode of the variable.
 
+use crate::store::Store;
 use crate::value::{IntTy, Prec, Value};
 use num_complex::{Complex32, Complex64};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Element type of an array.
@@ -326,14 +326,14 @@ pub struct Access {
 /// A shared reference to an array plus the access mode of the variable holding it.
 #[derive(Clone, Debug)]
 pub struct ArrayRef {
-    pub data: Rc<RefCell<Array>>,
+    pub data: Rc<Store>,
     pub mode: Access,
 }
 
 impl ArrayRef {
     pub fn new(a: Array) -> ArrayRef {
         ArrayRef {
-            data: Rc::new(RefCell::new(a)),
+            data: Rc::new(Store::new(a)),
             mode: Access::default(),
         }
     }

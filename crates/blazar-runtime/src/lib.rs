@@ -8,9 +8,11 @@ pub mod builtins;
 pub mod format;
 pub mod index;
 pub mod ops;
+pub mod store;
 pub mod value;
 
 pub use array::{Access, Array, ArrayRef, Buffer, ElemType, Mode};
+pub use store::{take_device_fault, DeviceCopy, Residency, Store};
 pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};
 
 /// A run-time error message; the interpreter attaches the source location.

@@ -164,7 +164,7 @@ impl Value {
 
     pub fn array_with(a: Array, mode: Access) -> Value {
         Value::Array(ArrayRef {
-            data: Rc::new(RefCell::new(a)),
+            data: Rc::new(crate::store::Store::new(a)),
             mode,
         })
     }

@@ -7,26 +7,65 @@
 //! % ==
 //! % stdout { [ [2,4],
 //! %            [6,8] ] }
+//! % tolerance { 1e-4 }
 //! ```
 //!
-//! Cases: `stdout { ... }` (expected output, compared line by line with surrounding
-//! whitespace trimmed), `error: REGEX` (the run must fail and stderr must match),
-//! `options { --double }` (extra flags for `blazar run`), `backends { cpu cuda }`,
-//! `tags { ... }`. Braces nest, so expected output may itself contain `{ }`.
+//! Cases:
+//!
+//! - `stdout { ... }`: the expected output, compared line by line with surrounding
+//!   whitespace and leading/trailing blank lines trimmed.
+//! - `error: REGEX`: the run must fail and stderr must match.
+//! - `options { --double }`: extra flags for `blazar run`.
+//! - `backends { cpu cuda }`: the backends the program runs on (default: all); on the
+//!   others it is a SKIP.
+//! - `tags { ... }`: free words.
+//! - `tolerance { T }`, `tolerance { cuda T }`, `tolerance { T cuda T2 }`: compare the
+//!   numbers of `stdout` within relative tolerance `T` (on every backend, or only on the
+//!   one named; a named entry wins over the general one); the text between numbers
+//!   stays exact. Numbers `a` (expected) and `b` agree when
+//!   `|a - b| <= T * max(|a|, |b|, 1)`, so `T` is also the absolute floor near 0. Without
+//!   this case the comparison is exact. See [`compare`].
+//!
+//! Braces nest, so expected output may itself contain `{ }`.
+//!
+//! Each program runs as a child `blazar run` process ([`run_program`], checked by
+//! [`check_outcome`]); [`run_case`] runs one program on one backend (the CPU on 1 and 2
+//! threads, one after the other) and gives a [`Verdict`]. `tests/golden.rs` (under
+//! `cargo test`) and `blazar test` (where there is no Rust toolchain) share all of it.
+//! A backend that is not available here ([`probe_backend`]) is a visible SKIP, never a
+//! pass.
 
+pub mod compare;
+mod run;
 mod spec;
+mod suite;
 
+pub use run::{check_outcome, run_limited, run_program, Failure, Outcome, EXIT_UNAVAILABLE};
 pub use spec::{parse_spec, Spec, SpecError};
+pub use suite::{probe_backend, run_case, thread_counts, Probe, Tally, Verdict};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// The backends a program can run on.
-pub const ALL_BACKENDS: &[&str] = &["cpu", "cuda"];
+/// The backends a program can run on. `nvrtc` is the CPU executor with every kernel
+/// specialisation also compiled by NVRTC (`blazar run --check-cuda`): code generation
+/// checked without a GPU.
+pub const ALL_BACKENDS: &[&str] = &["cpu", "nvrtc", "cuda"];
 
-/// The backends this build of blazar has.
-pub fn available_backends() -> Vec<&'static str> {
-    vec!["cpu"]
+/// The `blazar run` arguments that select `backend`.
+pub fn backend_args(backend: &str) -> Vec<&str> {
+    match backend {
+        "nvrtc" => vec!["--device", "cpu", "--check-cuda"],
+        b => vec!["--device", b],
+    }
+}
+
+/// The device whose results `backend` produces, as named in test blocks
+/// (`backends {}`, `tolerance {}`): `nvrtc` runs on the CPU.
+pub fn results_of(backend: &str) -> &str {
+    match backend {
+        "nvrtc" => "cpu",
+        b => b,
+    }
 }
 
 /// Every `.q` file under `dir` that carries a test block, sorted.
@@ -54,85 +93,42 @@ pub fn find_programs(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// What one run of a program produced.
-pub struct Outcome {
-    pub stdout: String,
-    pub stderr: String,
-    pub success: bool,
+/// `tests/programs` in `start` or the nearest ancestor that has one.
+pub fn find_programs_dir(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|a| a.join("tests").join("programs"))
+        .find(|p| p.is_dir())
 }
 
-/// Runs `blazar run FILE --device BACKEND [--threads N]` with the spec's options.
-pub fn run_program(
-    blazar: &Path,
-    file: &Path,
-    backend: &str,
-    threads: Option<usize>,
-    spec: &Spec,
-) -> std::io::Result<Outcome> {
-    let mut cmd = Command::new(blazar);
-    cmd.arg("run").arg(file).arg("--device").arg(backend);
-    if let Some(n) = threads {
-        cmd.arg("--threads").arg(n.to_string());
-        // The CPU's two tiers: the interpreter on 1 thread, native code on 2.
-        if backend == "cpu" {
-            cmd.arg("--cpu-tier")
-                .arg(if n == 1 { "interp" } else { "native" });
-        }
-    }
-    let out = cmd
-        .args(&spec.options)
-        .env("RUST_BACKTRACE", "0")
-        .output()?;
-    Ok(Outcome {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    })
+/// A golden program, ready to run: its file, the name it is reported by, and its
+/// test block (or why that could not be read).
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub file: PathBuf,
+    pub name: String,
+    pub spec: Result<Spec, String>,
 }
 
-fn normalise(text: &str) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let start = lines
-        .iter()
-        .position(|l| !l.is_empty())
-        .unwrap_or(lines.len());
-    let end = lines
-        .iter()
-        .rposition(|l| !l.is_empty())
-        .map_or(start, |e| e + 1);
-    lines[start..end].to_vec()
-}
-
-/// Checks an outcome against a spec; `Err` explains the difference.
-pub fn check_outcome(spec: &Spec, out: &Outcome) -> Result<(), String> {
-    if out.stderr.contains("internal error") || out.stderr.contains("panicked") {
-        return Err(format!("blazar crashed:\n{}", out.stderr));
-    }
-    if let Some(re) = &spec.error {
-        if out.success {
-            return Err(format!(
-                "expected an error matching /{re}/ but the program succeeded\nstdout:\n{}",
-                out.stdout
-            ));
-        }
-        let re = regex::Regex::new(re).map_err(|e| format!("bad error regex: {e}"))?;
-        if !re.is_match(&out.stderr) {
-            return Err(format!("stderr does not match /{re}/:\n{}", out.stderr));
-        }
-    } else if !out.success {
-        return Err(format!("the program failed:\n{}", out.stderr));
-    }
-    if let Some(expected) = &spec.stdout {
-        let (want, got) = (normalise(expected), normalise(&out.stdout));
-        if want != got {
-            return Err(format!(
-                "stdout differs\n--- expected\n{}\n--- actual\n{}",
-                want.join("\n"),
-                got.join("\n")
-            ));
+impl Program {
+    /// Reads `file`, naming it by its path under `root`.
+    pub fn load(root: &Path, file: &Path) -> Program {
+        let name = file
+            .strip_prefix(root)
+            .ok()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        let spec = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))
+            .and_then(|text| parse_spec(&text).map_err(|e| e.to_string()));
+        Program {
+            file: file.to_path_buf(),
+            name,
+            spec,
         }
     }
-    Ok(())
 }
 
 /// Rewrites the `stdout { }` case of a program's test block with `actual`.
@@ -140,4 +136,27 @@ pub fn bless(file: &Path, actual: &str) -> std::io::Result<()> {
     let text = std::fs::read_to_string(file)?;
     let new = spec::replace_stdout(&text, actual);
     std::fs::write(file, new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_and_names_the_golden_programs() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+        let found = find_programs(&root);
+        assert!(found.len() > 100, "only {} programs", found.len());
+        let p = Program::load(&root, &found[0]);
+        assert!(
+            !p.name.starts_with('/') && p.name.ends_with(".q"),
+            "{}",
+            p.name
+        );
+        assert!(p.spec.is_ok(), "{:?}", p.spec);
+        let dir = find_programs_dir(&root.join("kernels")).unwrap();
+        assert!(dir.ends_with("tests/programs"), "{}", dir.display());
+        let missing = Program::load(&root, &root.join("no_such_program.q"));
+        assert!(missing.spec.unwrap_err().starts_with("cannot read"));
+    }
 }

@@ -11,6 +11,33 @@ pub struct Spec {
     /// Backends to run on; empty means all.
     pub backends: Vec<String>,
     pub tags: Vec<String>,
+    /// Relative tolerances for numbers in `stdout`: `(None, t)` for every backend,
+    /// `(Some(b), t)` for backend `b` alone. Empty means exact comparison.
+    pub tolerance: Vec<(Option<String>, f64)>,
+}
+
+impl Spec {
+    /// The tolerance that applies on `backend`: its own entry, else the general one.
+    pub fn tolerance_for(&self, backend: &str) -> Option<f64> {
+        let own = self
+            .tolerance
+            .iter()
+            .find(|(b, _)| b.as_deref() == Some(backend));
+        own.or_else(|| self.tolerance.iter().find(|(b, _)| b.is_none()))
+            .map(|&(_, t)| t)
+    }
+
+    /// Why this program does not run on `backend` (its `backends { }` leaves it out).
+    pub fn excludes(&self, backend: &str) -> Option<String> {
+        if self.backends.is_empty() || self.backends.iter().any(|b| b == backend) {
+            None
+        } else {
+            Some(format!(
+                "`backends {{ {} }}` excludes {backend}",
+                self.backends.join(" ")
+            ))
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -87,6 +114,7 @@ pub fn parse_spec(text: &str) -> Result<Spec, SpecError> {
             "options" => spec.options = inside.split_whitespace().map(String::from).collect(),
             "backends" => spec.backends = inside.split_whitespace().map(String::from).collect(),
             "tags" => spec.tags = inside.split_whitespace().map(String::from).collect(),
+            "tolerance" => spec.tolerance = parse_tolerance(&inside)?,
             other => return Err(SpecError(format!("unknown test case `{other}`"))),
         }
         rest = more;
@@ -97,6 +125,44 @@ pub fn parse_spec(text: &str) -> Result<Spec, SpecError> {
         ));
     }
     Ok(spec)
+}
+
+/// The inside of `tolerance { ... }`: `T` (every backend) and `BACKEND T` pairs, where
+/// `T` is a positive relative tolerance such as `1e-4`.
+fn parse_tolerance(inside: &str) -> Result<Vec<(Option<String>, f64)>, SpecError> {
+    let bad = |what: &str| {
+        SpecError(format!(
+            "bad `tolerance {{{inside}}}`: {what} (write `tolerance {{ 1e-4 }}` or `tolerance {{ cuda 1e-4 }}`)"
+        ))
+    };
+    let mut out: Vec<(Option<String>, f64)> = Vec::new();
+    let mut words = inside.split_whitespace();
+    while let Some(w) = words.next() {
+        let (backend, value) = if w.parse::<f64>().is_ok() {
+            (None, w)
+        } else if crate::ALL_BACKENDS.contains(&w) {
+            let v = words
+                .next()
+                .ok_or_else(|| bad(&format!("no value after `{w}`")))?;
+            (Some(w.to_string()), v)
+        } else {
+            return Err(bad(&format!("`{w}` is neither a number nor a backend")));
+        };
+        let t: f64 = value
+            .parse()
+            .map_err(|_| bad(&format!("`{value}` is not a number")))?;
+        if !(t.is_finite() && t > 0.0) {
+            return Err(bad(&format!("`{value}` is not a positive number")));
+        }
+        if out.iter().any(|(b, _)| *b == backend) {
+            return Err(bad("a backend is given twice"));
+        }
+        out.push((backend, t));
+    }
+    if out.is_empty() {
+        return Err(bad("no value"));
+    }
+    Ok(out)
 }
 
 /// Replaces (or adds) the `stdout { }` case of the test block in `text`.
@@ -186,6 +252,45 @@ mod tests {
     #[test]
     fn rejects_unknown_cases() {
         assert!(parse_spec("% ==\n% stdin { 1 }\n").is_err());
+    }
+
+    #[test]
+    fn parses_tolerances() {
+        let s = parse_spec("% ==\n% stdout { 1 }\n% tolerance { 1e-6 cuda 1e-4 }\n").unwrap();
+        assert_eq!(s.tolerance_for("cpu"), Some(1e-6));
+        assert_eq!(s.tolerance_for("cuda"), Some(1e-4));
+        let s = parse_spec("% ==\n% stdout { 1 }\n% tolerance { cuda 1e-3 }\n").unwrap();
+        assert_eq!(s.tolerance_for("cpu"), None);
+        assert_eq!(s.tolerance_for("cuda"), Some(1e-3));
+        let s = parse_spec("% ==\n% stdout { 1 }\n").unwrap();
+        assert_eq!(s.tolerance_for("cpu"), None);
+    }
+
+    #[test]
+    fn rejects_bad_tolerances() {
+        for t in [
+            "",
+            "x",
+            "cuda",
+            "-1",
+            "0",
+            "1e-4 1e-5",
+            "cuda 1e-4 cuda 1e-3",
+            "gpu 1",
+        ] {
+            let text = format!("% ==\n% stdout {{ 1 }}\n% tolerance {{ {t} }}\n");
+            assert!(parse_spec(&text).is_err(), "accepted `{t}`");
+        }
+    }
+
+    #[test]
+    fn says_which_backends_are_excluded() {
+        let s = parse_spec("% ==\n% stdout { 1 }\n% backends { cpu }\n").unwrap();
+        assert_eq!(s.excludes("cpu"), None);
+        assert_eq!(
+            s.excludes("cuda").as_deref(),
+            Some("`backends { cpu }` excludes cuda")
+        );
     }
 
     #[test]

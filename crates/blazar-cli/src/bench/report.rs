@@ -4,7 +4,7 @@
 const CHECKSUM_RTOL: f64 = 1e-3;
 
 /// What one side of a workload measured.
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub(super) struct Side {
     /// Median repetition in milliseconds.
     pub(super) ms: Option<f64>,
@@ -12,6 +12,26 @@ pub(super) struct Side {
     pub(super) checksum: Option<f64>,
     /// Why there is no time (a failure or a skip), shown in the table.
     pub(super) note: Option<String>,
+    /// Kernel compilation reported by a Blazar child (`stats:` on stderr).
+    pub(super) stats: Option<Stats>,
+    /// Other stderr lines of a successful child (the first few), shown under its row.
+    pub(super) extra: Vec<String>,
+}
+
+/// Kernel compilation in one Blazar run: never part of the timed repetitions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Stats {
+    /// Kernel specialisations compiled in this run.
+    pub(super) compiled: u64,
+    /// Kernel specialisations found in the cache.
+    pub(super) cached: u64,
+    pub(super) compile_ms: f64,
+}
+
+/// Whether two checksums agree within [`CHECKSUM_RTOL`].
+pub(super) fn checksums_agree(a: f64, b: f64) -> bool {
+    let scale = a.abs().max(b.abs()).max(f64::MIN_POSITIVE);
+    a == b || (a - b).abs() / scale <= CHECKSUM_RTOL
 }
 
 pub(super) struct Row {
@@ -27,9 +47,7 @@ impl Row {
     }
 
     pub(super) fn checksum_ok(&self) -> Option<bool> {
-        let (a, b) = (self.ours.checksum?, self.theirs.checksum?);
-        let scale = a.abs().max(b.abs()).max(f64::MIN_POSITIVE);
-        Some(a == b || (a - b).abs() / scale <= CHECKSUM_RTOL)
+        Some(checksums_agree(self.ours.checksum?, self.theirs.checksum?))
     }
 }
 
@@ -111,14 +129,14 @@ pub(super) fn summary(rows: &[Row], say: &dyn Fn(&str)) {
     }
 }
 
-fn json_num(v: Option<f64>) -> String {
+pub(super) fn json_num(v: Option<f64>) -> String {
     match v {
         Some(x) if x.is_finite() => format!("{x}"),
         _ => "null".into(),
     }
 }
 
-fn json_str(s: &str) -> String {
+pub(super) fn json_str(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

@@ -21,7 +21,7 @@ extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
     bz_shared_alloc(a2_vals, a2_vals_cap, bz_smem_top, bz_smem, bz_d, bz_e, 3);
   }
 #line 4 "test.q"
-  bz_put(a2_vals.data, bz_idx<0>(bz_e, 4, 0, 0, bz_blkpos, a2_vals.dims[0]), bz_get(a0_x.data, bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])));
+  bz_put(a2_vals.data, bz_idx<0>(bz_e, 4, 0, 0, bz_blkpos, a2_vals.dims[0]), a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])]);
   __syncthreads();
   v0_bit = 1;
 #line 6 "test.q"

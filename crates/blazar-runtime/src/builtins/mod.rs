@@ -17,7 +17,7 @@ mod reduce;
 mod strings;
 #[cfg(test)]
 mod testing;
-mod time;
+pub mod time;
 
 use crate::{Prec, RtResult, Value};
 use rand::rngs::SmallRng;
@@ -25,14 +25,15 @@ use rand::SeedableRng;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::time::Instant;
 
 /// What a builtin may use besides its arguments.
 pub struct Ctx {
     pub prec: Prec,
     pub rng: SmallRng,
     /// Start times pushed by `tic` and popped by `toc`.
-    pub timers: Vec<Instant>,
+    pub timers: Vec<time::Mark>,
+    /// Device-side timing when kernels run on a device.
+    pub device_timer: Option<Box<dyn time::DeviceTimer>>,
     /// Program output (stdout in the command-line tool, a buffer in tests).
     pub out: Box<dyn Write>,
     /// Directory of the running program: relative file names resolve against it.
@@ -49,6 +50,7 @@ impl Ctx {
             prec,
             rng: SmallRng::seed_from_u64(0x5eed),
             timers: Vec::new(),
+            device_timer: None,
             out,
             base_dir,
             program_stem,

@@ -5,6 +5,10 @@
 //! and otherwise keeps the last one, so `tic; ...; toc; ...; toc` measures twice from
 //! the same start as in MATLAB. It prints `Elapsed time: 12.3456 ms` (or
 //! `label: 12.3456 ms`) and returns the milliseconds.
+//!
+//! When a device runs the kernels (`Ctx::device_timer`), `tic` also records a device
+//! event and `toc` measures device time between the two events (it waits for the device
+//! to finish the work queued in between), so GPU timings are not launch-queue times.
 
 use super::{Builtin, Ctx};
 use crate::{rt_bail, RtError, RtResult, Value};
@@ -26,8 +30,30 @@ pub(super) static TABLE: &[Builtin] = &[
     },
 ];
 
+/// Device-side timing for `tic`/`toc` (CUDA events on a GPU).
+pub trait DeviceTimer {
+    /// Records a point in the device's work queue; returns its id.
+    fn mark(&mut self) -> Result<u64, String>;
+    /// Records another point, waits for it, and returns the milliseconds since `from`.
+    fn elapsed_ms(&mut self, from: u64) -> Result<f64, String>;
+}
+
+/// A `tic`: host time and, with a device timer, the device mark.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    pub at: Instant,
+    pub device: Option<u64>,
+}
+
 fn tic(ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
-    ctx.timers.push(Instant::now());
+    let device = match ctx.device_timer.as_mut() {
+        Some(t) => Some(t.mark().map_err(|e| RtError::new(format!("tic: {e}")))?),
+        None => None,
+    };
+    ctx.timers.push(Mark {
+        at: Instant::now(),
+        device,
+    });
     Ok(Value::Real(0.0))
 }
 
@@ -40,9 +66,17 @@ fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let start = match ctx.timers.len() {
         0 => rt_bail!("toc without tic"),
         1 => ctx.timers[0],
-        _ => ctx.timers.pop().unwrap_or_else(Instant::now),
+        _ => ctx.timers.pop().unwrap_or(Mark {
+            at: Instant::now(),
+            device: None,
+        }),
     };
-    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let ms = match (start.device, ctx.device_timer.as_mut()) {
+        (Some(m), Some(t)) => t
+            .elapsed_ms(m)
+            .map_err(|e| RtError::new(format!("toc: {e}")))?,
+        _ => start.at.elapsed().as_secs_f64() * 1000.0,
+    };
     writeln!(ctx.out, "{}", format_line(&label, ms))
         .map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
     Ok(Value::Real(ctx.prec.round(ms)))

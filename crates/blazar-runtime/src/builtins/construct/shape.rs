@@ -44,7 +44,7 @@ fn size_of(name: &str, v: &Value) -> RtResult<Vec<usize>> {
     Ok(match v {
         Value::Array(r) => r
             .data
-            .try_borrow()
+            .meta()
             .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
             .size(),
         Value::Str(s) => vec![1, s.chars().count()],
@@ -110,7 +110,7 @@ fn numel(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// `ndims(x)`: the rank of an array (vec 1, mat 2, cube 3); 0 for scalars, 1 for strings.
 fn ndims(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::int(match &args[0] {
-        Value::Array(r) => r.data.try_borrow().map(|a| a.rank() as i64).unwrap_or(1),
+        Value::Array(r) => r.data.meta().map(|a| a.rank() as i64).unwrap_or(1),
         Value::Str(_) => 1,
         _ => 0,
     }))

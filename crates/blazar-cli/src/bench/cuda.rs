@@ -1,0 +1,193 @@
+//! `blazar bench --device cuda`: the workloads of `benches/cuda/` on an NVIDIA GPU
+//! against hand-written CUDA C (`reference.cu`, built at bench time with
+//! `nvcc -O3 -arch=sm_90`; `$NVCC` picks another nvcc) and CuPy (`reference_cupy.py`,
+//! run with `python3`, `$PYTHON` picks another, where CuPy has the operation).
+//!
+//! The device-to-device copy bandwidth (`copy/reference.cu`) is measured first, in the
+//! same run, as the ceiling of the memory-bound workloads. The Blazar child runs with
+//! `BLAZAR_STATS=1` so that it reports on stderr how many kernels it compiled and how
+//! long that took (never part of the timed repetitions), or whether they all came from
+//! the cache. A missing nvcc or CuPy skips those references with a visible note.
+
+use super::child::{first_error, measure, parse_output, run_limited};
+use super::cuda_report::{copy_line, header, summary, table_line, to_json, CopyCeiling, CudaRow};
+use super::report::Side;
+use super::{read_head, short, workload_name, Outcome, Setup};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// What every reference and the copy are compiled with, besides `-o BIN SRC`.
+const NVCC_FLAGS: &[&str] = &["-O3", "-arch=sm_90"];
+
+pub(super) fn run(s: &Setup) -> Outcome {
+    if let Err(e) = std::fs::create_dir_all(&s.tmp) {
+        (s.say)(&format!("note: cannot create {}: {e}", s.tmp.display()));
+    }
+    if s.args.threads.is_some() {
+        (s.say)("note: --threads is ignored with --device cuda");
+    }
+    let nvcc = probe_nvcc();
+    let cuda_refs = match (&nvcc, s.args.no_reference) {
+        (_, true) => Err("skipped (--no-reference)".to_string()),
+        (Err(why), false) => Err(why.clone()),
+        (Ok(n), false) => Ok(n.clone()),
+    };
+    if let Err(why) = &cuda_refs {
+        (s.say)(&format!("note: CUDA C references {why}"));
+    }
+    let python = if s.args.no_reference {
+        Err("skipped (--no-reference)".to_string())
+    } else {
+        probe_cupy()
+    };
+    if let Err(why) = &python {
+        (s.say)(&format!("note: CuPy references {why}"));
+    }
+    let copy = match &nvcc {
+        Ok(nvcc) => measure_copy(nvcc, &s.dir.join("copy"), &s.tmp, s.limit),
+        Err(_) => CopyCeiling {
+            note: Some("not measured (it needs nvcc)".into()),
+            ..CopyCeiling::default()
+        },
+    };
+    (s.say)(&copy_line(&copy));
+    (s.say)(&header());
+    let mut rows = Vec::new();
+    for w in &s.workloads {
+        let name = workload_name(w);
+        let kernel = w.join("kernel.q");
+        let head = read_head(&kernel);
+        let mut run = Command::new(&s.exe);
+        run.args(["run", "--device", "cuda"])
+            .arg(&kernel)
+            .env("BLAZAR_STATS", "1");
+        let ours = measure(&mut run, s.limit);
+        let cuda = match &cuda_refs {
+            Err(why) => skipped(why),
+            Ok(nvcc) => cuda_reference(nvcc, &w.join("reference.cu"), &s.tmp.join(&name), s.limit),
+        };
+        let script = w.join("reference_cupy.py");
+        let cupy = script.is_file().then(|| match &python {
+            Err(why) => skipped(why),
+            Ok(python) => measure(Command::new(python).arg(&script), s.limit),
+        });
+        let row = CudaRow {
+            name,
+            bytes: head.bytes,
+            compute_bound: head.compute_bound,
+            ours,
+            cuda,
+            cupy,
+        };
+        (s.say)(&table_line(&row, copy.gbps()));
+        for line in &row.ours.extra {
+            (s.say)(&format!("  {}: blazar said: {line}", row.name));
+        }
+        rows.push(row);
+    }
+    summary(&rows, &copy, s.say);
+    let failed = rows
+        .iter()
+        .any(|r| r.ours.ms.is_none() || !r.mismatches().is_empty());
+    Outcome {
+        json: to_json(&rows, &copy),
+        failed,
+    }
+}
+
+fn skipped(why: &str) -> Side {
+    Side {
+        note: Some(short(why)),
+        ..Side::default()
+    }
+}
+
+/// `$NVCC` or `nvcc`, once `--version` has run.
+fn probe_nvcc() -> Result<String, String> {
+    let nvcc = std::env::var("NVCC")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| "nvcc".into());
+    match Command::new(&nvcc).arg("--version").output() {
+        Ok(out) if out.status.success() => Ok(nvcc),
+        Ok(_) => Err(format!("skipped: `{nvcc} --version` failed")),
+        Err(e) => Err(format!("skipped: no nvcc (`{nvcc}` cannot start: {e})")),
+    }
+}
+
+/// `$PYTHON` or `python3`, once it has imported CuPy.
+fn probe_cupy() -> Result<String, String> {
+    let python = std::env::var("PYTHON")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(|| "python3".into());
+    match Command::new(&python).args(["-c", "import cupy"]).output() {
+        Ok(out) if out.status.success() => Ok(python),
+        Ok(out) => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let last = err.lines().rev().find(|l| !l.trim().is_empty());
+            Err(format!(
+                "skipped: `import cupy` failed in {python} ({})",
+                last.unwrap_or("no message").trim()
+            ))
+        }
+        Err(e) => Err(format!("skipped: no Python (`{python}` cannot start: {e})")),
+    }
+}
+
+fn nvcc_compile(nvcc: &str, src: &Path, exe: &Path) -> Result<(), String> {
+    let out = Command::new(nvcc)
+        .args(NVCC_FLAGS)
+        .arg("-o")
+        .arg(exe)
+        .arg(src)
+        .output()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
+        text.push_str(&String::from_utf8_lossy(&out.stdout));
+        Err(first_error(&text))
+    }
+}
+
+/// Compiles and runs one CUDA C reference.
+fn cuda_reference(nvcc: &str, src: &Path, exe: &Path, limit: Duration) -> Side {
+    if !src.is_file() {
+        return skipped("no reference.cu");
+    }
+    if let Err(e) = nvcc_compile(nvcc, src, exe) {
+        eprintln!("  {}: compile failed: {e}", src.display());
+        return skipped("build failed");
+    }
+    measure(&mut Command::new(exe), limit)
+}
+
+/// Compiles and runs `copy/reference.cu`: `rep:` lines, `bytes: N`, `method: ...`.
+fn measure_copy(nvcc: &str, dir: &Path, tmp: &Path, limit: Duration) -> CopyCeiling {
+    let src = dir.join("reference.cu");
+    let failed = |why: String| CopyCeiling {
+        note: Some(why),
+        ..CopyCeiling::default()
+    };
+    if !src.is_file() {
+        return failed(format!("not measured: no {}", src.display()));
+    }
+    let exe = tmp.join("copy");
+    if let Err(e) = nvcc_compile(nvcc, &src, &exe) {
+        return failed(format!(
+            "not measured: {} does not compile: {e}",
+            src.display()
+        ));
+    }
+    match run_limited(&mut Command::new(&exe), limit) {
+        Err(e) => failed(format!("not measured: {e}")),
+        Ok(out) if !out.success => failed(format!(
+            "not measured: the copy program failed ({})",
+            first_error(&out.stderr)
+        )),
+        Ok(out) => CopyCeiling::from_output(&out.stdout, parse_output(&out)),
+    }
+}

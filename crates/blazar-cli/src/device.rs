@@ -1,0 +1,76 @@
+//! Choosing where kernels run (`--device`, `--check-cuda`) and closing the device at
+//! the end of a run (last synchronisation, `BLAZAR_STATS=1` line).
+
+use crate::cli::{Device, EXIT_UNAVAILABLE};
+use blazar_interp::BackendRef;
+use blazar_runtime::builtins::Ctx;
+use std::process::ExitCode;
+
+/// The backend of a run: `None` is the CPU executor. Under `--device auto` a machine
+/// without a usable GPU runs on the CPU after a one-line notice; under `--device cuda`
+/// it is an error with exit status [`EXIT_UNAVAILABLE`].
+pub fn choose(
+    device: Device,
+    check_cuda: bool,
+    file_name: &str,
+    ctx: &mut Ctx,
+) -> Result<Option<BackendRef>, ExitCode> {
+    if check_cuda {
+        if device == Device::Cuda {
+            eprintln!(
+                "blazar: error: --check-cuda runs kernels on the CPU; leave out --device cuda"
+            );
+            return Err(ExitCode::from(2));
+        }
+        return match blazar_cuda::NvrtcCheck::new(file_name) {
+            Ok(b) => Ok(Some(BackendRef::new(b))),
+            Err(e) => {
+                eprintln!("blazar: error: --check-cuda needs NVRTC: {e}");
+                Err(ExitCode::from(EXIT_UNAVAILABLE))
+            }
+        };
+    }
+    if device == Device::Cpu {
+        return Ok(None);
+    }
+    match blazar_cuda::CudaBackend::new(file_name) {
+        Ok(b) => {
+            ctx.device_timer = Some(Box::new(blazar_cuda::EventTimer::new(&b)));
+            Ok(Some(BackendRef::new(b)))
+        }
+        Err(e) if device == Device::Cuda => {
+            eprintln!("blazar: error: CUDA is not available: {e}");
+            Err(ExitCode::from(EXIT_UNAVAILABLE))
+        }
+        Err(e) => {
+            if std::env::var_os("BLAZAR_QUIET").is_none() {
+                eprintln!("blazar: note: running kernels on the CPU (CUDA is not available: {e})");
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// Waits for the device's last work (reporting an error it raised) and prints the
+/// compile statistics when `BLAZAR_STATS=1`.
+pub fn finish(backend: Option<&BackendRef>) -> ExitCode {
+    let Some(b) = backend else {
+        return ExitCode::SUCCESS;
+    };
+    let Ok(mut b) = b.0.try_borrow_mut() else {
+        return ExitCode::SUCCESS;
+    };
+    let code = match b.synchronize() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("blazar: error: {}", e.message);
+            ExitCode::FAILURE
+        }
+    };
+    if std::env::var("BLAZAR_STATS").is_ok_and(|v| v == "1") {
+        if let Some(line) = b.stats() {
+            eprintln!("{line}");
+        }
+    }
+    code
+}

@@ -1,0 +1,328 @@
+//! The CUDA backend: runs specialised kernels on the GPU (`interp::Backend`).
+//!
+//! Per launch: find the kernel's module (generated source → cubin from the disk cache
+//! or NVRTC → loaded once per specialisation), make every array argument current on the
+//! device, pack the parameters, launch asynchronously on one stream, and mark written
+//! arrays as newer on the device. Kernels that can raise errors and kernels with
+//! outputs wait for the device so that errors and values come back at the launch; all
+//! other launches return at once (a host read of their results waits, see `memory`).
+
+use crate::compile::nvrtc_version;
+use crate::memory::{dims_of, driver, ensure_on_device, mark_written, oom_or};
+use crate::module::{cubin_for, source_of, Module, Stats};
+use crate::params::{
+    array_param, pointer_param, pool_param, scalar_bytes, space_param, value_param, ParamBytes,
+};
+use crate::{cache::DiskCache, errors};
+use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
+use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_interp::Backend;
+use blazar_kir::{Bind, Kernel};
+use blazar_runtime::ArrayRef;
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Bytes of the device pool for dynamic kernel memory (allocated on first use).
+const POOL_BYTES: usize = 256 << 20;
+
+/// A GPU and everything Blazar keeps on it.
+pub struct CudaBackend {
+    pub(crate) ctx: Arc<CudaContext>,
+    pub(crate) stream: Arc<CudaStream>,
+    pub arch: u32,
+    pub device_name: String,
+    nvrtc: (i32, i32),
+    cache: DiskCache,
+    file_name: String,
+    /// Loaded kernels by specialisation and block shape (the interpreter keeps each
+    /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
+    /// cannot be reused).
+    modules: HashMap<(usize, [u32; 3]), (Rc<Kernel>, Rc<Module>)>,
+    err: CudaSlice<i32>,
+    pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
+    max_shared_optin: usize,
+    stats: Stats,
+}
+
+fn bad(msg: impl Into<String>) -> KernelError {
+    KernelError::new(0, KernelErrorKind::BadLaunch, msg)
+}
+
+impl CudaBackend {
+    /// Opens GPU 0. Fails with a one-line reason when there is no usable GPU or CUDA.
+    pub fn new(file_name: &str) -> Result<CudaBackend, String> {
+        crate::probe()?;
+        let ctx = CudaContext::new(0).map_err(|e| format!("no usable GPU ({e})"))?;
+        // One stream, in order: cudarc's per-slice event tracking is not needed.
+        // SAFETY: nothing has been allocated on this context yet.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.default_stream();
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(|e| driver("querying the GPU", e))?;
+        let device_name = ctx.name().unwrap_or_else(|_| "GPU".into());
+        let err = stream
+            .alloc_zeros::<i32>(4)
+            .map_err(|e| driver("an allocation", e))?;
+        let max_shared_optin = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .unwrap_or(48 << 10) as usize;
+        Ok(CudaBackend {
+            ctx,
+            stream,
+            arch: (major * 10 + minor) as u32,
+            device_name,
+            nvrtc: nvrtc_version()?,
+            cache: DiskCache::default_location(),
+            file_name: file_name.to_string(),
+            modules: HashMap::new(),
+            err,
+            pool: None,
+            max_shared_optin,
+            stats: Stats::default(),
+        })
+    }
+
+    /// The kernel compiled for one block shape: `blockDim` is a constant in the source
+    /// and `threadIdx` has a known range, so the compiler can drop bounds checks.
+    fn module(&mut self, k: &Rc<Kernel>, block: [u32; 3]) -> Result<Rc<Module>, KernelError> {
+        let key = (Rc::as_ptr(k) as usize, block);
+        if let Some((_, m)) = self.modules.get(&key) {
+            return Ok(m.clone());
+        }
+        let gen = source_of(k, &self.file_name, Some(block));
+        let cubin = cubin_for(
+            &gen,
+            &k.name,
+            self.arch,
+            self.nvrtc,
+            Some(&self.cache),
+            &mut self.stats,
+        )
+        .map_err(bad)?;
+        let m = Rc::new(Module::load(&self.ctx, k, gen, cubin).map_err(bad)?);
+        self.modules.insert(key, (k.clone(), m.clone()));
+        Ok(m)
+    }
+
+    fn pool(&mut self) -> Result<(u64, u64, u64), String> {
+        if self.pool.is_none() {
+            let base = self
+                .stream
+                .alloc_zeros::<u8>(POOL_BYTES)
+                .map_err(|e| oom_or(e, POOL_BYTES))?;
+            let top = self
+                .stream
+                .alloc_zeros::<u64>(1)
+                .map_err(|e| driver("an allocation", e))?;
+            self.pool = Some((base, top));
+        }
+        let (base, top) = self.pool.as_mut().expect("allocated above");
+        self.stream
+            .memset_zeros(top)
+            .map_err(|e| driver("resetting the kernel memory pool", e))?;
+        let (b, _s1) = base.device_ptr(&self.stream);
+        let (t, _s2) = top.device_ptr(&self.stream);
+        Ok((b, POOL_BYTES as u64, t))
+    }
+
+    /// Reads and clears the error record (waits for the device).
+    fn check_error_record(&mut self, kernel: &str) -> Result<(), KernelError> {
+        let mut rec = [0i32; 4];
+        self.stream
+            .memcpy_dtoh(&self.err, &mut rec)
+            .and_then(|()| self.stream.synchronize())
+            .map_err(|e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e))))?;
+        if rec[0] == 0 {
+            return Ok(());
+        }
+        self.stream
+            .memset_zeros(&mut self.err)
+            .map_err(|e| bad(driver("resetting the error record", e)))?;
+        Err(errors::decode(rec))
+    }
+}
+
+/// The CUDA block extents `(x, y, z)` of a plan.
+pub(crate) fn cuda_block(plan: &LaunchPlan) -> Result<[u32; 3], KernelError> {
+    let b = config(plan, 0)?.block_dim;
+    Ok([b.0, b.1, b.2])
+}
+
+/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`).
+fn config(plan: &LaunchPlan, shared: u32) -> Result<LaunchConfig, KernelError> {
+    let r = plan.rank as usize;
+    let b = &plan.block_dims;
+    let c: Vec<usize> = (0..4).map(|i| plan.data_dims[i] / b[i].max(1)).collect();
+    let (grid, block) = match r {
+        1 => ((c[0], 1, 1), (b[0], 1, 1)),
+        2 => ((c[1], c[0], 1), (b[1], b[0], 1)),
+        3 => ((c[2], c[1], c[0]), (b[2], b[1], b[0])),
+        _ => ((c[3], c[2], c[0] * c[1]), (b[3], b[2], b[0] * b[1])),
+    };
+    let fit = |x: usize, max: usize| -> Result<u32, KernelError> {
+        if x > max {
+            return Err(bad(format!(
+                "the launch needs {x} blocks along one grid dimension; CUDA allows {max}"
+            )));
+        }
+        Ok(x as u32)
+    };
+    Ok(LaunchConfig {
+        grid_dim: (
+            fit(grid.0, i32::MAX as usize)?,
+            fit(grid.1, 65535)?,
+            fit(grid.2, 65535)?,
+        ),
+        block_dim: (block.0 as u32, block.1 as u32, block.2 as u32),
+        shared_mem_bytes: shared,
+    })
+}
+
+impl Backend for CudaBackend {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
+    fn launch(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        if plan.data_dims.iter().any(|&d| d == 0) {
+            return Ok(Some(crate::errors::empty_outputs(k)));
+        }
+        let m = self.module(k, cuda_block(plan)?)?;
+        let mut ptrs = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            ptrs.push(ensure_on_device(a, &self.stream).map_err(bad)?);
+        }
+        let var_value = |v: u32| -> Option<i64> {
+            k.params
+                .iter()
+                .zip(args)
+                .find_map(|(p, a)| match (p.bind, a) {
+                    (Bind::Var(x), ArgVal::Value(KValue::Int(i))) if x == v => Some(*i),
+                    _ => None,
+                })
+        };
+        let shared = match m.gen.shared_bytes {
+            Some(_) => 0,
+            None => {
+                let blk: Vec<i64> = plan.block_dims[..plan.rank as usize]
+                    .iter()
+                    .map(|&b| b as i64)
+                    .collect();
+                // Extents the host cannot compute: reserve the default maximum; the
+                // kernel reports an allocation that does not fit (error record).
+                dynamic_shared_bytes(&m.gen, &blk, &var_value).unwrap_or(48 << 10)
+            }
+        };
+        if shared > self.max_shared_optin {
+            return Err(bad(format!(
+                "the kernel needs {shared} bytes of shared memory per block; this GPU has {}",
+                self.max_shared_optin
+            )));
+        }
+        if shared > 48 << 10 {
+            m.func
+                .set_attribute(
+                    cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared as i32,
+                )
+                .map_err(|e| bad(driver("setting the shared memory size", e)))?;
+        }
+        let cfg = config(plan, shared as u32)?;
+        // Kernel outputs: one device accumulator each, starting at the identity.
+        let mut outs: Vec<CudaSlice<u8>> = Vec::new();
+        for o in &m.gen.outputs {
+            let init = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
+            let s = self
+                .stream
+                .clone_htod(&init)
+                .map_err(|e| bad(driver("an allocation", e)))?;
+            outs.push(s);
+        }
+        let mut params: Vec<ParamBytes> = Vec::with_capacity(m.gen.params.len());
+        for p in &m.gen.params {
+            params.push(match p {
+                ParamLayout::Scalar { index, .. } | ParamLayout::Vector { index, .. } => {
+                    let Some(ArgVal::Value(v)) = args.get(*index) else {
+                        return Err(bad("internal error: a scalar parameter got an array"));
+                    };
+                    value_param(p, v).map_err(bad)?
+                }
+                ParamLayout::Array { index, rank, .. } => {
+                    let Some(ArgVal::Array(i)) = args.get(*index) else {
+                        return Err(bad("internal error: an array parameter got a value"));
+                    };
+                    let dims = dims_of(&arrays[*i]).map_err(bad)?;
+                    array_param(ptrs[*i], &dims, *rank).map_err(bad)?
+                }
+                ParamLayout::Space => {
+                    space_param(&plan.data_dims, &plan.block_dims).map_err(bad)?
+                }
+                ParamLayout::ErrorRecord => pointer_param(self.err.device_ptr(&self.stream).0),
+                ParamLayout::Output { index, .. } => {
+                    pointer_param(outs[*index].device_ptr(&self.stream).0)
+                }
+                ParamLayout::Pool => {
+                    let (b, cap, t) = self.pool().map_err(bad)?;
+                    pool_param(b, cap, t)
+                }
+            });
+        }
+        let mut builder = self.stream.launch_builder(&m.func);
+        for p in &params {
+            builder.arg(p);
+        }
+        // SAFETY: the parameters are laid out exactly as the generated kernel declares
+        // them (`ParamLayout`), every pointer is a live device allocation that outlives
+        // the launch (arrays are kept by their stores, outputs until the copy below).
+        unsafe { builder.launch(cfg) }
+            .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
+        for (p, a) in k.params.iter().zip(args) {
+            if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
+                let idx = k
+                    .params
+                    .iter()
+                    .position(|q| std::ptr::eq(q, p))
+                    .unwrap_or(0);
+                if m.writes.get(idx).copied().unwrap_or(true) {
+                    mark_written(&arrays[*i]);
+                }
+            }
+        }
+        if m.can_fail || !outs.is_empty() {
+            self.check_error_record(&k.name)?;
+        }
+        let mut values = Vec::with_capacity(outs.len());
+        for (o, s) in m.gen.outputs.iter().zip(&outs) {
+            let bytes = self
+                .stream
+                .clone_dtoh(s)
+                .map_err(|e| bad(driver("reading a kernel output", e)))?;
+            values.push(errors::finish(o, &bytes));
+        }
+        Ok(Some(values))
+    }
+
+    fn synchronize(&mut self) -> Result<(), KernelError> {
+        self.check_error_record("(last launch)")
+    }
+
+    fn stats(&self) -> Option<String> {
+        Some(format!(
+            "stats: compiled={} cached={} compile_ms={:.1} device={} sm_{}",
+            self.stats.compiled,
+            self.stats.cached,
+            self.stats.compile_ms,
+            self.device_name.replace(' ', "_"),
+            self.arch
+        ))
+    }
+}

@@ -1,0 +1,160 @@
+//! Device copies of arrays and the residency protocol (DESIGN.md §3, "Data").
+//!
+//! An array's device copy is a [`DeviceArray`] attached to its shared
+//! `blazar_runtime::Store`. Before a launch, [`ensure_on_device`] allocates the copy
+//! if there is none and uploads the host elements only when the device copy is stale;
+//! after the launch, [`mark_written`] tells the store that the device is newer, so the
+//! next host read downloads once. Arrays a kernel only reads stay valid on both sides.
+
+use blazar_runtime::{Array, ArrayRef, Buffer, DeviceCopy, Residency};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DriverError};
+use std::any::Any;
+use std::sync::Arc;
+
+/// One array's elements in device memory.
+pub struct DeviceArray {
+    pub slice: CudaSlice<u8>,
+    stream: Arc<CudaStream>,
+}
+
+/// The elements of a numeric buffer as bytes (`None` for cells).
+pub fn bytes_of(buf: &Buffer) -> Option<&[u8]> {
+    Some(match buf {
+        Buffer::F32(v) => bytemuck::cast_slice(v),
+        Buffer::F64(v) => bytemuck::cast_slice(v),
+        Buffer::C32(v) => bytemuck::cast_slice(v),
+        Buffer::C64(v) => bytemuck::cast_slice(v),
+        Buffer::I8(v) => bytemuck::cast_slice(v),
+        Buffer::I16(v) => bytemuck::cast_slice(v),
+        Buffer::I32(v) => bytemuck::cast_slice(v),
+        Buffer::I64(v) => bytemuck::cast_slice(v),
+        Buffer::U8(v) => v,
+        Buffer::U16(v) => bytemuck::cast_slice(v),
+        Buffer::U32(v) => bytemuck::cast_slice(v),
+        Buffer::U64(v) => bytemuck::cast_slice(v),
+        Buffer::Cell(_) => return None,
+    })
+}
+
+/// The elements of a numeric buffer as mutable bytes (`None` for cells).
+pub fn bytes_of_mut(buf: &mut Buffer) -> Option<&mut [u8]> {
+    Some(match buf {
+        Buffer::F32(v) => bytemuck::cast_slice_mut(v),
+        Buffer::F64(v) => bytemuck::cast_slice_mut(v),
+        Buffer::C32(v) => bytemuck::cast_slice_mut(v),
+        Buffer::C64(v) => bytemuck::cast_slice_mut(v),
+        Buffer::I8(v) => bytemuck::cast_slice_mut(v),
+        Buffer::I16(v) => bytemuck::cast_slice_mut(v),
+        Buffer::I32(v) => bytemuck::cast_slice_mut(v),
+        Buffer::I64(v) => bytemuck::cast_slice_mut(v),
+        Buffer::U8(v) => v,
+        Buffer::U16(v) => bytemuck::cast_slice_mut(v),
+        Buffer::U32(v) => bytemuck::cast_slice_mut(v),
+        Buffer::U64(v) => bytemuck::cast_slice_mut(v),
+        Buffer::Cell(_) => return None,
+    })
+}
+
+/// A driver error as a message.
+pub fn driver(what: &str, e: DriverError) -> String {
+    format!("CUDA error in {what}: {e}")
+}
+
+impl DeviceCopy for DeviceArray {
+    fn download(&self, buf: &mut Buffer) -> Result<(), String> {
+        let dst = bytes_of_mut(buf).ok_or("a cell array has no device copy")?;
+        if dst.len() != self.slice.len() {
+            return Err("internal error: device copy of the wrong size".into());
+        }
+        if dst.is_empty() {
+            return Ok(());
+        }
+        self.stream
+            .memcpy_dtoh(&self.slice, dst)
+            .and_then(|()| self.stream.synchronize())
+            .map_err(|e| driver("a copy from the device", e))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn bytes(&self) -> usize {
+        self.slice.len()
+    }
+}
+
+/// Makes the device copy of `a` current and returns its device address.
+pub fn ensure_on_device(a: &ArrayRef, stream: &Arc<CudaStream>) -> Result<u64, String> {
+    let store = &a.data;
+    let host = store
+        .host_unsynced()
+        .try_borrow()
+        .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
+    let bytes = bytes_of(&host.buf).ok_or("cell arrays cannot be passed to kernels")?;
+    let mut dev = store
+        .device()
+        .try_borrow_mut()
+        .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
+    let fits = dev
+        .as_ref()
+        .is_some_and(|d| d.bytes() == bytes.len().max(1));
+    if !fits {
+        // A new copy (first launch, or the host resized the array).
+        let slice = stream
+            .alloc_zeros::<u8>(bytes.len().max(1))
+            .map_err(|e| oom_or(e, bytes.len()))?;
+        *dev = Some(Box::new(DeviceArray {
+            slice,
+            stream: stream.clone(),
+        }));
+        if store.residency() == Residency::Device {
+            return Err("internal error: device data lost".into());
+        }
+        store.set_residency(Residency::Host);
+    }
+    let arr = downcast(dev.as_deref_mut().ok_or("internal error: no device copy")?)?;
+    if store.residency() == Residency::Host && !bytes.is_empty() {
+        stream
+            .memcpy_htod(bytes, &mut arr.slice)
+            .map_err(|e| driver("a copy to the device", e))?;
+        store.set_residency(Residency::Both);
+    } else if store.residency() == Residency::Host {
+        store.set_residency(Residency::Both);
+    }
+    let (ptr, _sync) = arr.slice.device_ptr(stream);
+    Ok(ptr)
+}
+
+fn downcast(d: &mut dyn DeviceCopy) -> Result<&mut DeviceArray, String> {
+    d.as_any_mut()
+        .downcast_mut::<DeviceArray>()
+        .ok_or_else(|| "internal error: an array holds another backend's device copy".into())
+}
+
+/// After a kernel wrote `a` on the device: the host copy is stale.
+pub fn mark_written(a: &ArrayRef) {
+    a.data.set_residency(Residency::Device);
+}
+
+/// Out of memory gets its own message; other failures name the driver error.
+pub fn oom_or(e: DriverError, bytes: usize) -> String {
+    if e.0 == cudarc::driver::sys::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY {
+        format!("out of GPU memory allocating {bytes} bytes")
+    } else {
+        driver("an allocation", e)
+    }
+}
+
+/// The host-side shape of an array (always current, whatever the residency).
+pub fn dims_of(a: &ArrayRef) -> Result<Vec<usize>, String> {
+    a.data
+        .host_unsynced()
+        .try_borrow()
+        .map(|h: std::cell::Ref<'_, Array>| h.dims.clone())
+        .map_err(|_| "an array is in use".to_string())
+}

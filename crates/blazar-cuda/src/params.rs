@@ -1,0 +1,179 @@
+//! Packing a launch's parameters as the generated kernel declares them.
+//!
+//! `blazar_codegen_cuda::ParamLayout` lists every C parameter: KIR scalars and vectors
+//! by value, arrays as `bz_arr<T>` (`{ T* data; i32 dims[4]; }`), then the hidden ones
+//! (index space, error record, outputs, pool). Each becomes a [`ParamBytes`] whose
+//! address the driver copies `size` bytes from.
+
+use blazar_codegen_cuda::ParamLayout;
+use blazar_cpu::KValue;
+use blazar_kir::Scalar;
+use cudarc::driver::DeviceRepr;
+
+/// One parameter's bytes, aligned for any C parameter type.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+pub struct ParamBytes(pub [u8; 32]);
+
+// SAFETY: plain bytes with C layout; the driver copies the first `size` bytes of the
+// parameter, laid out here exactly as the C ABI lays out the kernel's parameter type.
+unsafe impl DeviceRepr for ParamBytes {}
+
+impl ParamBytes {
+    fn put(&mut self, at: usize, bytes: &[u8]) -> Result<(), String> {
+        let end = at + bytes.len();
+        if end > self.0.len() {
+            return Err("internal error: a kernel parameter is larger than 32 bytes".into());
+        }
+        self.0[at..end].copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// The bytes of one scalar of type `ty`.
+pub fn scalar_bytes(v: &KValue, ty: Scalar) -> Vec<u8> {
+    let f = || match v {
+        KValue::Float(x) => *x,
+        KValue::Int(i) => *i as f64,
+        KValue::Bool(b) => *b as i64 as f64,
+        KValue::Complex(re, _) => *re,
+        KValue::Vector(_) => 0.0,
+    };
+    let i = || match v {
+        KValue::Int(i) => *i,
+        KValue::Bool(b) => *b as i64,
+        KValue::Float(x) => *x as i64,
+        KValue::Complex(re, _) => *re as i64,
+        KValue::Vector(_) => 0,
+    };
+    let c = || match v {
+        KValue::Complex(re, im) => (*re, *im),
+        _ => (f(), 0.0),
+    };
+    match ty {
+        Scalar::Bool => vec![(i() != 0) as u8],
+        Scalar::I8 => (i() as i8).to_le_bytes().to_vec(),
+        Scalar::U8 => (i() as u8).to_le_bytes().to_vec(),
+        Scalar::I16 => (i() as i16).to_le_bytes().to_vec(),
+        Scalar::U16 => (i() as u16).to_le_bytes().to_vec(),
+        Scalar::I32 => (i() as i32).to_le_bytes().to_vec(),
+        Scalar::U32 => (i() as u32).to_le_bytes().to_vec(),
+        Scalar::I64 => i().to_le_bytes().to_vec(),
+        Scalar::U64 => (i() as u64).to_le_bytes().to_vec(),
+        Scalar::F32 => (f() as f32).to_le_bytes().to_vec(),
+        Scalar::F64 => f().to_le_bytes().to_vec(),
+        Scalar::C32 => {
+            let (re, im) = c();
+            [(re as f32).to_le_bytes(), (im as f32).to_le_bytes()].concat()
+        }
+        Scalar::C64 => {
+            let (re, im) = c();
+            [re.to_le_bytes(), im.to_le_bytes()].concat()
+        }
+    }
+}
+
+/// A scalar or vector parameter.
+pub fn value_param(layout: &ParamLayout, v: &KValue) -> Result<ParamBytes, String> {
+    let mut p = ParamBytes::default();
+    match layout {
+        ParamLayout::Scalar { ty, .. } => p.put(0, &scalar_bytes(v, *ty))?,
+        ParamLayout::Vector { elem, len, .. } => {
+            let KValue::Vector(lanes) = v else {
+                return Err("internal error: a vector parameter got a scalar".into());
+            };
+            let size = layout.size_align().0 / *len as usize;
+            for (k, lane) in lanes.iter().take(*len as usize).enumerate() {
+                p.put(k * size, &scalar_bytes(lane, *elem))?;
+            }
+        }
+        _ => return Err("internal error: not a value parameter".into()),
+    }
+    Ok(p)
+}
+
+/// `bz_arr<T>`: the device address and the extents padded to four (1s in front up to
+/// the kernel's rank, then 1s).
+pub fn array_param(ptr: u64, dims: &[usize], rank: u8) -> Result<ParamBytes, String> {
+    let rank = rank as usize;
+    let mut d = [1i32; 4];
+    let lead = rank.saturating_sub(dims.len());
+    for (k, &n) in dims.iter().enumerate() {
+        let at = lead + k;
+        if at >= 4 {
+            return Err("arrays of more than 4 dimensions cannot be passed to CUDA kernels".into());
+        }
+        d[at] = i32::try_from(n)
+            .map_err(|_| format!("an extent of {n} is too large for a CUDA kernel"))?;
+    }
+    let mut p = ParamBytes::default();
+    p.put(0, &ptr.to_le_bytes())?;
+    for (k, x) in d.iter().enumerate() {
+        p.put(8 + 4 * k, &x.to_le_bytes())?;
+    }
+    Ok(p)
+}
+
+/// `bz_space`: data and block extents of the index space.
+pub fn space_param(data: &[usize; 4], block: &[usize; 4]) -> Result<ParamBytes, String> {
+    let mut p = ParamBytes::default();
+    for (k, &n) in data.iter().chain(block).enumerate() {
+        let n = i32::try_from(n)
+            .map_err(|_| format!("an extent of {n} is too large for a CUDA launch"))?;
+        p.put(4 * k, &n.to_le_bytes())?;
+    }
+    Ok(p)
+}
+
+/// A device pointer (error record, output accumulator).
+pub fn pointer_param(ptr: u64) -> ParamBytes {
+    let mut p = ParamBytes::default();
+    p.0[..8].copy_from_slice(&ptr.to_le_bytes());
+    p
+}
+
+/// `bz_pool`: `{ u8* base; u64 cap; u64* top; }`.
+pub fn pool_param(base: u64, cap: u64, top: u64) -> ParamBytes {
+    let mut p = ParamBytes::default();
+    p.0[..8].copy_from_slice(&base.to_le_bytes());
+    p.0[8..16].copy_from_slice(&cap.to_le_bytes());
+    p.0[16..24].copy_from_slice(&top.to_le_bytes());
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_pad_their_extents_to_the_kernel_rank() {
+        let p = array_param(0x1000, &[5, 7], 3).unwrap();
+        assert_eq!(&p.0[..8], &0x1000u64.to_le_bytes());
+        let dims: Vec<i32> = (0..4)
+            .map(|k| i32::from_le_bytes(p.0[8 + 4 * k..12 + 4 * k].try_into().unwrap()))
+            .collect();
+        assert_eq!(dims, [1, 5, 7, 1]);
+        assert!(array_param(0, &[1, 2, 3, 4, 5], 5).is_err());
+    }
+
+    #[test]
+    fn scalars_take_their_declared_width() {
+        assert_eq!(
+            scalar_bytes(&KValue::Float(1.5), Scalar::F32),
+            1.5f32.to_le_bytes()
+        );
+        assert_eq!(scalar_bytes(&KValue::Int(-1), Scalar::U8), vec![255]);
+        assert_eq!(
+            scalar_bytes(&KValue::Complex(1.0, 2.0), Scalar::C32).len(),
+            8
+        );
+        let v = KValue::Vector(vec![KValue::Int(1), KValue::Int(2), KValue::Int(3)]);
+        let layout = ParamLayout::Vector {
+            index: 0,
+            elem: Scalar::I32,
+            len: 3,
+        };
+        let p = value_param(&layout, &v).unwrap();
+        assert_eq!(&p.0[..12], &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
+    }
+}
