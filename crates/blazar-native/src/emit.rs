@@ -13,6 +13,7 @@
 
 mod expr;
 mod fission;
+mod interleave;
 mod memory;
 mod range;
 mod rows;

@@ -408,3 +408,42 @@ print sum(y .* x)
 ",
     );
 }
+
+/// Counted loops over read-only memory interleaved across a block's threads: uneven
+/// trip counts, negative steps, `pre` and `post` statements, shared memory after.
+#[test]
+fn interleaved_thread_loops_match() {
+    same(
+        "
+function [] = __kernel__ fill(x : vec'unchecked, pos : int)
+    x[pos] = mod(pos * 7, 1000) / 1000
+endfunction
+function [y : scalar] = __kernel__ sums(x : vec, stride : int, pos : int, blkpos : int, blkdim : int)
+    part = shared(blkdim)
+    first = pos * 2
+    acc = 0.0
+    m = 0.0
+    for k = first..stride..numel(x) - 1
+        acc += x[k] * (k + 1)
+        m = max(m, x[k])
+    endfor
+    down = 0.0
+    for k = numel(x) - 1 - pos..-stride..0
+        down += x[k]
+    endfor
+    part[blkpos] = acc + m - down
+    syncthreads
+    if blkpos == 0
+        t = 0.0
+        for i = 0..blkdim - 1
+            t += part[i]
+        endfor
+        y += t
+    endif
+endfunction
+x = zeros(10007)
+parallel_do(size(x), x, fill)
+print parallel_do([[1, 6 * 32], [1, 32]], x, 157, sums)
+",
+    );
+}

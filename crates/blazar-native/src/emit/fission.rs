@@ -35,11 +35,24 @@ impl Gen<'_> {
         self.thread_loop(&run);
     }
 
-    /// One loop over the block's threads running `run`.
-    fn thread_loop(&mut self, run: &[&Stmt]) {
+    /// One loop over the block's threads running `run` (with a counted loop over
+    /// read-only memory interleaved across the threads when `run` allows it).
+    pub(crate) fn thread_loop(&mut self, run: &[&Stmt]) {
         if run.is_empty() {
             return;
         }
+        if let Some(i) = self.interleave_split(run) {
+            return self.interleaved(run, i);
+        }
+        self.open_threads();
+        for s in run {
+            self.block(std::slice::from_ref(*s));
+        }
+        self.close_threads(&assigned_in(run, self.k.vars.len()));
+    }
+
+    /// Opens a loop over the block's threads with the thread's variables as locals.
+    pub(crate) fn open_threads(&mut self) {
         // Nested loops over the block's components (row-major, no division per thread).
         let r = self.k.rank.clamp(1, 4) as usize;
         for c in 0..r {
@@ -55,18 +68,15 @@ impl Gen<'_> {
         self.line_out(&format!("const i64 bz_tid = {tid};"));
         self.line_out(SPECIALS);
         // The thread's variables as locals (registers), written back when assigned.
-        let mut written = vec![false; self.k.vars.len()];
-        for s in run {
-            mark_assigned(s, &mut written);
-        }
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             let t = spell::ty(v.ty);
             self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
         }
-        for s in run {
-            self.block(std::slice::from_ref(*s));
-        }
+    }
+
+    /// Writes back the variables marked in `written` and closes the thread loop.
+    pub(crate) fn close_threads(&mut self, written: &[bool]) {
         for (i, w) in written.iter().enumerate() {
             if *w {
                 let name = self.var_base(i as u32);
@@ -262,17 +272,21 @@ impl Gen<'_> {
         let vars: Vec<String> = (0..k.vars.len())
             .map(|i| format!("{}_a", self.var_base(i as u32)))
             .collect();
+        // Per-thread step and end of an interleaved loop (`emit::interleave`).
+        let scratch = ["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
+        for v in &scratch {
+            let _ = writeln!(s, "  i64* {v} = (i64*)malloc(sizeof(i64) * (bz_nt > 0 ? bz_nt : 1));");
+        }
         let check = vars
             .iter()
+            .chain(&scratch)
             .map(|v| format!("!{v}"))
             .collect::<Vec<_>>()
             .join(" || ");
-        if !check.is_empty() {
-            let _ = writeln!(
-                s,
-                "  if ({check}) {{ bz_e.code = 7; bz_e.a = (u64)bz_nt; goto bz_abort; }}"
-            );
-        }
+        let _ = writeln!(
+            s,
+            "  if ({check}) {{ bz_e.code = 7; bz_e.a = (u64)bz_nt; goto bz_abort; }}"
+        );
         s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
         s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
         s.push_str("    i64 bz_rb = bz_item;\n");
@@ -330,7 +344,7 @@ impl Gen<'_> {
             );
         }
         s.push_str("  }\n  goto bz_end;\nbz_abort:\n  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  bz_rc = bz_e.code;\nbz_end:\n");
-        for v in &vars {
+        for v in vars.iter().chain(&scratch) {
             let _ = writeln!(s, "  free({v});");
         }
         for (a, slot) in self.plan.slots.iter().enumerate() {
@@ -342,6 +356,15 @@ impl Gen<'_> {
         self.finish_fn(&mut s);
         s
     }
+}
+
+/// Which variables the statements of `run` assign.
+pub(crate) fn assigned_in(run: &[&Stmt], n: usize) -> Vec<bool> {
+    let mut written = vec![false; n];
+    for s in run {
+        mark_assigned(s, &mut written);
+    }
+    written
 }
 
 /// Marks the variables that `s` assigns.
