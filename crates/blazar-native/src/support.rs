@@ -9,7 +9,7 @@
 //! that holds a barrier, and no counted loop holding a barrier that assigns its own
 //! variable. Anything else is unsupported and falls back to the interpreter.
 
-use blazar_kir::{Bind, Kernel, Scalar, Space, Stmt, StmtKind, Ty};
+use blazar_kir::{Bind, Const, ExprKind, Kernel, Scalar, Space, Stmt, StmtKind, Ty};
 
 /// How an array slot gets its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +45,33 @@ pub(crate) fn has_barrier(s: &Stmt) -> bool {
     }
 }
 
+/// The body of `while true { body; break }` (how calls to device functions are
+/// inlined) when nothing else leaves or continues the loop: it runs exactly once.
+pub(crate) fn once_body(s: &Stmt) -> Option<&[Stmt]> {
+    let StmtKind::While { cond, body } = &s.kind else {
+        return None;
+    };
+    if !matches!(cond.kind, ExprKind::Const(Const::Bool(true))) {
+        return None;
+    }
+    let (last, rest) = body.split_last()?;
+    if !matches!(last.kind, StmtKind::Break(0)) || targets(rest, 0) {
+        return None;
+    }
+    Some(rest)
+}
+
+/// Some `break`/`continue` in `b` (inside `depth` loops of it) leaves the enclosing loop
+/// (or goes further out).
+fn targets(b: &[Stmt], depth: u32) -> bool {
+    b.iter().any(|s| match &s.kind {
+        StmtKind::Break(n) | StmtKind::Continue(n) => *n >= depth,
+        StmtKind::If { then, els, .. } => targets(then, depth) || targets(els, depth),
+        StmtKind::While { body, .. } | StmtKind::For { body, .. } => targets(body, depth + 1),
+        _ => false,
+    })
+}
+
 fn assigns(b: &[Stmt], var: u32) -> bool {
     let mut found = false;
     walk(b, false, &mut |s, _| match &s.kind {
@@ -73,6 +100,9 @@ fn fission_ok(b: &[Stmt], loops: &mut Vec<bool>) -> Result<(), String> {
             StmtKind::If { then, els, .. } => {
                 fission_ok(then, loops)?;
                 fission_ok(els, loops)?;
+            }
+            StmtKind::While { .. } if once_body(s).is_some() => {
+                fission_ok(once_body(s).unwrap_or_default(), loops)?;
             }
             StmtKind::While { body, .. } | StmtKind::For { body, .. } => {
                 let barrier = body.iter().any(has_barrier);

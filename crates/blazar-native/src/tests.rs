@@ -447,3 +447,37 @@ print parallel_do([[1, 6 * 32], [1, 32]], x, 157, sums)
 ",
     );
 }
+
+/// Device functions with barriers, inlined as loops that run once, run by fission.
+#[test]
+fn device_functions_with_barriers_run_natively() {
+    let out = same(
+        "
+function [] = __device__ scan(s : vec'unchecked, blkpos : int, blkdim : int)
+    d = 1
+    while d < blkdim
+        v = 0.0
+        if blkpos >= d
+            v = s[blkpos - d]
+        endif
+        syncthreads
+        s[blkpos] = s[blkpos] + v
+        syncthreads
+        d = shl(d, 1)
+    endwhile
+endfunction
+function [] = __kernel__ k(x : vec, y : vec, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    s[blkpos] = x[pos]
+    syncthreads
+    scan(s, blkpos, blkdim)
+    y[pos] = s[blkpos]
+endfunction
+x = 1..40
+y = zeros(40)
+parallel_do([[40], [20]], x, y, k)
+print y
+",
+    );
+    assert!(out.contains("210,21,43"), "{out}");
+}

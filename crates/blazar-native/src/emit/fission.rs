@@ -145,6 +145,9 @@ impl Gen<'_> {
                 self.close();
                 self.close();
             }
+            StmtKind::While { .. } if crate::support::once_body(s).is_some() => {
+                self.fblock(crate::support::once_body(s).unwrap_or_default());
+            }
             StmtKind::While { cond, body } => {
                 self.line_out("for (;;) {");
                 self.depth += 1;
