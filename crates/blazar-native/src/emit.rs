@@ -4,12 +4,14 @@
 //! The function `bz_run(call, lo, hi, partials, err)` runs work items `lo..hi` of the
 //! launch described by `call` (see `crate::abi`), exactly as the CPU executor lays them
 //! out: chunks of `call->chunk` consecutive threads in row-major order. Within a chunk
-//! the threads run one after another; the threads of one row of the last `pos`
-//! component form a plain counted loop whose body is the kernel, so that the C++
-//! compiler can vectorise it. Kernel outputs are combined per work item (in thread
-//! order) into `partials[item]`; `bz_finish` folds the partials in item order and
-//! applies the output's final op, as the executor does. The first error stops the range
-//! and is returned in `err`.
+//! the threads run one after another; the threads of one row form a plain counted loop
+//! whose body is the kernel (`rows`), in a check-free copy where the row's accesses are
+//! proven in range (`range`), with uniform loops run over strips of threads (`strips`).
+//! Kernels with barriers run one block per work item by loop fission (`fission`,
+//! `interleave`). Kernel outputs are combined per work item (in thread order) into
+//! `partials[item]`; `bz_finish` folds the partials in item order and applies the
+//! output's final op, as the executor does. The first error stops the range and is
+//! returned in `err`.
 
 mod expr;
 mod fission;

@@ -6,8 +6,9 @@
 //! compiles it with the system C++ compiler into a cached shared object and loads it
 //! (`compile`), and runs its work items in parallel on rayon (`launch`). The results
 //! are the CPU executor's, which stays the oracle: the same work items, the same
-//! arithmetic, the same boundary modes, the same errors. A kernel the tier cannot run
-//! (barriers, shared memory, ...) is left to the interpreter, per kernel.
+//! arithmetic, the same boundary modes, the same errors. The source depends on the
+//! kernel and, for small last extents, on the launch's last extent (`emit::MAX_FLAT`).
+//! A kernel the tier cannot run (see `support`) is left to the interpreter, per kernel.
 
 mod abi;
 mod compile;
