@@ -19,6 +19,7 @@ mod interleave;
 mod memory;
 mod range;
 mod rows;
+mod runlocal;
 mod stmt;
 mod strips;
 
@@ -60,6 +61,8 @@ pub(crate) struct Gen<'k> {
     pub next: String,
     /// The strip code of the fast copy and its launch-wide no-overlap condition.
     pub strip: Option<(String, String)>,
+    /// Under fission: the variables whose values never cross runs (`runlocal`).
+    pub run_local: Vec<bool>,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -103,8 +106,10 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         fast: false,
         next: "bz_next".into(),
         strip: None,
+        run_local: Vec::new(),
     };
     if plan.blocky {
+        g.run_local = runlocal::run_local(k);
         g.fblock(&k.body);
         let body = std::mem::take(&mut g.out);
         return g.assemble_blocky(&body);

@@ -28,6 +28,19 @@ typedef double f64;
 #define BZ_INLINE inline __attribute__((always_inline))
 static BZ_INLINE f32 __int_as_float(u32 x) { f32 f; memcpy(&f, &x, 4); return f; }
 static BZ_INLINE f64 __longlong_as_double(u64 x) { f64 f; memcpy(&f, &x, 8); return f; }
+// fmin/fmax inline (libm's are calls the compiler cannot vectorise): a NaN operand
+// gives the other one; equal operands (+0 and -0) give the second, as x86 libm does.
+// `a < b ? a : b` is one minss (the second operand when unordered), then a select.
+static BZ_INLINE f32 bz_fminf(f32 a, f32 b) { const f32 m = a < b ? a : b; return b != b ? a : m; }
+static BZ_INLINE f32 bz_fmaxf(f32 a, f32 b) { const f32 m = a > b ? a : b; return b != b ? a : m; }
+static BZ_INLINE f64 bz_fmin(f64 a, f64 b) { const f64 m = a < b ? a : b; return b != b ? a : m; }
+static BZ_INLINE f64 bz_fmax(f64 a, f64 b) { const f64 m = a > b ? a : b; return b != b ? a : m; }
+static BZ_INLINE f32 bz_fmin(f32 a, f32 b) { return bz_fminf(a, b); }
+static BZ_INLINE f32 bz_fmax(f32 a, f32 b) { return bz_fmaxf(a, b); }
+#define fminf bz_fminf
+#define fmaxf bz_fmaxf
+#define fmin bz_fmin
+#define fmax bz_fmax
 
 struct c32 { f32 re, im; };
 struct c64 { f64 re, im; };

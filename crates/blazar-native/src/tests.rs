@@ -481,3 +481,25 @@ print y
     );
     assert!(out.contains("210,21,43"), "{out}");
 }
+
+/// Inline `min`/`max` of floats: a NaN operand gives the other one.
+#[test]
+fn float_min_max_ignore_nan() {
+    let out = same(
+        "
+function [] = __kernel__ k(x : vec, y : vec, z : vec, pos : int)
+    a = x[pos]
+    b = x[mod(pos + 3, 6)]
+    y[pos] = max(a, b)
+    z[pos] = min(a, b)
+endfunction
+x = [0/0, 1, -2, 4, 5, -1]
+y = zeros(6)
+z = zeros(6)
+parallel_do(6, x, y, z, k)
+print y
+print z
+",
+    );
+    assert!(out.contains("[4,5,-1,4,5,-1]"), "{out}");
+}

@@ -48,7 +48,11 @@ impl Gen<'_> {
         for s in run {
             self.block(std::slice::from_ref(*s));
         }
-        self.close_threads(&assigned_in(run, self.k.vars.len()));
+        let mut written = assigned_in(run, self.k.vars.len());
+        for (w, l) in written.iter_mut().zip(&self.run_local) {
+            *w &= !*l;
+        }
+        self.close_threads(&written);
     }
 
     /// Opens a loop over the block's threads with the thread's variables as locals.
