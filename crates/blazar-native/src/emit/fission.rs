@@ -282,7 +282,10 @@ impl Gen<'_> {
         // Per-thread step and end of an interleaved loop (`emit::interleave`).
         let scratch = ["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
         for v in &scratch {
-            let _ = writeln!(s, "  i64* {v} = (i64*)malloc(sizeof(i64) * (bz_nt > 0 ? bz_nt : 1));");
+            let _ = writeln!(
+                s,
+                "  i64* {v} = (i64*)malloc(sizeof(i64) * (bz_nt > 0 ? bz_nt : 1));"
+            );
         }
         let check = vars
             .iter()

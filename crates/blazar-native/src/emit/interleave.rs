@@ -62,7 +62,9 @@ impl Gen<'_> {
 
     /// The position in `run` of a loop to interleave, when `run` has the shape above.
     pub(crate) fn interleave_split(&self, run: &[&Stmt]) -> Option<usize> {
-        let i = run.iter().position(|s| matches!(s.kind, StmtKind::For { .. }))?;
+        let i = run
+            .iter()
+            .position(|s| matches!(s.kind, StmtKind::For { .. }))?;
         let StmtKind::For {
             var,
             start,

@@ -15,8 +15,10 @@
 //! 2^32; the guard checks that the exact value of each index lies in `0..extent` and
 //! below 2^31, where the wrapped `i32` and the exact value agree.
 
-use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty, UnOp};
 use crate::support::SlotKind;
+use blazar_kir::{
+    BinOp, Bind, Const, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty, UnOp,
+};
 use std::collections::{HashMap, HashSet};
 
 /// The largest constant factor kept in a form (keeps every bound far from i64 overflow).
@@ -57,9 +59,17 @@ fn add(a: Aff, b: Aff, sub: bool) -> Aff {
         *c = if sub { *c - x } else { *c + x };
     }
     let (op, lo, hi) = if sub {
-        ("-", format!("({} - {})", a.lo, b.hi), format!("({} - {})", a.hi, b.lo))
+        (
+            "-",
+            format!("({} - {})", a.lo, b.hi),
+            format!("({} - {})", a.hi, b.lo),
+        )
     } else {
-        ("+", format!("({} + {})", a.lo, b.lo), format!("({} + {})", a.hi, b.hi))
+        (
+            "+",
+            format!("({} + {})", a.lo, b.lo),
+            format!("({} + {})", a.hi, b.hi),
+        )
     };
     let mut conds = a.conds;
     conds.extend(b.conds);
@@ -73,7 +83,11 @@ fn add(a: Aff, b: Aff, sub: bool) -> Aff {
 }
 
 fn scale(a: Aff, k: i64) -> Aff {
-    let (lo, hi) = if k >= 0 { (&a.lo, &a.hi) } else { (&a.hi, &a.lo) };
+    let (lo, hi) = if k >= 0 {
+        (&a.lo, &a.hi)
+    } else {
+        (&a.hi, &a.lo)
+    };
     Aff {
         coef: a.coef.map(|c| c * k),
         rest: format!("({k}ll * {})", a.rest),
@@ -135,9 +149,7 @@ pub(crate) fn analyse(k: &Kernel, slots: &[SlotKind], var: &dyn Fn(u32) -> Strin
 fn count_assigned(b: &[Stmt], n: &mut [usize]) {
     for s in b {
         match &s.kind {
-            StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } => {
-                n[*var as usize] += 1
-            }
+            StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } => n[*var as usize] += 1,
             StmtKind::For { var, body, .. } => {
                 n[*var as usize] += 1;
                 count_assigned(body, n);
@@ -158,7 +170,11 @@ impl Walker<'_> {
             self.stmt(s, env);
             if let StmtKind::Assign { var, value } = &s.kind {
                 let ty = self.k.vars.get(*var as usize).map(|d| d.ty);
-                if top && self.assigned[*var as usize] == 1 && ty == Some(Ty::I32) && value.ty == Ty::I32 {
+                if top
+                    && self.assigned[*var as usize] == 1
+                    && ty == Some(Ty::I32)
+                    && value.ty == Ty::I32
+                {
                     if let Some(a) = self.aff(value, None, env) {
                         env.insert(*var, a);
                     }
@@ -174,7 +190,10 @@ impl Walker<'_> {
                 exprs.push(value)
             }
             StmtKind::SetLane { lane, value, .. } => exprs.extend([lane, value]),
-            StmtKind::Store { arr, index, value } | StmtKind::Update { arr, index, value, .. } => {
+            StmtKind::Store { arr, index, value }
+            | StmtKind::Update {
+                arr, index, value, ..
+            } => {
                 self.access(s as *const Stmt as usize, *arr, index, env);
                 exprs.extend(index.iter().chain([value]));
             }
@@ -199,8 +218,7 @@ impl Walker<'_> {
                 inner.remove(var);
                 let (a, b) = (self.aff(start, None, env), self.aff(end, None, env));
                 if let (Some(a), Some(b), Some(st)) = (a, b, const_int(step)) {
-                    if st > 0 && a.pos_free() && b.pos_free() && self.assigned[*var as usize] == 1
-                    {
+                    if st > 0 && a.pos_free() && b.pos_free() && self.assigned[*var as usize] == 1 {
                         let mut conds = a.conds;
                         conds.extend(b.conds);
                         conds.push(format!("{} + {st}ll <= 2147483647ll", b.hi));

@@ -107,7 +107,10 @@ impl Gen<'_> {
         if conds.is_empty() {
             return "true".into();
         }
-        conds.into_iter().collect::<Vec<_>>().join("\n          && ")
+        conds
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join("\n          && ")
     }
 
     /// Declarations at the start of each thread of a row.
@@ -171,7 +174,11 @@ impl Gen<'_> {
             let _ = writeln!(s, "  const bool bz_noalias = {noalias};");
         }
         if let Some(kf) = self.flat {
-            let _ = writeln!(s, "  if (bz_kd{} != {kf}) {{ bz_e.code = 99; goto bz_abort; }}", r - 1);
+            let _ = writeln!(
+                s,
+                "  if (bz_kd{} != {kf}) {{ bz_e.code = 99; goto bz_abort; }}",
+                r - 1
+            );
         }
         s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
         s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
@@ -187,7 +194,10 @@ impl Gen<'_> {
         // per row: rows may be short).
         s.push_str("    i64 bz_rest = bz_t0;\n");
         for c in (0..r).rev() {
-            let _ = writeln!(s, "    i64 bz_o{c} = bz_rest % bz_kd{c}; bz_rest /= bz_kd{c};");
+            let _ = writeln!(
+                s,
+                "    i64 bz_o{c} = bz_rest % bz_kd{c}; bz_rest /= bz_kd{c};"
+            );
         }
         s.push_str("    for (i64 bz_t = bz_t0; bz_t < bz_t1;) {\n");
         match self.flat {

@@ -52,7 +52,10 @@ impl<'k> Gen<'k> {
         let mut ok = true;
         super::expr::visit(e, &mut |x| {
             if let ExprKind::Load { arr, .. } = &x.kind {
-                ok &= self.proofs.accesses.contains_key(&(x as *const Expr as usize))
+                ok &= self
+                    .proofs
+                    .accesses
+                    .contains_key(&(x as *const Expr as usize))
                     && !writes.contains(arr);
                 reads.insert(*arr);
             }
@@ -74,9 +77,15 @@ impl<'k> Gen<'k> {
     /// The strip plan of the kernel, when it has the shape above.
     pub(crate) fn strip_plan(&self) -> Option<Strip<'k>> {
         let body: &'k [Stmt] = &self.k.body;
-        let i = body.iter().position(|s| matches!(s.kind, StmtKind::For { .. }))?;
+        let i = body
+            .iter()
+            .position(|s| matches!(s.kind, StmtKind::For { .. }))?;
         let lp = &body[i];
-        if !self.proofs.uniform_for.contains(&(lp as *const Stmt as usize)) {
+        if !self
+            .proofs
+            .uniform_for
+            .contains(&(lp as *const Stmt as usize))
+        {
             return None;
         }
         let StmtKind::For { body: lb, .. } = &lp.kind else {
