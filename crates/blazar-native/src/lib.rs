@@ -20,6 +20,8 @@ mod support;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fast;
 
 use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_kir::Kernel;
