@@ -63,6 +63,9 @@ pub(crate) struct Gen<'k> {
     pub strip: Option<(String, String)>,
     /// Under fission: the variables whose values never cross runs (`runlocal`).
     pub run_local: Vec<bool>,
+    /// A variable whose value is also held, exactly, by an i64 C expression (used to
+    /// index with it: the compiler then sees an affine index).
+    pub wide: Option<(u32, String)>,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -107,6 +110,7 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         next: "bz_next".into(),
         strip: None,
         run_local: Vec::new(),
+        wide: None,
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);

@@ -205,3 +205,40 @@ print z
     );
     assert!(out.contains("[4,5,-1,4,5,-1]"), "{out}");
 }
+
+/// Grid-stride loops whose threads start at consecutive values: uneven last
+/// iteration, the loop variable in arithmetic and indices, one body that assigns it.
+#[test]
+fn grid_stride_loops_match() {
+    same(
+        "
+function [] = __kernel__ fill(x : vec'unchecked, pos : int)
+    x[pos] = mod(pos * 7, 1000) / 1000
+endfunction
+function [y : scalar] = __kernel__ sums(x : vec, pos : int, blkpos : int, blkdim : int, blkcnt : int)
+    part = shared(blkdim)
+    acc = 0.0
+    for k = pos..blkdim * blkcnt..numel(x) - 1
+        acc += x[k] * 2 + x[k + 1] + mod(k, 5)
+    endfor
+    skip = 0.0
+    for k = pos..blkdim * blkcnt..numel(x) - 1
+        skip += x[k]
+        k = k + 3
+    endfor
+    part[blkpos] = acc - skip
+    syncthreads
+    if blkpos == 0
+        t = 0.0
+        for i = 0..blkdim - 1
+            t += part[i]
+        endfor
+        y += t
+    endif
+endfunction
+x = zeros(10007)
+parallel_do(size(x), x, fill)
+print parallel_do([[4 * 64], [64]], x, sums)
+",
+    );
+}

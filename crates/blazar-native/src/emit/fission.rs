@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 /// Marks where the specials of the current thread are declared (filled in once the
 /// body is generated and the specials it uses are known).
-const SPECIALS: &str = "/*@@specials@@*/";
+pub(crate) const SPECIALS: &str = "/*@@specials@@*/";
 
 impl Gen<'_> {
     /// A block of statements under fission.

@@ -121,6 +121,14 @@ impl Gen<'_> {
         let mut w = assigned_in(&run[..i], n);
         w[*var as usize] = true;
         self.close_threads(&w);
+        let body: Vec<&Stmt> = body.iter().collect();
+        let affine = self.k.rank == 1 && t == "i32" && !assigned_in(&body, n)[*var as usize];
+        if affine {
+            self.line_out("{");
+            self.depth += 1;
+            self.affine_loop(*var, &body);
+            self.line_out("else");
+        }
         // Iterations: every thread with one left runs it.
         self.line_out("for (;;) {");
         self.depth += 1;
@@ -133,7 +141,6 @@ impl Gen<'_> {
             "if (!(({t})0 < bz_st ? {v} <= bz_hi : bz_hi <= {v})) continue;"
         ));
         self.line_out("bz_any = true;");
-        let body: Vec<&Stmt> = body.iter().collect();
         for s in &body {
             self.block(std::slice::from_ref(*s));
         }
@@ -144,7 +151,62 @@ impl Gen<'_> {
         self.line_out("if (!bz_any) break;");
         self.depth -= 1;
         self.line_out("}");
+        if affine {
+            self.depth -= 1;
+            self.line_out("}");
+        }
         let post: Vec<&Stmt> = run[i + 1..].to_vec();
         self.thread_loop(&post);
+    }
+
+    /// The common case of a rank-1 block whose threads start at consecutive values
+    /// with the same step (positive) and end, in a loop whose body does not assign its
+    /// variable: iteration `j` of thread `t` has the value
+    /// `start + t + j * step`, so the threads of one iteration are a contiguous range
+    /// and the loop over them is a plain counted loop (vector loads). Emits
+    /// `if (all threads fit) { ... }`; the caller appends the general loop as `else`.
+    fn affine_loop(&mut self, var: u32, body: &[&Stmt]) {
+        let v = self.var_base(var);
+        self.line_out(&format!(
+            "const i64 bz_v0 = (i64){v}_a[0], bz_s0 = bz_ist_a[0], bz_h0 = bz_ihi_a[0];"
+        ));
+        self.line_out("bool bz_aff = bz_s0 > 0 && bz_h0 + bz_s0 <= 2147483647ll;");
+        self.line_out(&format!(
+            "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_aff &= (i64){v}_a[bz_tid] == bz_v0 + bz_tid && bz_ist_a[bz_tid] == bz_s0 && bz_ihi_a[bz_tid] == bz_h0;"
+        ));
+        self.line_out("if (bz_aff) {");
+        self.depth += 1;
+        self.line_out("for (i64 bz_b = bz_v0; bz_b <= bz_h0; bz_b += bz_s0) {");
+        self.depth += 1;
+        self.line_out("const i64 bz_n = bz_h0 - bz_b + 1 < bz_nt ? bz_h0 - bz_b + 1 : bz_nt;");
+        self.line_out("for (i64 bz_tid = 0; bz_tid < bz_n; bz_tid++) {");
+        self.depth += 1;
+        self.line_out("const i64 bz_vw = bz_b + bz_tid;");
+        self.line_out("const i32 bz_v = (i32)bz_vw, bz_blkpos0 = (i32)bz_tid;");
+        self.line_out(super::fission::SPECIALS);
+        for (i, d) in self.k.vars.iter().enumerate() {
+            let name = self.var_base(i as u32);
+            let t = spell::ty(d.ty);
+            if i as u32 == var {
+                self.line_out(&format!("{t} {name} = bz_v;"));
+            } else {
+                self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
+            }
+        }
+        // Indexing with the loop variable uses its exact i64 value (affine in `bz_tid`;
+        // the body does not assign the variable).
+        self.wide = Some((var, "bz_vw".to_string()));
+        for s in body {
+            self.block(std::slice::from_ref(*s));
+        }
+        self.wide = None;
+        self.line_out(&format!("{v} += (i32)bz_s0;"));
+        let mut w = assigned_in(body, self.k.vars.len());
+        w[var as usize] = true;
+        self.close_threads(&w);
+        self.depth -= 1;
+        self.line_out("}");
+        self.depth -= 1;
+        self.line_out("}");
     }
 }

@@ -11,7 +11,7 @@
 
 use super::Gen;
 use blazar_codegen_cuda::spell::{self, scalar};
-use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, ReadMode, Space, Ty, WriteMode};
+use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, ReadMode, Space, Ty, WriteMode};
 use std::fmt::Write;
 
 impl Gen<'_> {
@@ -66,7 +66,13 @@ impl Gen<'_> {
         for (d, e) in index.iter().enumerate() {
             let x = self.expr(e);
             let i = self.tmp();
-            let conv = if e.ty.elem().is_int() {
+            let wide = match (&e.kind, &self.wide) {
+                (ExprKind::Var(v), Some((w, x64))) if v == w => Some(x64.clone()),
+                _ => None,
+            };
+            let conv = if let Some(x64) = wide {
+                x64
+            } else if e.ty.elem().is_int() {
                 format!("(i64)({x})")
             } else {
                 format!("bz_cast<i64>({x})")
