@@ -23,6 +23,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+pub use compile::kernel_aliases;
 pub use launch::launch;
 pub use values::KValue;
 

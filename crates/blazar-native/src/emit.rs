@@ -66,6 +66,9 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
+    /// Variables that always hold a special when read (`blazar_cpu::kernel_aliases`):
+    /// reads use the special (a thread loop's own counter, which the compiler sees).
+    pub aliases: std::collections::HashMap<u32, Special>,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -111,6 +114,7 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         strip: None,
         run_local: Vec::new(),
         wide: None,
+        aliases: blazar_cpu::kernel_aliases(k),
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
@@ -121,7 +125,7 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     g.block(&k.body);
     let slow = std::mem::take(&mut g.out);
     let names = |v: u32| g.var_base(v);
-    let proofs = range::analyse(k, &plan.slots, &names);
+    let proofs = range::analyse(k, &plan.slots, &g.aliases, &names);
     if proofs.accesses.is_empty() {
         return g.assemble(&slow, None);
     }

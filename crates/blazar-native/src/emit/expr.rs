@@ -73,7 +73,10 @@ impl Gen<'_> {
         }
         match &e.kind {
             ExprKind::Const(c) => spell::constant(c, s),
-            ExprKind::Var(v) => format!("{}[{k}]", self.var_name(*v)),
+            ExprKind::Var(v) => match self.aliases.get(v) {
+                Some(&sp) => self.special_part(sp, k),
+                None => format!("{}[{k}]", self.var_name(*v)),
+            },
             ExprKind::Special(sp) => self.special_part(*sp, k),
             ExprKind::Unary(op, a) => {
                 let x = self.lane_of(a, k);
@@ -120,7 +123,10 @@ impl Gen<'_> {
                 }
                 Ty::Array(_) => "0".into(),
             },
-            ExprKind::Var(v) => self.var_name(*v),
+            ExprKind::Var(v) => match self.aliases.get(v) {
+                Some(&sp) => self.special(sp),
+                None => self.var_name(*v),
+            },
             ExprKind::Special(sp) => self.special(*sp),
             ExprKind::Unary(op, a) => {
                 let x = self.expr(a);

@@ -116,6 +116,7 @@ pub(crate) struct Proofs {
 
 struct Walker<'a> {
     k: &'a Kernel,
+    aliases: &'a HashMap<u32, Special>,
     slots: &'a [SlotKind],
     names: &'a dyn Fn(u32) -> String,
     assigned: Vec<usize>,
@@ -124,7 +125,12 @@ struct Walker<'a> {
 
 /// The proofs of kernel `k` (whose arrays get their memory as `slots` says; only global
 /// arrays have row-level extents); `var` names variable `%v` in the generated C.
-pub(crate) fn analyse(k: &Kernel, slots: &[SlotKind], var: &dyn Fn(u32) -> String) -> Proofs {
+pub(crate) fn analyse(
+    k: &Kernel,
+    slots: &[SlotKind],
+    aliases: &HashMap<u32, Special>,
+    var: &dyn Fn(u32) -> String,
+) -> Proofs {
     let mut assigned = vec![0usize; k.vars.len()];
     count_assigned(&k.body, &mut assigned);
     let mut env: HashMap<u32, Aff> = HashMap::new();
@@ -137,6 +143,7 @@ pub(crate) fn analyse(k: &Kernel, slots: &[SlotKind], var: &dyn Fn(u32) -> Strin
     }
     let mut w = Walker {
         k,
+        aliases,
         slots,
         names: var,
         assigned,
@@ -280,6 +287,10 @@ impl Walker<'_> {
         }
         match &e.kind {
             ExprKind::Const(Const::Int(x)) => Some(Aff::point(format!("{x}ll"))),
+            ExprKind::Var(v) if self.aliases.contains_key(v) => {
+                let sp = ExprKind::Special(self.aliases[v]);
+                self.aff(&Expr::new(sp, e.ty), lane, env)
+            }
             ExprKind::Var(v) if lane.is_none() => env.get(v).cloned(),
             ExprKind::Special(Special::Pos) => {
                 let c = lane.unwrap_or(0);
