@@ -16,9 +16,9 @@ use crate::params::{
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_interp::Backend;
+use blazar_interp::{ArrayOp, Backend};
 use blazar_kir::{Bind, Kernel};
-use blazar_runtime::ArrayRef;
+use blazar_runtime::{ArrayRef, Value};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -44,6 +44,8 @@ pub struct CudaBackend {
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
     stats: Stats,
+    /// Reductions, element-wise operations and cuBLAS, loaded on first use.
+    lib: Option<Result<crate::arrays::ArrayLib, String>>,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -82,6 +84,7 @@ impl CudaBackend {
             pool: None,
             max_shared_optin,
             stats: Stats::default(),
+            lib: None,
         })
     }
 
@@ -311,16 +314,38 @@ impl Backend for CudaBackend {
         Ok(Some(values))
     }
 
+    fn array_op(&mut self, op: ArrayOp, args: &[Value]) -> Option<Result<Value, String>> {
+        if self.lib.is_none() {
+            self.lib = Some(crate::arrays::ArrayLib::load(
+                &self.ctx,
+                &self.stream,
+                self.arch,
+                self.nvrtc,
+                &self.cache,
+                &mut self.stats,
+            ));
+        }
+        let lib = self.lib.as_ref()?.as_ref().ok()?;
+        let r = match (op, args) {
+            (ArrayOp::Binary(op), [a, b]) => lib.binary(&self.stream, op, a, b),
+            (ArrayOp::Reduce(name), [Value::Array(a)]) => lib.reduce(&self.stream, name, a),
+            _ => None,
+        };
+        self.stats.array_ops += r.is_some() as usize;
+        r
+    }
+
     fn synchronize(&mut self) -> Result<(), KernelError> {
         self.check_error_record("(last launch)")
     }
 
     fn stats(&self) -> Option<String> {
         Some(format!(
-            "stats: compiled={} cached={} compile_ms={:.1} device={} sm_{}",
+            "stats: compiled={} cached={} compile_ms={:.1} device_ops={} device={} sm_{}",
             self.stats.compiled,
             self.stats.cached,
             self.stats.compile_ms,
+            self.stats.array_ops,
             self.device_name.replace(' ', "_"),
             self.arch
         ))

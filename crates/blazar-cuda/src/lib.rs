@@ -10,6 +10,7 @@
 //!   copies and residency), `params` (launch parameters), `module` (loaded kernels),
 //!   `errors` (error records, outputs), `timer` (CUDA events for `tic`/`toc`).
 
+mod arrays;
 mod backend;
 pub mod cache;
 pub mod compile;

@@ -17,6 +17,16 @@ pub struct DeviceArray {
     stream: Arc<CudaStream>,
 }
 
+impl DeviceArray {
+    pub fn new(slice: CudaSlice<u8>, stream: Arc<CudaStream>) -> DeviceArray {
+        DeviceArray { slice, stream }
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+}
+
 /// The elements of a numeric buffer as bytes (`None` for cells).
 pub fn bytes_of(buf: &Buffer) -> Option<&[u8]> {
     Some(match buf {

@@ -17,6 +17,8 @@ pub struct Stats {
     pub compiled: usize,
     pub cached: usize,
     pub compile_ms: f64,
+    /// Whole-array host operations run on the device.
+    pub array_ops: usize,
 }
 
 /// One loaded kernel.
