@@ -12,6 +12,7 @@
 use crate::cache::DiskCache;
 use crate::memory::{driver, DeviceArray};
 use crate::module::{cubin_for, Stats};
+use crate::pool::Pool;
 use blazar_codegen_cuda::Generated;
 use blazar_runtime::ops::BinOp;
 use blazar_runtime::{Array, ArrayRef, ElemType, Prec, Residency, Value};
@@ -21,6 +22,7 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use std::rc::Rc;
 use std::sync::Arc;
 
 const SOURCE: &str = r#"
@@ -86,7 +88,7 @@ fn on_device(a: &ArrayRef) -> Option<On> {
     }
     let stream = d.stream().clone();
     let ptr = {
-        let (p, _sync) = d.slice.device_ptr(&stream);
+        let (p, _sync) = d.slice().device_ptr(&stream);
         p
     };
     Some(On {
@@ -198,7 +200,7 @@ impl ArrayLib {
     /// `a op b` where an operand is a device array; `None` to run it on the host.
     pub fn binary(
         &self,
-        stream: &Arc<CudaStream>,
+        pool: &Rc<Pool>,
         op: BinOp,
         a: &Value,
         b: &Value,
@@ -209,8 +211,9 @@ impl ArrayLib {
             _ => None,
         };
         let (x, y) = (side(a)?, side(b)?);
+        let stream = pool.stream();
         if let (BinOp::Mul, Some(x), Some(y)) = (op, &x, &y) {
-            return self.matmul(stream, x, y);
+            return self.matmul(pool, x, y);
         }
         let code: i32 = match op {
             BinOp::Add => 0,
@@ -227,7 +230,7 @@ impl ArrayLib {
         let (elem, dims) = (shape.elem, shape.dims.clone());
         let scalar = |v: &Value| v.as_f64().unwrap_or(0.0);
         Some((|| {
-            let (out, out_ptr) = new_device_array(stream, dims.clone(), elem)?;
+            let (out, out_ptr) = new_device_array(pool, dims.clone(), elem)?;
             let n: usize = dims.iter().product();
             let n64 = n as u64;
             let pa = x.as_ref().map_or(0u64, |o| o.ptr);
@@ -256,7 +259,7 @@ impl ArrayLib {
         })())
     }
 
-    fn matmul(&self, stream: &Arc<CudaStream>, x: &On, y: &On) -> Option<Result<Value, String>> {
+    fn matmul(&self, pool: &Rc<Pool>, x: &On, y: &On) -> Option<Result<Value, String>> {
         let blas = self.blas.as_ref()?;
         let ([m, k], [k2, n]) = (x.dims.as_slice(), y.dims.as_slice()) else {
             return None;
@@ -267,8 +270,9 @@ impl ArrayLib {
         }
         let int = |v: usize| i32::try_from(v).ok();
         let (mi, ki, ni) = (int(m)?, int(k)?, int(n)?);
+        let stream = pool.stream();
         Some((|| {
-            let (out, _) = new_device_array(stream, vec![m, n], x.elem)?;
+            let (out, _) = new_device_array(pool, vec![m, n], x.elem)?;
             // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: B first, with m = n.
             let dev = out.data.device();
             let mut dev = dev
@@ -296,7 +300,7 @@ impl ArrayLib {
                     let b = RawView::<$t>::new(x.ptr, m * k, stream);
                     // SAFETY: the views address k×n and m×k elements of the right type
                     // that live while their stores do; `c` holds m×n elements.
-                    let mut cv = unsafe { c.slice.transmute_mut::<$t>(m * n) }
+                    let mut cv = unsafe { c.slice_mut().transmute_mut::<$t>(m * n) }
                         .ok_or("internal error: result size")?;
                     unsafe { blas.gemm(cfg, &a, &b, &mut cv) }
                         .map_err(|e| format!("cuBLAS error in a matrix product: {e:?}"))?;
@@ -351,18 +355,18 @@ impl<T> DevicePtr<T> for RawView<T> {
 /// A new array whose elements will be written on the device: a lazily zeroed host
 /// buffer (no pages touched until read) and a device copy.
 fn new_device_array(
-    stream: &Arc<CudaStream>,
+    pool: &Rc<Pool>,
     dims: Vec<usize>,
     elem: ElemType,
 ) -> Result<(ArrayRef, u64), String> {
-    let arr = Array::zeros(dims, elem);
+    let arr = Array::device_only(dims, elem);
     let bytes = arr.len() * elem.size_bytes();
-    let slice = stream
-        .alloc_zeros::<u8>(bytes.max(1))
+    let slice = pool
+        .take(bytes)
         .map_err(|e| crate::memory::oom_or(e, bytes))?;
-    let ptr = slice.device_ptr(stream).0;
+    let ptr = slice.device_ptr(pool.stream()).0;
     let r = ArrayRef::new(arr);
-    *r.data.device().borrow_mut() = Some(Box::new(DeviceArray::new(slice, stream.clone())));
+    *r.data.device().borrow_mut() = Some(Box::new(DeviceArray::new(slice, pool.clone())));
     Ok((r, ptr))
 }
 
