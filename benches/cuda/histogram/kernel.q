@@ -1,7 +1,8 @@
 % bytes: 268436480
 % 256-bin histogram of an 8192x8192 image of 8-bit intensities (stored as scalars).
-% Each block of 256 threads counts eight image rows into a histogram in shared memory
-% (atomic `+=`; consecutive threads read consecutive columns), then adds it to the
+% Each block of 256 threads counts eight image rows into an integer histogram in shared
+% memory (`bins : vec[int] = shared(256)`, as the CUDA C reference's unsigned bins;
+% atomic `+=`; consecutive threads read consecutive columns), then adds it to the
 % global histogram (atomic `+=` again): 1024 blocks, 256 global atomics each.
 
 function [] = __kernel__ make_image(x : mat'unchecked, pos : ivec2)
@@ -16,11 +17,11 @@ endfunction
 
 function [] = __kernel__ histogram(im : mat'unchecked, h : vec'unchecked, rows : int, _
                                    pos : ivec2, blkpos : ivec2, blkdim : ivec2)
-    bins = shared(256)
+    bins : vec[int] = shared(256)
     t = blkpos[1]
     nt = blkdim[1]
     for b = t..nt..255
-        bins[b] = 0.0
+        bins[b] = 0
     endfor
     syncthreads
     for r = pos[0] * rows..pos[0] * rows + rows - 1

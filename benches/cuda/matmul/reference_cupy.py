@@ -1,8 +1,9 @@
 """2048x2048 float32 matrix product with cupy.matmul (cuBLAS SGEMM).
 
-CuPy reference for benches/cuda/matmul/kernel.q: same exact inputs (multiples of 1/8),
-the product written into a preallocated output. Prints `rep: <ms> ms` per repetition
-(CUDA events around the call) and `checksum: <value>`.
+CuPy reference for benches/cuda/matmul/kernel.q and benches/cuda/matmul_blas/kernel.q
+(this file is identical in both folders): same exact inputs (multiples of 1/8), the
+product written into a preallocated output. Prints `rep: <ms> ms` per repetition (CUDA
+events around the call) and `checksum: <value>`.
 """
 import cupy as cp
 

@@ -41,6 +41,10 @@ pub(crate) struct Gen<'k> {
     pub next_loop: usize,
     pub has_barrier: bool,
     pub shared: Vec<Option<SharedSlot>>,
+    /// Extents (padded to four, as `bz_d`) of shared arrays that every allocation gives
+    /// the same constant extents: accesses use them as literals, so bounds checks and
+    /// offsets fold at compile time.
+    pub shared_dims: Vec<Option<[usize; 4]>>,
     pub dyn_shared: Vec<DynShared>,
     pub uses_pool: bool,
     /// Some statement jumps to the output epilogue.
@@ -68,6 +72,16 @@ fn const_dim(e: &blazar_kir::Expr) -> Option<usize> {
     }
 }
 
+/// The extents `bz_d` would hold (1s in front up to the rank, then 1s), when constant.
+fn padded_const_dims(dims: &[blazar_kir::Expr], rank: usize) -> Option<[usize; 4]> {
+    let k = dims.len().min(rank);
+    let mut out = [1usize; 4];
+    for (i, e) in dims[..k].iter().enumerate() {
+        out[rank - k + i] = const_dim(e)?;
+    }
+    Some(out)
+}
+
 pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     let mut g = Gen {
         k,
@@ -82,6 +96,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         next_loop: 0,
         has_barrier: false,
         shared: vec![None; k.arrays.len()],
+        shared_dims: vec![None; k.arrays.len()],
         dyn_shared: Vec::new(),
         uses_pool: false,
         uses_done: false,
@@ -100,9 +115,20 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     });
     for (a, list) in allocs.iter().enumerate() {
         let mut slot = None;
+        let rank = match k.arrays[a].ty {
+            Ty::Array(t) => (t.rank as usize).clamp(1, 4),
+            _ => 1,
+        };
+        let mut same: Option<Option<[usize; 4]>> = None;
         for s in list {
             let StmtKind::AllocShared { dims, .. } = &s.kind else {
                 continue;
+            };
+            let padded = padded_const_dims(dims, rank);
+            same = match same {
+                None => Some(padded),
+                Some(prev) if prev == padded => Some(prev),
+                Some(_) => Some(None),
             };
             let n: Option<usize> = dims.iter().map(const_dim).product();
             slot = match (slot, n) {
@@ -126,6 +152,9 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
             }
         }
         g.shared[a] = slot;
+        if matches!(slot, Some(SharedSlot::Static(_))) {
+            g.shared_dims[a] = same.flatten();
+        }
     }
     // A slot that turned dynamic late keeps only dynamic records of its own statements.
     g.dyn_shared

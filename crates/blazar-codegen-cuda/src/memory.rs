@@ -40,7 +40,11 @@ impl Gen<'_> {
     fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
         let name = names::arr(self.k, a);
         let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
-        let dim = |i: usize| format!("{name}.dims[{i}]");
+        let fixed = self.shared_dims.get(a as usize).copied().flatten();
+        let dim = |i: usize| match fixed {
+            Some(d) => d[i].to_string(),
+            None => format!("{name}.dims[{i}]"),
+        };
         if k >= r {
             (0..k)
                 .map(|i| {
@@ -75,10 +79,25 @@ impl Gen<'_> {
         format!("bz_idx<{mode}>({})", args.join(", "))
     }
 
+    /// `i0, n0, i1, n1, ...`: each index with its extent (zero extension helpers).
+    fn index_pairs(&mut self, a: ArrId, index: &[Expr]) -> String {
+        let shape = self.shape(a, index.len().max(1));
+        let mut args = Vec::new();
+        for (e, n) in index.iter().zip(shape) {
+            args.push(self.i32_of(e));
+            args.push(n);
+        }
+        args.join(", ")
+    }
+
     /// A load `@a[index]`.
     pub fn load(&mut self, a: ArrId, index: &[Expr]) -> String {
         let t = self.arr_ty(a);
         let mode = names::read_mode(t.read);
+        if mode == 0 && !index.is_empty() {
+            let pairs = self.index_pairs(a, index);
+            return format!("bz_getz({}.data, {pairs})", names::arr(self.k, a));
+        }
         let off = self.offset(a, index, mode);
         if mode == 5 {
             // 'unchecked: the offset is always used as is.
@@ -106,6 +125,12 @@ impl Gen<'_> {
         let t = self.arr_ty(a);
         let name = names::arr(self.k, a);
         let mode = names::write_mode(t.write);
+        if mode == 0 && op.is_none() && !index.is_empty() {
+            let pairs = self.index_pairs(a, index);
+            let x = self.expr(value);
+            self.line_out(&format!("bz_putz({name}.data, {x}, {pairs});"));
+            return;
+        }
         let off = self.offset(a, index, mode);
         let x = self.expr(value);
         let ct = scalar(t.elem);

@@ -48,6 +48,23 @@ __device__ __forceinline__ i32 bz_idx(bz_err* e, i32 line, i32 d, i32 off, i32 i
   return bz_idx<M>(e, line, d + 1, off * n + j, rest...);
 }
 template<typename T> __device__ __forceinline__ T bz_get(const T* p, i32 o) { return o < 0 ? T{} : p[o]; }
+// Zero extension without sentinel offsets: every index is compared first and one
+// predicated access follows, so the compiler can issue neighbouring loads together.
+__device__ __forceinline__ bool bz_in(i32& off) { return true; }
+template<typename... R> __device__ __forceinline__ bool bz_in(i32& off, i32 i, i32 n, R... rest) {
+  bool ok = (u32)i < (u32)n;
+  off = off * n + i;
+  return bz_in(off, rest...) && ok;
+}
+template<typename T, typename... R> __device__ __forceinline__ T bz_getz(const T* p, R... idx) {
+  i32 off = 0;
+  const bool ok = bz_in(off, idx...);
+  return ok ? p[off] : T{};
+}
+template<typename T, typename V, typename... R> __device__ __forceinline__ void bz_putz(T* p, V v, R... idx) {
+  i32 off = 0;
+  if (bz_in(off, idx...)) p[off] = (T)v;
+}
 template<typename T, typename V> __device__ __forceinline__ void bz_put(T* p, i32 o, V v) { if (o >= 0) p[o] = (T)v; }
 
 // Read-modify-write operators: 0 add, 1 sub, 2 mul, 3 div, 4 pow, 5 min, 6 max,

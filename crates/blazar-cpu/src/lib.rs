@@ -38,6 +38,10 @@ pub struct LaunchPlan {
     pub block_dims: [usize; 4],
     /// Run the work items on the calling thread, in order (`serial_do`).
     pub serial: bool,
+    /// The program gave the block shape (`[[data dims], [block dims]]`); otherwise it is
+    /// the default shape, and a backend may pick its own for kernels that cannot
+    /// observe it (no block specials, shared memory or barriers).
+    pub block_given: bool,
 }
 
 /// One kernel argument, in the order of the kernel's parameters.

@@ -16,13 +16,16 @@ use crate::params::{
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_interp::Backend;
+use blazar_interp::{ArrayOp, Backend};
 use blazar_kir::{Bind, Kernel};
-use blazar_runtime::ArrayRef;
+use blazar_runtime::{ArrayRef, Value};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// Kernel outputs one launch may have.
+const MAX_OUTPUTS: usize = 32;
 
 /// Bytes of the device pool for dynamic kernel memory (allocated on first use).
 const POOL_BYTES: usize = 256 << 20;
@@ -31,6 +34,8 @@ const POOL_BYTES: usize = 256 << 20;
 pub struct CudaBackend {
     pub(crate) ctx: Arc<CudaContext>,
     pub(crate) stream: Arc<CudaStream>,
+    /// Device memory of arrays, reused by size.
+    pool_mem: Rc<crate::pool::Pool>,
     pub arch: u32,
     pub device_name: String,
     nvrtc: (i32, i32),
@@ -40,10 +45,14 @@ pub struct CudaBackend {
     /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
     /// cannot be reused).
     modules: HashMap<(usize, [u32; 3]), (Rc<Kernel>, Rc<Module>)>,
-    err: CudaSlice<i32>,
+    /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
+    /// output: one allocation, read back with one copy.
+    scratch: CudaSlice<u8>,
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
     stats: Stats,
+    /// Reductions, element-wise operations and cuBLAS, loaded on first use.
+    lib: Option<Result<crate::arrays::ArrayLib, String>>,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -63,14 +72,15 @@ impl CudaBackend {
             .compute_capability()
             .map_err(|e| driver("querying the GPU", e))?;
         let device_name = ctx.name().unwrap_or_else(|_| "GPU".into());
-        let err = stream
-            .alloc_zeros::<i32>(4)
+        let scratch = stream
+            .alloc_zeros::<u8>(16 + 16 * MAX_OUTPUTS)
             .map_err(|e| driver("an allocation", e))?;
         let max_shared_optin = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .unwrap_or(48 << 10) as usize;
         Ok(CudaBackend {
             ctx,
+            pool_mem: Rc::new(crate::pool::Pool::new(stream.clone())),
             stream,
             arch: (major * 10 + minor) as u32,
             device_name,
@@ -78,10 +88,11 @@ impl CudaBackend {
             cache: DiskCache::default_location(),
             file_name: file_name.to_string(),
             modules: HashMap::new(),
-            err,
+            scratch,
             pool: None,
             max_shared_optin,
             stats: Stats::default(),
+            lib: None,
         })
     }
 
@@ -93,6 +104,15 @@ impl CudaBackend {
             return Ok(m.clone());
         }
         let gen = source_of(k, &self.file_name, Some(block));
+        if let Some(dir) = std::env::var_os("BLAZAR_DUMP_CUDA") {
+            // For profiling and bug reports: the exact source each launch compiles.
+            let path = std::path::Path::new(&dir).join(format!(
+                "{}_{}x{}x{}.cu",
+                gen.entry, block[0], block[1], block[2]
+            ));
+            let _ = std::fs::create_dir_all(&dir);
+            let _ = std::fs::write(path, &gen.source);
+        }
         let cubin = cubin_for(
             &gen,
             &k.name,
@@ -128,18 +148,29 @@ impl CudaBackend {
         Ok((b, POOL_BYTES as u64, t))
     }
 
-    /// Reads and clears the error record (waits for the device).
-    fn check_error_record(&mut self, kernel: &str) -> Result<(), KernelError> {
-        let mut rec = [0i32; 4];
+    /// Waits for the device, reads the error record and `outputs` accumulators (one
+    /// copy), and clears a recorded error so the next launch starts clean.
+    fn read_back(&mut self, kernel: &str, outputs: usize) -> Result<Vec<u8>, KernelError> {
+        let n = 16 + 16 * outputs;
+        let mut bytes = vec![0u8; n];
         self.stream
-            .memcpy_dtoh(&self.err, &mut rec)
+            .memcpy_dtoh(&self.scratch.slice(0..n), &mut bytes)
             .and_then(|()| self.stream.synchronize())
             .map_err(|e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e))))?;
+        let word = |i: usize| {
+            i32::from_le_bytes([
+                bytes[4 * i],
+                bytes[4 * i + 1],
+                bytes[4 * i + 2],
+                bytes[4 * i + 3],
+            ])
+        };
+        let rec = [word(0), word(1), word(2), word(3)];
         if rec[0] == 0 {
-            return Ok(());
+            return Ok(bytes);
         }
         self.stream
-            .memset_zeros(&mut self.err)
+            .memset_zeros(&mut self.scratch.slice_mut(0..16))
             .map_err(|e| bad(driver("resetting the error record", e)))?;
         Err(errors::decode(rec))
     }
@@ -196,10 +227,13 @@ impl Backend for CudaBackend {
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
+        // The default block shape is only a suggestion for kernels that cannot observe
+        // it: those run under the GPU's own choice (long contiguous rows per warp).
+        let plan = &crate::module::gpu_plan(k, plan);
         let m = self.module(k, cuda_block(plan)?)?;
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
-            ptrs.push(ensure_on_device(a, &self.stream).map_err(bad)?);
+            ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
         }
         let var_value = |v: u32| -> Option<i64> {
             k.params
@@ -237,16 +271,25 @@ impl Backend for CudaBackend {
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
         let cfg = config(plan, shared as u32)?;
-        // Kernel outputs: one device accumulator each, starting at the identity.
-        let mut outs: Vec<CudaSlice<u8>> = Vec::new();
-        for o in &m.gen.outputs {
-            let init = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
-            let s = self
-                .stream
-                .clone_htod(&init)
-                .map_err(|e| bad(driver("an allocation", e)))?;
-            outs.push(s);
+        // Kernel outputs: 16-byte accumulators after the error record, each starting
+        // at the identity of its operator (one copy for all).
+        let nout = m.gen.outputs.len();
+        if nout > MAX_OUTPUTS {
+            return Err(bad(format!(
+                "a kernel may have at most {MAX_OUTPUTS} outputs"
+            )));
         }
+        if nout > 0 {
+            let mut init = vec![0u8; 16 * nout];
+            for (i, o) in m.gen.outputs.iter().enumerate() {
+                let b = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
+                init[16 * i..16 * i + b.len()].copy_from_slice(&b);
+            }
+            self.stream
+                .memcpy_htod(&init, &mut self.scratch.slice_mut(16..16 + 16 * nout))
+                .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
+        }
+        let base = self.scratch.device_ptr(&self.stream).0;
         let mut params: Vec<ParamBytes> = Vec::with_capacity(m.gen.params.len());
         for p in &m.gen.params {
             params.push(match p {
@@ -266,10 +309,8 @@ impl Backend for CudaBackend {
                 ParamLayout::Space => {
                     space_param(&plan.data_dims, &plan.block_dims).map_err(bad)?
                 }
-                ParamLayout::ErrorRecord => pointer_param(self.err.device_ptr(&self.stream).0),
-                ParamLayout::Output { index, .. } => {
-                    pointer_param(outs[*index].device_ptr(&self.stream).0)
-                }
+                ParamLayout::ErrorRecord => pointer_param(base),
+                ParamLayout::Output { index, .. } => pointer_param(base + 16 + 16 * *index as u64),
                 ParamLayout::Pool => {
                     let (b, cap, t) = self.pool().map_err(bad)?;
                     pool_param(b, cap, t)
@@ -285,42 +326,59 @@ impl Backend for CudaBackend {
         // the launch (arrays are kept by their stores, outputs until the copy below).
         unsafe { builder.launch(cfg) }
             .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
-        for (p, a) in k.params.iter().zip(args) {
+        for (idx, (p, a)) in k.params.iter().zip(args).enumerate() {
             if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
-                let idx = k
-                    .params
-                    .iter()
-                    .position(|q| std::ptr::eq(q, p))
-                    .unwrap_or(0);
                 if m.writes.get(idx).copied().unwrap_or(true) {
                     mark_written(&arrays[*i]);
                 }
             }
         }
-        if m.can_fail || !outs.is_empty() {
-            self.check_error_record(&k.name)?;
+        if !m.can_fail && nout == 0 {
+            return Ok(Some(Vec::new()));
         }
-        let mut values = Vec::with_capacity(outs.len());
-        for (o, s) in m.gen.outputs.iter().zip(&outs) {
-            let bytes = self
-                .stream
-                .clone_dtoh(s)
-                .map_err(|e| bad(driver("reading a kernel output", e)))?;
-            values.push(errors::finish(o, &bytes));
+        let bytes = self.read_back(&k.name, nout)?;
+        Ok(Some(
+            m.gen
+                .outputs
+                .iter()
+                .enumerate()
+                .map(|(i, o)| errors::finish(o, &bytes[16 + 16 * i..32 + 16 * i]))
+                .collect(),
+        ))
+    }
+
+    fn array_op(&mut self, op: ArrayOp, args: &[Value]) -> Option<Result<Value, String>> {
+        if self.lib.is_none() {
+            self.lib = Some(crate::arrays::ArrayLib::load(
+                &self.ctx,
+                &self.stream,
+                self.arch,
+                self.nvrtc,
+                &self.cache,
+                &mut self.stats,
+            ));
         }
-        Ok(Some(values))
+        let lib = self.lib.as_ref()?.as_ref().ok()?;
+        let r = match (op, args) {
+            (ArrayOp::Binary(op), [a, b]) => lib.binary(&self.pool_mem, op, a, b),
+            (ArrayOp::Reduce(name), [Value::Array(a)]) => lib.reduce(&self.stream, name, a),
+            _ => None,
+        };
+        self.stats.array_ops += r.is_some() as usize;
+        r
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {
-        self.check_error_record("(last launch)")
+        self.read_back("(last launch)", 0).map(|_| ())
     }
 
     fn stats(&self) -> Option<String> {
         Some(format!(
-            "stats: compiled={} cached={} compile_ms={:.1} device={} sm_{}",
+            "stats: compiled={} cached={} compile_ms={:.1} device_ops={} device={} sm_{}",
             self.stats.compiled,
             self.stats.cached,
             self.stats.compile_ms,
+            self.stats.array_ops,
             self.device_name.replace(' ', "_"),
             self.arch
         ))

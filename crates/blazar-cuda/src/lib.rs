@@ -10,6 +10,7 @@
 //!   copies and residency), `params` (launch parameters), `module` (loaded kernels),
 //!   `errors` (error records, outputs), `timer` (CUDA events for `tic`/`toc`).
 
+mod arrays;
 mod backend;
 pub mod cache;
 pub mod compile;
@@ -17,6 +18,7 @@ mod errors;
 mod memory;
 mod module;
 mod params;
+mod pool;
 mod timer;
 
 pub use backend::CudaBackend;
@@ -88,7 +90,7 @@ impl Backend for NvrtcCheck {
         _arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         // The source the GPU would compile: specialised on the launch's block shape.
-        let block = backend::cuda_block(plan)?;
+        let block = backend::cuda_block(&module::gpu_plan(k, plan))?;
         if self.seen.insert((Rc::as_ptr(k) as usize, block)) {
             self.keep.push(k.clone());
             let gen = module::source_of(k, &self.file_name, Some(block));

@@ -6,15 +6,47 @@
 //! after the launch, [`mark_written`] tells the store that the device is newer, so the
 //! next host read downloads once. Arrays a kernel only reads stay valid on both sides.
 
-use blazar_runtime::{Array, ArrayRef, Buffer, DeviceCopy, Residency};
+use crate::pool::Pool;
+use blazar_runtime::{Array, ArrayRef, Buffer, DeviceCopy, ElemType, Residency};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DriverError};
 use std::any::Any;
+use std::rc::Rc;
 use std::sync::Arc;
 
-/// One array's elements in device memory.
+/// One array's elements in device memory (given back to the pool when dropped).
 pub struct DeviceArray {
-    pub slice: CudaSlice<u8>,
-    stream: Arc<CudaStream>,
+    /// Always `Some` until the array is dropped.
+    slice: Option<CudaSlice<u8>>,
+    pool: Rc<Pool>,
+}
+
+impl DeviceArray {
+    pub fn new(slice: CudaSlice<u8>, pool: Rc<Pool>) -> DeviceArray {
+        DeviceArray {
+            slice: Some(slice),
+            pool,
+        }
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        self.pool.stream()
+    }
+
+    pub fn slice(&self) -> &CudaSlice<u8> {
+        self.slice.as_ref().expect("a live device array has memory")
+    }
+
+    pub fn slice_mut(&mut self) -> &mut CudaSlice<u8> {
+        self.slice.as_mut().expect("a live device array has memory")
+    }
+}
+
+impl Drop for DeviceArray {
+    fn drop(&mut self) {
+        if let Some(s) = self.slice.take() {
+            self.pool.give(s);
+        }
+    }
 }
 
 /// The elements of a numeric buffer as bytes (`None` for cells).
@@ -63,15 +95,17 @@ pub fn driver(what: &str, e: DriverError) -> String {
 impl DeviceCopy for DeviceArray {
     fn download(&self, buf: &mut Buffer) -> Result<(), String> {
         let dst = bytes_of_mut(buf).ok_or("a cell array has no device copy")?;
-        if dst.len() != self.slice.len() {
+        let src = self.slice();
+        if dst.len() > src.len() {
             return Err("internal error: device copy of the wrong size".into());
         }
         if dst.is_empty() {
             return Ok(());
         }
-        self.stream
-            .memcpy_dtoh(&self.slice, dst)
-            .and_then(|()| self.stream.synchronize())
+        let stream = self.stream();
+        stream
+            .memcpy_dtoh(&src.slice(0..dst.len()), dst)
+            .and_then(|()| stream.synchronize())
             .map_err(|e| driver("a copy from the device", e))
     }
 
@@ -84,49 +118,49 @@ impl DeviceCopy for DeviceArray {
     }
 
     fn bytes(&self) -> usize {
-        self.slice.len()
+        self.slice().len()
     }
 }
 
 /// Makes the device copy of `a` current and returns its device address.
-pub fn ensure_on_device(a: &ArrayRef, stream: &Arc<CudaStream>) -> Result<u64, String> {
+pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
+    let stream = pool.stream();
     let store = &a.data;
     let host = store
         .host_unsynced()
         .try_borrow()
         .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
-    let bytes = bytes_of(&host.buf).ok_or("cell arrays cannot be passed to kernels")?;
+    let elem = host.buf.elem();
+    if elem == ElemType::Cell {
+        return Err("cell arrays cannot be passed to kernels".into());
+    }
+    // The size from the shape: a device-only array has no host buffer yet.
+    let size = host.len() * elem.size_bytes();
     let mut dev = store
         .device()
         .try_borrow_mut()
         .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
-    let fits = dev
-        .as_ref()
-        .is_some_and(|d| d.bytes() == bytes.len().max(1));
+    let fits = dev.as_ref().is_some_and(|d| d.bytes() == size.max(1));
     if !fits {
         // A new copy (first launch, or the host resized the array).
-        let slice = stream
-            .alloc_zeros::<u8>(bytes.len().max(1))
-            .map_err(|e| oom_or(e, bytes.len()))?;
-        *dev = Some(Box::new(DeviceArray {
-            slice,
-            stream: stream.clone(),
-        }));
+        let slice = pool.take(size).map_err(|e| oom_or(e, size))?;
+        *dev = Some(Box::new(DeviceArray::new(slice, pool.clone())));
         if store.residency() == Residency::Device {
             return Err("internal error: device data lost".into());
         }
         store.set_residency(Residency::Host);
     }
     let arr = downcast(dev.as_deref_mut().ok_or("internal error: no device copy")?)?;
-    if store.residency() == Residency::Host && !bytes.is_empty() {
+    if store.residency() == Residency::Host && size > 0 {
+        let bytes = bytes_of(&host.buf).ok_or("cell arrays cannot be passed to kernels")?;
         stream
-            .memcpy_htod(bytes, &mut arr.slice)
+            .memcpy_htod(bytes, &mut arr.slice_mut().slice_mut(0..bytes.len()))
             .map_err(|e| driver("a copy to the device", e))?;
         store.set_residency(Residency::Both);
     } else if store.residency() == Residency::Host {
         store.set_residency(Residency::Both);
     }
-    let (ptr, _sync) = arr.slice.device_ptr(stream);
+    let (ptr, _sync) = arr.slice().device_ptr(stream);
     Ok(ptr)
 }
 

@@ -5,7 +5,8 @@ use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
 use blazar_codegen_cuda::{generate, CodegenOptions, Generated};
-use blazar_kir::{Bind, Kernel, ReadMode, Stmt, StmtKind, Ty, WriteMode};
+use blazar_cpu::LaunchPlan;
+use blazar_kir::{Bind, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, WriteMode};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 use cudarc::nvrtc::Ptx;
 use std::sync::Arc;
@@ -17,6 +18,8 @@ pub struct Stats {
     pub compiled: usize,
     pub cached: usize,
     pub compile_ms: f64,
+    /// Whole-array host operations run on the device.
+    pub array_ops: usize,
 }
 
 /// One loaded kernel.
@@ -29,6 +32,83 @@ pub struct Module {
     /// The kernel can raise an error (assert, `'checked`, dynamic memory): launches
     /// wait for it so that the error is reported at the launch.
     pub can_fail: bool,
+}
+
+/// Whether a kernel's results cannot depend on the block shape: it reads no block
+/// special (`blkpos`, `blkdim`, `blkidx`, `blkcnt`) and uses no shared memory or
+/// barrier. Such kernels may run under a block shape the backend picks.
+pub fn block_free(k: &Kernel) -> bool {
+    fn expr(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Special(s) => matches!(s, Special::Pos | Special::WarpSize),
+            ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Size { .. } | ExprKind::Numel(_) => {
+                true
+            }
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::Splat(a)
+            | ExprKind::VecReduce(_, a) => expr(a),
+            ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => expr(a) && expr(b),
+            ExprKind::Select(a, b, c) => expr(a) && expr(b) && expr(c),
+            ExprKind::Math(_, xs) | ExprKind::VecLit(xs) => xs.iter().all(expr),
+            ExprKind::Load { index, .. } => index.iter().all(expr),
+        }
+    }
+    fn block(b: &[Stmt]) -> bool {
+        b.iter().all(|s| match &s.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => expr(value),
+            StmtKind::SetLane { lane, value, .. } => expr(lane) && expr(value),
+            StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
+                index.iter().all(expr) && expr(value)
+            }
+            StmtKind::If { cond, then, els } => expr(cond) && block(then) && block(els),
+            StmtKind::While { cond, body } => expr(cond) && block(body),
+            StmtKind::For {
+                start,
+                step,
+                end,
+                body,
+                ..
+            } => expr(start) && expr(step) && expr(end) && block(body),
+            StmtKind::Assert { cond } => expr(cond),
+            StmtKind::AllocLocal { dims, .. } => dims.iter().all(expr),
+            StmtKind::Barrier | StmtKind::AllocShared { .. } => false,
+            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return => true,
+        })
+    }
+    block(&k.body)
+}
+
+/// The plan a launch runs under on the GPU: the program's, except that a default block
+/// shape is replaced by [`gpu_block`] for kernels that cannot observe it.
+pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
+    let mut p = plan.clone();
+    if !plan.block_given && block_free(k) {
+        let r = (plan.rank as usize).clamp(1, 4);
+        let b = gpu_block(&plan.data_dims[..r]);
+        p.block_dims[..r].copy_from_slice(&b);
+    }
+    p
+}
+
+/// A block shape for a kernel that cannot observe it: from the last (fastest, on
+/// `threadIdx.x`) dimension outwards, each extent the largest divisor of the data
+/// extent that keeps the block within 256 threads, so warps read long contiguous runs.
+pub fn gpu_block(data: &[usize]) -> Vec<usize> {
+    let mut left = 256usize;
+    let mut out = vec![1; data.len()];
+    for (i, &d) in data.iter().enumerate().rev() {
+        let b = (1..=left.min(d.max(1)))
+            .rev()
+            .find(|b| d % b == 0)
+            .unwrap_or(1);
+        out[i] = b;
+        left /= b;
+        if left < 2 {
+            break;
+        }
+    }
+    out
 }
 
 /// The source of a kernel as compiled for the GPU.
@@ -142,4 +222,18 @@ pub fn can_fail(k: &Kernel) -> bool {
         }
     });
     fails
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gpu_block;
+
+    #[test]
+    fn gpu_blocks_put_long_rows_on_threadidx_x() {
+        assert_eq!(gpu_block(&[8192, 8192]), [1, 256]);
+        assert_eq!(gpu_block(&[4096, 4096, 3]), [1, 64, 3]);
+        assert_eq!(gpu_block(&[1 << 26]), [256]);
+        assert_eq!(gpu_block(&[6, 10]), [6, 10]);
+        assert_eq!(gpu_block(&[7, 1]), [7, 1]);
+    }
 }

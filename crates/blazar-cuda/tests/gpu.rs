@@ -33,7 +33,11 @@ fn main() {
             return;
         }
     };
-    let tests: [(&str, fn(&BackendRef)); 3] = [
+    let tests: [(&str, fn(&BackendRef)); 4] = [
+        (
+            "whole_array_operations_run_on_the_device",
+            whole_array_operations_run_on_the_device,
+        ),
         (
             "kernels_run_and_data_moves_only_when_needed",
             kernels_run_and_data_moves_only_when_needed,
@@ -54,8 +58,17 @@ fn main() {
     println!("gpu tests: {} passed", tests.len());
 }
 
+/// Runs `src` on the CPU executor.
+fn run_on_cpu(src: &str) -> String {
+    run_with(None, src).expect("runs on the CPU")
+}
+
 /// Runs `src` on `backend`; the program's output, or its error message.
 fn run_on(backend: &BackendRef, src: &str) -> Result<String, String> {
+    run_with(Some(backend), src)
+}
+
+fn run_with(backend: Option<&BackendRef>, src: &str) -> Result<String, String> {
     let loaded = check("gpu.q", src, None);
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
     let sink = Sink::default();
@@ -66,7 +79,7 @@ fn run_on(backend: &BackendRef, src: &str) -> Result<String, String> {
         "gpu".into(),
     );
     let opts = Options {
-        backend: Some(backend.clone()),
+        backend: backend.cloned(),
         ..Options::default()
     };
     let result = run(&loaded, ctx, opts);
@@ -120,4 +133,37 @@ x = ones(1000000)
 print parallel_do(size(x), x, sum_all)
 ";
     assert_eq!(run_on(b, src).expect("runs"), "1000000\n");
+}
+
+fn device_ops(b: &BackendRef) -> usize {
+    let line = b.0.borrow().stats().unwrap_or_default();
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix("device_ops="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+fn whole_array_operations_run_on_the_device(b: &BackendRef) {
+    let src = "
+function [] = __kernel__ fill(A : mat, B : mat, pos : ivec2)
+    A[pos] = pos[0] + 2 * pos[1]
+    B[pos] = pos[0] - pos[1]
+endfunction
+A = zeros(64, 64)
+B = zeros(64, 64)
+parallel_do(size(A), A, B, fill)
+C = A * B
+D = A + 1
+E = 2 .* B - A
+print [sum(C), max(D), min(E), mean(A), C[3, 5], D[63, 63], E[10, 0]]
+";
+    let before = device_ops(b);
+    let out = run_on(b, src).expect("runs");
+    // The same program on the CPU executor is the oracle (all values are exact).
+    assert_eq!(out, run_on_cpu(src), "{out}");
+    assert!(
+        device_ops(b) - before >= 8,
+        "device ops: {}",
+        device_ops(b) - before
+    );
 }

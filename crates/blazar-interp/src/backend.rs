@@ -8,7 +8,7 @@
 
 use blazar_cpu::{ArgVal, KValue, KernelError, LaunchPlan};
 use blazar_kir::Kernel;
-use blazar_runtime::ArrayRef;
+use blazar_runtime::{ArrayRef, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -32,6 +32,13 @@ pub trait Backend {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError>;
 
+    /// A whole-array host operation the backend may run where the data lives: a binary
+    /// operator, or a reduction builtin (`sum`, `mean`, `min`, `max`) of one array.
+    /// `None` lets the host run it (the arrays are downloaded when stale).
+    fn array_op(&mut self, _op: ArrayOp, _args: &[Value]) -> Option<Result<Value, String>> {
+        None
+    }
+
     /// Waits for all queued work; reports a device error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
@@ -39,6 +46,14 @@ pub trait Backend {
     fn stats(&self) -> Option<String> {
         None
     }
+}
+
+/// A host operation offered to [`Backend::array_op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayOp {
+    Binary(blazar_runtime::ops::BinOp),
+    /// A builtin of one array argument, by name.
+    Reduce(&'static str),
 }
 
 /// A shared handle on a backend, as kept in [`crate::Options`].

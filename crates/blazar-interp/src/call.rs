@@ -127,7 +127,24 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
+        if let [Value::Array(_)] = args {
+            if let n @ ("sum" | "mean" | "min" | "max") = b.name {
+                if let Some(r) = self.device_op(crate::ArrayOp::Reduce(n), &[&args[0]]) {
+                    return r.map_err(|m| RunError::new(span, m));
+                }
+            }
+        }
         (b.func)(&mut self.ctx, args).at(span)
+    }
+
+    /// Offers a whole-array operation to the backend; `None` when the host runs it.
+    pub fn device_op(&self, op: crate::ArrayOp, args: &[&Value]) -> Option<Result<Value, String>> {
+        let b = self.backend.as_ref()?;
+        if !args.iter().any(|v| matches!(v, Value::Array(_))) {
+            return None;
+        }
+        let args: Vec<Value> = args.iter().map(|v| (*v).clone()).collect();
+        b.0.try_borrow_mut().ok()?.array_op(op, &args)
     }
 
     fn call_group(&mut self, g: u32, args: Vec<Value>, nout: usize, span: Span) -> R<Vec<Value>> {

@@ -44,6 +44,9 @@ impl<'p> Interp<'p> {
         if let Some(v) = ops::binary_scalar(op, a, b, self.prec) {
             return Ok(v);
         }
+        if let Some(r) = self.device_op(crate::ArrayOp::Binary(op), &[a, b]) {
+            return r.map_err(|m| crate::RunError::new(span, m));
+        }
         ops::binary(op, a, b, self.prec).at(span)
     }
 
@@ -76,10 +79,7 @@ impl<'p> Interp<'p> {
                 }
                 let x = self.eval(a, frame)?;
                 let y = self.eval(b, frame)?;
-                if let Some(v) = ops::binary_scalar(rt_op(*op), &x, &y, self.prec) {
-                    return Ok(v);
-                }
-                ops::binary(rt_op(*op), &x, &y, self.prec).at(e.span)
+                self.binary(*op, &x, &y, e.span)
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval(a, frame)?;

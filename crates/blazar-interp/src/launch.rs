@@ -289,6 +289,7 @@ impl<'p> Interp<'p> {
         if ddims.is_empty() || ddims.len() > 4 || ddims.len() != rank {
             return Err(fail(format!("an index space of {} dimensions does not fit the kernel's {rank}-dimensional positions", ddims.len())));
         }
+        let block_given = block.is_some();
         let block = match block {
             Some(mut b) => {
                 while b.len() > rank && b[0] == 1 {
@@ -357,6 +358,7 @@ impl<'p> Interp<'p> {
             d[..rank].copy_from_slice(&ddims);
             b[..rank].copy_from_slice(&block);
             LaunchPlan {
+                block_given,
                 rank: rank as u8,
                 data_dims: d,
                 block_dims: b,

@@ -17,7 +17,7 @@ mod launch;
 mod load;
 mod typeof_;
 
-pub use backend::{Backend, BackendRef};
+pub use backend::{ArrayOp, Backend, BackendRef};
 pub use blazar_native::CpuTier;
 pub use error::RunError;
 pub use interp::{Interp, Options};

@@ -43,8 +43,11 @@ impl<'a> Lower<'a> {
                 let _ = self.val(e)?;
             }
             H::Assign {
-                target, op, value, ..
-            } => self.assign(target, *op, value, s.span)?,
+                target,
+                op,
+                value,
+                ty,
+            } => self.assign(target, *op, value, ty.as_ref(), s.span)?,
             H::MultiAssign { targets, value } => self.multi_assign(targets, value, s.span)?,
             H::Declare { .. } | H::Attribute { .. } => {}
             H::If { arms, otherwise } => {
@@ -201,9 +204,20 @@ impl<'a> Lower<'a> {
         target: &'a hir::Place,
         op: Option<HOp>,
         value: &'a hir::Expr,
+        ty: Option<&hir::Annot>,
         span: Span,
     ) -> LR<()> {
-        let val = self.val(value)?;
+        let mut val = self.val(value)?;
+        // `bins : vec[int] = shared(256)`: the declared element type of kernel memory.
+        if let (Val::Alloc { ty: at, .. }, Some(a)) = (&mut val, ty) {
+            if let blazar_hir::Ty::Array { elem, .. } = &a.ty {
+                match self.hir_ty(elem, span)? {
+                    Some(Ty::Scalar(e)) => at.elem = e,
+                    None => {}
+                    Some(_) => return err(span, "kernel memory holds scalars"),
+                }
+            }
+        }
         self.assign_val(target, op, val, span)
     }
 

@@ -394,8 +394,18 @@ impl Array {
         self.dims.len()
     }
 
+    /// The number of elements (the product of the extents; a device-only array's host
+    /// buffer may be empty until it is first read, see `store`).
     pub fn len(&self) -> usize {
-        self.buf.len()
+        self.dims.iter().product()
+    }
+
+    /// An array whose elements will be written by a device: no host buffer yet.
+    pub fn device_only(dims: Vec<usize>, elem: ElemType) -> Array {
+        Array {
+            dims,
+            buf: Buffer::zeros(elem, 0),
+        }
     }
 
     pub fn is_empty(&self) -> bool {

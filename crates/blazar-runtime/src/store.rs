@@ -81,6 +81,11 @@ impl Store {
         let (Ok(dev), Ok(mut host)) = (self.device.try_borrow(), self.host.try_borrow_mut()) else {
             return;
         };
+        let n = host.len();
+        if host.buf.len() != n {
+            // A device-only array gets its host buffer on its first host read.
+            host.buf = Buffer::zeros(host.buf.elem(), n);
+        }
         if let Some(d) = dev.as_ref() {
             if let Err(e) = d.download(&mut host.buf) {
                 record_fault(e);

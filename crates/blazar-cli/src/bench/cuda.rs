@@ -1,6 +1,7 @@
 //! `blazar bench --device cuda`: the workloads of `benches/cuda/` on an NVIDIA GPU
 //! against hand-written CUDA C (`reference.cu`, built at bench time with
-//! `nvcc -O3 -arch=sm_90`; `$NVCC` picks another nvcc) and CuPy (`reference_cupy.py`,
+//! `nvcc -O3 -arch=sm_90`, plus the flags of a `// nvcc-flags:` line; `$NVCC` picks
+//! another nvcc) and CuPy (`reference_cupy.py`,
 //! run with `python3`, `$PYTHON` picks another, where CuPy has the operation).
 //!
 //! The device-to-device copy bandwidth (`copy/reference.cu`) is measured first, in the
@@ -19,6 +20,23 @@ use std::time::Duration;
 
 /// What every reference and the copy are compiled with, besides `-o BIN SRC`.
 const NVCC_FLAGS: &[&str] = &["-O3", "-arch=sm_90"];
+
+/// How many opening lines of a `reference.cu` may hold its `// nvcc-flags:` line.
+const FLAGS_LINES: usize = 20;
+
+/// The extra nvcc flags of a reference: the words after `// nvcc-flags:` on the first
+/// such line among its first [`FLAGS_LINES`] lines (`-lcublas`, say), appended to the
+/// command after the source file; empty without such a line.
+fn extra_nvcc_flags(src: &str) -> Vec<String> {
+    src.lines()
+        .take(FLAGS_LINES)
+        .find_map(|l| {
+            let rest = l.trim().strip_prefix("//")?.trim_start();
+            rest.strip_prefix("nvcc-flags:")
+        })
+        .map(|flags| flags.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
 
 pub(super) fn run(s: &Setup) -> Outcome {
     if let Err(e) = std::fs::create_dir_all(&s.tmp) {
@@ -137,11 +155,15 @@ fn probe_cupy() -> Result<String, String> {
 }
 
 fn nvcc_compile(nvcc: &str, src: &Path, exe: &Path) -> Result<(), String> {
+    let extra = std::fs::read_to_string(src)
+        .map(|text| extra_nvcc_flags(&text))
+        .unwrap_or_default();
     let out = Command::new(nvcc)
         .args(NVCC_FLAGS)
         .arg("-o")
         .arg(exe)
         .arg(src)
+        .args(&extra)
         .output()
         .map_err(|e| format!("cannot start: {e}"))?;
     if out.status.success() {
@@ -189,5 +211,30 @@ fn measure_copy(nvcc: &str, dir: &Path, tmp: &Path, limit: Duration) -> CopyCeil
             first_error(&out.stderr)
         )),
         Ok(out) => CopyCeiling::from_output(&out.stdout, parse_output(&out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extra_nvcc_flags;
+
+    #[test]
+    fn reads_nvcc_flags_line() {
+        let src = "// nvcc-flags: -lcublas  -lcurand\n#include <cstdio>\n";
+        assert_eq!(extra_nvcc_flags(src), ["-lcublas", "-lcurand"]);
+        let later = "// a comment\n  //nvcc-flags:\t-lcublas\n// nvcc-flags: -lx\n";
+        assert_eq!(extra_nvcc_flags(later), ["-lcublas"]);
+        assert!(extra_nvcc_flags("// nvcc-flags:\nint main() {}\n").is_empty());
+    }
+
+    #[test]
+    fn ignores_missing_or_late_flags() {
+        assert!(extra_nvcc_flags("#include <cstdio>\nint main() {}\n").is_empty());
+        assert!(extra_nvcc_flags("").is_empty());
+        assert!(extra_nvcc_flags("int x; // nvcc-flags: -lcublas\n").is_empty());
+        let late = format!("{}// nvcc-flags: -lcublas\n", "//\n".repeat(20));
+        assert!(extra_nvcc_flags(&late).is_empty());
+        let last = format!("{}// nvcc-flags: -lcublas\n", "//\n".repeat(19));
+        assert_eq!(extra_nvcc_flags(&last), ["-lcublas"]);
     }
 }

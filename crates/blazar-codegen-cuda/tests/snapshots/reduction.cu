@@ -21,19 +21,19 @@ extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
     bz_shared_alloc(a2_vals, a2_vals_cap, bz_smem_top, bz_smem, bz_d, bz_e, 3);
   }
 #line 4 "test.q"
-  bz_put(a2_vals.data, bz_idx<0>(bz_e, 4, 0, 0, bz_blkpos, a2_vals.dims[0]), a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])]);
+  bz_putz(a2_vals.data, a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])], bz_blkpos, a2_vals.dims[0]);
   __syncthreads();
   v0_bit = 1;
 #line 6 "test.q"
   while ((v0_bit < bz_blkdim)) {
     if ((bz_rem(bz_blkpos, (v0_bit * 2)) == 0)) {
-      { const i32 o = bz_idx<0>(bz_e, 8, 0, 0, bz_blkpos, a2_vals.dims[0]); if (o >= 0) bz_atomic<0, f32>(a2_vals.data + o, bz_get(a2_vals.data, bz_idx<0>(bz_e, 8, 0, 0, (bz_blkpos + v0_bit), a2_vals.dims[0]))); }
+      { const i32 o = bz_idx<0>(bz_e, 8, 0, 0, bz_blkpos, a2_vals.dims[0]); if (o >= 0) bz_atomic<0, f32>(a2_vals.data + o, bz_getz(a2_vals.data, (bz_blkpos + v0_bit), a2_vals.dims[0])); }
     }
     __syncthreads();
     v0_bit = (v0_bit * 2);
   }
   if ((bz_blkpos == 0)) {
-    bz_put(a1_y.data, bz_idx<0>(bz_e, 14, 0, 0, bz_blkidx, a1_y.dims[0]), bz_get(a2_vals.data, bz_idx<0>(bz_e, 14, 0, 0, 0, a2_vals.dims[0])));
+    bz_putz(a1_y.data, bz_getz(a2_vals.data, 0, a2_vals.dims[0]), bz_blkidx, a1_y.dims[0]);
   } else {
     return;
   }

@@ -17,7 +17,7 @@ extern "C" __global__ void __launch_bounds__(1024) bz_acc(
   v0_v = bz_map2(bz_v<f32, 3>{{bz_map1(bz_pos, [](auto x) { return bz_cast<f32>(x); })[0], 0.5f, -1.0f}}, bz_splat<3, f32>(2.0f), [](auto x, auto y) { return (x * y); });
   v0_v[2] = 1e-7f;
   { const i32 bz_d[4] = {max(4, 0), 1, 1, 1}; bz_local_alloc(a1_t, a1_t_cap, bz_pl, bz_d, 1, bz_e, 4); }
-  v2_b = ((u8)(bz_get(a1_t.data, bz_idx<0>(bz_e, 5, 0, 0, 0, a1_t.dims[0])) & ((u8)255)));
+  v2_b = ((u8)(bz_getz(a1_t.data, 0, a1_t.dims[0]) & ((u8)255)));
   bz_acc0 = bz_combine<0, f32>(bz_acc0, ((bz_pos[1] > 3) ? bz_fold(v0_v, [](auto x, auto y) { return (x + y); }) : c32{v1_a, 1.0f}.re));
   {
     __shared__ f32 bz_red0[32];

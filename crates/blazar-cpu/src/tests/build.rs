@@ -265,6 +265,7 @@ pub fn run(
     threads: usize,
 ) -> (Result<Vec<KValue>, KernelError>, Vec<Buffer>) {
     let mut plan = LaunchPlan {
+        block_given: false,
         rank: data.len() as u8,
         data_dims: [1; 4],
         block_dims: [1; 4],

@@ -373,6 +373,7 @@ fn outputs_min_max_sub_and_serial() {
     ]);
     let xs: Vec<i32> = (0..3000).map(|i| (i * 37) % 1001 - 500).collect();
     let mut plan = LaunchPlan {
+        block_given: false,
         rank: 1,
         data_dims: [3000, 1, 1, 1],
         block_dims: [1; 4],
