@@ -54,7 +54,10 @@ pub const ALL_BACKENDS: &[&str] = &["cpu", "nvrtc", "cuda"];
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
     match backend {
-        "nvrtc" => vec!["--device", "cpu", "--check-cuda"],
+        // The interpreter (the oracle) on 2 threads, with every kernel also compiled by
+        // NVRTC: with `cpu` (interpreter on 1 thread, native on 2) each program runs
+        // on both tiers and both thread counts.
+        "nvrtc" => vec!["--device", "cpu", "--check-cuda", "--cpu-tier", "interp"],
         b => vec!["--device", b],
     }
 }
