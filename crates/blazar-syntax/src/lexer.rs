@@ -349,13 +349,18 @@ impl<'a> Lexer<'a> {
             self.error(lo, self.pos, "expected a name after `#pragma`");
         }
         let line = self.rest_of_line();
-        let (args, consumed) = attribute_args(line, style == AttrStyle::Brace);
-        if style == AttrStyle::Brace && consumed == line.len() && !line.trim_end().ends_with('}') {
-            self.error(
-                lo,
-                self.pos + line.len(),
-                "missing `}` to close `{!` attribute",
-            );
+        let (mut args, consumed) = attribute_args(line, style == AttrStyle::Brace);
+        if style == AttrStyle::Brace && consumed == line.len() {
+            match line.trim_end().strip_suffix('}') {
+                // The last `}` closes the attribute even inside an unterminated quote,
+                // so that printing and parsing again gives the same arguments.
+                Some(inner) => args = inner.trim().to_string(),
+                None => self.error(
+                    lo,
+                    self.pos + line.len(),
+                    "missing `}` to close `{!` attribute",
+                ),
+            }
         }
         self.pos += consumed;
         self.push(

@@ -190,6 +190,9 @@ fn attributes() {
     assert_eq!(t[1..], [Tok::Newline, id("x")]);
     let t = toks("{!parallel for}");
     assert!(matches!(&t[0], Tok::Attr { style: AttrStyle::Brace, args, .. } if args == "for"));
+    // An unterminated quote: the line's last `}` still closes the attribute.
+    let t = toks("{!p \"open quote}");
+    assert!(matches!(&t[0], Tok::Attr { args, .. } if args == "\"open quote"));
     let t = toks("#pragma force_parallel");
     assert!(
         matches!(&t[0], Tok::Attr { style: AttrStyle::Pragma, name, .. } if name == "force_parallel")
