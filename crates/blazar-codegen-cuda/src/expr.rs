@@ -179,13 +179,57 @@ pub fn math(f: MathFn, s: Scalar, args: &[String]) -> String {
     }
 }
 
-/// `[](auto x) { return body; }` over the lanes of `v`.
-fn map1(v: &str, body: String) -> String {
-    format!("bz_map1({v}, [](auto x) {{ return {body}; }})")
-}
-
-fn map2(a: &str, b: &str, body: String) -> String {
-    format!("bz_map2({a}, {b}, [](auto x, auto y) {{ return {body}; }})")
+/// The operator nodes both C++ emitters spell alike (unary, binary, cast, select and
+/// math functions, on scalars or lane by lane on vectors), given the spelling of the
+/// operands (`sub`) and the capture of the lane lambdas (`[]` on the device, `[&]` on
+/// the host); `None` for every other node.
+pub fn operator(e: &Expr, capture: &str, sub: &mut dyn FnMut(&Expr) -> String) -> Option<String> {
+    let m1 =
+        |v: &str, body: String| format!("bz_map1({v}, {capture}(auto x) {{ return {body}; }})");
+    let m2 = |a: &str, b: &str, body: String| {
+        format!("bz_map2({a}, {b}, {capture}(auto x, auto y) {{ return {body}; }})")
+    };
+    Some(match &e.kind {
+        ExprKind::Unary(op, a) => {
+            let x = sub(a);
+            match a.ty {
+                Ty::Vector(s, _) => m1(&x, unary(*op, s, "x")),
+                t => unary(*op, t.elem(), &x),
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (sub(a), sub(b));
+            match a.ty {
+                Ty::Vector(s, _) => m2(&x, &y, binary(*op, s, "x", "y")),
+                t => binary(*op, t.elem(), &x, &y),
+            }
+        }
+        ExprKind::Cast(a) => {
+            let x = sub(a);
+            let (from, to) = (a.ty.elem(), e.ty.elem());
+            match a.ty {
+                Ty::Vector(..) if from != to => m1(&x, cast(to, from, "x")),
+                _ => cast(to, from, &x),
+            }
+        }
+        ExprKind::Select(c, a, b) => {
+            let (cc, x, y) = (sub(c), sub(a), sub(b));
+            match c.ty {
+                Ty::Vector(..) => format!("bz_vsel({cc}, {x}, {y})"),
+                _ => format!("({cc} ? {x} : {y})"),
+            }
+        }
+        ExprKind::Math(f, args) => {
+            let xs: Vec<String> = args.iter().map(|a| sub(a)).collect();
+            let first = args.first().map_or(Ty::BOOL, |a| a.ty);
+            match (first, xs.as_slice()) {
+                (Ty::Vector(s, _), [x]) => m1(x, math(*f, s, &["x".into()])),
+                (Ty::Vector(s, _), [x, y]) => m2(x, y, math(*f, s, &["x".into(), "y".into()])),
+                (t, _) => math(*f, t.elem(), &xs),
+            }
+        }
+        _ => return None,
+    })
 }
 
 fn reduce_op(r: VecReduce) -> BinOp {
@@ -201,6 +245,11 @@ impl Gen<'_> {
     /// The C expression of `e`.
     pub fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
+            ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Cast(_)
+            | ExprKind::Select(..)
+            | ExprKind::Math(..) => operator(e, "[]", &mut |x| self.expr(x)).unwrap_or_default(),
             ExprKind::Const(c) => match e.ty {
                 Ty::Scalar(s) => names::constant(c, s),
                 Ty::Vector(s, n) => {
@@ -211,46 +260,6 @@ impl Gen<'_> {
             },
             ExprKind::Var(v) => names::var(self.k, *v),
             ExprKind::Special(sp) => self.special(*sp),
-            ExprKind::Unary(op, a) => {
-                let x = self.expr(a);
-                match a.ty {
-                    Ty::Vector(s, _) => map1(&x, unary(*op, s, "x")),
-                    t => unary(*op, t.elem(), &x),
-                }
-            }
-            ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a), self.expr(b));
-                match a.ty {
-                    Ty::Vector(s, _) => map2(&x, &y, binary(*op, s, "x", "y")),
-                    t => binary(*op, t.elem(), &x, &y),
-                }
-            }
-            ExprKind::Cast(a) => {
-                let x = self.expr(a);
-                let (from, to) = (a.ty.elem(), e.ty.elem());
-                match a.ty {
-                    Ty::Vector(..) if from != to => map1(&x, cast(to, from, "x")),
-                    _ => cast(to, from, &x),
-                }
-            }
-            ExprKind::Select(c, a, b) => {
-                let (cc, x, y) = (self.expr(c), self.expr(a), self.expr(b));
-                match c.ty {
-                    Ty::Vector(..) => format!("bz_vsel({cc}, {x}, {y})"),
-                    _ => format!("({cc} ? {x} : {y})"),
-                }
-            }
-            ExprKind::Math(f, args) => {
-                let xs: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                let first = args.first().map_or(Ty::BOOL, |a| a.ty);
-                match (first, xs.as_slice()) {
-                    (Ty::Vector(s, _), [x]) => map1(x, math(*f, s, &["x".into()])),
-                    (Ty::Vector(s, _), [x, y]) => {
-                        map2(x, y, math(*f, s, &["x".into(), "y".into()]))
-                    }
-                    (t, _) => math(*f, t.elem(), &xs),
-                }
-            }
             ExprKind::Load { arr, index } => self.load(*arr, index),
             ExprKind::Size { arr, dim } => self.size(*arr, Some(*dim)),
             ExprKind::Numel(arr) => self.size(*arr, None),

@@ -35,7 +35,7 @@ pub use shared::dynamic_shared_bytes;
 /// CPU tier (`blazar-native`), whose host prelude defines the same `bz_*` helpers with
 /// the same semantics.
 pub mod spell {
-    pub use crate::expr::{binary, cast, math, unary};
+    pub use crate::expr::{binary, cast, math, operator, unary};
     pub use crate::names::{c_string, constant, ident, int_lit, op_code, real_lit, scalar, ty};
 }
 

@@ -6,16 +6,8 @@
 //! is plain scalar code that the C++ compiler can analyse and vectorise.
 
 use super::Gen;
-use blazar_codegen_cuda::spell::{self, binary, cast, math, scalar, unary};
+use blazar_codegen_cuda::spell::{self, binary, cast, math, operator, scalar, unary};
 use blazar_kir::{BinOp, Const, Expr, ExprKind, ReadMode, Ty, VecReduce};
-
-fn map1(v: &str, body: String) -> String {
-    format!("bz_map1({v}, [&](auto x) {{ return {body}; }})")
-}
-
-fn map2(a: &str, b: &str, body: String) -> String {
-    format!("bz_map2({a}, {b}, [&](auto x, auto y) {{ return {body}; }})")
-}
 
 fn reduce_op(r: VecReduce) -> BinOp {
     match r {
@@ -115,6 +107,11 @@ impl Gen<'_> {
     /// The C expression of `e`.
     pub fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
+            ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Cast(_)
+            | ExprKind::Select(..)
+            | ExprKind::Math(..) => operator(e, "[&]", &mut |x| self.expr(x)).unwrap_or_default(),
             ExprKind::Const(c) => match e.ty {
                 Ty::Scalar(s) => spell::constant(c, s),
                 Ty::Vector(s, n) => {
@@ -128,46 +125,6 @@ impl Gen<'_> {
                 None => self.var_name(*v),
             },
             ExprKind::Special(sp) => self.special(*sp),
-            ExprKind::Unary(op, a) => {
-                let x = self.expr(a);
-                match a.ty {
-                    Ty::Vector(s, _) => map1(&x, unary(*op, s, "x")),
-                    t => unary(*op, t.elem(), &x),
-                }
-            }
-            ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a), self.expr(b));
-                match a.ty {
-                    Ty::Vector(s, _) => map2(&x, &y, binary(*op, s, "x", "y")),
-                    t => binary(*op, t.elem(), &x, &y),
-                }
-            }
-            ExprKind::Cast(a) => {
-                let x = self.expr(a);
-                let (from, to) = (a.ty.elem(), e.ty.elem());
-                match a.ty {
-                    Ty::Vector(..) if from != to => map1(&x, cast(to, from, "x")),
-                    _ => cast(to, from, &x),
-                }
-            }
-            ExprKind::Select(c, a, b) => {
-                let (cc, x, y) = (self.expr(c), self.expr(a), self.expr(b));
-                match c.ty {
-                    Ty::Vector(..) => format!("bz_vsel({cc}, {x}, {y})"),
-                    _ => format!("({cc} ? {x} : {y})"),
-                }
-            }
-            ExprKind::Math(f, args) => {
-                let xs: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                let first = args.first().map_or(Ty::BOOL, |a| a.ty);
-                match (first, xs.as_slice()) {
-                    (Ty::Vector(s, _), [x]) => map1(x, math(*f, s, &["x".into()])),
-                    (Ty::Vector(s, _), [x, y]) => {
-                        map2(x, y, math(*f, s, &["x".into(), "y".into()]))
-                    }
-                    (t, _) => math(*f, t.elem(), &xs),
-                }
-            }
             ExprKind::Load { arr, index } => self.load(e as *const Expr as usize, *arr, index),
             ExprKind::Size { arr, dim } => self.size(*arr, Some(*dim)),
             ExprKind::Numel(arr) => self.size(*arr, None),
