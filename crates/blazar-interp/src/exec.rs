@@ -2,6 +2,7 @@
 
 use crate::error::{At, Flow, RunError, R};
 use crate::interp::{Frame, Interp};
+use blazar_diagnostics::Span;
 use blazar_hir::{Expr, Stmt, StmtKind, Var};
 use blazar_runtime::{format, IntTy, Value};
 
@@ -23,11 +24,11 @@ impl<'p> Interp<'p> {
     }
 
     /// Runs a loop body; returns `Some(flow)` when the loop must stop with that flow.
+    /// Every iteration costs a step, even of an empty body, so the step budget also
+    /// stops `repeat until false` and `while true end`.
     #[inline]
-    fn loop_step(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Option<Flow>> {
-        if let Some(s) = body.first() {
-            self.step(s.span)?;
-        }
+    fn loop_step(&mut self, body: &'p [Stmt], frame: &mut Frame, span: Span) -> R<Option<Flow>> {
+        self.step(body.first().map_or(span, |s| s.span))?;
         Ok(match self.exec_block(body, frame)? {
             Flow::Normal | Flow::Continue(0) => None,
             Flow::Break(0) => Some(Flow::Normal),
@@ -100,20 +101,20 @@ impl<'p> Interp<'p> {
                 };
                 for item in items {
                     self.write_var(*var, frame, item);
-                    if let Some(f) = self.loop_step(body, frame)? {
+                    if let Some(f) = self.loop_step(body, frame, s.span)? {
                         return Ok(f);
                     }
                 }
             }
             StmtKind::While { cond, body } => {
                 while self.cond(cond, frame)? {
-                    if let Some(f) = self.loop_step(body, frame)? {
+                    if let Some(f) = self.loop_step(body, frame, s.span)? {
                         return Ok(f);
                     }
                 }
             }
             StmtKind::Repeat { body, cond } => loop {
-                if let Some(f) = self.loop_step(body, frame)? {
+                if let Some(f) = self.loop_step(body, frame, s.span)? {
                     return Ok(f);
                 }
                 if self.cond(cond, frame)? {
@@ -178,7 +179,7 @@ impl<'p> Interp<'p> {
             let mut i = a;
             while (st > 0 && (i as f64) <= b) || (st < 0 && (i as f64) >= b) {
                 self.write_var(var, frame, Value::Int(i, IntTy::I32));
-                if let Some(f) = self.loop_step(body, frame)? {
+                if let Some(f) = self.loop_step(body, frame, span)? {
                     return Ok(f);
                 }
                 i += st;
@@ -214,7 +215,7 @@ impl<'p> Interp<'p> {
             for k in 0..=(n as i64) {
                 let x = self.prec.round(a + k as f64 * st);
                 self.write_var(var, frame, Value::Real(x));
-                if let Some(f) = self.loop_step(body, frame)? {
+                if let Some(f) = self.loop_step(body, frame, span)? {
                     return Ok(f);
                 }
             }

@@ -140,3 +140,29 @@ proptest! {
         run_quietly(&out);
     }
 }
+
+/// Loops with empty bodies still spend the step budget, so they end with an error
+/// instead of spinning (a mutation found this: `repeat` / `until k <= 0` with k = 5).
+#[test]
+fn empty_loop_bodies_spend_the_step_budget() {
+    for src in [
+        "k = 5\nrepeat\nuntil k <= 0\n",
+        "while true\nend\n",
+        "for i = 0..100000000\nend\n",
+    ] {
+        let loaded = check("empty.q", src, None);
+        assert!(!loaded.has_errors(), "{src}");
+        let ctx = Ctx::new(
+            blazar_runtime::Prec::Single,
+            Box::new(std::io::sink()),
+            ".".into(),
+            "e".into(),
+        );
+        let opts = Options {
+            max_steps: 1000,
+            ..Options::default()
+        };
+        let err = run(&loaded, ctx, opts).expect_err(src);
+        assert!(err.span.is_some(), "{src}: {}", err.message);
+    }
+}
