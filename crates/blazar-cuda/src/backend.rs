@@ -104,15 +104,6 @@ impl CudaBackend {
             return Ok(m.clone());
         }
         let gen = source_of(k, &self.file_name, Some(block));
-        if let Some(dir) = std::env::var_os("BLAZAR_DUMP_CUDA") {
-            // For profiling and bug reports: the exact source each launch compiles.
-            let path = std::path::Path::new(&dir).join(format!(
-                "{}_{}x{}x{}.cu",
-                gen.entry, block[0], block[1], block[2]
-            ));
-            let _ = std::fs::create_dir_all(&dir);
-            let _ = std::fs::write(path, &gen.source);
-        }
         let cubin = cubin_for(
             &gen,
             &k.name,

@@ -118,7 +118,15 @@ pub fn source_of(k: &Kernel, file_name: &str, block: Option<[u32; 3]>) -> Genera
         line_directives: true,
         block,
     };
-    generate(k, &opts)
+    let gen = generate(k, &opts);
+    if let (Some(dir), Some(b)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), block) {
+        // For profiling and bug reports: the exact source each launch compiles.
+        let path =
+            std::path::Path::new(&dir).join(format!("{}_{}x{}x{}.cu", gen.entry, b[0], b[1], b[2]));
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(path, &gen.source);
+    }
+    gen
 }
 
 /// A cubin for `gen`, from the cache or compiled now.
