@@ -161,6 +161,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
         file_name: file.display().to_string(),
         line_directives: true,
         block: None,
+        ..Default::default()
     };
     for k in &kernels {
         match what {

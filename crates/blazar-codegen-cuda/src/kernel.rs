@@ -49,6 +49,9 @@ pub(crate) struct Gen<'k> {
     pub uses_pool: bool,
     /// Some statement jumps to the output epilogue.
     pub uses_done: bool,
+    /// Positions per thread along `pos` component 0 (1: one); see
+    /// [`CodegenOptions::coarsen`]. A `return` then ends one position (`bz_next`).
+    pub coarsen: u32,
 }
 
 fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
@@ -100,7 +103,23 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         dyn_shared: Vec::new(),
         uses_pool: false,
         uses_done: false,
+        coarsen: 1,
     };
+    // Coarsening needs threads that are independent of their block and of each other's
+    // positions: no outputs (block reductions), no dynamic memory (per-thread pools).
+    if opts.coarsen > 1
+        && (1..=3).contains(&k.rank)
+        && k.outputs.is_empty()
+        && crate::facts::block_free(k)
+    {
+        let mut pool = false;
+        walk(&k.body, &mut |s| {
+            pool |= matches!(s.kind, StmtKind::AllocLocal { .. })
+        });
+        if !pool {
+            g.coarsen = opts.coarsen;
+        }
+    }
     // Shared slots: static when every allocation of the slot has constant extents.
     let mut allocs: Vec<Vec<&Stmt>> = vec![Vec::new(); k.arrays.len()];
     walk(&k.body, &mut |s| match &s.kind {
@@ -241,18 +260,29 @@ impl Gen<'_> {
             };
             format!("(i32){src}.{}", axis[a])
         };
+        let coarsen = self.coarsen;
         (0..r)
             .map(|c| match code {
+                0 if c == 0 && coarsen > 1 => format!(
+                    "({} * {coarsen} + bz_r) * {} + {}",
+                    part(c, 3),
+                    part(c, 2),
+                    part(c, 1)
+                ),
                 0 => format!("{} * {} + {}", part(c, 3), part(c, 2), part(c, 1)),
                 kind => part(c, kind),
             })
             .collect()
     }
 
-    fn assemble(self, body: String) -> Generated {
+    fn assemble(mut self, body: String) -> Generated {
         let k = self.k;
         let mut params = Vec::new();
         let mut cparams = Vec::new();
+        // Array parameters arrive as pointer + extents and are rebuilt as `bz_arr<T>`
+        // (a pointer parameter can carry `__restrict__`; one inside a struct cannot).
+        let mut rebuild = String::new();
+        let written = crate::facts::written_arrays(k);
         for (i, p) in k.params.iter().enumerate() {
             match p.bind {
                 Bind::Var(v) => {
@@ -272,16 +302,30 @@ impl Gen<'_> {
                 }
                 Bind::Array(a) => {
                     let t = k.arrays.get(a as usize).map_or(Ty::I32, |d| d.ty);
-                    cparams.push(format!("{} {}", names::ty(t), names::arr(k, a)));
+                    let name = names::arr(k, a);
+                    let elem = scalar(t.elem());
+                    let read_only = !written.get(a as usize).copied().unwrap_or(true);
+                    let (c, q) = match (self.opts.noalias, read_only) {
+                        (true, true) => ("const ", " __restrict__"),
+                        (true, false) => ("", " __restrict__"),
+                        (false, _) => ("", ""),
+                    };
+                    cparams.push(format!("{c}{elem}*{q} {name}_p"));
+                    cparams.push(format!("bz_ext {name}_d"));
+                    let _ = writeln!(
+                        rebuild,
+                        "  {} {name} = {{({elem}*){name}_p, {{{name}_d.d[0], {name}_d.d[1], {name}_d.d[2], {name}_d.d[3]}}}};",
+                        names::ty(t)
+                    );
                     let rank = match t {
                         Ty::Array(at) => at.rank,
                         _ => 1,
                     };
-                    params.push(ParamLayout::Array {
+                    params.push(ParamLayout::ArrayData {
                         index: i,
                         elem: t.elem(),
-                        rank,
                     });
+                    params.push(ParamLayout::ArrayExtents { index: i, rank });
                 }
             }
         }
@@ -323,6 +367,16 @@ impl Gen<'_> {
             for (axis, n) in ["x", "y", "z"].iter().zip(b) {
                 let _ = writeln!(s, "  __builtin_assume(threadIdx.{axis} < {n}u);");
             }
+        }
+        s.push_str(&rebuild);
+        if self.coarsen > 1 {
+            // Every position of the thread's run, even where the body ignores `pos`.
+            self.specials.insert(0);
+            let _ = writeln!(
+                s,
+                "  #pragma unroll\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
+                self.coarsen
+            );
         }
         for &code in &self.specials {
             let name =
@@ -376,6 +430,10 @@ impl Gen<'_> {
         if any_dyn {
             s.push_str("  extern __shared__ __align__(16) u8 bz_smem[];\n  u32 bz_smem_top = 0;\n");
         }
+        if self.coarsen > 1 {
+            let p0 = if k.rank == 1 { "bz_pos" } else { "bz_pos[0]" };
+            let _ = writeln!(s, "  if ({p0} >= bz_sp.dims[0]) break;");
+        }
         for (i, o) in outputs.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -385,6 +443,9 @@ impl Gen<'_> {
             );
         }
         s.push_str(&body);
+        if self.coarsen > 1 {
+            s.push_str("  bz_next:;\n  }\n");
+        }
         if !outputs.is_empty() {
             if self.uses_done {
                 s.push_str("bz_done:;\n");
@@ -421,6 +482,7 @@ impl Gen<'_> {
             dynamic_shared: self.dyn_shared,
             outputs,
             uses_pool: self.uses_pool,
+            coarsen: self.coarsen,
         }
     }
 }

@@ -12,8 +12,13 @@
 //!   `blockIdx.x` (coalescing), the one before it `y`, then `z`. For rank 4, the first
 //!   two components share `z` (`blockDim.z = block[0] * block[1]`, `gridDim.z =
 //!   cnt[0] * cnt[1]`, split with `bz_space`). Block extents divide data extents.
-//! - Parameters: see [`ParamLayout`]; arrays are `bz_arr<T>` = `{ T* data; i32 dims[4]; }`
-//!   with dims left-padded with 1s to the KIR rank and 1s after it.
+//! - Parameters: see [`ParamLayout`]; an array is two C parameters, its data pointer
+//!   (`__restrict__` under [`CodegenOptions::noalias`], `const` too when the kernel only
+//!   reads it) and its extents `bz_ext` (`i32 d[4]`, left-padded with 1s to the KIR
+//!   rank, then 1s); the kernel rebuilds `bz_arr<T> = { T* data; i32 dims[4]; }`.
+//! - Coarsening ([`CodegenOptions::coarsen`] = R > 1): each thread runs R positions
+//!   along `pos` component 0 (`blockIdx * R + r` in place of `blockIdx`), so the grid
+//!   along that axis has `ceil(count / R)` blocks; positions past the extent are skipped.
 //! - Errors: a zeroed `bz_err` (4 × i32) in device memory; after synchronising, a
 //!   non-zero `code` is the first error (see [`ErrorKind`]) at `.q` line `line`.
 //! - Outputs: one device scalar per kernel output, initialised by the host to the
@@ -21,6 +26,7 @@
 //!   host then applies [`OutputLayout::finish`] exactly as the CPU executor does.
 
 mod expr;
+mod facts;
 mod kernel;
 mod memory;
 mod names;
@@ -29,6 +35,7 @@ mod prelude_mem;
 mod shared;
 mod stmt;
 
+pub use facts::{block_free, can_fail, written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;
 
 /// C spellings of scalar operations, literals and type names, shared with the native
@@ -57,6 +64,15 @@ pub struct CodegenOptions {
     /// the range of `threadIdx`, so bounds checks on shared memory indexed by `blkpos`
     /// fold away. `None`: one source for every block shape.
     pub block: Option<[u32; 3]>,
+    /// Positions per thread along `pos` component 0 (1: one). Only for kernels that
+    /// cannot observe their block (see `blazar-cuda`'s `coarsen_factor`): each thread
+    /// runs the body for R consecutive block rows, so neighbouring rows' loads are
+    /// issued together and, with `noalias`, loaded once.
+    pub coarsen: u32,
+    /// No array the kernel writes is also passed as another parameter: array pointers
+    /// are `__restrict__` (and read-only ones `const`), so loads can be reused across
+    /// stores and read through the non-coherent cache.
+    pub noalias: bool,
 }
 
 impl Default for CodegenOptions {
@@ -65,6 +81,8 @@ impl Default for CodegenOptions {
             file_name: "kernel.q".into(),
             line_directives: true,
             block: None,
+            coarsen: 1,
+            noalias: false,
         }
     }
 }
@@ -88,6 +106,10 @@ pub struct Generated {
     pub outputs: Vec<OutputLayout>,
     /// The kernel allocates dynamic memory and takes a `bz_pool` parameter.
     pub uses_pool: bool,
+    /// Positions per thread along `pos` component 0, as generated: the asked-for
+    /// [`CodegenOptions::coarsen`] where the kernel allows it, else 1. The grid along
+    /// that axis has `ceil(count / coarsen)` blocks.
+    pub coarsen: u32,
 }
 
 /// How one C parameter is passed (by value, with the C ABI's size and alignment).
@@ -97,12 +119,11 @@ pub enum ParamLayout {
     Scalar { index: usize, ty: Scalar },
     /// KIR parameter `index` bound to a vector variable: `bz_v<T, len>` (an array).
     Vector { index: usize, elem: Scalar, len: u8 },
-    /// KIR parameter `index` bound to a global array: `bz_arr<T>` (24 bytes, align 8).
-    Array {
-        index: usize,
-        elem: Scalar,
-        rank: u8,
-    },
+    /// KIR parameter `index` bound to a global array: its data pointer `T*`.
+    ArrayData { index: usize, elem: Scalar },
+    /// The extents of the array of KIR parameter `index`: `bz_ext` = `i32 d[4]`, padded
+    /// with 1s in front to `rank`, then 1s (16 bytes, align 4). Follows its `ArrayData`.
+    ArrayExtents { index: usize, rank: u8 },
     /// `bz_space` (32 bytes): `dims[4]`, `block[4]` of the index space, kernel rank.
     Space,
     /// `bz_err*`: the error record.
@@ -127,7 +148,9 @@ impl ParamLayout {
                 let (s, a) = elem(*e);
                 (s * *len as usize, a)
             }
-            ParamLayout::Array { .. } | ParamLayout::Pool => (24, 8),
+            ParamLayout::Pool => (24, 8),
+            ParamLayout::ArrayData { .. } => (8, 8),
+            ParamLayout::ArrayExtents { .. } => (16, 4),
             ParamLayout::Space => (32, 4),
             ParamLayout::ErrorRecord | ParamLayout::Output { .. } => (8, 8),
         }

@@ -10,6 +10,8 @@
 pub const PRELUDE_MEM: &str = r#"// ---- Blazar prelude: arrays, boundary modes, errors, atomics, memory ----
 // An array argument: data and extents (dims past the rank are 1), row-major.
 template<typename T> struct bz_arr { T* data; i32 dims[4]; };
+// The extents of an array parameter (passed apart from its pointer).
+struct bz_ext { i32 d[4]; };
 // The index space as the kernel sees it: extents and block extents per pos component.
 struct bz_space { i32 dims[4]; i32 block[4]; };
 // The first error of a launch; the host reads it after synchronising.
@@ -56,10 +58,14 @@ template<typename... R> __device__ __forceinline__ bool bz_in(i32& off, i32 i, i
   off = off * n + i;
   return bz_in(off, rest...) && ok;
 }
+// The load itself is unconditional (element 0 where out of range; every device array
+// has at least one element's worth of memory), so that equal loads of neighbouring
+// positions are one load to the compiler.
 template<typename T, typename... R> __device__ __forceinline__ T bz_getz(const T* p, R... idx) {
   i32 off = 0;
   const bool ok = bz_in(off, idx...);
-  return ok ? p[off] : T{};
+  const T x = p[ok ? off : 0];
+  return ok ? x : T{};
 }
 template<typename T, typename V, typename... R> __device__ __forceinline__ void bz_putz(T* p, V v, R... idx) {
   i32 off = 0;

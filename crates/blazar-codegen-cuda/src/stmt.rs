@@ -155,7 +155,9 @@ impl Gen<'_> {
                 ));
             }
             StmtKind::Return => {
-                if self.k.outputs.is_empty() {
+                if self.coarsen > 1 {
+                    self.line_out("goto bz_next;");
+                } else if self.k.outputs.is_empty() {
                     self.line_out("return;");
                 } else {
                     self.uses_done = true;

@@ -13,10 +13,13 @@ use std::path::Path;
 fn kernel_text(k: &Kernel) -> String {
     let opts = CodegenOptions {
         file_name: "test.q".into(),
-        line_directives: true,
-        block: None,
+        ..CodegenOptions::default()
     };
-    let src = generate(k, &opts).source;
+    kernel_text_with(k, &opts)
+}
+
+fn kernel_text_with(k: &Kernel, opts: &CodegenOptions) -> String {
+    let src = generate(k, opts).source;
     let at = src.find("// ---- kernel").expect("kernel marker");
     src[at..].to_string()
 }
@@ -75,11 +78,11 @@ fn layout_of_parameters() {
     assert_eq!(
         g.params,
         vec![
-            ParamLayout::Array {
+            ParamLayout::ArrayData {
                 index: 0,
                 elem: Scalar::F32,
-                rank: 2
             },
+            ParamLayout::ArrayExtents { index: 0, rank: 2 },
             ParamLayout::Scalar {
                 index: 1,
                 ty: Scalar::F32
@@ -117,7 +120,48 @@ fn no_line_directives_when_disabled() {
     let opts = CodegenOptions {
         file_name: "x.q".into(),
         line_directives: false,
-        block: None,
+        ..CodegenOptions::default()
     };
     assert!(!generate(&common::gamma(), &opts).source.contains("#line"));
+}
+
+#[test]
+fn coarsened_gamma_snapshot() {
+    let opts = CodegenOptions {
+        file_name: "test.q".into(),
+        block: Some([256, 1, 1]),
+        coarsen: 4,
+        noalias: true,
+        ..CodegenOptions::default()
+    };
+    let g = generate(&common::gamma(), &opts);
+    assert_eq!(g.coarsen, 4);
+    let text = kernel_text_with(&common::gamma(), &opts);
+    // The hand-built gamma works in place: its one array is written, so not `const`.
+    assert!(text.contains("    f32* __restrict__ a0_y_p,"));
+    assert!(text.contains("bz_r < 4"));
+    assert!(
+        text.contains("* 4 + bz_r)"),
+        "component 0 takes the run's row"
+    );
+    assert!(
+        text.contains("break;"),
+        "positions past the extent are skipped"
+    );
+    snapshot("coarsened_gamma", &text);
+}
+
+#[test]
+fn kernels_with_outputs_or_blocks_are_not_coarsened() {
+    let opts = CodegenOptions {
+        coarsen: 8,
+        ..CodegenOptions::default()
+    };
+    assert_eq!(generate(&common::with_output(), &opts).coarsen, 1);
+    assert_eq!(generate(&common::reduction(), &opts).coarsen, 1);
+    let text = kernel_text_with(&common::reduction(), &opts);
+    assert!(
+        !text.contains("__restrict__"),
+        "aliasing unknown: no restrict"
+    );
 }

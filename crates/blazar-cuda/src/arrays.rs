@@ -115,6 +115,7 @@ impl ArrayLib {
             dynamic_shared: vec![],
             outputs: vec![],
             uses_pool: false,
+            coarsen: 1,
         };
         let cubin = cubin_for(&gen, "array library", arch, nvrtc, Some(cache), stats)?;
         let module = ctx

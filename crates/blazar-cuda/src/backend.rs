@@ -9,9 +9,9 @@
 
 use crate::compile::nvrtc_version;
 use crate::memory::{dims_of, driver, ensure_on_device, mark_written, oom_or};
-use crate::module::{cubin_for, source_of, Module, Stats};
+use crate::module::{cubin_for, source_of, Module, Shape, Stats};
 use crate::params::{
-    array_param, pointer_param, pool_param, scalar_bytes, space_param, value_param, ParamBytes,
+    extents_param, pointer_param, pool_param, scalar_bytes, space_param, value_param, ParamBytes,
 };
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
@@ -44,7 +44,7 @@ pub struct CudaBackend {
     /// Loaded kernels by specialisation and block shape (the interpreter keeps each
     /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
     /// cannot be reused).
-    modules: HashMap<(usize, [u32; 3]), (Rc<Kernel>, Rc<Module>)>,
+    modules: HashMap<(usize, Shape), (Rc<Kernel>, Rc<Module>)>,
     /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
@@ -98,12 +98,12 @@ impl CudaBackend {
 
     /// The kernel compiled for one block shape: `blockDim` is a constant in the source
     /// and `threadIdx` has a known range, so the compiler can drop bounds checks.
-    fn module(&mut self, k: &Rc<Kernel>, block: [u32; 3]) -> Result<Rc<Module>, KernelError> {
-        let key = (Rc::as_ptr(k) as usize, block);
+    fn module(&mut self, k: &Rc<Kernel>, shape: Shape) -> Result<Rc<Module>, KernelError> {
+        let key = (Rc::as_ptr(k) as usize, shape);
         if let Some((_, m)) = self.modules.get(&key) {
             return Ok(m.clone());
         }
-        let gen = source_of(k, &self.file_name, Some(block));
+        let gen = source_of(k, &self.file_name, Some(shape));
         let cubin = cubin_for(
             &gen,
             &k.name,
@@ -167,17 +167,29 @@ impl CudaBackend {
     }
 }
 
-/// The CUDA block extents `(x, y, z)` of a plan.
-pub(crate) fn cuda_block(plan: &LaunchPlan) -> Result<[u32; 3], KernelError> {
-    let b = config(plan, 0)?.block_dim;
-    Ok([b.0, b.1, b.2])
+/// What a launch's source is specialised on: its plan's CUDA block, the coarsening
+/// factor and whether array pointers may be `__restrict__`.
+pub(crate) fn gpu_shape(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &[ArrayRef],
+) -> Result<Shape, KernelError> {
+    let b = config(plan, 0, 1)?.block_dim;
+    Ok(Shape {
+        block: [b.0, b.1, b.2],
+        coarsen: crate::module::coarsen_factor(k, plan),
+        noalias: crate::module::noalias(k, args, arrays),
+    })
 }
 
-/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`).
-fn config(plan: &LaunchPlan, shared: u32) -> Result<LaunchConfig, KernelError> {
+/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`);
+/// `coarsen` positions per thread along component 0 divide its block count.
+fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, KernelError> {
     let r = plan.rank as usize;
     let b = &plan.block_dims;
-    let c: Vec<usize> = (0..4).map(|i| plan.data_dims[i] / b[i].max(1)).collect();
+    let mut c: Vec<usize> = (0..4).map(|i| plan.data_dims[i] / b[i].max(1)).collect();
+    c[0] = c[0].div_ceil(coarsen.max(1) as usize);
     let (grid, block) = match r {
         1 => ((c[0], 1, 1), (b[0], 1, 1)),
         2 => ((c[1], c[0], 1), (b[1], b[0], 1)),
@@ -215,13 +227,17 @@ impl Backend for CudaBackend {
         args: &[ArgVal],
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
+        if plan.serial {
+            // `serial_do` promises one position after another: the CPU runs it.
+            return Ok(None);
+        }
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
-        let m = self.module(k, cuda_block(plan)?)?;
+        let m = self.module(k, gpu_shape(k, plan, args, arrays)?)?;
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
             ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
@@ -261,7 +277,7 @@ impl Backend for CudaBackend {
                 )
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
-        let cfg = config(plan, shared as u32)?;
+        let cfg = config(plan, shared as u32, m.gen.coarsen)?;
         // Kernel outputs: 16-byte accumulators after the error record, each starting
         // at the identity of its operator (one copy for all).
         let nout = m.gen.outputs.len();
@@ -290,12 +306,17 @@ impl Backend for CudaBackend {
                     };
                     value_param(p, v).map_err(bad)?
                 }
-                ParamLayout::Array { index, rank, .. } => {
+                ParamLayout::ArrayData { index, .. } | ParamLayout::ArrayExtents { index, .. } => {
                     let Some(ArgVal::Array(i)) = args.get(*index) else {
                         return Err(bad("internal error: an array parameter got a value"));
                     };
-                    let dims = dims_of(&arrays[*i]).map_err(bad)?;
-                    array_param(ptrs[*i], &dims, *rank).map_err(bad)?
+                    match p {
+                        ParamLayout::ArrayExtents { rank, .. } => {
+                            extents_param(&dims_of(&arrays[*i]).map_err(bad)?, *rank)
+                                .map_err(bad)?
+                        }
+                        _ => pointer_param(ptrs[*i]),
+                    }
                 }
                 ParamLayout::Space => {
                     space_param(&plan.data_dims, &plan.block_dims).map_err(bad)?

@@ -56,7 +56,7 @@ pub struct NvrtcCheck {
     arch: u32,
     file_name: String,
     nvrtc: (i32, i32),
-    seen: HashSet<(usize, [u32; 3])>,
+    seen: HashSet<(usize, module::Shape)>,
     keep: Vec<Rc<Kernel>>,
     stats: module::Stats,
 }
@@ -86,14 +86,14 @@ impl Backend for NvrtcCheck {
         &mut self,
         k: &Rc<Kernel>,
         plan: &LaunchPlan,
-        _args: &[ArgVal],
-        _arrays: &[ArrayRef],
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         // The source the GPU would compile: specialised on the launch's block shape.
-        let block = backend::cuda_block(&module::gpu_plan(k, plan))?;
-        if self.seen.insert((Rc::as_ptr(k) as usize, block)) {
+        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays)?;
+        if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
-            let gen = module::source_of(k, &self.file_name, Some(block));
+            let gen = module::source_of(k, &self.file_name, Some(shape));
             module::cubin_for(&gen, &k.name, self.arch, self.nvrtc, None, &mut self.stats)
                 .map_err(|m| KernelError::new(0, KernelErrorKind::BadLaunch, m))?;
         }

@@ -140,7 +140,9 @@ pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
         .device()
         .try_borrow_mut()
         .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
-    let fits = dev.as_ref().is_some_and(|d| d.bytes() == size.max(1));
+    let fits = dev
+        .as_ref()
+        .is_some_and(|d| d.bytes() == crate::pool::alloc_size(size));
     if !fits {
         // A new copy (first launch, or the host resized the array).
         let slice = pool.take(size).map_err(|e| oom_or(e, size))?;

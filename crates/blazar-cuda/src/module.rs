@@ -4,9 +4,12 @@
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_cuda::{generate, CodegenOptions, Generated};
-use blazar_cpu::LaunchPlan;
-use blazar_kir::{Bind, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, WriteMode};
+use blazar_codegen_cuda::{
+    block_free, can_fail, generate, written_params, CodegenOptions, Generated,
+};
+use blazar_cpu::{ArgVal, LaunchPlan};
+use blazar_kir::Kernel;
+use blazar_runtime::ArrayRef;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 use cudarc::nvrtc::Ptx;
 use std::sync::Arc;
@@ -32,51 +35,6 @@ pub struct Module {
     /// The kernel can raise an error (assert, `'checked`, dynamic memory): launches
     /// wait for it so that the error is reported at the launch.
     pub can_fail: bool,
-}
-
-/// Whether a kernel's results cannot depend on the block shape: it reads no block
-/// special (`blkpos`, `blkdim`, `blkidx`, `blkcnt`) and uses no shared memory or
-/// barrier. Such kernels may run under a block shape the backend picks.
-pub fn block_free(k: &Kernel) -> bool {
-    fn expr(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Special(s) => matches!(s, Special::Pos | Special::WarpSize),
-            ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Size { .. } | ExprKind::Numel(_) => {
-                true
-            }
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast(a)
-            | ExprKind::Splat(a)
-            | ExprKind::VecReduce(_, a) => expr(a),
-            ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => expr(a) && expr(b),
-            ExprKind::Select(a, b, c) => expr(a) && expr(b) && expr(c),
-            ExprKind::Math(_, xs) | ExprKind::VecLit(xs) => xs.iter().all(expr),
-            ExprKind::Load { index, .. } => index.iter().all(expr),
-        }
-    }
-    fn block(b: &[Stmt]) -> bool {
-        b.iter().all(|s| match &s.kind {
-            StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => expr(value),
-            StmtKind::SetLane { lane, value, .. } => expr(lane) && expr(value),
-            StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
-                index.iter().all(expr) && expr(value)
-            }
-            StmtKind::If { cond, then, els } => expr(cond) && block(then) && block(els),
-            StmtKind::While { cond, body } => expr(cond) && block(body),
-            StmtKind::For {
-                start,
-                step,
-                end,
-                body,
-                ..
-            } => expr(start) && expr(step) && expr(end) && block(body),
-            StmtKind::Assert { cond } => expr(cond),
-            StmtKind::AllocLocal { dims, .. } => dims.iter().all(expr),
-            StmtKind::Barrier | StmtKind::AllocShared { .. } => false,
-            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return => true,
-        })
-    }
-    block(&k.body)
 }
 
 /// The plan a launch runs under on the GPU: the program's, except that a default block
@@ -111,18 +69,79 @@ pub fn gpu_block(data: &[usize]) -> Vec<usize> {
     out
 }
 
-/// The source of a kernel as compiled for the GPU.
-pub fn source_of(k: &Kernel, file_name: &str, block: Option<[u32; 3]>) -> Generated {
+/// What a kernel's GPU source is specialised on, besides the kernel: one module each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    /// CUDA's `(x, y, z)` block extents.
+    pub block: [u32; 3],
+    /// Positions per thread along `pos` component 0, as asked for (the generated
+    /// source says what it does: `Generated::coarsen`).
+    pub coarsen: u32,
+    /// No array the kernel writes is passed twice: pointers are `__restrict__`.
+    pub noalias: bool,
+}
+
+/// Threads a coarsened launch keeps at least: about one full wave of an H100.
+const MIN_THREADS: usize = 1 << 18;
+
+/// How many positions each thread runs along `pos` component 0: 8 (4 for 1-d
+/// kernels) for large launches of kernels that cannot observe their block, where the
+/// threads left still fill the GPU; 1 otherwise. Neighbouring rows then share loads
+/// in registers (stencils) and each thread has several loads in flight.
+pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
+    if plan.block_given || !block_free(k) || !(1..=3).contains(&plan.rank) {
+        return 1;
+    }
+    let r = plan.rank as usize;
+    let total: usize = plan.data_dims[..r].iter().product();
+    let rows = plan.data_dims[0] / plan.block_dims[0].max(1);
+    let want: u32 = if r == 1 { 4 } else { 8 };
+    [want, 4, 2]
+        .into_iter()
+        .find(|&f| rows >= f as usize && total / f as usize >= MIN_THREADS)
+        .unwrap_or(1)
+}
+
+/// Whether every array the kernel writes is passed once (no other array parameter
+/// is the same array), so that array pointers may be declared `__restrict__`.
+pub fn noalias(k: &Kernel, args: &[ArgVal], arrays: &[ArrayRef]) -> bool {
+    let writes = written_params(k);
+    let array_of = |i: usize| match args.get(i) {
+        Some(ArgVal::Array(a)) => arrays.get(*a),
+        _ => None,
+    };
+    (0..k.params.len()).all(|i| {
+        let Some(a) = array_of(i).filter(|_| writes.get(i).copied().unwrap_or(true)) else {
+            return true;
+        };
+        (0..k.params.len())
+            .filter(|&j| j != i)
+            .all(|j| array_of(j).is_none_or(|b| !std::rc::Rc::ptr_eq(&a.data, &b.data)))
+    })
+}
+
+/// The source of a kernel as compiled for the GPU (`shape` `None`: for any shape).
+pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated {
     let opts = CodegenOptions {
         file_name: file_name.to_string(),
         line_directives: true,
-        block,
+        block: shape.map(|s| s.block),
+        coarsen: shape.map_or(1, |s| s.coarsen),
+        noalias: shape.is_some_and(|s| s.noalias),
     };
     let gen = generate(k, &opts);
-    if let (Some(dir), Some(b)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), block) {
+    if let (Some(dir), Some(sh)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), shape) {
         // For profiling and bug reports: the exact source each launch compiles.
-        let path =
-            std::path::Path::new(&dir).join(format!("{}_{}x{}x{}.cu", gen.entry, b[0], b[1], b[2]));
+        let b = sh.block;
+        let path = std::path::Path::new(&dir).join(format!(
+            "{}_{}x{}x{}_c{}{}.cu",
+            gen.entry,
+            b[0],
+            b[1],
+            b[2],
+            gen.coarsen,
+            if sh.noalias { "_noalias" } else { "" }
+        ));
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(path, &gen.source);
     }
@@ -183,58 +202,59 @@ impl Module {
     }
 }
 
-fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a StmtKind)) {
-    for s in b {
-        f(&s.kind);
-        match &s.kind {
-            StmtKind::If { then, els, .. } => {
-                walk(then, f);
-                walk(els, f);
-            }
-            StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, f),
-            _ => {}
-        }
-    }
-}
-
-/// Which parameters name arrays the kernel writes.
-pub fn written_params(k: &Kernel) -> Vec<bool> {
-    let mut written = vec![false; k.arrays.len()];
-    walk(&k.body, &mut |s| {
-        if let StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } = s {
-            if let Some(w) = written.get_mut(*arr as usize) {
-                *w = true;
-            }
-        }
-    });
-    k.params
-        .iter()
-        .map(|p| match p.bind {
-            Bind::Array(a) => written.get(a as usize).copied().unwrap_or(true),
-            Bind::Var(_) => false,
-        })
-        .collect()
-}
-
-/// Whether the kernel can record an error.
-pub fn can_fail(k: &Kernel) -> bool {
-    let mut fails = k.arrays.iter().any(|a| {
-        matches!(&a.ty, Ty::Array(t) if t.read == ReadMode::Checked || t.write == WriteMode::Checked)
-    });
-    walk(&k.body, &mut |s| {
-        if matches!(
-            s,
-            StmtKind::Assert { .. } | StmtKind::AllocLocal { .. } | StmtKind::AllocShared { .. }
-        ) {
-            fails = true;
-        }
-    });
-    fails
-}
-
 #[cfg(test)]
 mod tests {
-    use super::gpu_block;
+    use super::{coarsen_factor, gpu_block, gpu_plan};
+    use blazar_cpu::LaunchPlan;
+    use blazar_kir::Kernel;
+
+    fn plan(dims: &[usize], block_given: bool) -> LaunchPlan {
+        let mut data_dims = [1; 4];
+        data_dims[..dims.len()].copy_from_slice(dims);
+        LaunchPlan {
+            rank: dims.len() as u8,
+            data_dims,
+            block_dims: [1; 4],
+            serial: false,
+            block_given,
+        }
+    }
+
+    #[test]
+    fn large_block_free_launches_run_several_rows_per_thread() {
+        let k = Kernel {
+            name: "k".into(),
+            rank: 2,
+            params: vec![],
+            outputs: vec![],
+            vars: vec![],
+            arrays: vec![],
+            body: vec![],
+        };
+        let f = |dims: &[usize], given: bool| coarsen_factor(&k, &gpu_plan(&k, &plan(dims, given)));
+        assert_eq!(f(&[4096, 4096], false), 8);
+        assert_eq!(
+            f(&[1024, 1024], false),
+            4,
+            "8 would leave under a wave of threads"
+        );
+        assert_eq!(
+            f(&[256, 256], false),
+            1,
+            "small launches keep one position per thread"
+        );
+        assert_eq!(
+            f(&[4096, 4096], true),
+            1,
+            "the program's block shape is kept"
+        );
+        assert_eq!(f(&[1 << 26], false), 4);
+        assert_eq!(
+            f(&[3, 1 << 22], false),
+            2,
+            "no more per thread than there are rows"
+        );
+    }
 
     #[test]
     fn gpu_blocks_put_long_rows_on_threadidx_x() {

@@ -1,7 +1,7 @@
 //! Packing a launch's parameters as the generated kernel declares them.
 //!
 //! `blazar_codegen_cuda::ParamLayout` lists every C parameter: KIR scalars and vectors
-//! by value, arrays as `bz_arr<T>` (`{ T* data; i32 dims[4]; }`), then the hidden ones
+//! by value, arrays as a pointer and a `bz_ext` (`i32 d[4]`), then the hidden ones
 //! (index space, error record, outputs, pool). Each becomes a [`ParamBytes`] whose
 //! address the driver copies `size` bytes from.
 
@@ -92,9 +92,9 @@ pub fn value_param(layout: &ParamLayout, v: &KValue) -> Result<ParamBytes, Strin
     Ok(p)
 }
 
-/// `bz_arr<T>`: the device address and the extents padded to four (1s in front up to
-/// the kernel's rank, then 1s).
-pub fn array_param(ptr: u64, dims: &[usize], rank: u8) -> Result<ParamBytes, String> {
+/// `bz_ext`: an array's extents padded to four (1s in front up to the kernel's rank,
+/// then 1s). The array's pointer is a parameter of its own (`pointer_param`).
+pub fn extents_param(dims: &[usize], rank: u8) -> Result<ParamBytes, String> {
     let rank = rank as usize;
     let mut d = [1i32; 4];
     let lead = rank.saturating_sub(dims.len());
@@ -107,9 +107,8 @@ pub fn array_param(ptr: u64, dims: &[usize], rank: u8) -> Result<ParamBytes, Str
             .map_err(|_| format!("an extent of {n} is too large for a CUDA kernel"))?;
     }
     let mut p = ParamBytes::default();
-    p.put(0, &ptr.to_le_bytes())?;
     for (k, x) in d.iter().enumerate() {
-        p.put(8 + 4 * k, &x.to_le_bytes())?;
+        p.put(4 * k, &x.to_le_bytes())?;
     }
     Ok(p)
 }
@@ -147,13 +146,13 @@ mod tests {
 
     #[test]
     fn arrays_pad_their_extents_to_the_kernel_rank() {
-        let p = array_param(0x1000, &[5, 7], 3).unwrap();
-        assert_eq!(&p.0[..8], &0x1000u64.to_le_bytes());
+        let p = extents_param(&[5, 7], 3).unwrap();
         let dims: Vec<i32> = (0..4)
-            .map(|k| i32::from_le_bytes(p.0[8 + 4 * k..12 + 4 * k].try_into().unwrap()))
+            .map(|k| i32::from_le_bytes(p.0[4 * k..4 + 4 * k].try_into().unwrap()))
             .collect();
         assert_eq!(dims, [1, 5, 7, 1]);
-        assert!(array_param(0, &[1, 2, 3, 4, 5], 5).is_err());
+        assert!(extents_param(&[1, 2, 3, 4, 5], 5).is_err());
+        assert_eq!(&pointer_param(0x1000).0[..8], &0x1000u64.to_le_bytes());
     }
 
     #[test]

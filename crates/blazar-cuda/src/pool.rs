@@ -11,6 +11,12 @@ use std::sync::Arc;
 /// Bytes kept for reuse at most; larger totals are freed.
 const KEEP: usize = 4 << 30;
 
+/// The bytes allocated for an array of `bytes`: at least 16, one element of any type,
+/// so that generated code may read element 0 of an empty array (and ignore it).
+pub fn alloc_size(bytes: usize) -> usize {
+    bytes.max(16)
+}
+
 pub struct Pool {
     stream: Arc<CudaStream>,
     free: RefCell<HashMap<usize, Vec<CudaSlice<u8>>>>,
@@ -30,10 +36,10 @@ impl Pool {
         &self.stream
     }
 
-    /// `bytes` of device memory (at least one byte), reused when possible. The contents
-    /// are unspecified: callers overwrite them.
+    /// Device memory for `bytes` bytes ([`alloc_size`] of them), reused when possible.
+    /// The contents are unspecified: callers overwrite them.
     pub fn take(&self, bytes: usize) -> Result<CudaSlice<u8>, DriverError> {
-        let bytes = bytes.max(1);
+        let bytes = alloc_size(bytes);
         if let Some(s) = self.free.borrow_mut().get_mut(&bytes).and_then(Vec::pop) {
             self.cached.set(self.cached.get() - bytes);
             return Ok(s);

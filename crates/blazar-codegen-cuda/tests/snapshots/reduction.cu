@@ -1,10 +1,14 @@
 // ---- kernel reduce (rank 1) ----
 extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
-    bz_arr<f32> a0_x,
-    bz_arr<f32> a1_y,
+    f32* a0_x_p,
+    bz_ext a0_x_d,
+    f32* a1_y_p,
+    bz_ext a1_y_d,
     bz_space bz_sp,
     bz_err* bz_e)
 {
+  bz_arr<f32> a0_x = {(f32*)a0_x_p, {a0_x_d.d[0], a0_x_d.d[1], a0_x_d.d[2], a0_x_d.d[3]}};
+  bz_arr<f32> a1_y = {(f32*)a1_y_p, {a1_y_d.d[0], a1_y_d.d[1], a1_y_d.d[2], a1_y_d.d[3]}};
   const i32 bz_pos = (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x;
   const i32 bz_blkpos = (i32)threadIdx.x;
   const i32 bz_blkdim = (i32)blockDim.x;

@@ -1,12 +1,14 @@
 // ---- kernel acc (rank 2) ----
 extern "C" __global__ void __launch_bounds__(1024) bz_acc(
-    bz_arr<f32> a0_w,
+    f32* a0_w_p,
+    bz_ext a0_w_d,
     f32 v1_a,
     bz_space bz_sp,
     bz_err* bz_e,
     f32* bz_out0,
     bz_pool bz_pl)
 {
+  bz_arr<f32> a0_w = {(f32*)a0_w_p, {a0_w_d.d[0], a0_w_d.d[1], a0_w_d.d[2], a0_w_d.d[3]}};
   const bz_v<i32, 2> bz_pos = {{(i32)blockIdx.y * (i32)blockDim.y + (i32)threadIdx.y, (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x}};
   bz_v<f32, 3> v0_v = {};
   u8 v2_b = {};
