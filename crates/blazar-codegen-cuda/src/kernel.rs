@@ -112,11 +112,13 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         && k.outputs.is_empty()
         && crate::facts::block_free(k)
     {
-        let mut pool = false;
+        // `while` loops usually run data-dependent trip counts (Mandelbrot): several
+        // positions per thread would serialise their imbalance, so those keep one.
+        let mut unsuited = false;
         walk(&k.body, &mut |s| {
-            pool |= matches!(s.kind, StmtKind::AllocLocal { .. })
+            unsuited |= matches!(s.kind, StmtKind::AllocLocal { .. } | StmtKind::While { .. })
         });
-        if !pool {
+        if !unsuited {
             g.coarsen = opts.coarsen;
         }
     }

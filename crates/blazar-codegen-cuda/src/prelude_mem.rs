@@ -58,10 +58,15 @@ template<typename... R> __device__ __forceinline__ bool bz_in(i32& off, i32 i, i
   off = off * n + i;
   return bz_in(off, rest...) && ok;
 }
-// The load itself is unconditional (element 0 where out of range; every device array
-// has at least one element's worth of memory), so that equal loads of neighbouring
-// positions are one load to the compiler.
 template<typename T, typename... R> __device__ __forceinline__ T bz_getz(const T* p, R... idx) {
+  i32 off = 0;
+  const bool ok = bz_in(off, idx...);
+  return ok ? p[off] : T{};
+}
+// The same for arrays with memory for element 0 (global arrays): the load itself is
+// unconditional (element 0 where out of range), so that equal loads of neighbouring
+// positions are one load to the compiler.
+template<typename T, typename... R> __device__ __forceinline__ T bz_getzu(const T* p, R... idx) {
   i32 off = 0;
   const bool ok = bz_in(off, idx...);
   const T x = p[ok ? off : 0];

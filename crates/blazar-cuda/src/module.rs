@@ -95,10 +95,14 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
     let r = plan.rank as usize;
     let total: usize = plan.data_dims[..r].iter().product();
     let rows = plan.data_dims[0] / plan.block_dims[0].max(1);
-    let want: u32 = if r == 1 { 4 } else { 8 };
-    [want, 4, 2]
+    // `BLAZAR_CUDA_COARSEN=N` asks for N instead (1: never), for measuring.
+    let asked = std::env::var("BLAZAR_CUDA_COARSEN")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok());
+    let want: u32 = asked.unwrap_or(if r == 1 { 4 } else { 8 }).clamp(1, 64);
+    [want, want / 2, want / 4]
         .into_iter()
-        .find(|&f| rows >= f as usize && total / f as usize >= MIN_THREADS)
+        .find(|&f| f >= 2 && rows >= f as usize && total / f as usize >= MIN_THREADS)
         .unwrap_or(1)
 }
 
