@@ -371,9 +371,11 @@ impl Gen<'_> {
             }
         }
         s.push_str(&rebuild);
-        if self.coarsen > 1 {
-            // Every position of the thread's run, even where the body ignores `pos`.
+        if self.coarsen > 1 || self.opts.guard {
+            // `pos` decides which positions run, even where the body ignores it.
             self.specials.insert(0);
+        }
+        if self.coarsen > 1 {
             let _ = writeln!(
                 s,
                 "  #pragma unroll\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
@@ -432,10 +434,6 @@ impl Gen<'_> {
         if any_dyn {
             s.push_str("  extern __shared__ __align__(16) u8 bz_smem[];\n  u32 bz_smem_top = 0;\n");
         }
-        if self.coarsen > 1 {
-            let p0 = if k.rank == 1 { "bz_pos" } else { "bz_pos[0]" };
-            let _ = writeln!(s, "  if ({p0} >= bz_sp.dims[0]) break;");
-        }
         for (i, o) in outputs.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -443,6 +441,32 @@ impl Gen<'_> {
                 names::op_code(o.combine),
                 t = scalar(o.ty)
             );
+        }
+        if self.coarsen > 1 || self.opts.guard {
+            // Positions past the index space: past the end of a coarsened run (break)
+            // or in the ragged edge of the grid (there every position of a run is out:
+            // break, or leave the thread, through the output epilogue if there is one).
+            let r = k.rank.clamp(1, 4) as usize;
+            let comp = |c: usize| {
+                if r == 1 {
+                    "bz_pos".to_string()
+                } else {
+                    format!("bz_pos[{c}]")
+                }
+            };
+            let conds: Vec<String> = (0..r)
+                .filter(|&c| c == 0 || self.opts.guard)
+                .map(|c| format!("{} >= bz_sp.dims[{c}]", comp(c)))
+                .collect();
+            let leave = if self.coarsen > 1 {
+                "break"
+            } else if outputs.is_empty() {
+                "return"
+            } else {
+                self.uses_done = true;
+                "goto bz_done"
+            };
+            let _ = writeln!(s, "  if ({}) {leave};", conds.join(" || "));
         }
         s.push_str(&body);
         if self.coarsen > 1 {

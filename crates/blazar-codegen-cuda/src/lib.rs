@@ -11,7 +11,8 @@
 //! - Grid: the kernel's `pos` has `rank` components; the LAST one is `threadIdx.x` /
 //!   `blockIdx.x` (coalescing), the one before it `y`, then `z`. For rank 4, the first
 //!   two components share `z` (`blockDim.z = block[0] * block[1]`, `gridDim.z =
-//!   cnt[0] * cnt[1]`, split with `bz_space`). Block extents divide data extents.
+//!   cnt[0] * cnt[1]`, split with `bz_space`). Block extents divide data extents,
+//!   except under [`CodegenOptions::guard`] (ragged blocks, below).
 //! - Parameters: see [`ParamLayout`]; an array is two C parameters, its data pointer
 //!   (`__restrict__` under [`CodegenOptions::noalias`], `const` too when the kernel only
 //!   reads it) and its extents `bz_ext` (`i32 d[4]`, left-padded with 1s to the KIR
@@ -73,6 +74,9 @@ pub struct CodegenOptions {
     /// are `__restrict__` (and read-only ones `const`), so loads can be reused across
     /// stores and read through the non-coherent cache.
     pub noalias: bool,
+    /// The launch's block may not divide its data extents (a ragged block chosen for a
+    /// kernel that cannot observe it): threads whose `pos` lies outside do nothing.
+    pub guard: bool,
 }
 
 impl Default for CodegenOptions {
@@ -83,6 +87,7 @@ impl Default for CodegenOptions {
             block: None,
             coarsen: 1,
             noalias: false,
+            guard: false,
         }
     }
 }

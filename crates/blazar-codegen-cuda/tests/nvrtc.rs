@@ -42,8 +42,8 @@ fn golden_kernels() -> Vec<(PathBuf, Kernel)> {
     out
 }
 
-/// The kernel for any block shape, coarsened by 4 with `__restrict__` pointers where
-/// the kernel allows it: the golden suite's `nvrtc` backend compiles the shapes its
+/// The kernel for any block shape, coarsened by 4 with `__restrict__` pointers and a
+/// ragged-grid guard where the kernel allows it: the golden suite's `nvrtc` backend compiles the shapes its
 /// (small) launches choose, this test the large-launch variants of every kernel.
 fn gen(file: &Path, k: &Kernel) -> Generated {
     let opts = CodegenOptions {
@@ -54,6 +54,7 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
         block: None,
         coarsen: 4,
         noalias: true,
+        guard: true,
     };
     generate(k, &opts)
 }

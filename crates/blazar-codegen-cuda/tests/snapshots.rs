@@ -165,3 +165,19 @@ fn kernels_with_outputs_or_blocks_are_not_coarsened() {
         "aliasing unknown: no restrict"
     );
 }
+
+#[test]
+fn ragged_grids_skip_positions_outside() {
+    let opts = CodegenOptions {
+        guard: true,
+        ..CodegenOptions::default()
+    };
+    let text = kernel_text_with(&common::gamma(), &opts);
+    assert!(text.contains(
+        "if (bz_pos[0] >= bz_sp.dims[0] || bz_pos[1] >= bz_sp.dims[1] || bz_pos[2] >= bz_sp.dims[2]) return;"
+    ));
+    // With outputs every thread still reaches the block reduction.
+    let text = kernel_text_with(&common::with_output(), &opts);
+    assert!(text.contains(") goto bz_done;"));
+    assert!(text.contains("bz_done:;"));
+}

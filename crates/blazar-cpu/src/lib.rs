@@ -34,7 +34,9 @@ pub struct LaunchPlan {
     pub rank: u8,
     /// Extent of the index space per dimension (first `rank` entries; dim 0 slowest).
     pub data_dims: [usize; 4],
-    /// Block extents; each divides the matching data extent.
+    /// Block extents; each divides the matching data extent (in the plans of the
+    /// program and the CPU; a GPU plan for a kernel that cannot observe its block may be
+    /// ragged, see `blazar-cuda`'s `gpu_plan`).
     pub block_dims: [usize; 4],
     /// Run the work items on the calling thread, in order (`serial_do`).
     pub serial: bool,

@@ -180,6 +180,7 @@ pub(crate) fn gpu_shape(
         block: [b.0, b.1, b.2],
         coarsen: crate::module::coarsen_factor(k, plan),
         noalias: crate::module::noalias(k, args, arrays),
+        guard: crate::module::ragged(plan),
     })
 }
 
@@ -188,7 +189,9 @@ pub(crate) fn gpu_shape(
 fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, KernelError> {
     let r = plan.rank as usize;
     let b = &plan.block_dims;
-    let mut c: Vec<usize> = (0..4).map(|i| plan.data_dims[i] / b[i].max(1)).collect();
+    let mut c: Vec<usize> = (0..4)
+        .map(|i| plan.data_dims[i].div_ceil(b[i].max(1)))
+        .collect();
     c[0] = c[0].div_ceil(coarsen.max(1) as usize);
     let (grid, block) = match r {
         1 => ((c[0], 1, 1), (b[0], 1, 1)),

@@ -38,7 +38,9 @@ pub struct Module {
 }
 
 /// The plan a launch runs under on the GPU: the program's, except that a default block
-/// shape is replaced by [`gpu_block`] for kernels that cannot observe it.
+/// shape is replaced by [`gpu_block`] for kernels that cannot observe it. Such a block
+/// may not divide the data extents ("ragged"): the grid then rounds up and the kernel
+/// skips the positions outside ([`ragged`], `CodegenOptions::guard`).
 pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
     let mut p = plan.clone();
     if !plan.block_given && block_free(k) {
@@ -49,17 +51,26 @@ pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
     p
 }
 
-/// A block shape for a kernel that cannot observe it: from the last (fastest, on
-/// `threadIdx.x`) dimension outwards, each extent the largest divisor of the data
-/// extent that keeps the block within 256 threads, so warps read long contiguous runs.
+/// Whether some block extent of `plan` does not divide its data extent.
+pub fn ragged(plan: &LaunchPlan) -> bool {
+    (0..4).any(|i| plan.data_dims[i] % plan.block_dims[i].max(1) != 0)
+}
+
+/// A block shape for a kernel that cannot observe it, within 256 threads: from the
+/// last (fastest, on `threadIdx.x`) dimension outwards, the largest divisor of each
+/// data extent that fits, so warps read long contiguous runs; where that divisor is
+/// poor (under 32 and not the whole extent: a prime width such as 1031) and the rank is
+/// at most 3, a ragged extent instead (the fitting power of two, up to 256), whose
+/// last block is partly outside.
 pub fn gpu_block(data: &[usize]) -> Vec<usize> {
     let mut left = 256usize;
     let mut out = vec![1; data.len()];
     for (i, &d) in data.iter().enumerate().rev() {
-        let b = (1..=left.min(d.max(1)))
-            .rev()
-            .find(|b| d % b == 0)
-            .unwrap_or(1);
+        let d = d.max(1);
+        let mut b = (1..=left.min(d)).rev().find(|b| d % b == 0).unwrap_or(1);
+        if b < 32 && b < d && data.len() <= 3 {
+            b = left.min(d.next_power_of_two());
+        }
         out[i] = b;
         left /= b;
         if left < 2 {
@@ -79,6 +90,8 @@ pub struct Shape {
     pub coarsen: u32,
     /// No array the kernel writes is passed twice: pointers are `__restrict__`.
     pub noalias: bool,
+    /// The block does not divide the data extents: positions outside are skipped.
+    pub guard: bool,
 }
 
 /// Threads a coarsened launch keeps at least: about one full wave of an H100.
@@ -94,7 +107,7 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
     }
     let r = plan.rank as usize;
     let total: usize = plan.data_dims[..r].iter().product();
-    let rows = plan.data_dims[0] / plan.block_dims[0].max(1);
+    let rows = plan.data_dims[0].div_ceil(plan.block_dims[0].max(1));
     // `BLAZAR_CUDA_COARSEN=N` asks for N instead (1: never), for measuring.
     let asked = std::env::var("BLAZAR_CUDA_COARSEN")
         .ok()
@@ -132,19 +145,21 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         block: shape.map(|s| s.block),
         coarsen: shape.map_or(1, |s| s.coarsen),
         noalias: shape.is_some_and(|s| s.noalias),
+        guard: shape.is_some_and(|s| s.guard),
     };
     let gen = generate(k, &opts);
     if let (Some(dir), Some(sh)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), shape) {
         // For profiling and bug reports: the exact source each launch compiles.
         let b = sh.block;
         let path = std::path::Path::new(&dir).join(format!(
-            "{}_{}x{}x{}_c{}{}.cu",
+            "{}_{}x{}x{}_c{}{}{}.cu",
             gen.entry,
             b[0],
             b[1],
             b[2],
             gen.coarsen,
-            if sh.noalias { "_noalias" } else { "" }
+            if sh.noalias { "_noalias" } else { "" },
+            if sh.guard { "_guard" } else { "" }
         ));
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(path, &gen.source);
@@ -267,5 +282,13 @@ mod tests {
         assert_eq!(gpu_block(&[1 << 26]), [256]);
         assert_eq!(gpu_block(&[6, 10]), [6, 10]);
         assert_eq!(gpu_block(&[7, 1]), [7, 1]);
+        // A prime width: a ragged block of 256 rather than one thread wide.
+        assert_eq!(gpu_block(&[1027, 1031]), [1, 256]);
+        assert_eq!(gpu_block(&[100, 1366, 3]), [1, 85, 3]);
+        assert_eq!(
+            gpu_block(&[5, 6, 7, 1031]),
+            [5, 6, 7, 1],
+            "rank 4 blocks divide"
+        );
     }
 }

@@ -1,8 +1,9 @@
 % Launches of over half a million positions, where the GPU runs several positions per
 % thread along the first index of pos and passes arrays as restrict pointers: a
-% zero-extended 3x3 box on 1027 x 1031 (the row count is no multiple of the run), a
-% kernel that returns early for half of its rows, a 3-d kernel, and a kernel given the
-% same array as input and output (so no restrict). Each is checked with host array code.
+% zero-extended 3x3 box on 1027 x 1031 (the row count is no multiple of the run, the
+% prime width gives a ragged grid), a kernel that returns early for half of its rows, a
+% 3-d kernel, and a kernel given the same array as input and output (so no restrict);
+% then a small ragged launch with a kernel output. Each is checked with host code.
 function [] = __kernel__ box(x : mat, y : mat'unchecked, pos : ivec2)
     s = 0.0
     for di = -1..1
@@ -22,6 +23,12 @@ endfunction
 
 function [] = __kernel__ scale_into(a : mat'unchecked, b : mat'unchecked, pos : ivec2)
     b[pos] = a[pos] * 3 - 1
+endfunction
+
+function [total : scalar] = __kernel__ sum_odd(v : vec'unchecked, pos : int)
+    if mod(pos, 2) == 1
+        total += v[pos]
+    endif
 endfunction
 
 function [] = __kernel__ layers(c : cube'unchecked, pos : ivec3)
@@ -67,6 +74,9 @@ for i = 0..65
 end
 print max(abs(c - want3)) == 0
 print c[65, 63, 129]
+
+v = 0..1030
+print parallel_do(numel(v), v, sum_odd) == 515 * 515
 % ==
 % stdout {
 % 1
@@ -75,4 +85,5 @@ print c[65, 63, 129]
 % 1
 % 1
 % 656429
+% 1
 % }
