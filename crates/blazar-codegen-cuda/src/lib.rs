@@ -26,6 +26,7 @@
 //!   identity of [`OutputLayout::combine`]; each block adds its partial atomically; the
 //!   host then applies [`OutputLayout::finish`] exactly as the CPU executor does.
 
+mod assemble;
 mod expr;
 mod facts;
 mod kernel;
