@@ -12,8 +12,8 @@ use blazar_runtime::{Prec, Value};
 pub struct Options {
     /// The deepest chain of user function calls before an error (stack safety).
     pub max_depth: usize,
-    /// Loop iterations and calls allowed before an error; 0 means no limit (fuzzing
-    /// uses a budget so that every run ends).
+    /// Loop iterations, calls and kernel positions allowed before an error; 0 means no
+    /// limit (fuzzing uses a budget so that every run ends).
     pub max_steps: u64,
     /// Worker threads of the CPU executor; 0 uses every core.
     pub threads: usize,
@@ -100,6 +100,20 @@ impl<'p> Interp<'p> {
                 "the step budget of this run is exhausted",
             ));
         }
+        Ok(())
+    }
+
+    /// Counts `n` steps at once: a kernel launch spends one per position, so a budget
+    /// also bounds kernel work (loops inside kernels are not counted).
+    pub fn spend(&mut self, n: u64, span: Span) -> R<()> {
+        if n >= self.steps_left {
+            self.steps_left = 1;
+            return Err(RunError::new(
+                span,
+                "the step budget of this run is exhausted",
+            ));
+        }
+        self.steps_left -= n;
         Ok(())
     }
 

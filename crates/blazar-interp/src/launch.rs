@@ -365,8 +365,8 @@ impl<'p> Interp<'p> {
                 serial,
             }
         };
-        let outs = self.run_kernel(&kernel, &plan, flat, name, span)?;
-        Ok(outs)
+        self.spend(plan.data_dims.iter().product::<usize>() as u64, span)?;
+        self.run_kernel(&kernel, &plan, flat, name, span)
     }
 
     /// The rank a kernel's special parameters declare (or the given default).

@@ -166,3 +166,30 @@ fn empty_loop_bodies_spend_the_step_budget() {
         assert!(err.span.is_some(), "{src}: {}", err.message);
     }
 }
+
+/// A kernel launch spends one step per position, so the budget bounds kernel work too.
+#[test]
+fn launches_spend_the_step_budget() {
+    let src = "y = zeros(100, 100)\nparallel_do(size(y), y, __kernel__ (y : mat, pos : ivec2) -> y[pos] = 1)\nprint sum(y)\n";
+    let run_with = |steps: u64| {
+        let loaded = check("launch.q", src, None);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let ctx = Ctx::new(
+            blazar_runtime::Prec::Single,
+            Box::new(std::io::sink()),
+            ".".into(),
+            "l".into(),
+        );
+        run(
+            &loaded,
+            ctx,
+            Options {
+                max_steps: steps,
+                ..Options::default()
+            },
+        )
+    };
+    assert!(run_with(20_000).is_ok());
+    let err = run_with(5_000).expect_err("10000 positions exceed a budget of 5000");
+    assert!(err.message.contains("step budget"), "{}", err.message);
+}
