@@ -25,6 +25,10 @@ mod tests_fast;
 
 use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_kir::Kernel;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
 
 pub use compile::FLAGS;
 
@@ -70,19 +74,54 @@ fn tier_error(message: String) -> KernelError {
 /// a build failure), so the caller runs the interpreter. With `strict` (the `native`
 /// tier), a missing compiler or a build failure is an error.
 pub fn try_launch(
-    k: &Kernel,
+    k: &Rc<Kernel>,
     plan: &LaunchPlan,
     args: &[ArgVal],
     arrays: &mut [ArrayArg],
     opts: &ExecOptions,
     strict: bool,
 ) -> Option<Result<Vec<KValue>, KernelError>> {
-    let kplan = support::plan(k).ok()?;
-    let src = emit::generate(k, &kplan, launch::last_extent(plan, k.rank as usize));
-    let lib = match compile::load(&src) {
-        Ok(lib) => lib,
-        Err(e) if strict => return Some(Err(tier_error(format!("kernel {}: {e}", k.name)))),
-        Err(_) => return None,
+    let prepared = match prepared(k, launch::last_extent(plan, k.rank as usize)) {
+        Prepared::Unsupported => return None,
+        Prepared::Failed(e) if strict => {
+            return Some(Err(tier_error(format!("kernel {}: {e}", k.name))))
+        }
+        Prepared::Failed(_) => return None,
+        Prepared::Ready(kplan, lib) => (kplan, lib),
     };
-    launch::run(&lib, k, &kplan, plan, args, arrays, opts)
+    launch::run(&prepared.1, k, &prepared.0, plan, args, arrays, opts)
+}
+
+/// A kernel made ready for one last extent: its plan and loaded library, or why not.
+#[derive(Clone)]
+enum Prepared {
+    Unsupported,
+    Failed(String),
+    Ready(Rc<support::Plan>, Arc<compile::Library>),
+}
+
+/// The kernel prepared for `last`, from a per-thread memo: generating and hashing the
+/// C++ source costs tens of microseconds, too much for every launch of a small kernel.
+/// The memo keeps its kernels alive, so their addresses stay unique while remembered.
+fn prepared(k: &Rc<Kernel>, last: Option<i64>) -> Prepared {
+    type Memo = HashMap<(usize, Option<i64>), (Rc<Kernel>, Prepared)>;
+    thread_local! {
+        static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+    }
+    let key = (Rc::as_ptr(k) as usize, last);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).map(|(_, p)| p.clone())) {
+        return p;
+    }
+    let p = match support::plan(k) {
+        Err(_) => Prepared::Unsupported,
+        Ok(kplan) => {
+            let src = emit::generate(k, &kplan, last);
+            match compile::load(&src) {
+                Ok(lib) => Prepared::Ready(Rc::new(kplan), lib),
+                Err(e) => Prepared::Failed(e),
+            }
+        }
+    };
+    MEMO.with(|m| m.borrow_mut().insert(key, (k.clone(), p.clone())));
+    p
 }
