@@ -295,9 +295,15 @@ impl Backend for CudaBackend {
                 let b = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
                 init[16 * i..16 * i + b.len()].copy_from_slice(&b);
             }
-            self.stream
-                .memcpy_htod(&init, &mut self.scratch.slice_mut(16..16 + 16 * nout))
-                .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
+            let mut slots = self.scratch.slice_mut(16..16 + 16 * nout);
+            // Sums start at zero bits: an asynchronous memset, where a copy from host
+            // memory would wait for the host.
+            if init.iter().all(|&b| b == 0) {
+                self.stream.memset_zeros(&mut slots)
+            } else {
+                self.stream.memcpy_htod(&init, &mut slots)
+            }
+            .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
         }
         let base = self.scratch.device_ptr(&self.stream).0;
         let mut params: Vec<ParamBytes> = Vec::with_capacity(m.gen.params.len());
