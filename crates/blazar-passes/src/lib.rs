@@ -10,6 +10,7 @@ mod infer;
 mod lower;
 mod lower_call;
 mod lower_expr;
+mod lower_index;
 mod lower_stmt;
 pub mod sig;
 

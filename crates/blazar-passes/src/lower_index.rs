@@ -1,0 +1,137 @@
+//! Lowering of indexing in kernel code: index lists (ranges, vector positions) and
+//! element, slice and vector loads from kernel arrays.
+
+use crate::lower::{err, Lower, LR};
+use crate::lower_expr::{cast, Val};
+use blazar_diagnostics::Span;
+use blazar_hir::{self as hir, ExprKind as H};
+use blazar_kir::{ArrId, ArrayTy, Expr, ExprKind as K, Scalar, Ty};
+
+impl<'a> Lower<'a> {
+    /// Index expressions of an array access: vectors (positions) spread into their lanes.
+    pub fn index_list(
+        &mut self,
+        args: &'a [hir::Expr],
+    ) -> LR<(Vec<Expr>, Option<(usize, Vec<i64>)>)> {
+        let mut out = Vec::new();
+        let mut range = None;
+        for a in args {
+            if matches!(a.kind, H::Range { .. }) {
+                range = Some((out.len(), self.const_range(a)?));
+                out.push(Expr::int(0));
+                continue;
+            }
+            let x = self.expr(a)?;
+            match x.ty {
+                Ty::Vector(s, n) => {
+                    let x = if s.is_int() {
+                        x
+                    } else {
+                        cast(x, Ty::Vector(Scalar::I32, n))
+                    };
+                    for i in 0..n {
+                        out.push(Expr::new(
+                            K::Lane(Box::new(x.clone()), Box::new(Expr::int(i as i64))),
+                            Ty::I32,
+                        ));
+                    }
+                }
+                Ty::Scalar(s) if s.is_int() => out.push(x),
+                Ty::Scalar(s) if s.is_float() || s == Scalar::Bool => out.push(cast(x, Ty::I32)),
+                _ => return err(a.span, format!("an index must be an integer, not {}", x.ty)),
+            }
+        }
+        Ok((out, range))
+    }
+
+    pub(crate) fn index(
+        &mut self,
+        base: &'a hir::Expr,
+        args: &'a [hir::Expr],
+        span: Span,
+    ) -> LR<Val> {
+        match self.val(base)? {
+            Val::Arr(a) => {
+                let (idx, range) = self.index_list(args)?;
+                let elem = self.arr_ty(a).elem;
+                let load =
+                    |idx: Vec<Expr>| Expr::new(K::Load { arr: a, index: idx }, Ty::Scalar(elem));
+                Ok(Val::E(match range {
+                    None => load(idx),
+                    Some((at, items)) => {
+                        let n = items.len() as u8;
+                        let lanes = items
+                            .into_iter()
+                            .map(|r| {
+                                let mut ix = idx.clone();
+                                ix[at] = Expr::int(r);
+                                load(ix)
+                            })
+                            .collect();
+                        Expr::new(K::VecLit(lanes), Ty::Vector(elem, n))
+                    }
+                }))
+            }
+            Val::List(l) => {
+                let [a] = args else {
+                    return err(span, "a cell of arrays takes one index");
+                };
+                let i = match a.kind {
+                    H::Int(i) => i,
+                    _ => {
+                        return err(
+                            a.span,
+                            "a cell of arrays in kernel code must be indexed by a constant",
+                        )
+                    }
+                };
+                match usize::try_from(i).ok().and_then(|i| l.get(i)) {
+                    Some(id) => Ok(Val::Arr(*id)),
+                    None => err(
+                        a.span,
+                        format!(
+                            "index {i} is out of bounds for a cell of {} arrays",
+                            l.len()
+                        ),
+                    ),
+                }
+            }
+            Val::E(v) => {
+                let Ty::Vector(elem, n) = v.ty else {
+                    return err(span, format!("a value of type {} cannot be indexed", v.ty));
+                };
+                if let [a] = args {
+                    if matches!(a.kind, H::Range { .. }) {
+                        let items = self.const_range(a)?;
+                        let m = items.len() as u8;
+                        let lanes = items
+                            .into_iter()
+                            .map(|i| {
+                                Expr::new(
+                                    K::Lane(Box::new(v.clone()), Box::new(Expr::int(i))),
+                                    Ty::Scalar(elem),
+                                )
+                            })
+                            .collect();
+                        return Ok(Val::E(Expr::new(K::VecLit(lanes), Ty::Vector(elem, m))));
+                    }
+                    let i = cast(self.expr(a)?, Ty::I32);
+                    return Ok(Val::E(Expr::new(
+                        K::Lane(Box::new(v), Box::new(i)),
+                        Ty::Scalar(elem),
+                    )));
+                }
+                let _ = n;
+                err(span, "a vector takes one index")
+            }
+            _ => err(span, "this value cannot be indexed in kernel code"),
+        }
+    }
+
+    pub fn arr_ty(&self, a: ArrId) -> ArrayTy {
+        match self.k.arrays[a as usize].ty {
+            Ty::Array(t) => t,
+            _ => unreachable!("array slots hold array types"),
+        }
+    }
+}
