@@ -94,7 +94,7 @@ impl<'p> Interp<'p> {
                     }
                     v => vec![v.as_f64().unwrap_or(1.0).max(1.0) as usize],
                 };
-                let b = if i == Intrinsic::MaxBlockSize { crate::launch::max_block(&dims) } else { crate::launch::default_block(&dims) };
+                let b = if i == Intrinsic::MaxBlockSize { crate::dims::max_block(&dims) } else { crate::dims::default_block(&dims) };
                 if b.len() == 1 {
                     return Ok(Some(Value::int(b[0] as i64)));
                 }

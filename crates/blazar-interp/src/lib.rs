@@ -8,6 +8,7 @@ mod assign;
 mod backend;
 mod call;
 mod coerce;
+mod dims;
 mod error;
 mod eval;
 mod exec;
