@@ -8,6 +8,7 @@ mod builtins;
 mod check_barriers;
 mod infer;
 mod lower;
+mod lower_assign;
 mod lower_call;
 mod lower_expr;
 mod lower_index;
