@@ -13,16 +13,8 @@ mod fuse;
 mod index;
 mod uniform;
 
+pub use alias::kernel_aliases;
 use alias::{count_assigns, special_aliases};
-
-/// The variables of `k` that always hold a special when read (`v = pos` assigned once,
-/// every read after it in its block), with that special: other backends may read the
-/// special instead (the native CPU tier does).
-pub fn kernel_aliases(k: &Kernel) -> std::collections::HashMap<u32, blazar_kir::Special> {
-    let mut assigned = vec![0u32; k.vars.len()];
-    count_assigns(&k.body, &mut assigned);
-    special_aliases(k, &assigned)
-}
 
 use crate::program::*;
 use crate::values::KValue;

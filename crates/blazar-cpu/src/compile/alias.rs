@@ -8,6 +8,15 @@ use crate::KernelError;
 use blazar_kir::{Bind, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
+/// The variables of `k` that always hold a special when read (`v = pos` assigned once,
+/// every read after it in its block), with that special: other backends may read the
+/// special instead (the native CPU tier does).
+pub fn kernel_aliases(k: &Kernel) -> HashMap<u32, Special> {
+    let mut assigned = vec![0u32; k.vars.len()];
+    count_assigns(&k.body, &mut assigned);
+    special_aliases(k, &assigned)
+}
+
 pub(super) fn count_assigns(b: &[Stmt], n: &mut [u32]) {
     for s in b {
         match &s.kind {
