@@ -60,8 +60,8 @@ pub fn ragged(plan: &LaunchPlan) -> bool {
 /// last (fastest, on `threadIdx.x`) dimension outwards, the largest divisor of each
 /// data extent that fits, so warps read long contiguous runs; where that divisor is
 /// poor (under 32 and not the whole extent: a prime width such as 1031) and the rank is
-/// at most 3, a ragged extent instead (the fitting power of two, up to 256), whose
-/// last block is partly outside.
+/// at most 3, a ragged extent instead (as many threads as are left, at most the extent
+/// rounded up to a power of two), whose last block is partly outside.
 pub fn gpu_block(data: &[usize]) -> Vec<usize> {
     let mut left = 256usize;
     let mut out = vec![1; data.len()];
