@@ -209,27 +209,8 @@ impl Gen<'_> {
         let name = self.arr_name(a);
         let ct = scalar(t.elem);
         let r = t.rank as usize;
-        let mut ds: Vec<String> = vec!["1".into(); r.saturating_sub(dims.len())];
-        for e in dims {
-            let x = self.expr(e);
-            let v = self.tmp();
-            let conv = if e.ty.elem().is_int() {
-                format!("(i64)({x})")
-            } else {
-                format!("bz_cast<i64>({x})")
-            };
-            self.line_out(&format!("const i64 {v} = {conv} < 0 ? 0 : {conv};"));
-            ds.push(v);
-        }
-        if dims.iter().any(|e| self.has_checked(e)) {
-            self.line_out("if (bz_e.code) goto bz_abort;");
-        }
-        let mut n = String::from("1ull");
-        for d in &ds {
-            n = format!("bz_mul_sat({n}, (u64){d})");
-        }
+        let ds = self.alloc_extents(dims, r);
         let line = self.line;
-        self.line_out(&format!("const u64 bz_n = {n};"));
         self.line_out(&format!("const u64 bz_b = bz_mul_sat(bz_n, sizeof({ct}));"));
         self.line_out(&format!(
             "if (bz_b > (256ull << 20)) {{ bz_e.code = 7; bz_e.line = {line}; bz_e.a = bz_b; goto bz_abort; }}"

@@ -247,19 +247,11 @@ impl Gen<'_> {
         self.line_out("}");
     }
 
-    /// `@a = zeros(dims)` (or `ones`, `uninit`, which also zero-fills) in per-thread
-    /// dynamic memory, with the executor's size rules.
-    pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
-        let Some(t) = self.arr_ty(a) else {
-            return;
-        };
-        let name = self.arr_name(a);
-        let ct = scalar(t.elem);
-        let r = t.rank as usize;
-        self.line_out("{");
-        self.depth += 1;
-        // Extents: given dims left-padded with 1s to the rank (negative ones are 0).
-        let mut ds: Vec<String> = vec!["1".into(); r.saturating_sub(dims.len())];
+    /// Evaluates the extents of a kernel-memory allocation (given dims left-padded with
+    /// 1s to `rank`, negative ones 0) into temporaries, stops on a checked-access error
+    /// among them, and declares `bz_n`, their saturating product. Returns the names.
+    pub fn alloc_extents(&mut self, dims: &[Expr], rank: usize) -> Vec<String> {
+        let mut ds: Vec<String> = vec!["1".into(); rank.saturating_sub(dims.len())];
         for e in dims {
             let x = self.expr(e);
             let v = self.tmp();
@@ -278,8 +270,23 @@ impl Gen<'_> {
         for d in &ds {
             n = format!("bz_mul_sat({n}, (u64){d})");
         }
-        let line = self.line;
         self.line_out(&format!("const u64 bz_n = {n};"));
+        ds
+    }
+
+    /// `@a = zeros(dims)` (or `ones`, `uninit`, which also zero-fills) in per-thread
+    /// dynamic memory, with the executor's size rules.
+    pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
+        let Some(t) = self.arr_ty(a) else {
+            return;
+        };
+        let name = self.arr_name(a);
+        let ct = scalar(t.elem);
+        let r = t.rank as usize;
+        self.line_out("{");
+        self.depth += 1;
+        let ds = self.alloc_extents(dims, r);
+        let line = self.line;
         self.line_out(&format!(
             "if (!bz_local_bytes(bz_mul_sat(bz_n, sizeof({ct})), {name}_bytes, bz_live, bz_e, {line})) goto bz_abort;"
         ));
