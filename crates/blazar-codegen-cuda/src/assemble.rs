@@ -92,15 +92,29 @@ impl Gen<'_> {
                     };
                     cparams.push(format!("{c}{elem}*{q} {name}_p"));
                     cparams.push(format!("bz_ext {name}_d"));
-                    let _ = writeln!(
-                        rebuild,
-                        "  {} {name} = {{({elem}*){name}_p, {{{name}_d.d[0], {name}_d.d[1], {name}_d.d[2], {name}_d.d[3]}}}};",
-                        names::ty(t)
-                    );
                     let rank = match t {
                         Ty::Array(at) => at.rank,
                         _ => 1,
                     };
+                    // Extents equal to the index space's are taken from it, so that the
+                    // compiler sees `pos` inside them (see `CodegenOptions::same_extents`).
+                    let same =
+                        self.opts.same_extents && rank == k.rank && self.opts.block.is_some();
+                    let dims: Vec<String> = (0..4)
+                        .map(|d| {
+                            if same && d < rank as usize {
+                                format!("bz_sp.dims[{d}]")
+                            } else {
+                                format!("{name}_d.d[{d}]")
+                            }
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        rebuild,
+                        "  {} {name} = {{({elem}*){name}_p, {{{}}}}};",
+                        names::ty(t),
+                        dims.join(", ")
+                    );
                     params.push(ParamLayout::ArrayData {
                         index: i,
                         elem: t.elem(),
@@ -152,6 +166,18 @@ impl Gen<'_> {
         if self.coarsen > 1 || self.opts.guard {
             // `pos` decides which positions run, even where the body ignores it.
             self.specials.insert(0);
+        }
+        if self.opts.block.is_some() && !self.opts.guard && k.rank <= 3 {
+            // An exact grid: every position a thread runs lies inside the index space.
+            // Stated before the run, so that a position's loads of its neighbour rows
+            // are known to be inside too, and equal those of the neighbour's position.
+            for (c, part) in self.special_parts(0).iter().enumerate() {
+                let runs = if c == 0 { self.coarsen } else { 1 };
+                for r in 0..runs {
+                    let p = part.replace("bz_r", &r.to_string());
+                    let _ = writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[{c}]);");
+                }
+            }
         }
         if self.coarsen > 1 {
             let _ = writeln!(
@@ -220,7 +246,7 @@ impl Gen<'_> {
                 t = scalar(o.ty)
             );
         }
-        if self.coarsen > 1 || self.opts.guard {
+        if self.opts.guard {
             // Positions past the index space: past the end of a coarsened run (break)
             // or in the ragged edge of the grid (there every position of a run is out:
             // break, or leave the thread, through the output epilogue if there is one).
@@ -233,7 +259,6 @@ impl Gen<'_> {
                 }
             };
             let conds: Vec<String> = (0..r)
-                .filter(|&c| c == 0 || self.opts.guard)
                 .map(|c| format!("{} >= bz_sp.dims[{c}]", comp(c)))
                 .collect();
             let leave = if self.coarsen > 1 {
@@ -287,6 +312,7 @@ impl Gen<'_> {
             outputs,
             uses_pool: self.uses_pool,
             coarsen: self.coarsen,
+            can_fail: self.can_fail,
         }
     }
 }

@@ -245,6 +245,15 @@ impl Gen<'_> {
     /// The C expression of `e`.
     pub fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
+            // Both sides of a scalar `&&` / `||` when the right one is cheap and safe:
+            // no branch, so loads on either side issue with their neighbours.
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b)
+                if matches!(a.ty, Ty::Scalar(_)) && crate::facts::speculable(b, self.k) =>
+            {
+                let (x, y) = (self.expr(a), self.expr(b));
+                let c = if *op == BinOp::And { "&" } else { "|" };
+                format!("((bool)({x}) {c} (bool)({y}))")
+            }
             ExprKind::Unary(..)
             | ExprKind::Binary(..)
             | ExprKind::Cast(_)

@@ -1,7 +1,10 @@
 //! Facts about a kernel that both the generator and the launcher act on: whether it can
-//! observe its block shape, which arrays it writes, whether it can record an error.
+//! observe its block shape, which arrays and variables it writes, which expressions may
+//! be evaluated speculatively.
 
-use blazar_kir::{Bind, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, WriteMode};
+use blazar_kir::{
+    BinOp, Bind, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, VarId,
+};
 
 /// Whether a kernel's results cannot depend on the block shape: it reads no block
 /// special (`blkpos`, `blkdim`, `blkidx`, `blkcnt`) and uses no shared memory or
@@ -48,6 +51,52 @@ pub fn block_free(k: &Kernel) -> bool {
     block(&k.body)
 }
 
+/// Whether `e` may be evaluated where the program would not evaluate it (the right
+/// side of `&&` / `||`): it cannot fault or record an error (reads only through a
+/// boundary mode that stays inside the array: not `'checked`, not `'unchecked`), and
+/// it is cheap (a few operations, no function calls or divisions), so evaluating it
+/// always costs less than the branch that skipping it takes.
+pub fn speculable(e: &Expr, k: &Kernel) -> bool {
+    fn go(e: &Expr, k: &Kernel, budget: &mut u32) -> bool {
+        // Operations count against the budget; leaves, lanes and casts are free.
+        if matches!(
+            e.kind,
+            ExprKind::Binary(..)
+                | ExprKind::Unary(..)
+                | ExprKind::Select(..)
+                | ExprKind::Load { .. }
+        ) {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+        }
+        match &e.kind {
+            ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Special(_) => true,
+            ExprKind::Size { .. } | ExprKind::Numel(_) => true,
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Splat(a) => go(a, k, budget),
+            ExprKind::Binary(op, a, b) => {
+                !matches!(op, BinOp::Div | BinOp::Rem | BinOp::Pow)
+                    && go(a, k, budget)
+                    && go(b, k, budget)
+            }
+            ExprKind::Lane(a, b) => go(a, k, budget) && go(b, k, budget),
+            ExprKind::Select(a, b, c) => go(a, k, budget) && go(b, k, budget) && go(c, k, budget),
+            ExprKind::Load { arr, index } => {
+                let safe = match k.arrays.get(*arr as usize).map(|a| a.ty) {
+                    Some(Ty::Array(t)) => {
+                        !matches!(t.read, ReadMode::Checked | ReadMode::Unchecked)
+                    }
+                    _ => false,
+                };
+                safe && index.iter().all(|i| go(i, k, budget))
+            }
+            ExprKind::Math(..) | ExprKind::VecLit(_) | ExprKind::VecReduce(..) => false,
+        }
+    }
+    go(e, k, &mut 6)
+}
+
 fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a StmtKind)) {
     for s in b {
         f(&s.kind);
@@ -60,6 +109,20 @@ fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a StmtKind)) {
             _ => {}
         }
     }
+}
+
+/// Whether `body` assigns variable `v` (whole, or one lane of a vector).
+pub fn assigns(body: &[Stmt], v: VarId) -> bool {
+    let mut found = false;
+    walk(body, &mut |s| {
+        if let StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } = s {
+            found |= *var == v;
+        }
+        if let StmtKind::For { var, .. } = s {
+            found |= *var == v;
+        }
+    });
+    found
 }
 
 /// Per KIR array slot: the kernel stores into it or updates it atomically.
@@ -85,20 +148,4 @@ pub fn written_params(k: &Kernel) -> Vec<bool> {
             Bind::Var(_) => false,
         })
         .collect()
-}
-
-/// Whether the kernel can record an error.
-pub fn can_fail(k: &Kernel) -> bool {
-    let mut fails = k.arrays.iter().any(|a| {
-        matches!(&a.ty, Ty::Array(t) if t.read == ReadMode::Checked || t.write == WriteMode::Checked)
-    });
-    walk(&k.body, &mut |s| {
-        if matches!(
-            s,
-            StmtKind::Assert { .. } | StmtKind::AllocLocal { .. } | StmtKind::AllocShared { .. }
-        ) {
-            fails = true;
-        }
-    });
-    fails
 }

@@ -52,6 +52,8 @@ pub(crate) struct Gen<'k> {
     /// Positions per thread along `pos` component 0 (1: one); see
     /// [`CodegenOptions::coarsen`]. A `return` then ends one position (`bz_next`).
     pub coarsen: u32,
+    /// Some emitted statement can record an error ([`crate::Generated::can_fail`]).
+    pub can_fail: bool,
 }
 
 fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
@@ -68,19 +70,22 @@ fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     }
 }
 
-fn const_dim(e: &blazar_kir::Expr) -> Option<usize> {
-    match e.kind {
-        ExprKind::Const(blazar_kir::Const::Int(v)) => Some(v.max(0) as usize),
-        _ => None,
-    }
+fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
+    let e = crate::shared::inline_locals(e, k);
+    crate::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
 }
 
 /// The extents `bz_d` would hold (1s in front up to the rank, then 1s), when constant.
-fn padded_const_dims(dims: &[blazar_kir::Expr], rank: usize) -> Option<[usize; 4]> {
+fn padded_const_dims(
+    dims: &[blazar_kir::Expr],
+    rank: usize,
+    kernel: &Kernel,
+    block: Option<[u32; 3]>,
+) -> Option<[usize; 4]> {
     let k = dims.len().min(rank);
     let mut out = [1usize; 4];
     for (i, e) in dims[..k].iter().enumerate() {
-        out[rank - k + i] = const_dim(e)?;
+        out[rank - k + i] = const_dim(e, kernel, block)?;
     }
     Some(out)
 }
@@ -104,6 +109,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         uses_pool: false,
         uses_done: false,
         coarsen: 1,
+        can_fail: false,
     };
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no outputs (block reductions), no dynamic memory (per-thread pools).
@@ -145,13 +151,22 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
             let StmtKind::AllocShared { dims, .. } = &s.kind else {
                 continue;
             };
-            let padded = padded_const_dims(dims, rank);
+            let padded = padded_const_dims(dims, rank, k, opts.block);
             same = match same {
                 None => Some(padded),
                 Some(prev) if prev == padded => Some(prev),
                 Some(_) => Some(None),
             };
-            let n: Option<usize> = dims.iter().map(const_dim).product();
+            // Extents the block decides are static only while small: static shared
+            // memory is limited to 48 KiB per block in all.
+            let n: Option<usize> = dims
+                .iter()
+                .map(|e| match &e.kind {
+                    ExprKind::Const(_) => const_dim(e, k, None),
+                    _ => const_dim(e, k, opts.block)
+                        .filter(|&n| n * k.arrays[a].ty.elem().size() <= 16 << 10),
+                })
+                .product();
             slot = match (slot, n) {
                 (Some(SharedSlot::Dynamic), _) | (_, None) => Some(SharedSlot::Dynamic),
                 (Some(SharedSlot::Static(m)), Some(n)) => Some(SharedSlot::Static(m.max(n))),

@@ -29,6 +29,7 @@
 mod assemble;
 mod expr;
 mod facts;
+mod fold;
 mod kernel;
 mod memory;
 mod names;
@@ -37,7 +38,7 @@ mod prelude_mem;
 mod shared;
 mod stmt;
 
-pub use facts::{block_free, can_fail, written_arrays, written_params};
+pub use facts::{block_free, written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;
 
 /// C spellings of scalar operations, literals and type names, shared with the native
@@ -75,9 +76,17 @@ pub struct CodegenOptions {
     /// are `__restrict__` (and read-only ones `const`), so loads can be reused across
     /// stores and read through the non-coherent cache.
     pub noalias: bool,
-    /// The launch's block may not divide its data extents (a ragged block chosen for a
-    /// kernel that cannot observe it): threads whose `pos` lies outside do nothing.
+    /// The launch's grid may hold positions outside the index space: a ragged block
+    /// (chosen for a kernel that cannot observe it) that does not divide the data
+    /// extents, or a coarsened run past the end of component 0. Threads skip such
+    /// positions. Without it, a coarsened run has no test between its positions, so
+    /// the compiler can issue the loads of all of them before the first store.
     pub guard: bool,
+    /// Every array parameter of the kernel's rank has exactly the index space's
+    /// extents (an image filtered into an image of its size): the kernel reads those
+    /// extents from the index space, so with an exact grid the bounds checks of
+    /// components that `pos` indexes unshifted fold away. Only with a fixed `block`.
+    pub same_extents: bool,
 }
 
 impl Default for CodegenOptions {
@@ -89,6 +98,7 @@ impl Default for CodegenOptions {
             coarsen: 1,
             noalias: false,
             guard: false,
+            same_extents: false,
         }
     }
 }
@@ -116,6 +126,11 @@ pub struct Generated {
     /// [`CodegenOptions::coarsen`] where the kernel allows it, else 1. The grid along
     /// that axis has `ceil(count / coarsen)` blocks.
     pub coarsen: u32,
+    /// The kernel can record an error (an assert that may fail, a `'checked` access,
+    /// a shared or dynamic allocation that may not fit): its launches read the error
+    /// record back. Asserts and shared extents that the fixed block decides do not
+    /// count ([`CodegenOptions::block`]).
+    pub can_fail: bool,
 }
 
 /// How one C parameter is passed (by value, with the C ABI's size and alignment).

@@ -65,6 +65,8 @@ impl Gen<'_> {
 
     /// `bz_idx<MODE>(...)`: the element offset of `@a[index]`, or -1.
     fn offset(&mut self, a: ArrId, index: &[Expr], mode: u8) -> String {
+        // 'checked accesses record an error outside the array.
+        self.can_fail |= mode == 4;
         let shape = self.shape(a, index.len().max(1));
         let mut args = vec![
             "bz_e".to_string(),
@@ -191,9 +193,12 @@ impl Gen<'_> {
                     "for (int k = 0; k < 4; k++) {name}.dims[k] = bz_d[k];"
                 ));
             }
-            _ => self.line_out(&format!(
-                "bz_shared_alloc({name}, {name}_cap, bz_smem_top, bz_smem, bz_d, bz_e, {line});"
-            )),
+            _ => {
+                self.can_fail = true;
+                self.line_out(&format!(
+                    "bz_shared_alloc({name}, {name}_cap, bz_smem_top, bz_smem, bz_d, bz_e, {line});"
+                ))
+            }
         }
         if zero {
             self.line_out(&format!(
@@ -216,6 +221,7 @@ impl Gen<'_> {
             Fill::Uninit => 2,
         };
         let line = self.line;
+        self.can_fail = true;
         self.line_out(&format!(
             "{{ {decl} bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line}); }}"
         ));

@@ -49,7 +49,7 @@ __device__ __forceinline__ i32 bz_idx(bz_err* e, i32 line, i32 d, i32 off, i32 i
   if (M != 5 && j < 0) return -1;
   return bz_idx<M>(e, line, d + 1, off * n + j, rest...);
 }
-template<typename T> __device__ __forceinline__ T bz_get(const T* p, i32 o) { return o < 0 ? T{} : p[o]; }
+template<typename T> __device__ __forceinline__ T bz_get(const T* p, i32 o) { return o < 0 ? T{} : p[(u32)o]; }
 // Zero extension without sentinel offsets: every index is compared first and one
 // predicated access follows, so the compiler can issue neighbouring loads together.
 __device__ __forceinline__ bool bz_in(i32& off) { return true; }
@@ -61,7 +61,7 @@ template<typename... R> __device__ __forceinline__ bool bz_in(i32& off, i32 i, i
 template<typename T, typename... R> __device__ __forceinline__ T bz_getz(const T* p, R... idx) {
   i32 off = 0;
   const bool ok = bz_in(off, idx...);
-  return ok ? p[off] : T{};
+  return ok ? p[(u32)off] : T{};
 }
 // The same for arrays with memory for element 0 (global arrays): the load itself is
 // unconditional (element 0 where out of range), so that equal loads of neighbouring
@@ -69,14 +69,14 @@ template<typename T, typename... R> __device__ __forceinline__ T bz_getz(const T
 template<typename T, typename... R> __device__ __forceinline__ T bz_getzu(const T* p, R... idx) {
   i32 off = 0;
   const bool ok = bz_in(off, idx...);
-  const T x = p[ok ? off : 0];
+  const T x = p[(u32)(ok ? off : 0)];
   return ok ? x : T{};
 }
 template<typename T, typename V, typename... R> __device__ __forceinline__ void bz_putz(T* p, V v, R... idx) {
   i32 off = 0;
-  if (bz_in(off, idx...)) p[off] = (T)v;
+  if (bz_in(off, idx...)) p[(u32)off] = (T)v;
 }
-template<typename T, typename V> __device__ __forceinline__ void bz_put(T* p, i32 o, V v) { if (o >= 0) p[o] = (T)v; }
+template<typename T, typename V> __device__ __forceinline__ void bz_put(T* p, i32 o, V v) { if (o >= 0) p[(u32)o] = (T)v; }
 
 // Read-modify-write operators: 0 add, 1 sub, 2 mul, 3 div, 4 pow, 5 min, 6 max,
 // 7 and, 8 or, 9 xor.

@@ -116,9 +116,18 @@ impl Gen<'_> {
                 self.line_out(&format!("const {t} bz_lo{id} = {a};"));
                 self.line_out(&format!("const {t} bz_st{id} = {b};"));
                 self.line_out(&format!("const {t} bz_hi{id} = {c};"));
-                self.line_out(&format!(
-                    "for ({v} = bz_lo{id}; (({t})0 < bz_st{id}) ? ({v} <= bz_hi{id}) : (bz_hi{id} <= {v}); {v} += bz_st{id}) {{"
-                ));
+                let int = matches!(start.ty, Ty::Scalar(s) if s.is_int());
+                if int && !crate::facts::assigns(body, *var) {
+                    // A counted loop: the compiler can unroll it and overlap iterations.
+                    self.line_out(&format!("{v} = bz_lo{id};"));
+                    self.line_out(&format!(
+                        "for (auto bz_n{id} = bz_trips(bz_lo{id}, bz_st{id}, bz_hi{id}); bz_n{id} != 0; --bz_n{id}, {v} = bz_step({v}, bz_st{id})) {{"
+                    ));
+                } else {
+                    self.line_out(&format!(
+                        "for ({v} = bz_lo{id}; (({t})0 < bz_st{id}) ? ({v} <= bz_hi{id}) : (bz_hi{id} <= {v}); {v} += bz_st{id}) {{"
+                    ));
+                }
                 self.loop_body(body);
                 self.depth -= 1;
                 self.line_out("}");
@@ -147,6 +156,11 @@ impl Gen<'_> {
             }
             StmtKind::Barrier => self.line_out("__syncthreads();"),
             StmtKind::Assert { cond } => {
+                if crate::fold::const_int(cond, self.opts.block, self.k.rank) == Some(1) {
+                    self.line_out("/* assert holds for this block shape */");
+                    return;
+                }
+                self.can_fail = true;
                 let c = self.expr(cond);
                 let line = s.line;
                 let abort = self.abort_stmt();

@@ -55,6 +55,7 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
         coarsen: 4,
         noalias: true,
         guard: true,
+        same_extents: true,
     };
     generate(k, &opts)
 }
@@ -148,4 +149,59 @@ fn golden_kernels_compile_with_nvrtc() {
         jobs.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The kernels of one program written to a temporary file.
+fn kernels_of(name: &str, src: &str) -> Vec<Kernel> {
+    let dir = std::env::temp_dir().join(format!("blazar-codegen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join(name);
+    std::fs::write(&file, src).expect("write the program");
+    let loaded = load(&file).expect("loads");
+    let ctx = Ctx::new(Prec::Single, Box::new(std::io::sink()), dir, "t".into());
+    let (r, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+    assert!(r.is_ok(), "{name} runs on the CPU");
+    kernels
+}
+
+#[test]
+fn a_fixed_block_decides_block_asserts_and_shared_extents() {
+    let src = "\
+function [] = __kernel__ tree(x : vec, y : vec, pos : int, blkpos : int, blkdim : int)
+    assert(blkdim <= 1024)
+    part = shared(blkdim)
+    part[blkpos] = x[pos]
+    syncthreads
+    if blkpos == 0
+        y[pos] = part[blkdim - 1]
+    endif
+endfunction
+x = ones(512)
+y = zeros(512)
+parallel_do([[512], [256]], x, y, tree)
+";
+    let k = &kernels_of("tree.q", src)[0];
+    let with = |block| {
+        let opts = CodegenOptions {
+            block,
+            ..CodegenOptions::default()
+        };
+        generate(k, &opts)
+    };
+    let fixed = with(Some([256, 1, 1]));
+    assert!(
+        !fixed.can_fail,
+        "the assert holds and the shared array fits"
+    );
+    let body = &fixed.source[fixed.source.find("---- kernel").expect("kernel text")..];
+    assert!(!body.contains("bz_fail("), "{body}");
+    assert_eq!(fixed.shared_bytes, Some(256 * 4), "one static shared array");
+    let any = with(None);
+    assert!(
+        any.can_fail,
+        "for any block the assert and the allocation may fail"
+    );
+    assert_eq!(any.shared_bytes, None);
+    let large = with(Some([2048, 1, 1]));
+    assert!(large.can_fail, "an assert that does not hold stays");
 }

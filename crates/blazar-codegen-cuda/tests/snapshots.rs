@@ -145,10 +145,19 @@ fn coarsened_gamma_snapshot() {
         "component 0 takes the run's row"
     );
     assert!(
-        text.contains("break;"),
-        "positions past the extent are skipped"
+        !text.contains("break;"),
+        "an exact grid has no test between the positions of a run"
     );
     snapshot("coarsened_gamma", &text);
+    let guarded = CodegenOptions {
+        guard: true,
+        ..opts
+    };
+    let text = kernel_text_with(&common::gamma(), &guarded);
+    assert!(
+        text.contains("|| bz_pos[2] >= bz_sp.dims[2]) break;"),
+        "with a guard, positions past the extent end the run"
+    );
 }
 
 #[test]
@@ -180,4 +189,27 @@ fn ragged_grids_skip_positions_outside() {
     let text = kernel_text_with(&common::with_output(), &opts);
     assert!(text.contains(") goto bz_done;"));
     assert!(text.contains("bz_done:;"));
+}
+
+#[test]
+fn exact_grids_tell_the_compiler_that_pos_is_inside() {
+    let opts = CodegenOptions {
+        block: Some([256, 1, 1]),
+        same_extents: true,
+        ..CodegenOptions::default()
+    };
+    let text = kernel_text_with(&common::gamma(), &opts);
+    assert!(text.contains(
+        "__builtin_assume((u32)((i32)blockIdx.x * 256 + (i32)threadIdx.x) < (u32)bz_sp.dims[2]);"
+    ));
+    assert!(
+        text.contains("{bz_sp.dims[0], bz_sp.dims[1], bz_sp.dims[2], a0_y_d.d[3]}"),
+        "the array's extents are the index space's"
+    );
+    // A ragged grid may run positions outside: no such promise.
+    let guarded = CodegenOptions {
+        guard: true,
+        ..opts
+    };
+    assert!(!kernel_text_with(&common::gamma(), &guarded).contains("__builtin_assume((u32)("));
 }

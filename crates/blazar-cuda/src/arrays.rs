@@ -116,6 +116,7 @@ impl ArrayLib {
             outputs: vec![],
             uses_pool: false,
             coarsen: 1,
+            can_fail: false,
         };
         let cubin = cubin_for(&gen, "array library", arch, nvrtc, Some(cache), stats)?;
         let module = ctx

@@ -19,7 +19,9 @@ use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_interp::{ArrayOp, Backend};
 use blazar_kir::{Bind, Kernel};
 use blazar_runtime::{ArrayRef, Value};
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
+};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -48,6 +50,10 @@ pub struct CudaBackend {
     /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
+    /// Pinned host memory that `scratch` is read back into: one direct copy, where
+    /// pageable memory would take a staged one (the wait after every launch that can
+    /// fail or has outputs).
+    readback: PinnedHostSlice<u8>,
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
     stats: Stats,
@@ -75,6 +81,9 @@ impl CudaBackend {
         let scratch = stream
             .alloc_zeros::<u8>(16 + 16 * MAX_OUTPUTS)
             .map_err(|e| driver("an allocation", e))?;
+        // SAFETY: plain bytes, only read after a copy into them has completed.
+        let readback = unsafe { ctx.alloc_pinned::<u8>(16 + 16 * MAX_OUTPUTS) }
+            .map_err(|e| driver("a pinned host allocation", e))?;
         let max_shared_optin = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .unwrap_or(48 << 10) as usize;
@@ -89,6 +98,7 @@ impl CudaBackend {
             file_name: file_name.to_string(),
             modules: HashMap::new(),
             scratch,
+            readback,
             pool: None,
             max_shared_optin,
             stats: Stats::default(),
@@ -143,11 +153,12 @@ impl CudaBackend {
     /// copy), and clears a recorded error so the next launch starts clean.
     fn read_back(&mut self, kernel: &str, outputs: usize) -> Result<Vec<u8>, KernelError> {
         let n = 16 + 16 * outputs;
-        let mut bytes = vec![0u8; n];
+        let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
         self.stream
-            .memcpy_dtoh(&self.scratch.slice(0..n), &mut bytes)
+            .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
             .and_then(|()| self.stream.synchronize())
-            .map_err(|e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e))))?;
+            .map_err(failed)?;
+        let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
         let word = |i: usize| {
             i32::from_le_bytes([
                 bytes[4 * i],
@@ -176,11 +187,13 @@ pub(crate) fn gpu_shape(
     arrays: &[ArrayRef],
 ) -> Result<Shape, KernelError> {
     let b = config(plan, 0, 1)?.block_dim;
+    let coarsen = crate::module::coarsen_factor(k, plan);
     Ok(Shape {
         block: [b.0, b.1, b.2],
-        coarsen: crate::module::coarsen_factor(k, plan),
+        coarsen,
         noalias: crate::module::noalias(k, args, arrays),
-        guard: crate::module::ragged(plan),
+        guard: crate::module::ragged(plan, coarsen),
+        same_extents: crate::module::same_extents(k, plan, args, arrays),
     })
 }
 

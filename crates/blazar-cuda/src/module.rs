@@ -4,11 +4,9 @@
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_cuda::{
-    block_free, can_fail, generate, written_params, CodegenOptions, Generated,
-};
+use blazar_codegen_cuda::{block_free, generate, written_params, CodegenOptions, Generated};
 use blazar_cpu::{ArgVal, LaunchPlan};
-use blazar_kir::Kernel;
+use blazar_kir::{Bind, Kernel, Ty};
 use blazar_runtime::ArrayRef;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 use cudarc::nvrtc::Ptx;
@@ -51,9 +49,13 @@ pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
     p
 }
 
-/// Whether some block extent of `plan` does not divide its data extent.
-pub fn ragged(plan: &LaunchPlan) -> bool {
-    (0..4).any(|i| plan.data_dims[i] % plan.block_dims[i].max(1) != 0)
+/// Whether the grid of `plan`, with `coarsen` positions per thread along component 0,
+/// holds positions outside the index space: some block extent does not divide its data
+/// extent, or the block rows of component 0 are not a multiple of `coarsen`.
+pub fn ragged(plan: &LaunchPlan, coarsen: u32) -> bool {
+    let b = |i: usize| plan.block_dims[i].max(1);
+    (0..4).any(|i| plan.data_dims[i] % b(i) != 0)
+        || (plan.data_dims[0] / b(0)) % coarsen.max(1) as usize != 0
 }
 
 /// A block shape for a kernel that cannot observe it, within 256 threads: from the
@@ -90,8 +92,11 @@ pub struct Shape {
     pub coarsen: u32,
     /// No array the kernel writes is passed twice: pointers are `__restrict__`.
     pub noalias: bool,
-    /// The block does not divide the data extents: positions outside are skipped.
+    /// The grid holds positions outside the index space (`ragged`): they are skipped.
     pub guard: bool,
+    /// Every array argument of the kernel's rank has the index space's extents
+    /// (`same_extents`).
+    pub same_extents: bool,
 }
 
 /// Threads a coarsened launch keeps at least: about one full wave of an H100.
@@ -137,6 +142,33 @@ pub fn noalias(k: &Kernel, args: &[ArgVal], arrays: &[ArrayRef]) -> bool {
     })
 }
 
+/// Whether every array argument whose parameter has the kernel's rank has exactly the
+/// extents of the launch's index space (and at least one does).
+pub fn same_extents(k: &Kernel, plan: &LaunchPlan, args: &[ArgVal], arrays: &[ArrayRef]) -> bool {
+    let r = plan.rank as usize;
+    let mut any = false;
+    for (p, a) in k.params.iter().zip(args) {
+        let (Bind::Array(slot), ArgVal::Array(i)) = (p.bind, a) else {
+            continue;
+        };
+        let rank = match k.arrays.get(slot as usize).map(|d| d.ty) {
+            Some(Ty::Array(t)) => t.rank as usize,
+            _ => continue,
+        };
+        if rank != r {
+            continue;
+        }
+        let Some(Ok(dims)) = arrays.get(*i).map(crate::memory::dims_of) else {
+            return false;
+        };
+        if dims.len() != r || dims[..] != plan.data_dims[..r] {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// The source of a kernel as compiled for the GPU (`shape` `None`: for any shape).
 pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated {
     let opts = CodegenOptions {
@@ -146,20 +178,22 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         coarsen: shape.map_or(1, |s| s.coarsen),
         noalias: shape.is_some_and(|s| s.noalias),
         guard: shape.is_some_and(|s| s.guard),
+        same_extents: shape.is_some_and(|s| s.same_extents),
     };
     let gen = generate(k, &opts);
     if let (Some(dir), Some(sh)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), shape) {
         // For profiling and bug reports: the exact source each launch compiles.
         let b = sh.block;
         let path = std::path::Path::new(&dir).join(format!(
-            "{}_{}x{}x{}_c{}{}{}.cu",
+            "{}_{}x{}x{}_c{}{}{}{}.cu",
             gen.entry,
             b[0],
             b[1],
             b[2],
             gen.coarsen,
             if sh.noalias { "_noalias" } else { "" },
-            if sh.guard { "_guard" } else { "" }
+            if sh.guard { "_guard" } else { "" },
+            if sh.same_extents { "_same" } else { "" }
         ));
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(path, &gen.source);
@@ -213,7 +247,7 @@ impl Module {
             .map_err(|e| driver("loading a kernel", e))?;
         Ok(Module {
             writes: written_params(k),
-            can_fail: can_fail(k),
+            can_fail: gen.can_fail,
             gen,
             func,
             _module: module,
