@@ -97,9 +97,10 @@ pub fn speculable(e: &Expr, k: &Kernel) -> bool {
     go(e, k, &mut 6)
 }
 
-fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a StmtKind)) {
+/// Calls `f` on every statement of `b`, nested ones included, in order.
+pub(crate) fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     for s in b {
-        f(&s.kind);
+        f(s);
         match &s.kind {
             StmtKind::If { then, els, .. } => {
                 walk(then, f);
@@ -115,6 +116,7 @@ fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a StmtKind)) {
 pub fn assigns(body: &[Stmt], v: VarId) -> bool {
     let mut found = false;
     walk(body, &mut |s| {
+        let s = &s.kind;
         if let StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } = s {
             found |= *var == v;
         }
@@ -129,6 +131,7 @@ pub fn assigns(body: &[Stmt], v: VarId) -> bool {
 pub fn written_arrays(k: &Kernel) -> Vec<bool> {
     let mut written = vec![false; k.arrays.len()];
     walk(&k.body, &mut |s| {
+        let s = &s.kind;
         if let StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } = s {
             if let Some(w) = written.get_mut(*arr as usize) {
                 *w = true;

@@ -57,7 +57,7 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
                 v >= 0 && v < (1i64 << bits)
             }
         }
-        Ty::Scalar(s) if s.is_int() => !s.is_signed() || v == v as i64,
+        Ty::Scalar(s) if s.is_int() => s.is_signed() || v >= 0,
         Ty::Scalar(blazar_kir::Scalar::Bool) => v == 0 || v == 1,
         _ => false,
     };

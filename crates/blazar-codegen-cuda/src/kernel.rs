@@ -6,6 +6,7 @@
 //! kernel, before the first statement, so that `goto` (multi-level `break`, `return`
 //! with outputs) never jumps over an initialisation.
 
+use crate::facts::walk;
 use crate::names;
 use crate::{CodegenOptions, DynShared, Generated};
 use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
@@ -54,20 +55,6 @@ pub(crate) struct Gen<'k> {
     pub coarsen: u32,
     /// Some emitted statement can record an error ([`crate::Generated::can_fail`]).
     pub can_fail: bool,
-}
-
-fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
-    for s in b {
-        f(s);
-        match &s.kind {
-            StmtKind::If { then, els, .. } => {
-                walk(then, f);
-                walk(els, f);
-            }
-            StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, f),
-            _ => {}
-        }
-    }
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
