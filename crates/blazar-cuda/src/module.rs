@@ -54,8 +54,8 @@ pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
 /// extent, or the block rows of component 0 are not a multiple of `coarsen`.
 pub fn ragged(plan: &LaunchPlan, coarsen: u32) -> bool {
     let b = |i: usize| plan.block_dims[i].max(1);
-    (0..4).any(|i| plan.data_dims[i] % b(i) != 0)
-        || (plan.data_dims[0] / b(0)) % coarsen.max(1) as usize != 0
+    (0..4).any(|i| !plan.data_dims[i].is_multiple_of(b(i)))
+        || !(plan.data_dims[0] / b(0)).is_multiple_of(coarsen.max(1) as usize)
 }
 
 /// A block shape for a kernel that cannot observe it, within 256 threads: from the
