@@ -2,8 +2,11 @@
 % Inclusive prefix sum of 2^26 floats, reduce-then-scan in three kernels:
 %   1. each of 1024 blocks sums one chunk of 65536 elements (tree in shared memory);
 %   2. one block scans the 1024 chunk sums into exclusive chunk offsets;
-%   3. each block scans its chunk tile by tile (Hillis-Steele in shared memory),
-%      carrying the running total from tile to tile.
+%   3. each block scans its chunk in tiles of 8 elements per thread: the tile is
+%      staged through shared memory (coalesced loads and stores), each thread scans
+%      its 8 consecutive elements sequentially, the block scans the threads' totals
+%      (Hillis-Steele), each thread adds the sum before its elements, and the running
+%      total is carried from tile to tile.
 % The input is read twice and the output written once. The data are 0/1 with about
 % 15.5 million ones, so every partial sum is an exact integer in single precision and
 % any summation order gives the same result.
@@ -61,18 +64,44 @@ function [] = __kernel__ chunk_offsets(sums : vec'unchecked, offsets : vec'unche
     offsets[blkpos] = s[blkpos] - sums[blkpos]
 endfunction
 
+% Element q of a tile lives at q + q/32 in shared memory: with the padding, the 32
+% threads of a warp reading their 8 consecutive elements hit 32 different banks. The
+% block size is a multiple of 32, so element j * blkdim + blkpos of the tile (the j-th
+% that thread blkpos loads and stores) lives at j * (blkdim + blkdim/32) + mine_j.
 function [] = __kernel__ chunk_scan(x : vec'unchecked, y : vec'unchecked, offsets : vec'unchecked, _
                                     len : int, blkidx : int, blkpos : int, blkdim : int)
-    assert(blkdim <= 1024)
-    s = shared(blkdim)
+    assert(blkdim <= 1024 && mod(blkdim, 32) == 0)
+    per = 8
+    tile_len = per * blkdim
+    s = shared(tile_len + shr(tile_len, 5))
+    t = shared(blkdim)
     first = blkidx * len
     carry = offsets[blkidx]
-    for tile = first..blkdim..first + len - 1
-        s[blkpos] = x[tile + blkpos]
+    mine = per * blkpos + shr(blkpos, 2)
+    stride = blkdim + shr(blkdim, 5)
+    at = blkpos + shr(blkpos, 5)
+    for tile = first..tile_len..first + len - 1
+        for j = 0..per - 1
+            s[j * stride + at] = x[tile + j * blkdim + blkpos]
+        endfor
         syncthreads
-        block_scan(s, blkpos, blkdim)
-        y[tile + blkpos] = carry + s[blkpos]
-        carry = carry + s[blkdim - 1]
+        acc = 0.0
+        for i = 0..per - 1
+            acc += s[mine + i]
+            s[mine + i] = acc
+        endfor
+        t[blkpos] = acc
+        syncthreads
+        block_scan(t, blkpos, blkdim)
+        before = carry + (blkpos > 0 ? t[blkpos - 1] : 0.0)
+        for i = 0..per - 1
+            s[mine + i] = before + s[mine + i]
+        endfor
+        carry = carry + t[blkdim - 1]
+        syncthreads
+        for j = 0..per - 1
+            y[tile + j * blkdim + blkpos] = s[j * stride + at]
+        endfor
         syncthreads
     endfor
 endfunction

@@ -2,8 +2,9 @@
 // benches/cuda/prefix_sum/kernel.q, the same reduce-then-scan algorithm in three
 // kernels: 1024 blocks of 256 threads each sum a chunk of 65536 elements (tree in shared
 // memory); one block of 1024 threads scans the chunk sums into exclusive offsets; each
-// block then scans its chunk tile by tile (Hillis-Steele in shared memory), carrying the
-// running total. Build: nvcc -O3 -arch=sm_90 -o prefix_sum reference.cu
+// block then scans its chunk in tiles of 8 elements per thread (staged through shared
+// memory; sequential scan per thread, Hillis-Steele over the threads' totals, each
+// thread adding the sum before its elements), carrying the running total. Build: nvcc -O3 -arch=sm_90 -o prefix_sum reference.cu
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -64,17 +65,40 @@ __global__ void chunk_offsets(const float *__restrict__ sums, float *__restrict_
     offsets[t] = s[t] - sums[t];
 }
 
+// Element q of a tile lives at q + q/32 in shared memory, so that the 32 threads of a
+// warp reading their PER consecutive elements hit different banks. THREADS is a
+// multiple of 32, so element j * THREADS + t lives at j * STRIDE + t + t/32.
+#define PER 8
+#define TILE (PER * THREADS)
+#define STRIDE (THREADS + THREADS / 32)
+
 __global__ void chunk_scan(const float *__restrict__ x, float *__restrict__ y,
                            const float *__restrict__ offsets) {
-    __shared__ float s[THREADS];
+    __shared__ float s[TILE + TILE / 32];
+    __shared__ float tot[THREADS];
     const int t = threadIdx.x, first = blockIdx.x * CHUNK_LEN;
+    const int mine = PER * t + (t >> 2), at = t + (t >> 5);
     float carry = offsets[blockIdx.x];
-    for (int tile = first; tile < first + CHUNK_LEN; tile += THREADS) {
-        s[t] = x[tile + t];
+    for (int tile = first; tile < first + CHUNK_LEN; tile += TILE) {
+#pragma unroll
+        for (int j = 0; j < PER; j++) s[j * STRIDE + at] = x[tile + j * THREADS + t];
         __syncthreads();
-        block_scan(s, t, THREADS);
-        y[tile + t] = carry + s[t];
-        carry += s[THREADS - 1];
+        float acc = 0.0f;
+#pragma unroll
+        for (int i = 0; i < PER; i++) {
+            acc += s[mine + i];
+            s[mine + i] = acc;
+        }
+        tot[t] = acc;
+        __syncthreads();
+        block_scan(tot, t, THREADS);
+        const float before = carry + (t > 0 ? tot[t - 1] : 0.0f);
+#pragma unroll
+        for (int i = 0; i < PER; i++) s[mine + i] = before + s[mine + i];
+        carry += tot[THREADS - 1];
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < PER; j++) y[tile + j * THREADS + t] = s[j * STRIDE + at];
         __syncthreads();
     }
 }

@@ -32,6 +32,11 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
                 BinOp::Add => x.checked_add(y)?,
                 BinOp::Sub => x.checked_sub(y)?,
                 BinOp::Mul => x.checked_mul(y)?,
+                // As `bz_div`/`bz_rem`: truncating, and 0 for a zero divisor.
+                BinOp::Div if y == 0 => 0,
+                BinOp::Div => x.checked_div(y)?,
+                BinOp::Rem if y == 0 => 0,
+                BinOp::Rem => x.checked_rem(y)?,
                 BinOp::Min => x.min(y),
                 BinOp::Max => x.max(y),
                 BinOp::Eq => (x == y) as i64,
@@ -42,6 +47,13 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
                 BinOp::Ge => (x >= y) as i64,
                 BinOp::And => (x != 0 && y != 0) as i64,
                 BinOp::Or => (x != 0 || y != 0) as i64,
+                BinOp::BitAnd => x & y,
+                BinOp::BitOr => x | y,
+                BinOp::BitXor => x ^ y,
+                // As generated: the count is masked to the width, `>>` is arithmetic
+                // on signed types (and the operand is non-negative on unsigned ones).
+                BinOp::Shl => x.checked_mul(1i64 << (y & width_mask(&a.ty)?))?,
+                BinOp::Shr => x >> (y & width_mask(&a.ty)?),
                 _ => return None,
             }
         }
@@ -62,6 +74,14 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
         _ => false,
     };
     fits.then_some(v)
+}
+
+/// The shift-count mask of integer type `t` (bits - 1).
+fn width_mask(t: &Ty) -> Option<i64> {
+    match t {
+        Ty::Scalar(s) if s.is_int() => Some(8 * s.size() as i64 - 1),
+        _ => None,
+    }
 }
 
 fn is_int(t: &Ty) -> bool {
@@ -111,6 +131,43 @@ mod tests {
             ty: Ty::Scalar(Scalar::I32),
         };
         assert_eq!(const_int(&lane, Some([32, 8, 1]), 2), Some(8));
+    }
+
+    #[test]
+    fn shifts_and_divisions_fold_as_generated() {
+        let t = Scalar::I32;
+        assert_eq!(
+            const_int(&bin(BinOp::Shr, int(2048), int(5), t), None, 1),
+            Some(64)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shr, int(-64), int(3), t), None, 1),
+            Some(-8)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shl, int(3), int(33), t), None, 1),
+            Some(6)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shl, int(1), int(31), t), None, 1),
+            None
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::BitAnd, int(13), int(6), t), None, 1),
+            Some(4)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Rem, int(-7), int(2), t), None, 1),
+            Some(-1)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Div, int(-7), int(2), t), None, 1),
+            Some(-3)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Rem, int(7), int(0), t), None, 1),
+            Some(0)
+        );
     }
 
     #[test]

@@ -144,7 +144,7 @@ impl ArrayLib {
     /// `sum`, `mean`, `min` or `max` of a device array; `None` to run it on the host.
     pub fn reduce(
         &self,
-        stream: &Arc<CudaStream>,
+        queue: &crate::queue::Queue,
         name: &str,
         a: &ArrayRef,
     ) -> Option<Result<Value, String>> {
@@ -159,6 +159,7 @@ impl ArrayLib {
         if n == 0 {
             return None;
         }
+        let stream = queue.stream();
         Some((|| {
             let mut part: CudaSlice<f64> = stream
                 .alloc_zeros(BLOCKS as usize)
@@ -175,8 +176,10 @@ impl ArrayLib {
             // SAFETY: the arguments match the kernel's parameters; `on.ptr` holds `n`
             // elements of the kernel's type and lives while its store does.
             unsafe { b.launch(cfg) }.map_err(|e| driver("a reduction", e))?;
-            let parts = stream
-                .clone_dtoh(&part)
+            let mut parts = vec![0f64; BLOCKS as usize];
+            stream
+                .memcpy_dtoh(&part, &mut parts)
+                .and_then(|()| queue.wait())
                 .map_err(|e| driver("reading a reduction", e))?;
             let mut acc = parts[0];
             for &p in &parts[1..] {

@@ -36,8 +36,8 @@ const POOL_BYTES: usize = 256 << 20;
 pub struct CudaBackend {
     pub(crate) ctx: Arc<CudaContext>,
     pub(crate) stream: Arc<CudaStream>,
-    /// Device memory of arrays, reused by size.
-    pool_mem: Rc<crate::pool::Pool>,
+    /// Device memory of arrays, reused by size, and the stream's queue.
+    pub(crate) pool_mem: Rc<crate::pool::Pool>,
     pub arch: u32,
     pub device_name: String,
     nvrtc: (i32, i32),
@@ -89,7 +89,9 @@ impl CudaBackend {
             .unwrap_or(48 << 10) as usize;
         Ok(CudaBackend {
             ctx,
-            pool_mem: Rc::new(crate::pool::Pool::new(stream.clone())),
+            pool_mem: Rc::new(crate::pool::Pool::new(Rc::new(crate::queue::Queue::new(
+                stream.clone(),
+            )))),
             stream,
             arch: (major * 10 + minor) as u32,
             device_name,
@@ -156,7 +158,7 @@ impl CudaBackend {
         let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
         self.stream
             .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
-            .and_then(|()| self.stream.synchronize())
+            .and_then(|()| self.pool_mem.queue().wait())
             .map_err(failed)?;
         let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
         let word = |i: usize| {
@@ -250,6 +252,7 @@ impl Backend for CudaBackend {
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
+        self.pool_mem.queue().issue();
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
@@ -393,9 +396,12 @@ impl Backend for CudaBackend {
             ));
         }
         let lib = self.lib.as_ref()?.as_ref().ok()?;
+        self.pool_mem.queue().issue();
         let r = match (op, args) {
             (ArrayOp::Binary(op), [a, b]) => lib.binary(&self.pool_mem, op, a, b),
-            (ArrayOp::Reduce(name), [Value::Array(a)]) => lib.reduce(&self.stream, name, a),
+            (ArrayOp::Reduce(name), [Value::Array(a)]) => {
+                lib.reduce(self.pool_mem.queue(), name, a)
+            }
             _ => None,
         };
         self.stats.array_ops += r.is_some() as usize;

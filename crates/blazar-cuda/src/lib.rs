@@ -8,7 +8,8 @@
 //!   NVRTC (`blazar run --check-cuda`): code generation is checked without a GPU.
 //! - `compile` (NVRTC to cubin), `cache` (disk cache of cubins), `memory` (device
 //!   copies and residency), `params` (launch parameters), `module` (loaded kernels),
-//!   `errors` (error records, outputs), `timer` (CUDA events for `tic`/`toc`).
+//!   `errors` (error records, outputs), `queue` (the stream and the host's waits for
+//!   it), `timer` (CUDA events for `tic`/`toc`).
 
 mod arrays;
 mod backend;
@@ -19,6 +20,7 @@ mod memory;
 mod module;
 mod params;
 mod pool;
+mod queue;
 mod timer;
 
 pub use backend::CudaBackend;

@@ -102,10 +102,9 @@ impl DeviceCopy for DeviceArray {
         if dst.is_empty() {
             return Ok(());
         }
-        let stream = self.stream();
-        stream
+        self.stream()
             .memcpy_dtoh(&src.slice(0..dst.len()), dst)
-            .and_then(|()| stream.synchronize())
+            .and_then(|()| self.pool.queue().wait())
             .map_err(|e| driver("a copy from the device", e))
     }
 

@@ -3,9 +3,11 @@
 //! the same size, so a loop like `C = A * B` allocates once. All work runs in order on
 //! one stream, so memory handed out again is only touched after earlier work ends.
 
+use crate::queue::Queue;
 use cudarc::driver::{CudaSlice, CudaStream, DriverError};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Bytes kept for reuse at most; larger totals are freed.
@@ -18,22 +20,26 @@ pub fn alloc_size(bytes: usize) -> usize {
 }
 
 pub struct Pool {
-    stream: Arc<CudaStream>,
+    queue: Rc<Queue>,
     free: RefCell<HashMap<usize, Vec<CudaSlice<u8>>>>,
     cached: Cell<usize>,
 }
 
 impl Pool {
-    pub fn new(stream: Arc<CudaStream>) -> Pool {
+    pub fn new(queue: Rc<Queue>) -> Pool {
         Pool {
-            stream,
+            queue,
             free: RefCell::new(HashMap::new()),
             cached: Cell::new(0),
         }
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {
-        &self.stream
+        self.queue.stream()
+    }
+
+    pub fn queue(&self) -> &Rc<Queue> {
+        &self.queue
     }
 
     /// Device memory for `bytes` bytes ([`alloc_size`] of them), reused when possible.
@@ -44,13 +50,13 @@ impl Pool {
             self.cached.set(self.cached.get() - bytes);
             return Ok(s);
         }
-        match self.stream.alloc_zeros::<u8>(bytes) {
+        match self.stream().alloc_zeros::<u8>(bytes) {
             Ok(s) => Ok(s),
             Err(_) => {
                 // Out of memory, perhaps because of cached blocks: free them and retry.
                 self.free.borrow_mut().clear();
                 self.cached.set(0);
-                self.stream.alloc_zeros::<u8>(bytes)
+                self.stream().alloc_zeros::<u8>(bytes)
             }
         }
     }

@@ -1,14 +1,18 @@
-//! `tic`/`toc` on the GPU: CUDA events recorded on the launch stream, so a `toc`
-//! measures device time of the work queued since its `tic` (after waiting for it).
+//! `tic`/`toc` on the GPU: CUDA events on the launch stream. A `toc` measures device
+//! time from its `tic` to the end of the work issued before it (the queue's fence when
+//! the host has waited for that work already, see `queue`).
 
+use crate::queue::Queue;
 use blazar_runtime::builtins::time::DeviceTimer;
 use cudarc::driver::{sys::CUevent_flags, CudaContext, CudaEvent, CudaStream};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 pub struct EventTimer {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    queue: Rc<Queue>,
     marks: HashMap<u64, CudaEvent>,
     next: u64,
 }
@@ -18,6 +22,7 @@ impl EventTimer {
         EventTimer {
             ctx: backend.ctx.clone(),
             stream: backend.stream.clone(),
+            queue: backend.pool_mem.queue().clone(),
             marks: HashMap::new(),
             next: 0,
         }
@@ -34,8 +39,13 @@ impl EventTimer {
     }
 }
 
+fn timing_error(e: cudarc::driver::DriverError) -> String {
+    format!("CUDA error while timing: {e}")
+}
+
 impl DeviceTimer for EventTimer {
     fn mark(&mut self) -> Result<u64, String> {
+        self.queue.start_timing();
         let e = self.record()?;
         self.next += 1;
         // Keep the last few marks only: `toc` measures from recent `tic`s.
@@ -48,11 +58,15 @@ impl DeviceTimer for EventTimer {
     }
 
     fn elapsed_ms(&mut self, from: u64) -> Result<f64, String> {
-        let end = self.record()?;
         let start = self.marks.get(&from).ok_or("the matching tic is too old")?;
+        // The host already waited for everything issued: the work ended at the fence.
+        if let Some(r) = self.queue.with_quiet_fence(|f| start.elapsed_ms(f)) {
+            return r.map(|ms| ms as f64).map_err(timing_error);
+        }
+        let end = self.record()?;
         start
             .elapsed_ms(&end)
             .map(|ms| ms as f64)
-            .map_err(|e| format!("CUDA error while timing: {e}"))
+            .map_err(timing_error)
     }
 }

@@ -315,7 +315,7 @@ impl<'a> Lower<'a> {
     pub fn lower_body(&mut self, body: &'a [hir::Stmt]) -> LR<Block> {
         let was_dry = self.dry;
         let initial_slots = self.frame().slots.clone();
-        for _ in 0..6 {
+        for _ in 0..32 {
             let before = self.frame().tys.clone();
             let (nv, na) = (self.k.vars.len(), self.k.arrays.len());
             let loops = self.loops;

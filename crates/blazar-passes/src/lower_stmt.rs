@@ -7,10 +7,16 @@ use blazar_hir::{self as hir, StmtKind as H, Var};
 use blazar_kir::{Expr, ExprKind as K, StmtKind, Ty};
 
 impl<'a> Lower<'a> {
+    /// Lowers a block. In dry runs a statement whose types are not known yet is skipped
+    /// and the rest of the block still runs, so that each dry run learns every type it
+    /// can (not only those before the first unknown one).
     pub fn block(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
         let (out, r) = self.capture(|l| {
             for s in b {
-                l.stmt(s)?;
+                match l.stmt(s) {
+                    Err(crate::lower::Fail::Unknown) if l.dry => {}
+                    r => r?,
+                }
             }
             Ok(())
         });

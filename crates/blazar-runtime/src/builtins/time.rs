@@ -7,8 +7,11 @@
 //! `label: 12.3456 ms`) and returns the milliseconds.
 //!
 //! When a device runs the kernels (`Ctx::device_timer`), `tic` also records a device
-//! event and `toc` measures device time between the two events (it waits for the device
-//! to finish the work queued in between), so GPU timings are not launch-queue times.
+//! event and `toc` measures device time, as CUDA C code does with events: from the
+//! `tic` to the end of the device work issued before the `toc` (waiting for it). Host
+//! time between the two counts only while the device has work to come (the launch
+//! overhead before a kernel counts; the host's latency after its last wait does not),
+//! so GPU timings are neither launch-queue times nor host wake-up times.
 
 use super::{Builtin, Ctx};
 use crate::{rt_bail, RtError, RtResult, Value};
@@ -34,7 +37,8 @@ pub(super) static TABLE: &[Builtin] = &[
 pub trait DeviceTimer {
     /// Records a point in the device's work queue; returns its id.
     fn mark(&mut self) -> Result<u64, String>;
-    /// Records another point, waits for it, and returns the milliseconds since `from`.
+    /// Waits for the device work issued so far and returns the milliseconds from `from`
+    /// to its end.
     fn elapsed_ms(&mut self, from: u64) -> Result<f64, String>;
 }
 

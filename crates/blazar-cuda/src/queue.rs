@@ -1,0 +1,82 @@
+//! The one CUDA stream all device work runs on, and the host's waits for it.
+//!
+//! `toc` measures device time: from its `tic` to the end of the device work issued
+//! before the `toc`, as CUDA C code measures with an event recorded after its last
+//! operation. When the program last waited for the device (to read a value back) and
+//! issued nothing since, that end is the moment the wait began, not the later moment
+//! `toc` runs: so every wait first records a *fence* event (once timing has started),
+//! and the queue counts the operations issued (launches, array operations, `tic`s)
+//! to know whether the fence is still the end of the issued work.
+
+use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaStream, DriverError};
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+pub struct Queue {
+    stream: Arc<CudaStream>,
+    /// Operations issued so far (a counter; only equality with `fenced` matters).
+    issued: Cell<u64>,
+    /// Recorded before the last wait, with the value of `issued` then.
+    fence: RefCell<Option<CudaEvent>>,
+    fenced: Cell<Option<u64>>,
+    /// A `tic` has run: waits record the fence (an event record costs a driver call).
+    timing: Cell<bool>,
+}
+
+impl Queue {
+    pub fn new(stream: Arc<CudaStream>) -> Queue {
+        Queue {
+            stream,
+            issued: Cell::new(0),
+            fence: RefCell::new(None),
+            fenced: Cell::new(None),
+            timing: Cell::new(false),
+        }
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Notes that device work is about to be issued (a launch or an array operation,
+    /// with its copies), or that a `tic` marks a new start: a fence recorded before
+    /// this no longer ends the work `toc` measures.
+    pub fn issue(&self) {
+        self.issued.set(self.issued.get().wrapping_add(1));
+    }
+
+    /// Starts timing (the first `tic`): from now on, waits record the fence.
+    pub fn start_timing(&self) {
+        self.timing.set(true);
+        self.issue();
+    }
+
+    /// Waits until the device has finished everything queued so far. When timing, a
+    /// fence event is recorded first: the end of the work, before the host's latency.
+    pub fn wait(&self) -> Result<(), DriverError> {
+        if self.timing.get() {
+            let mut fence = self.fence.borrow_mut();
+            if fence.is_none() {
+                *fence = Some(
+                    self.stream
+                        .context()
+                        .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?,
+                );
+            }
+            if let Some(e) = fence.as_ref() {
+                e.record(&self.stream)?;
+                self.fenced.set(Some(self.issued.get()));
+            }
+        }
+        self.stream.synchronize()
+    }
+
+    /// `f` applied to the fence when nothing was issued since it was recorded (so the
+    /// device's issued work ended there); `None` otherwise.
+    pub fn with_quiet_fence<R>(&self, f: impl FnOnce(&CudaEvent) -> R) -> Option<R> {
+        if self.fenced.get() != Some(self.issued.get()) {
+            return None;
+        }
+        self.fence.borrow().as_ref().map(f)
+    }
+}
