@@ -1,6 +1,6 @@
 // Memory-bound experiments on the GPU (hand-written CUDA C, not a workload): what limits
 // gamma, box3x3 and life. Build: nvcc -O3 -arch=sm_90 -o mb memory_bound.cu; results of
-// one H100 run in memory_bound.h100.txt (session 3; see benches/README.md).
+// two H100 runs in memory_bound.h100.txt (sessions 3 and 5; see benches/README.md).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
