@@ -5,7 +5,7 @@
 //! The GPU machine has no Rust: build with `cargo test -p blazar-cuda --release
 //! --no-run`, carry the test executable there and run it (see `scripts/gpu-check.sh`).
 
-use blazar_cuda::CudaBackend;
+use blazar_cuda::{CudaBackend, EventTimer};
 use blazar_interp::{check, run, BackendRef, Options};
 use blazar_runtime::builtins::Ctx;
 use std::cell::RefCell;
@@ -33,7 +33,7 @@ fn main() {
             return;
         }
     };
-    let tests: [(&str, fn(&BackendRef)); 4] = [
+    let tests: [(&str, fn(&BackendRef)); 5] = [
         (
             "whole_array_operations_run_on_the_device",
             whole_array_operations_run_on_the_device,
@@ -49,6 +49,10 @@ fn main() {
         (
             "kernel_outputs_come_back_as_values",
             kernel_outputs_come_back_as_values,
+        ),
+        (
+            "toc_measures_device_work_not_the_host_after_its_last_wait",
+            toc_measures_device_work_not_the_host_after_its_last_wait,
         ),
     ];
     for (name, t) in tests {
@@ -69,15 +73,27 @@ fn run_on(backend: &BackendRef, src: &str) -> Result<String, String> {
 }
 
 fn run_with(backend: Option<&BackendRef>, src: &str) -> Result<String, String> {
+    run_timed(backend, None, src)
+}
+
+/// As `run_with`, with a device timer for `tic`/`toc`.
+fn run_timed(
+    backend: Option<&BackendRef>,
+    timer: Option<EventTimer>,
+    src: &str,
+) -> Result<String, String> {
     let loaded = check("gpu.q", src, None);
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
     let sink = Sink::default();
-    let ctx = Ctx::new(
+    let mut ctx = Ctx::new(
         blazar_runtime::Prec::Single,
         Box::new(sink.clone()),
         std::env::temp_dir(),
         "gpu".into(),
     );
+    if let Some(t) = timer {
+        ctx.device_timer = Some(Box::new(t));
+    }
     let opts = Options {
         backend: backend.cloned(),
         ..Options::default()
@@ -166,4 +182,42 @@ print [sum(C), max(D), min(E), mean(A), C[3, 5], D[63, 63], E[10, 0]]
         "device ops: {}",
         device_ops(b) - before
     );
+}
+
+/// `toc` ends at the end of the device work issued before it: after a read-back with
+/// nothing issued since, the host's time after that wait is not device time; with no
+/// device work at all, the whole interval is (events recorded at `tic` and `toc`).
+fn toc_measures_device_work_not_the_host_after_its_last_wait(_: &BackendRef) {
+    let cuda = CudaBackend::new("gpu.q").expect("a second backend on the same GPU");
+    let timer = EventTimer::new(&cuda);
+    let b = BackendRef::new(cuda);
+    let src = "
+function total = __kernel__ sum_all(x : vec, pos : int)
+    total += x[pos]
+endfunction
+function [] = host_work()
+    t = 0
+    for k = 1..300000
+        t = t + k
+    endfor
+endfunction
+x = ones(1000000)
+s = parallel_do(size(x), x, sum_all)
+tic()
+s = parallel_do(size(x), x, sum_all)
+host_work()
+after_wait = toc()
+tic()
+host_work()
+host_only = toc()
+tic()
+s = parallel_do(size(x), x, sum_all)
+x[0] = 2
+s = parallel_do(size(x), x, sum_all)
+two = toc()
+print [s, after_wait < host_only / 10, two > 0]
+";
+    let out = run_timed(Some(&b), Some(timer), src).expect("runs");
+    let last = out.lines().last().unwrap_or_default();
+    assert_eq!(last, "[1000001,1,1]", "{out}");
 }
