@@ -65,9 +65,10 @@ function [] = __kernel__ chunk_offsets(sums : vec'unchecked, offsets : vec'unche
 endfunction
 
 % Element q of a tile lives at q + q/32 in shared memory: with the padding, the 32
-% threads of a warp reading their 8 consecutive elements hit 32 different banks. The
-% block size is a multiple of 32, so element j * blkdim + blkpos of the tile (the j-th
-% that thread blkpos loads and stores) lives at j * (blkdim + blkdim/32) + mine_j.
+% threads of a warp reading their 8 consecutive elements hit 32 different banks (thread
+% blkpos's first is at mine = 8 blkpos + blkpos/4). The block size is a multiple of 32,
+% so element j * blkdim + blkpos (the j-th that thread blkpos loads and stores) lives at
+% j * stride + at, with stride = blkdim + blkdim/32 and at = blkpos + blkpos/32.
 function [] = __kernel__ chunk_scan(x : vec'unchecked, y : vec'unchecked, offsets : vec'unchecked, _
                                     len : int, blkidx : int, blkpos : int, blkdim : int)
     assert(blkdim <= 1024 && mod(blkdim, 32) == 0)
