@@ -34,8 +34,8 @@ const POOL_BYTES: usize = 256 << 20;
 
 /// A GPU and everything Blazar keeps on it.
 pub struct CudaBackend {
-    pub(crate) ctx: Arc<CudaContext>,
-    pub(crate) stream: Arc<CudaStream>,
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
     /// Device memory of arrays, reused by size, and the stream's queue.
     pub(crate) pool_mem: Rc<crate::pool::Pool>,
     pub arch: u32,

@@ -4,14 +4,11 @@
 
 use crate::queue::Queue;
 use blazar_runtime::builtins::time::DeviceTimer;
-use cudarc::driver::{sys::CUevent_flags, CudaContext, CudaEvent, CudaStream};
+use cudarc::driver::{sys::CUevent_flags, CudaEvent};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 pub struct EventTimer {
-    ctx: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
     queue: Rc<Queue>,
     marks: HashMap<u64, CudaEvent>,
     next: u64,
@@ -20,8 +17,6 @@ pub struct EventTimer {
 impl EventTimer {
     pub fn new(backend: &crate::CudaBackend) -> EventTimer {
         EventTimer {
-            ctx: backend.ctx.clone(),
-            stream: backend.stream.clone(),
             queue: backend.pool_mem.queue().clone(),
             marks: HashMap::new(),
             next: 0,
@@ -29,11 +24,12 @@ impl EventTimer {
     }
 
     fn record(&self) -> Result<CudaEvent, String> {
-        let e = self
-            .ctx
+        let stream = self.queue.stream();
+        let e = stream
+            .context()
             .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(|e| format!("cannot create a CUDA event: {e}"))?;
-        e.record(&self.stream)
+        e.record(stream)
             .map_err(|e| format!("cannot record a CUDA event: {e}"))?;
         Ok(e)
     }
