@@ -112,6 +112,19 @@ pub(crate) fn walk<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     }
 }
 
+/// Whether a loop with this body streams: an innermost loop (no loop inside) without
+/// barriers, whose iterations the compiler may unroll freely.
+pub fn streaming(body: &[Stmt]) -> bool {
+    let mut ok = true;
+    walk(body, &mut |s| {
+        ok &= !matches!(
+            s.kind,
+            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::Barrier
+        );
+    });
+    ok
+}
+
 /// Whether `body` assigns variable `v` (whole, or one lane of a vector).
 pub fn assigns(body: &[Stmt], v: VarId) -> bool {
     let mut found = false;

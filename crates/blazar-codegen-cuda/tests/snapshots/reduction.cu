@@ -46,6 +46,7 @@ extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
     const i32 bz_st1 = 1;
     const i32 bz_hi1 = (a1_y.dims[0] - 1);
     v1_i = bz_lo1;
+    #pragma unroll 8
     for (auto bz_n1 = bz_trips(bz_lo1, bz_st1, bz_hi1); bz_n1 != 0; --bz_n1, v1_i = bz_step(v1_i, bz_st1)) {
 #line 19 "test.q"
       if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); }
