@@ -28,6 +28,21 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
         ExprKind::Unary(UnOp::Not, a) => (f(a)? == 0) as i64,
         ExprKind::Binary(op, a, b) if is_int(&a.ty) && is_int(&b.ty) => {
             let (x, y) = (f(a)?, f(b)?);
+            let logical = matches!(
+                op,
+                BinOp::And
+                    | BinOp::Or
+                    | BinOp::Eq
+                    | BinOp::Ne
+                    | BinOp::Lt
+                    | BinOp::Gt
+                    | BinOp::Le
+                    | BinOp::Ge
+            );
+            // Arithmetic on booleans is not generated as integer arithmetic.
+            if !logical && (is_bool(&a.ty) || is_bool(&b.ty)) {
+                return None;
+            }
             match op {
                 BinOp::Add => x.checked_add(y)?,
                 BinOp::Sub => x.checked_sub(y)?,
@@ -82,6 +97,10 @@ fn width_mask(t: &Ty) -> Option<i64> {
         Ty::Scalar(s) if s.is_int() => Some(8 * s.size() as i64 - 1),
         _ => None,
     }
+}
+
+fn is_bool(t: &Ty) -> bool {
+    *t == Ty::Scalar(blazar_kir::Scalar::Bool)
 }
 
 fn is_int(t: &Ty) -> bool {
@@ -168,6 +187,18 @@ mod tests {
             const_int(&bin(BinOp::Rem, int(7), int(0), t), None, 1),
             Some(0)
         );
+    }
+
+    #[test]
+    fn arithmetic_on_booleans_is_not_folded() {
+        let t = Expr {
+            kind: ExprKind::Const(Const::Bool(true)),
+            ty: Ty::Scalar(Scalar::Bool),
+        };
+        let rem = bin(BinOp::Rem, t.clone(), t.clone(), Scalar::Bool);
+        assert_eq!(const_int(&rem, None, 1), None);
+        let and = bin(BinOp::And, t.clone(), t, Scalar::Bool);
+        assert_eq!(const_int(&and, None, 1), Some(1));
     }
 
     #[test]

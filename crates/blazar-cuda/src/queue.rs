@@ -6,7 +6,9 @@
 //! issued nothing since, that end is the moment the wait began, not the later moment
 //! `toc` runs: so every wait first records a *fence* event (once timing has started),
 //! and the queue counts the operations issued (launches, array operations, `tic`s)
-//! to know whether the fence is still the end of the issued work.
+//! to know whether the fence is still the end of the issued work. (A copy into
+//! pageable host memory returns only when it is done, before the fence is recorded:
+//! after such a read `toc` still counts the host's latency, the safe side.)
 
 use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaStream, DriverError};
 use std::cell::{Cell, RefCell};

@@ -323,10 +323,8 @@ impl<'a> Lower<'a> {
             self.materialize();
             self.out.push(Vec::new());
             for s in body {
-                match self.stmt(s) {
-                    Ok(()) | Err(Fail::Unknown) => {}
-                    Err(Fail::Error(_)) => {}
-                }
+                // User errors are reported by the real lowering below.
+                let _ = self.dry_stmt(s);
             }
             self.out.pop();
             self.k.vars.truncate(nv);

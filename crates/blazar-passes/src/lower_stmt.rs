@@ -13,14 +13,65 @@ impl<'a> Lower<'a> {
     pub fn block(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
         let (out, r) = self.capture(|l| {
             for s in b {
-                match l.stmt(s) {
-                    Err(crate::lower::Fail::Unknown) if l.dry => {}
-                    r => r?,
+                if l.dry {
+                    l.dry_stmt(s)?;
+                } else {
+                    l.stmt(s)?;
                 }
             }
             Ok(())
         });
         r.map(|()| out)
+    }
+
+    /// One statement of a dry run: when its types are not known yet it is skipped, and
+    /// the names it would rebind (to an array, a list or a function) are forgotten, so
+    /// that later statements cannot type themselves from the old binding. Variables
+    /// keep their slot: their type only widens as the runs learn more.
+    pub fn dry_stmt(&mut self, s: &'a hir::Stmt) -> LR<()> {
+        match self.stmt(s) {
+            Err(crate::lower::Fail::Unknown) => {
+                self.forget_rebinds(std::slice::from_ref(s));
+                Ok(())
+            }
+            r => r,
+        }
+    }
+
+    fn forget_rebinds(&mut self, b: &[hir::Stmt]) {
+        for s in b {
+            let places: &[hir::Place] = match &s.kind {
+                H::Assign { target, .. } => std::slice::from_ref(target),
+                H::MultiAssign { targets, .. } => targets,
+                _ => &[],
+            };
+            for p in places.iter().filter(|p| p.path.is_empty()) {
+                if let Var::Local(slot) = p.var {
+                    let cur = &mut self.frame().slots[slot as usize];
+                    if matches!(cur, Slot::Array(_) | Slot::List(_) | Slot::Func(..)) {
+                        *cur = Slot::Unset;
+                    }
+                }
+            }
+            match &s.kind {
+                H::If { arms, otherwise } => {
+                    for (_, b) in arms {
+                        self.forget_rebinds(b);
+                    }
+                    self.forget_rebinds(otherwise);
+                }
+                H::Match { arms, .. } => {
+                    for (_, b) in arms {
+                        self.forget_rebinds(b);
+                    }
+                }
+                H::ForRange { body, .. }
+                | H::ForEach { body, .. }
+                | H::While { body, .. }
+                | H::Repeat { body, .. } => self.forget_rebinds(body),
+                _ => {}
+            }
+        }
     }
 
     fn in_loop(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
