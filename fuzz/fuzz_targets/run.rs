@@ -20,6 +20,6 @@ fuzz_target!(|data: &[u8]| {
         std::env::temp_dir().join("blazar-fuzz-nonexistent"),
         "fuzz".into(),
     );
-    let opts = blazar_interp::Options { max_depth: 200, max_steps: 100_000, ..blazar_interp::Options::default() };
+    let opts = blazar_interp::Options { max_depth: 200, max_steps: 100_000, backend: Some(blazar_interp::BackendRef::new(blazar_native::CpuBackend::default())), ..blazar_interp::Options::default() };
     let _ = blazar_interp::run(&loaded, ctx, opts);
 });

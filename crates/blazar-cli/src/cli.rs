@@ -1,7 +1,8 @@
 //! Command-line parsing and the `run` and `check` commands.
 
 use blazar_diagnostics::render_all;
-use blazar_interp::{load, Loaded, Options};
+use blazar_interp::{load, BackendRef, Loaded, Options};
+use blazar_native::{CpuBackend, CpuTier};
 use blazar_runtime::builtins::Ctx;
 use blazar_runtime::Prec;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -156,7 +157,11 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
         Err(code) => return code,
     };
     let ctx = context(file, double, Box::new(std::io::sink()));
-    let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+    let opts = Options {
+        backend: Some(BackendRef::new(blazar_native::CpuBackend::default())),
+        ..Options::default()
+    };
+    let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, opts);
     let opts = blazar_codegen_cuda::CodegenOptions {
         file_name: file.display().to_string(),
         line_directives: true,
@@ -196,10 +201,10 @@ fn run(
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
     let mut ctx = context(file, double, out);
     let cpu_tier = match tier {
-        CpuTierArg::Auto => blazar_interp::CpuTier::Auto,
-        CpuTierArg::Interp => blazar_interp::CpuTier::Interp,
+        CpuTierArg::Auto => CpuTier::Auto,
+        CpuTierArg::Interp => CpuTier::Interp,
         CpuTierArg::Native => match blazar_native::available() {
-            Ok(()) => blazar_interp::CpuTier::Native,
+            Ok(()) => CpuTier::Native,
             Err(e) => {
                 eprintln!("blazar: error: --cpu-tier native: {e}");
                 return ExitCode::from(2);
@@ -212,18 +217,17 @@ fn run(
         .unwrap_or_else(|_| file.to_path_buf())
         .display()
         .to_string();
-    let backend = match crate::device::choose(device, check_cuda, &name, &mut ctx) {
+    let cpu = CpuBackend::new(cpu_tier, threads);
+    let backend = match crate::device::choose(device, check_cuda, cpu, &name, &mut ctx) {
         Ok(b) => b,
         Err(code) => return code,
     };
     let opts = Options {
-        threads,
-        cpu_tier,
-        backend: backend.clone(),
+        backend: Some(backend.clone()),
         ..Options::default()
     };
     let result = blazar_interp::run(&loaded, ctx, opts);
-    let finished = crate::device::finish(backend.as_ref());
+    let finished = crate::device::finish(&backend);
     match result {
         Ok(()) => finished,
         Err(d) => report(&d, &loaded),

@@ -3,18 +3,22 @@
 
 use crate::cli::{Device, EXIT_UNAVAILABLE};
 use blazar_interp::BackendRef;
+use blazar_launch::Chain;
+use blazar_native::CpuBackend;
 use blazar_runtime::builtins::Ctx;
 use std::process::ExitCode;
 
-/// The backend of a run: `None` is the CPU executor. Under `--device auto` a machine
-/// without a usable GPU runs on the CPU after a one-line notice; under `--device cuda`
-/// it is an error with exit status [`EXIT_UNAVAILABLE`].
+/// The backend of a run: `cpu` alone, or a GPU backend chained with `cpu` for the
+/// launches it leaves (`serial_do`; every launch under `--check-cuda`). Under
+/// `--device auto` a machine without a usable GPU runs on the CPU after a one-line
+/// notice; under `--device cuda` it is an error with exit status [`EXIT_UNAVAILABLE`].
 pub fn choose(
     device: Device,
     check_cuda: bool,
+    cpu: CpuBackend,
     file_name: &str,
     ctx: &mut Ctx,
-) -> Result<Option<BackendRef>, ExitCode> {
+) -> Result<BackendRef, ExitCode> {
     if check_cuda {
         if device == Device::Cuda {
             eprintln!(
@@ -23,7 +27,10 @@ pub fn choose(
             return Err(ExitCode::from(2));
         }
         return match blazar_cuda::NvrtcCheck::new(file_name) {
-            Ok(b) => Ok(Some(BackendRef::new(b))),
+            Ok(b) => Ok(BackendRef::new(Chain {
+                first: b,
+                then: cpu,
+            })),
             Err(e) => {
                 eprintln!("blazar: error: --check-cuda needs NVRTC: {e}");
                 Err(ExitCode::from(EXIT_UNAVAILABLE))
@@ -31,12 +38,15 @@ pub fn choose(
         };
     }
     if device == Device::Cpu {
-        return Ok(None);
+        return Ok(BackendRef::new(cpu));
     }
     match blazar_cuda::CudaBackend::new(file_name) {
         Ok(b) => {
             ctx.device_timer = Some(Box::new(blazar_cuda::EventTimer::new(&b)));
-            Ok(Some(BackendRef::new(b)))
+            Ok(BackendRef::new(Chain {
+                first: b,
+                then: cpu,
+            }))
         }
         Err(e) if device == Device::Cuda => {
             eprintln!("blazar: error: CUDA is not available: {e}");
@@ -46,17 +56,14 @@ pub fn choose(
             if std::env::var_os("BLAZAR_QUIET").is_none() {
                 eprintln!("blazar: note: running kernels on the CPU (CUDA is not available: {e})");
             }
-            Ok(None)
+            Ok(BackendRef::new(cpu))
         }
     }
 }
 
 /// Waits for the device's last work (reporting an error it raised) and prints the
 /// compile statistics when `BLAZAR_STATS=1`.
-pub fn finish(backend: Option<&BackendRef>) -> ExitCode {
-    let Some(b) = backend else {
-        return ExitCode::SUCCESS;
-    };
+pub fn finish(b: &BackendRef) -> ExitCode {
     let Ok(mut b) = b.0.try_borrow_mut() else {
         return ExitCode::SUCCESS;
     };

@@ -36,7 +36,7 @@ fn golden_kernels() -> Vec<(PathBuf, Kernel)> {
             dir.clone(),
             "golden".into(),
         );
-        let (_, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+        let (_, kernels) = blazar_interp::run_collect(&loaded, ctx, cpu());
         out.extend(kernels.into_iter().map(|k| (f.clone(), k)));
     }
     out
@@ -159,7 +159,7 @@ fn kernels_of(name: &str, src: &str) -> Vec<Kernel> {
     std::fs::write(&file, src).expect("write the program");
     let loaded = load(&file).expect("loads");
     let ctx = Ctx::new(Prec::Single, Box::new(std::io::sink()), dir, "t".into());
-    let (r, kernels) = blazar_interp::run_collect(&loaded, ctx, Options::default());
+    let (r, kernels) = blazar_interp::run_collect(&loaded, ctx, cpu());
     assert!(r.is_ok(), "{name} runs on the CPU");
     kernels
 }
@@ -204,4 +204,14 @@ parallel_do([[512], [256]], x, y, tree)
     assert_eq!(any.shared_bytes, None);
     let large = with(Some([2048, 1, 1]));
     assert!(large.can_fail, "an assert that does not hold stays");
+}
+
+/// Options that run kernels on the CPU backend (the SIMT interpreter).
+fn cpu() -> Options {
+    Options {
+        backend: Some(blazar_interp::BackendRef::new(
+            blazar_native::CpuBackend::default(),
+        )),
+        ..Options::default()
+    }
 }

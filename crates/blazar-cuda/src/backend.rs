@@ -15,9 +15,9 @@ use crate::params::{
 };
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
-use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_interp::{ArrayOp, Backend};
 use blazar_kir::{Bind, Kernel};
+use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_launch::{ArrayOp, Backend};
 use blazar_runtime::{ArrayRef, Value};
 use cudarc::driver::{
     CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
@@ -236,6 +236,10 @@ fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, 
 impl Backend for CudaBackend {
     fn name(&self) -> &'static str {
         "cuda"
+    }
+
+    fn keeps_arrays(&self) -> bool {
+        true
     }
 
     fn launch(

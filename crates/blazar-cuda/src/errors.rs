@@ -2,8 +2,8 @@
 //! messages, and kernel outputs finished exactly as the CPU finishes them.
 
 use blazar_codegen_cuda::{ErrorKind, OutputLayout};
-use blazar_cpu::{KValue, KernelError, KernelErrorKind};
 use blazar_kir::{AtomicOp, Kernel, Scalar};
+use blazar_launch::{KValue, KernelError, KernelErrorKind};
 
 /// The error of a non-zero record `[code, line, a, b]`.
 pub fn decode(rec: [i32; 4]) -> KernelError {

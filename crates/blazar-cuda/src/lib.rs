@@ -26,9 +26,9 @@ mod timer;
 pub use backend::CudaBackend;
 pub use timer::EventTimer;
 
-use blazar_cpu::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_interp::Backend;
 use blazar_kir::Kernel;
+use blazar_launch::Backend;
+use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_runtime::ArrayRef;
 use std::collections::HashSet;
 use std::rc::Rc;

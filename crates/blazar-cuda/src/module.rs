@@ -5,8 +5,8 @@ use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
 use blazar_codegen_cuda::{block_free, generate, written_params, CodegenOptions, Generated};
-use blazar_cpu::{ArgVal, LaunchPlan};
 use blazar_kir::{Bind, Kernel, Ty};
+use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 use cudarc::nvrtc::Ptx;
@@ -258,8 +258,8 @@ impl Module {
 #[cfg(test)]
 mod tests {
     use super::{coarsen_factor, gpu_block, gpu_plan};
-    use blazar_cpu::LaunchPlan;
     use blazar_kir::Kernel;
+    use blazar_launch::LaunchPlan;
 
     fn plan(dims: &[usize], block_given: bool) -> LaunchPlan {
         let mut data_dims = [1; 4];

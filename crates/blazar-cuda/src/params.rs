@@ -6,8 +6,8 @@
 //! address the driver copies `size` bytes from.
 
 use blazar_codegen_cuda::ParamLayout;
-use blazar_cpu::KValue;
 use blazar_kir::Scalar;
+use blazar_launch::KValue;
 use cudarc::driver::DeviceRepr;
 
 /// One parameter's bytes, aligned for any C parameter type.

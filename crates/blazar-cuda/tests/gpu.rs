@@ -7,6 +7,8 @@
 
 use blazar_cuda::{CudaBackend, EventTimer};
 use blazar_interp::{check, run, BackendRef, Options};
+use blazar_launch::Chain;
+use blazar_native::CpuBackend;
 use blazar_runtime::builtins::Ctx;
 use std::cell::RefCell;
 use std::io::Write;
@@ -27,7 +29,7 @@ impl Write for Sink {
 
 fn main() {
     let b = match CudaBackend::new("gpu.q") {
-        Ok(b) => BackendRef::new(b),
+        Ok(b) => with_cpu(b),
         Err(e) => {
             println!("SKIP gpu tests: {e}");
             return;
@@ -62,6 +64,14 @@ fn main() {
     println!("gpu tests: {} passed", tests.len());
 }
 
+/// The CUDA backend, with the CPU for the launches it leaves (`serial_do`).
+fn with_cpu(cuda: CudaBackend) -> BackendRef {
+    BackendRef::new(Chain {
+        first: cuda,
+        then: CpuBackend::default(),
+    })
+}
+
 /// Runs `src` on the CPU executor.
 fn run_on_cpu(src: &str) -> String {
     run_with(None, src).expect("runs on the CPU")
@@ -94,8 +104,9 @@ fn run_timed(
     if let Some(t) = timer {
         ctx.device_timer = Some(Box::new(t));
     }
+    let cpu = BackendRef::new(CpuBackend::default());
     let opts = Options {
-        backend: backend.cloned(),
+        backend: Some(backend.unwrap_or(&cpu).clone()),
         ..Options::default()
     };
     let result = run(&loaded, ctx, opts);
@@ -190,7 +201,7 @@ print [sum(C), max(D), min(E), mean(A), C[3, 5], D[63, 63], E[10, 0]]
 fn toc_measures_device_work_not_the_host_after_its_last_wait(_: &BackendRef) {
     let cuda = CudaBackend::new("gpu.q").expect("a second backend on the same GPU");
     let timer = EventTimer::new(&cuda);
-    let b = BackendRef::new(cuda);
+    let b = with_cpu(cuda);
     let src = "
 function total = __kernel__ sum_all(x : vec, pos : int)
     total += x[pos]

@@ -10,7 +10,7 @@ impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         for s in body {
             let flow = self.exec_stmt(s, frame)?;
-            if self.backend.is_some() {
+            if self.device_arrays {
                 // A device fault that surfaced while this statement read device data.
                 if let Some(m) = blazar_runtime::take_device_fault() {
                     return Err(RunError::new(s.span, m));

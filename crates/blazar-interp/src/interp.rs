@@ -15,11 +15,8 @@ pub struct Options {
     /// Loop iterations, calls and kernel positions allowed before an error; 0 means no
     /// limit (fuzzing uses a budget so that every run ends).
     pub max_steps: u64,
-    /// Worker threads of the CPU executor; 0 uses every core.
-    pub threads: usize,
-    /// Which CPU tier runs kernels: native code or the SIMT interpreter.
-    pub cpu_tier: blazar_native::CpuTier,
-    /// Where kernels run; `None` is the CPU executor.
+    /// Where kernels run (the embedding program chooses: the CPU backend, CUDA, or a
+    /// chain of them); `None` makes every kernel launch an error.
     pub backend: Option<crate::BackendRef>,
 }
 
@@ -28,9 +25,9 @@ pub struct Interp<'p> {
     pub sources: &'p SourceMap,
     /// Kernels specialised so far, by function and signature, in launch order.
     pub kernels: crate::launch::KernelCache,
-    pub threads: usize,
-    pub cpu_tier: blazar_native::CpuTier,
     pub backend: Option<crate::BackendRef>,
+    /// The backend keeps arrays on a device, so host reads may surface device faults.
+    pub device_arrays: bool,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -53,8 +50,10 @@ impl<'p> Interp<'p> {
             prog,
             sources,
             kernels: Default::default(),
-            threads: opts.threads,
-            cpu_tier: opts.cpu_tier,
+            device_arrays: opts
+                .backend
+                .as_ref()
+                .is_some_and(|b| b.0.try_borrow().is_ok_and(|b| b.keeps_arrays())),
             backend: opts.backend.clone(),
             globals: vec![None; prog.global_names.len()],
             ctx,

@@ -9,10 +9,10 @@
 use crate::dims::{default_block, read_dims, MAX_BLOCK};
 use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
-use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
 use blazar_kir::{ArrayTy, Kernel, ReadMode, Scalar, Space, WriteMode};
+use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
 use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, FuncRef, IntTy, Mode, Prec, Value};
 use num_complex::Complex64;
@@ -380,51 +380,25 @@ impl<'p> Interp<'p> {
             };
             RunError::new(span, format!("({name}) {} - {what}", k.name))
         };
-        let done = match self.backend.clone() {
-            Some(b) => {
-                let mut b = b.0.try_borrow_mut().map_err(|_| {
-                    RunError::new(span, "a kernel cannot be launched from inside another")
-                })?;
-                b.launch(k, plan, &args, &distinct).map_err(fail)?
-            }
-            None => None,
+        let Some(backend) = self.backend.clone() else {
+            return Err(RunError::new(
+                span,
+                format!("({name}) {}: no backend to run kernels was given", k.name),
+            ));
         };
-        let outs = match done {
-            Some(outs) => outs,
-            None => {
-                let mut guards = Vec::with_capacity(distinct.len());
-                for d in &distinct {
-                    guards.push(d.data.try_borrow_mut().map_err(|_| {
-                        RunError::new(span, "an array is in use and cannot be passed to a kernel")
-                    })?);
-                }
-                let mut arrays: Vec<ArrayArg> = guards
-                    .iter_mut()
-                    .map(|g| {
-                        let g: &mut Array = g;
-                        ArrayArg {
-                            dims: g.dims.clone(),
-                            buf: &mut g.buf,
-                        }
-                    })
-                    .collect();
-                let opts = ExecOptions {
-                    threads: self.threads,
-                };
-                // No backend handled the launch: the CPU, natively when the tier says so
-                // and the kernel is supported, else on the SIMT interpreter.
-                let native = match self.cpu_tier {
-                    blazar_native::CpuTier::Interp => None,
-                    t => {
-                        let strict = t == blazar_native::CpuTier::Native;
-                        blazar_native::try_launch(k, plan, &args, &mut arrays, &opts, strict)
-                    }
-                };
-                native
-                    .unwrap_or_else(|| blazar_cpu::launch(k, plan, &args, &mut arrays, &opts))
-                    .map_err(fail)?
-            }
-        };
+        let mut b = backend
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "a kernel cannot be launched from inside another"))?;
+        let outs = b
+            .launch(k, plan, &args, &distinct)
+            .map_err(fail)?
+            .ok_or_else(|| {
+                RunError::new(
+                    span,
+                    format!("({name}) {}: no backend ran this kernel", k.name),
+                )
+            })?;
         Ok(outs
             .into_iter()
             .zip(&k.outputs)

@@ -5,7 +5,6 @@
 //! for array operations and builtins.
 
 mod assign;
-mod backend;
 mod call;
 mod coerce;
 mod dims;
@@ -18,8 +17,7 @@ mod launch;
 mod load;
 mod typeof_;
 
-pub use backend::{ArrayOp, Backend, BackendRef};
-pub use blazar_native::CpuTier;
+pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
 pub use interp::{Interp, Options};
 pub use load::{check, load, Loaded};

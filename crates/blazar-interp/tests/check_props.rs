@@ -47,6 +47,7 @@ fn run_quietly(src: &str) {
         Options {
             max_depth: 100,
             max_steps: 20_000,
+            backend: Some(cpu()),
             ..Options::default()
         },
     );
@@ -63,7 +64,11 @@ fn corpus_runs_cleanly() {
             ".".into(),
             "c".into(),
         );
-        if let Err(d) = run(&loaded, ctx, Options::default()) {
+        let opts = Options {
+            backend: Some(cpu()),
+            ..Options::default()
+        };
+        if let Err(d) = run(&loaded, ctx, opts) {
             panic!("{src}\n{}", d.message);
         }
     }
@@ -160,6 +165,7 @@ fn empty_loop_bodies_spend_the_step_budget() {
         );
         let opts = Options {
             max_steps: 1000,
+            backend: Some(cpu()),
             ..Options::default()
         };
         let err = run(&loaded, ctx, opts).expect_err(src);
@@ -185,6 +191,7 @@ fn launches_spend_the_step_budget() {
             ctx,
             Options {
                 max_steps: steps,
+                backend: Some(cpu()),
                 ..Options::default()
             },
         )
@@ -192,4 +199,9 @@ fn launches_spend_the_step_budget() {
     assert!(run_with(20_000).is_ok());
     let err = run_with(5_000).expect_err("10000 positions exceed a budget of 5000");
     assert!(err.message.contains("step budget"), "{}", err.message);
+}
+
+/// The CPU backend on the SIMT interpreter, for the programs' kernels.
+fn cpu() -> blazar_interp::BackendRef {
+    blazar_interp::BackendRef::new(blazar_native::CpuBackend::default())
 }

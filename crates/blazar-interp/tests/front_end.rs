@@ -34,6 +34,7 @@ fn output_of(src: &str) -> String {
     let opts = Options {
         max_depth: 100,
         max_steps: 0,
+        backend: Some(cpu()),
         ..Options::default()
     };
     run(&loaded, ctx, opts).expect("the program runs");
@@ -87,6 +88,7 @@ fn calling_a_number_names_its_type() {
     let opts = Options {
         max_depth: 100,
         max_steps: 0,
+        backend: Some(cpu()),
         ..Options::default()
     };
     let err = run(&loaded, ctx, opts).expect_err("calling an int fails");
@@ -103,4 +105,9 @@ fn integer_literals_beyond_int_range_are_scalars() {
         output_of("print type(2147483647), \" \", type(2147483648)\nprint 3000000000\n"),
         "int scalar\n3000000000\n"
     );
+}
+
+/// The CPU backend on the SIMT interpreter, for the programs' kernels.
+fn cpu() -> blazar_interp::BackendRef {
+    blazar_interp::BackendRef::new(blazar_native::CpuBackend::default())
 }

@@ -12,8 +12,10 @@ use crate::abi::{code, Call, Err as CErr, GArr};
 use crate::compile::Library;
 use crate::emit::PARTIAL_BYTES;
 use crate::support::{Plan, SlotKind};
-use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_kir::{Bind, Kernel, Scalar, Ty};
+use blazar_launch::{
+    ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan,
+};
 use blazar_runtime::Buffer;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI64, Ordering};

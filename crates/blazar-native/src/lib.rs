@@ -11,6 +11,7 @@
 //! A kernel the tier cannot run (see `support`) is left to the interpreter, per kernel.
 
 mod abi;
+mod backend;
 mod compile;
 mod emit;
 mod launch;
@@ -23,13 +24,16 @@ mod tests;
 #[cfg(test)]
 mod tests_fast;
 
-use blazar_cpu::{ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_kir::Kernel;
+use blazar_launch::{
+    ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan,
+};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+pub use backend::CpuBackend;
 pub use compile::FLAGS;
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is

@@ -5,7 +5,8 @@
 //! Without a working C++ compiler the comparisons print a SKIP line and pass (the tier
 //! is then never used).
 
-use blazar_interp::{check, run_collect, CpuTier, Options};
+use crate::{CpuBackend, CpuTier};
+use blazar_interp::{check, run_collect, BackendRef, Options};
 use blazar_runtime::builtins::Ctx;
 use std::cell::RefCell;
 use std::io::Write;
@@ -47,8 +48,7 @@ fn run_on(
         "t".into(),
     );
     let opts = Options {
-        threads,
-        cpu_tier: tier,
+        backend: Some(BackendRef::new(CpuBackend::new(tier, threads))),
         ..Options::default()
     };
     let (r, kernels) = run_collect(&loaded, ctx, opts);

@@ -2,6 +2,7 @@
 
 use crate::*;
 use blazar_kir::*;
+use blazar_launch::KValue;
 use blazar_runtime::Buffer;
 
 pub const F32: Ty = Ty::Scalar(Scalar::F32);

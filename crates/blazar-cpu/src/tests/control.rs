@@ -3,6 +3,7 @@
 use super::build::*;
 use crate::*;
 use blazar_kir::*;
+use blazar_launch::KValue;
 use blazar_runtime::Buffer;
 
 /// `hist[x[pos]] += 1` over a u8 image, on global memory.

@@ -3,6 +3,7 @@
 use super::build::*;
 use crate::*;
 use blazar_kir::*;
+use blazar_launch::KValue;
 use blazar_runtime::Buffer;
 use num_complex::Complex32;
 

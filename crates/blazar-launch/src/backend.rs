@@ -1,0 +1,162 @@
+//! The `Backend` trait: the one contract between the interpreter and every device.
+//!
+//! The interpreter prepares every launch the same way (signature, specialised KIR,
+//! launch plan, flattened arguments) and hands it to one backend; only that last step
+//! differs between devices. A backend receives the arrays as shared references so that
+//! it can keep its own copies of them (`blazar_runtime::Store`) and move data only when
+//! the other side needs it. The CPU is a backend like any other; a backend that leaves
+//! some launches to another one (a checking backend, a GPU that cannot run a kernel)
+//! is composed with it by [`Chain`].
+
+use crate::{ArgVal, KernelErrorKind};
+use crate::{ArrayArg, KValue, KernelError, LaunchPlan};
+use blazar_kir::Kernel;
+use blazar_runtime::{Array, ArrayRef, Value};
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A device that runs specialised kernels.
+pub trait Backend {
+    /// A short name for messages (`cuda`, `cpu`).
+    fn name(&self) -> &'static str;
+
+    /// Runs `kernel` under `plan`. `args` are the flattened parameters in the kernel's
+    /// order (`ArgVal::Array(i)` names `arrays[i]`, each distinct array once). Returns
+    /// the kernel outputs in `kernel.outputs` order, or `None` when the backend leaves
+    /// this launch to the next backend of a [`Chain`] (a checking backend, or a kernel
+    /// it cannot run). A backend may return before the device has finished, as long as
+    /// host reads of the arrays wait for it.
+    fn launch(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError>;
+
+    /// A whole-array host operation the backend may run where the data lives: a binary
+    /// operator, or a reduction builtin (`sum`, `mean`, `min`, `max`) of one array.
+    /// `None` lets the host run it (the arrays are downloaded when stale).
+    fn array_op(&mut self, _op: ArrayOp, _args: &[Value]) -> Option<Result<Value, String>> {
+        None
+    }
+
+    /// Whether arrays live on this device between statements (a GPU), so that host
+    /// work on them costs a copy.
+    fn keeps_arrays(&self) -> bool {
+        false
+    }
+
+    /// Waits for all queued work; reports a device error it raised.
+    fn synchronize(&mut self) -> Result<(), KernelError>;
+
+    /// One line about what the backend compiled and reused, for `BLAZAR_STATS=1`.
+    fn stats(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A host operation offered to [`Backend::array_op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayOp {
+    Binary(blazar_runtime::ops::BinOp),
+    /// A builtin of one array argument, by name.
+    Reduce(&'static str),
+}
+
+/// A shared handle on a backend, as kept by the interpreter.
+#[derive(Clone)]
+pub struct BackendRef(pub Rc<RefCell<dyn Backend>>);
+
+impl BackendRef {
+    pub fn new(b: impl Backend + 'static) -> BackendRef {
+        BackendRef(Rc::new(RefCell::new(b)))
+    }
+}
+
+impl fmt::Debug for BackendRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.try_borrow() {
+            Ok(b) => write!(f, "Backend({})", b.name()),
+            Err(_) => write!(f, "Backend(busy)"),
+        }
+    }
+}
+
+/// Two backends in order: each launch goes to `first`, and to `then` when `first`
+/// leaves it (`None`). Array operations are offered to `first` only; synchronisation
+/// waits for both.
+pub struct Chain<A, B> {
+    pub first: A,
+    pub then: B,
+}
+
+impl<A: Backend, B: Backend> Backend for Chain<A, B> {
+    fn name(&self) -> &'static str {
+        self.first.name()
+    }
+
+    fn launch(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        match self.first.launch(kernel, plan, args, arrays)? {
+            Some(outs) => Ok(Some(outs)),
+            None => self.then.launch(kernel, plan, args, arrays),
+        }
+    }
+
+    fn array_op(&mut self, op: ArrayOp, args: &[Value]) -> Option<Result<Value, String>> {
+        self.first.array_op(op, args)
+    }
+
+    fn keeps_arrays(&self) -> bool {
+        self.first.keeps_arrays()
+    }
+
+    fn synchronize(&mut self) -> Result<(), KernelError> {
+        self.first.synchronize()?;
+        self.then.synchronize()
+    }
+
+    fn stats(&self) -> Option<String> {
+        match (self.first.stats(), self.then.stats()) {
+            (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// Runs `f` over the host copies of `arrays` (downloaded first where a device copy is
+/// newer), borrowed mutably for the launch: what a backend that computes on the host
+/// passes to its executor.
+pub fn with_host_arrays<R>(
+    arrays: &[ArrayRef],
+    f: impl FnOnce(&mut [ArrayArg]) -> Result<R, KernelError>,
+) -> Result<R, KernelError> {
+    let mut guards = Vec::with_capacity(arrays.len());
+    for d in arrays {
+        guards.push(d.data.try_borrow_mut().map_err(|_| {
+            KernelError::new(
+                0,
+                KernelErrorKind::BadLaunch,
+                "an array is in use and cannot be passed to a kernel",
+            )
+        })?);
+    }
+    let mut args: Vec<ArrayArg> = guards
+        .iter_mut()
+        .map(|g| {
+            let g: &mut Array = g;
+            ArrayArg {
+                dims: g.dims.clone(),
+                buf: &mut g.buf,
+            }
+        })
+        .collect();
+    f(&mut args)
+}

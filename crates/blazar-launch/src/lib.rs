@@ -1,0 +1,19 @@
+//! The launch contract: what the interpreter hands every backend, and the [`Backend`]
+//! trait they implement.
+//!
+//! This crate sits below every backend (the CPU's SIMT interpreter and native tier, the
+//! CUDA runtime) and below the interpreter, so that no backend depends on the
+//! interpreter and the interpreter depends on no backend: the embedding program (the
+//! CLI) builds a backend and hands it over. A launch is data: a specialised KIR kernel,
+//! a [`LaunchPlan`], the flattened arguments ([`ArgVal`]), and the distinct arrays;
+//! it returns the kernel's outputs ([`KValue`]) or a located [`KernelError`].
+
+mod backend;
+mod error;
+mod plan;
+mod value;
+
+pub use backend::{with_host_arrays, ArrayOp, Backend, BackendRef, Chain};
+pub use error::{KernelError, KernelErrorKind};
+pub use plan::{ArgVal, ArrayArg, ExecOptions, LaunchPlan};
+pub use value::KValue;
