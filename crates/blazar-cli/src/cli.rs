@@ -21,28 +21,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run a Quasar program: output on stdout, errors on stderr.
-    Run {
-        /// The program to run (a `.q` file).
-        file: PathBuf,
-        /// Where kernels run: `cpu`, `cuda` or `auto` (the best available).
-        #[arg(long, value_enum, default_value_t = Device::Auto)]
-        device: Device,
-        /// Make `scalar` a 64-bit float (the default is 32-bit).
-        #[arg(long)]
-        double: bool,
-        /// Worker threads for kernels on the CPU (default: every core).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// How kernels run on the CPU: `native` (compiled C++; an error without a C++
-        /// compiler), `interp` (the SIMT interpreter) or `auto` (native when a compiler
-        /// works). Kernels the native tier does not support run on the interpreter.
-        #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
-        cpu_tier: CpuTierArg,
-        /// Run kernels on the CPU but also compile every kernel specialisation with
-        /// NVRTC (no GPU needed), failing on any CUDA compile error.
-        #[arg(long)]
-        check_cuda: bool,
-    },
+    Run(RunArgs),
     /// Print an intermediate form of a program.
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
@@ -67,6 +46,45 @@ pub enum Command {
     },
 }
 
+/// The options of `blazar run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The program to run (a `.q` file).
+    file: PathBuf,
+    /// Where kernels run: `cpu`, `cuda` or `auto` (the best available).
+    #[arg(long, value_enum, default_value_t = Device::Auto)]
+    device: Device,
+    /// Make `scalar` a 64-bit float (the default is 32-bit).
+    #[arg(long)]
+    double: bool,
+    /// Worker threads for kernels on the CPU (default: every core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// How kernels run on the CPU: `native` (compiled C++; an error without a C++
+    /// compiler), `interp` (the SIMT interpreter) or `auto` (native when a compiler
+    /// works). Kernels the native tier does not support run on the interpreter.
+    #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
+    cpu_tier: CpuTierArg,
+    /// Run kernels on the CPU but also compile every kernel specialisation with
+    /// NVRTC (no GPU needed), failing on any CUDA compile error.
+    #[arg(long)]
+    check_cuda: bool,
+    /// Whole-array expressions over at least N elements run as fused kernels on the
+    /// device (default: `BLAZAR_FUSE_MIN`, else the backend's choice); `0` fuses every
+    /// one, `off` none.
+    #[arg(long, value_name = "N|off", value_parser = parse_fuse_min)]
+    fuse_min: Option<usize>,
+}
+
+fn parse_fuse_min(s: &str) -> Result<usize, String> {
+    match s {
+        "off" => Ok(usize::MAX),
+        n => n
+            .parse()
+            .map_err(|_| format!("expected a number of elements or `off`, not `{n}`")),
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EmitWhat {
     Kir,
@@ -89,14 +107,7 @@ pub enum Device {
 
 pub fn main(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Run {
-            file,
-            device,
-            double,
-            threads,
-            cpu_tier,
-            check_cuda,
-        } => run(&file, device, double, threads, cpu_tier, check_cuda),
+        Command::Run(args) => run(&args),
         Command::Emit { what, file, double } => emit_kir(&file, double, what),
         Command::Bench(args) => crate::bench::main(args),
         Command::Test(args) => crate::test_cmd::main(args),
@@ -186,21 +197,15 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
 /// Exit status when `--device cuda` is asked for where CUDA cannot be used.
 pub const EXIT_UNAVAILABLE: u8 = blazar_testkit::EXIT_UNAVAILABLE as u8;
 
-fn run(
-    file: &Path,
-    device: Device,
-    double: bool,
-    threads: usize,
-    tier: CpuTierArg,
-    check_cuda: bool,
-) -> ExitCode {
+fn run(args: &RunArgs) -> ExitCode {
+    let file = args.file.as_path();
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
-    let mut ctx = context(file, double, out);
-    let cpu_tier = match tier {
+    let mut ctx = context(file, args.double, out);
+    let cpu_tier = match args.cpu_tier {
         CpuTierArg::Auto => CpuTier::Auto,
         CpuTierArg::Interp => CpuTier::Interp,
         CpuTierArg::Native => match blazar_native::available() {
@@ -217,13 +222,19 @@ fn run(
         .unwrap_or_else(|_| file.to_path_buf())
         .display()
         .to_string();
-    let cpu = CpuBackend::new(cpu_tier, threads);
-    let backend = match crate::device::choose(device, check_cuda, cpu, &name, &mut ctx) {
+    let cpu = CpuBackend::new(cpu_tier, args.threads);
+    let backend = match crate::device::choose(args.device, args.check_cuda, cpu, &name, &mut ctx) {
         Ok(b) => b,
         Err(code) => return code,
     };
     let opts = Options {
         backend: Some(backend.clone()),
+        fuse_min: args.fuse_min.or_else(|| {
+            // The golden suite runs with every array statement fused this way.
+            std::env::var("BLAZAR_FUSE_MIN")
+                .ok()
+                .and_then(|v| parse_fuse_min(&v).ok())
+        }),
         ..Options::default()
     };
     let result = blazar_interp::run(&loaded, ctx, opts);

@@ -359,7 +359,7 @@ impl<T> DevicePtr<T> for RawView<T> {
 
 /// A new array whose elements will be written on the device: a lazily zeroed host
 /// buffer (no pages touched until read) and a device copy.
-fn new_device_array(
+pub(crate) fn new_device_array(
     pool: &Rc<Pool>,
     dims: Vec<usize>,
     elem: ElemType,

@@ -18,7 +18,7 @@ use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_launch::{ArrayOp, Backend};
-use blazar_runtime::{ArrayRef, Value};
+use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{
     CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
@@ -240,6 +240,19 @@ impl Backend for CudaBackend {
 
     fn keeps_arrays(&self) -> bool {
         true
+    }
+
+    fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
+        // Device memory only: the host buffer appears on the first host read.
+        let (a, _) = crate::arrays::new_device_array(&self.pool_mem, dims, elem)?;
+        a.data.set_residency(Residency::Device);
+        Ok(a)
+    }
+
+    fn fuse_min(&self) -> usize {
+        // Smaller host arrays stay on the host (arrays already on the device fuse at
+        // any size, see `interp::fuse`).
+        1 << 14
     }
 
     fn launch(

@@ -50,8 +50,21 @@ impl<'p> Interp<'p> {
         ops::binary(op, a, b, self.prec).at(span)
     }
 
+    /// `op a` on the host.
+    pub fn unary(&self, op: UnOp, x: &Value, span: blazar_diagnostics::Span) -> R<Value> {
+        match (op, x) {
+            (UnOp::Neg, Value::Real(v)) => Ok(Value::Real(-v)),
+            (UnOp::Neg, Value::Int(v, t)) => Ok(Value::Int(t.wrap(-v), *t)),
+            (UnOp::Neg, _) => ops::unary(ops::UnOp::Neg, x, self.prec).at(span),
+            (UnOp::Not, _) => ops::unary(ops::UnOp::Not, x, self.prec).at(span),
+        }
+    }
+
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
         match &e.kind {
+            _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
+                self.eval_fused(e, frame)
+            }
             ExprKind::Int(v) => Ok(Value::int(*v)),
             ExprKind::Real(v) => Ok(Value::Real(self.prec.round(*v))),
             ExprKind::Imag(v) => Ok(Value::Complex(self.prec.round_c(Complex64::new(0.0, *v)))),
@@ -83,12 +96,7 @@ impl<'p> Interp<'p> {
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval(a, frame)?;
-                match (op, &x) {
-                    (UnOp::Neg, Value::Real(v)) => Ok(Value::Real(-v)),
-                    (UnOp::Neg, Value::Int(v, t)) => Ok(Value::Int(t.wrap(-v), *t)),
-                    (UnOp::Neg, _) => ops::unary(ops::UnOp::Neg, &x, self.prec).at(e.span),
-                    (UnOp::Not, _) => ops::unary(ops::UnOp::Not, &x, self.prec).at(e.span),
-                }
+                self.unary(*op, &x, e.span)
             }
             ExprKind::Ternary(c, a, b) => {
                 if self.cond(c, frame)? {

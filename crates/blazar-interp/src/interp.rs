@@ -18,6 +18,10 @@ pub struct Options {
     /// Where kernels run (the embedding program chooses: the CPU backend, CUDA, or a
     /// chain of them); `None` makes every kernel launch an error.
     pub backend: Option<crate::BackendRef>,
+    /// Whole-array expressions over at least this many elements run as fused kernels;
+    /// `None` takes the backend's choice (`Backend::fuse_min`), `Some(usize::MAX)`
+    /// keeps them all on the host.
+    pub fuse_min: Option<usize>,
 }
 
 pub struct Interp<'p> {
@@ -28,6 +32,9 @@ pub struct Interp<'p> {
     pub backend: Option<crate::BackendRef>,
     /// The backend keeps arrays on a device, so host reads may surface device faults.
     pub device_arrays: bool,
+    /// See [`Options::fuse_min`]; kernels of whole-array expressions by region.
+    pub fuse_min: usize,
+    pub fused: crate::fuse::FusedCache,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -54,6 +61,13 @@ impl<'p> Interp<'p> {
                 .backend
                 .as_ref()
                 .is_some_and(|b| b.0.try_borrow().is_ok_and(|b| b.keeps_arrays())),
+            fuse_min: opts.fuse_min.unwrap_or_else(|| {
+                opts.backend
+                    .as_ref()
+                    .and_then(|b| b.0.try_borrow().ok().map(|b| b.fuse_min()))
+                    .unwrap_or(usize::MAX)
+            }),
+            fused: Default::default(),
             backend: opts.backend.clone(),
             globals: vec![None; prog.global_names.len()],
             ctx,

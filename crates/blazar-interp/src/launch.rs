@@ -30,9 +30,28 @@ impl KernelCache {
     pub fn in_order(&self) -> Vec<Kernel> {
         self.order.iter().map(|k| (**k).clone()).collect()
     }
+
+    /// Lists a kernel made elsewhere (from a whole-array expression) in launch order.
+    pub fn record(&mut self, k: Rc<Kernel>) {
+        self.order.push(k);
+    }
 }
 
-fn scalar_of(t: IntTy) -> Scalar {
+/// The int type of an int scalar type.
+pub(crate) fn int_of(s: Scalar) -> IntTy {
+    match s {
+        Scalar::I8 => IntTy::I8,
+        Scalar::I16 => IntTy::I16,
+        Scalar::I64 => IntTy::I64,
+        Scalar::U8 => IntTy::U8,
+        Scalar::U16 => IntTy::U16,
+        Scalar::U32 => IntTy::U32,
+        Scalar::U64 => IntTy::U64,
+        _ => IntTy::I32,
+    }
+}
+
+pub(crate) fn scalar_of(t: IntTy) -> Scalar {
     match t {
         IntTy::I8 => Scalar::I8,
         IntTy::I16 => Scalar::I16,
@@ -45,7 +64,7 @@ fn scalar_of(t: IntTy) -> Scalar {
     }
 }
 
-fn elem_scalar(e: ElemType) -> Option<Scalar> {
+pub(crate) fn elem_scalar(e: ElemType) -> Option<Scalar> {
     Some(match e {
         ElemType::F32 => Scalar::F32,
         ElemType::F64 => Scalar::F64,
@@ -78,7 +97,7 @@ fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
 }
 
 /// The values a launch passes, flattened in the kernel's parameter order.
-enum Flat {
+pub(crate) enum Flat {
     Value(KValue),
     Array(ArrayRef),
 }
@@ -346,7 +365,7 @@ impl<'p> Interp<'p> {
         Ok(k)
     }
 
-    fn run_kernel(
+    pub(crate) fn run_kernel(
         &mut self,
         k: &Rc<Kernel>,
         plan: &LaunchPlan,
@@ -354,6 +373,23 @@ impl<'p> Interp<'p> {
         name: &str,
         span: Span,
     ) -> R<Vec<Value>> {
+        let outs = self.run_kernel_raw(k, plan, flat, name, span)?;
+        Ok(outs
+            .into_iter()
+            .zip(&k.outputs)
+            .map(|(v, o)| kvalue_to_value(v, o.ty, self.prec))
+            .collect())
+    }
+
+    /// As [`Interp::run_kernel`], with the outputs as the kernel gives them.
+    pub(crate) fn run_kernel_raw(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        flat: Vec<Flat>,
+        name: &str,
+        span: Span,
+    ) -> R<Vec<KValue>> {
         // Each distinct array once; parameters naming the same array share it.
         let mut distinct: Vec<ArrayRef> = Vec::new();
         let mut args = Vec::with_capacity(flat.len());
@@ -399,11 +435,7 @@ impl<'p> Interp<'p> {
                     format!("({name}) {}: no backend ran this kernel", k.name),
                 )
             })?;
-        Ok(outs
-            .into_iter()
-            .zip(&k.outputs)
-            .map(|(v, o)| kvalue_to_value(v, o.ty, self.prec))
-            .collect())
+        Ok(outs)
     }
 }
 

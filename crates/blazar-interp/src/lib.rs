@@ -2,7 +2,8 @@
 //!
 //! [`load`] reads a file and its imports (the only I/O of the front end happens here),
 //! [`check`] parses and resolves, and [`run`] executes host code, calling the runtime
-//! for array operations and builtins.
+//! for array operations and builtins. Whole-array expressions over large arrays run as
+//! fused kernels (`fuse`) on the backend that runs `parallel_do`.
 
 mod assign;
 mod call;
@@ -11,6 +12,7 @@ mod dims;
 mod error;
 mod eval;
 mod exec;
+mod fuse;
 mod interp;
 mod intrinsics;
 mod launch;

@@ -11,7 +11,7 @@
 use crate::{ArgVal, KernelErrorKind};
 use crate::{ArrayArg, KValue, KernelError, LaunchPlan};
 use blazar_kir::Kernel;
-use blazar_runtime::{Array, ArrayRef, Value};
+use blazar_runtime::{Array, ArrayRef, ElemType, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -46,6 +46,18 @@ pub trait Backend {
     /// work on them costs a copy.
     fn keeps_arrays(&self) -> bool {
         false
+    }
+
+    /// A new array that a kernel will write whole (the result of a whole-array
+    /// statement): on the host by default, in device memory on a GPU.
+    fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
+        Ok(ArrayRef::new(Array::zeros(dims, elem)))
+    }
+
+    /// Whole-array expressions with fewer elements than this run on the host
+    /// interpreter, where a kernel launch would cost more than it saves.
+    fn fuse_min(&self) -> usize {
+        1 << 16
     }
 
     /// Waits for all queued work; reports a device error it raised.
@@ -116,6 +128,14 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
 
     fn keeps_arrays(&self) -> bool {
         self.first.keeps_arrays()
+    }
+
+    fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
+        self.first.alloc(dims, elem)
+    }
+
+    fn fuse_min(&self) -> usize {
+        self.first.fuse_min()
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {

@@ -2,7 +2,8 @@
 //!
 //! [`specialize`] lowers one kernel function of the HIR for one signature of argument
 //! types, then runs the passes of [`PIPELINE`] in order, verifying the KIR after each
-//! one in debug builds.
+//! one in debug builds. [`lower_region`] lowers a whole-array expression of host code
+//! (an AIR region) to a kernel.
 
 mod builtins;
 mod check_barriers;
@@ -12,9 +13,11 @@ mod lower_assign;
 mod lower_call;
 mod lower_expr;
 mod lower_index;
+mod lower_region;
 mod lower_stmt;
 pub mod sig;
 
+pub use lower_region::lower_region;
 pub use sig::{ArgSig, Signature};
 
 use blazar_diagnostics::Diagnostic;

@@ -1,0 +1,528 @@
+//! `Builder`: grows one region while the host evaluates an expression, applying the
+//! host's typing rules (`rules`) and checking shapes as it goes.
+//!
+//! Every method returns `None` where the region cannot express what the host would do
+//! (an unsupported type, an operation outside AIR, shapes that do not broadcast); the
+//! caller then runs that operation on the host, which also reports any error there.
+
+use crate::region::{Input, Node, NodeKind, Op, Reduce, Region};
+use crate::rules::{array_elem, common_int, f32_exact, int_arith, Prec};
+use blazar_kir::{MathFn, Scalar};
+
+/// A node of the region being built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeRef(u32);
+
+/// A scalar argument of the kernel, in input order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarArg {
+    Int(i64),
+    Real(f64),
+}
+
+pub struct Builder {
+    prec: Prec,
+    inputs: Vec<Input>,
+    /// Per input: the caller's key of an array (the same array is read once), or the
+    /// value of a scalar.
+    keys: Vec<Option<usize>>,
+    scalars: Vec<(u16, ScalarArg)>,
+    nodes: Vec<Node>,
+    /// Per node: the run-time shape (empty: a scalar), and whether it holds f32 values
+    /// exactly (single precision computes in f32 only when both operands do).
+    dims: Vec<Vec<usize>>,
+    clean: Vec<bool>,
+}
+
+/// Host binary operators and two-argument builtins AIR fuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostOp {
+    Add,
+    Sub,
+    /// Element-wise product (`.*`, or `*` with a scalar operand).
+    Mul,
+    Div,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    And,
+    Or,
+    Min,
+    Max,
+    Mod,
+    Atan2,
+}
+
+impl Builder {
+    pub fn new(prec: Prec) -> Builder {
+        Builder {
+            prec,
+            inputs: Vec::new(),
+            keys: Vec::new(),
+            scalars: Vec::new(),
+            nodes: Vec::new(),
+            dims: Vec::new(),
+            clean: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, kind: NodeKind, ty: Scalar, dims: Vec<usize>, clean: bool) -> NodeRef {
+        self.nodes.push(Node { kind, ty });
+        self.dims.push(dims);
+        self.clean.push(clean);
+        NodeRef(self.nodes.len() as u32 - 1)
+    }
+
+    pub fn ty(&self, n: NodeRef) -> Scalar {
+        self.nodes[n.0 as usize].ty
+    }
+
+    pub fn dims(&self, n: NodeRef) -> &[usize] {
+        &self.dims[n.0 as usize]
+    }
+
+    /// Elements of the node's result.
+    pub fn numel(&self, n: NodeRef) -> usize {
+        self.dims(n).iter().product()
+    }
+
+    /// An array input with `dims` (at most 4, each element type but complex and bool);
+    /// `key` identifies the array, so reading one array twice reads it once.
+    pub fn array(&mut self, key: usize, elem: Scalar, dims: &[usize]) -> Option<NodeRef> {
+        if !array_elem(elem) || dims.is_empty() || dims.len() > 4 {
+            return None;
+        }
+        let input = match self.keys.iter().position(|k| *k == Some(key)) {
+            Some(i) => i,
+            None => {
+                let unit = dims
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &d)| d == 1)
+                    .fold(0u8, |m, (i, _)| m | 1 << i);
+                self.inputs.push(Input::Array {
+                    elem,
+                    rank: dims.len() as u8,
+                    unit,
+                });
+                self.keys.push(Some(key));
+                self.inputs.len() - 1
+            }
+        };
+        let clean = elem == Scalar::F32;
+        Some(self.push(NodeKind::Input(input as u16), elem, dims.to_vec(), clean))
+    }
+
+    /// A scalar: a constant of the source (folded into the kernel) or a run-time value
+    /// (a kernel parameter). Reals have the program precision's type.
+    pub fn scalar(&mut self, v: ScalarArg, int_ty: Scalar, constant: bool) -> NodeRef {
+        let (ty, clean, bits) = match v {
+            ScalarArg::Int(i) => (int_ty, f32_exact(i as f64), i as u64),
+            ScalarArg::Real(x) => (Scalar::F64, f32_exact(x), x.to_bits()),
+        };
+        let ty = if ty == Scalar::F64 {
+            self.prec.real()
+        } else {
+            ty
+        };
+        let bits = if ty == Scalar::F32 {
+            (f64::from_bits(bits) as f32 as f64).to_bits()
+        } else {
+            bits
+        };
+        if constant {
+            return self.push(NodeKind::Const(bits), ty, Vec::new(), clean);
+        }
+        let i = self.inputs.len() as u16;
+        self.inputs.push(Input::Scalar(ty));
+        self.keys.push(None);
+        self.scalars.push((i, v));
+        self.push(NodeKind::Input(i), ty, Vec::new(), clean)
+    }
+
+    /// `a` converted to `ty` (itself when it has that type).
+    fn cast(&mut self, a: NodeRef, ty: Scalar) -> NodeRef {
+        if self.ty(a) == ty {
+            return a;
+        }
+        let (dims, clean) = (self.dims(a).to_vec(), self.clean[a.0 as usize]);
+        if let NodeKind::Const(bits) = self.nodes[a.0 as usize].kind {
+            // Constants convert here, so the kernel sees a literal of its type.
+            let from = self.ty(a);
+            let bits = convert_const(bits, from, ty);
+            return self.push(NodeKind::Const(bits), ty, dims, clean);
+        }
+        self.push(NodeKind::Cast(a.0), ty, dims, clean && ty != Scalar::F64)
+    }
+
+    /// The broadcast shape of two operands (trailing alignment), or `None`.
+    fn broadcast(&self, a: NodeRef, b: NodeRef) -> Option<Vec<usize>> {
+        let (x, y) = (self.dims(a), self.dims(b));
+        if x.is_empty() {
+            return Some(y.to_vec());
+        }
+        if y.is_empty() {
+            return Some(x.to_vec());
+        }
+        let r = x.len().max(y.len());
+        let at = |d: &[usize], k: usize| {
+            if k + d.len() >= r {
+                d[k + d.len() - r]
+            } else {
+                1
+            }
+        };
+        (0..r)
+            .map(|k| {
+                let (p, q) = (at(x, k), at(y, k));
+                if p == q || q == 1 {
+                    Some(p)
+                } else if p == 1 {
+                    Some(q)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The real type an operation on `a` and `b` computes in: f32 at single precision
+    /// when both operands hold f32 values exactly, else f64 (rounded afterwards).
+    fn real_compute(&self, a: NodeRef, b: Option<NodeRef>) -> Scalar {
+        let clean = |n: NodeRef| self.clean[n.0 as usize] || self.ty(n) == Scalar::F32;
+        match self.prec {
+            Prec::Single if clean(a) && b.is_none_or(clean) => Scalar::F32,
+            _ => Scalar::F64,
+        }
+    }
+
+    /// `a op b` with the host's result type.
+    pub fn binary(&mut self, op: HostOp, a: NodeRef, b: NodeRef) -> Option<NodeRef> {
+        let dims = self.broadcast(a, b)?;
+        let (ta, tb) = (self.ty(a), self.ty(b));
+        let ints = ta.is_int() && tb.is_int();
+        let real = self.prec.real();
+        let node = |s: &mut Builder, op: Op, x: NodeRef, y: NodeRef, ty: Scalar| {
+            let clean = ty == Scalar::F32;
+            s.push(NodeKind::Binary(op, x.0, y.0), ty, dims.clone(), clean)
+        };
+        let arith = |op| match op {
+            HostOp::Add => Some(Op::Add),
+            HostOp::Sub => Some(Op::Sub),
+            HostOp::Mul => Some(Op::Mul),
+            HostOp::Min => Some(Op::Min),
+            HostOp::Max => Some(Op::Max),
+            HostOp::Mod => Some(Op::Rem),
+            _ => None,
+        };
+        let r = match op {
+            HostOp::Add | HostOp::Sub | HostOp::Mul | HostOp::Min | HostOp::Max | HostOp::Mod
+                if ints =>
+            {
+                let t = common_int(ta, tb);
+                if !int_arith(t) {
+                    return None;
+                }
+                let (x, y) = (self.cast(a, t), self.cast(b, t));
+                node(self, arith(op)?, x, y, t)
+            }
+            HostOp::Add
+            | HostOp::Sub
+            | HostOp::Mul
+            | HostOp::Div
+            | HostOp::Pow
+            | HostOp::Min
+            | HostOp::Max
+            | HostOp::Mod
+            | HostOp::Atan2 => {
+                let c = self.real_compute(a, Some(b));
+                let op = match op {
+                    HostOp::Div => Op::Div,
+                    HostOp::Pow => Op::Pow,
+                    HostOp::Atan2 => Op::Atan2,
+                    o => arith(o)?,
+                };
+                if op == Op::Pow {
+                    if let Some(sq) = self.square(a, b, c) {
+                        return Some(self.cast(sq, real));
+                    }
+                }
+                let (x, y) = (self.cast(a, c), self.cast(b, c));
+                let v = node(self, op, x, y, c);
+                self.cast(v, real)
+            }
+            HostOp::Eq | HostOp::Ne | HostOp::Lt | HostOp::Gt | HostOp::Le | HostOp::Ge => {
+                let c = if ints {
+                    if ta != tb && (ta == Scalar::U64 || tb == Scalar::U64) {
+                        return None;
+                    }
+                    if ta == tb {
+                        ta
+                    } else {
+                        Scalar::I64
+                    }
+                } else {
+                    self.real_compute(a, Some(b))
+                };
+                let op = match op {
+                    HostOp::Eq => Op::Eq,
+                    HostOp::Ne => Op::Ne,
+                    HostOp::Lt => Op::Lt,
+                    HostOp::Gt => Op::Gt,
+                    HostOp::Le => Op::Le,
+                    _ => Op::Ge,
+                };
+                let (x, y) = (self.cast(a, c), self.cast(b, c));
+                let v = node(self, op, x, y, Scalar::Bool);
+                self.cast(v, real)
+            }
+            HostOp::And | HostOp::Or => {
+                let (x, y) = (self.truth(a), self.truth(b));
+                let op = if op == HostOp::And { Op::And } else { Op::Or };
+                let v = node(self, op, x, y, Scalar::Bool);
+                self.cast(v, real)
+            }
+        };
+        Some(r)
+    }
+
+    /// `a .^ 2` with a constant 2 as `a .* a`, exact like the host's `pow` in f64.
+    fn square(&mut self, a: NodeRef, b: NodeRef, c: Scalar) -> Option<NodeRef> {
+        let NodeKind::Const(bits) = self.nodes[b.0 as usize].kind else {
+            return None;
+        };
+        let two = match self.ty(b) {
+            t if t.is_int() => bits as i64 == 2,
+            Scalar::F32 | Scalar::F64 => f64::from_bits(bits) == 2.0,
+            _ => false,
+        };
+        if !two {
+            return None;
+        }
+        let x = self.cast(a, c);
+        let dims = self.dims(a).to_vec();
+        Some(self.push(
+            NodeKind::Binary(Op::Mul, x.0, x.0),
+            c,
+            dims,
+            c == Scalar::F32,
+        ))
+    }
+
+    /// `a != 0` as a bool.
+    fn truth(&mut self, a: NodeRef) -> NodeRef {
+        let t = self.ty(a);
+        let zero = self.push(NodeKind::Const(0), t, Vec::new(), true);
+        let dims = self.dims(a).to_vec();
+        self.push(
+            NodeKind::Binary(Op::Ne, a.0, zero.0),
+            Scalar::Bool,
+            dims,
+            false,
+        )
+    }
+
+    /// `-a`: the operand's type (ints wrap).
+    pub fn neg(&mut self, a: NodeRef) -> Option<NodeRef> {
+        let t = self.ty(a);
+        if t.is_int() && !int_arith(t) {
+            return None;
+        }
+        let (dims, clean) = (self.dims(a).to_vec(), self.clean[a.0 as usize]);
+        Some(self.push(NodeKind::Neg(a.0), t, dims, clean))
+    }
+
+    /// `!a`: a 0/1 real.
+    pub fn not(&mut self, a: NodeRef) -> Option<NodeRef> {
+        let b = self.truth(a);
+        let dims = self.dims(a).to_vec();
+        let v = self.push(NodeKind::Not(b.0), Scalar::Bool, dims, false);
+        Some(self.cast(v, self.prec.real()))
+    }
+
+    /// A one-argument math builtin by name, on a real or int operand (ints convert to
+    /// reals first, except where the host keeps them).
+    pub fn math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        let f = match name {
+            "sqrt" => MathFn::Sqrt,
+            "exp" => MathFn::Exp,
+            "exp2" => MathFn::Exp2,
+            "log" => MathFn::Log,
+            "log2" => MathFn::Log2,
+            "log10" => MathFn::Log10,
+            "sin" => MathFn::Sin,
+            "cos" => MathFn::Cos,
+            "tan" => MathFn::Tan,
+            "asin" => MathFn::Asin,
+            "acos" => MathFn::Acos,
+            "atan" => MathFn::Atan,
+            "sinh" => MathFn::Sinh,
+            "cosh" => MathFn::Cosh,
+            "tanh" => MathFn::Tanh,
+            "abs" => MathFn::Abs,
+            "floor" => MathFn::Floor,
+            "ceil" => MathFn::Ceil,
+            "round" => MathFn::Round,
+            "frac" => MathFn::Frac,
+            "sign" => MathFn::Sign,
+            "isnan" => MathFn::IsNan,
+            "isinf" => MathFn::IsInf,
+            "isfinite" => MathFn::IsFinite,
+            _ => return None,
+        };
+        if self.ty(a).is_int() {
+            // abs, floor, ceil, round and sign keep ints on the host.
+            return None;
+        }
+        let c = self.real_compute(a, None);
+        let x = self.cast(a, c);
+        let dims = self.dims(a).to_vec();
+        let test = matches!(f, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite);
+        let ty = if test { Scalar::Bool } else { c };
+        let v = self.push(NodeKind::Math(f, x.0), ty, dims, ty == Scalar::F32);
+        Some(self.cast(v, self.prec.real()))
+    }
+
+    /// The region of the nodes `root` depends on (inputs renumbered in order of first
+    /// use), the result's shape, and per input of that region its key (arrays) or value
+    /// (scalars). `None` when the root is not an array (every operand was a scalar).
+    pub fn finish(&self, root: NodeRef, reduce: Option<Reduce>) -> Option<Finished> {
+        let dims = self.dims(root).to_vec();
+        if dims.is_empty() {
+            return None;
+        }
+        // The nodes `root` reaches, in order (operands come before their users).
+        let mut used = vec![false; self.nodes.len()];
+        used[root.0 as usize] = true;
+        for i in (0..self.nodes.len()).rev() {
+            if !used[i] {
+                continue;
+            }
+            match self.nodes[i].kind {
+                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
+                    used[a as usize] = true
+                }
+                NodeKind::Binary(_, a, b) => {
+                    used[a as usize] = true;
+                    used[b as usize] = true;
+                }
+                NodeKind::Input(_) | NodeKind::Const(_) => {}
+            }
+        }
+        let mut node_map = vec![u32::MAX; self.nodes.len()];
+        let mut input_map: Vec<Option<u16>> = vec![None; self.inputs.len()];
+        let mut out = Finished {
+            region: Region {
+                inputs: Vec::new(),
+                nodes: Vec::new(),
+                root: 0,
+                rank: dims.len() as u8,
+                flat: true,
+                reduce: match reduce {
+                    Some(r) => Some((r, self.accumulator(r, self.ty(root))?)),
+                    None => None,
+                },
+            },
+            dims,
+            args: Vec::new(),
+        };
+        for (i, node) in self.nodes.iter().enumerate() {
+            if !used[i] {
+                continue;
+            }
+            let m = |x: u32| node_map[x as usize];
+            let kind = match node.kind {
+                NodeKind::Input(j) => {
+                    let j = j as usize;
+                    let new = match input_map[j] {
+                        Some(n) => n,
+                        None => {
+                            let n = out.region.inputs.len() as u16;
+                            out.region.inputs.push(self.inputs[j].clone());
+                            out.args.push(match self.keys[j] {
+                                Some(k) => Arg::Array(k),
+                                None => Arg::Scalar(
+                                    self.scalars
+                                        .iter()
+                                        .find(|(s, _)| *s as usize == j)
+                                        .map_or(ScalarArg::Int(0), |(_, v)| *v),
+                                ),
+                            });
+                            input_map[j] = Some(n);
+                            n
+                        }
+                    };
+                    if matches!(self.inputs[j], Input::Array { .. }) && self.dims[i] != out.dims {
+                        out.region.flat = false;
+                    }
+                    NodeKind::Input(new)
+                }
+                NodeKind::Const(c) => NodeKind::Const(c),
+                NodeKind::Cast(a) => NodeKind::Cast(m(a)),
+                NodeKind::Neg(a) => NodeKind::Neg(m(a)),
+                NodeKind::Not(a) => NodeKind::Not(m(a)),
+                NodeKind::Math(f, a) => NodeKind::Math(f, m(a)),
+                NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
+            };
+            node_map[i] = out.region.nodes.len() as u32;
+            out.region.nodes.push(Node { kind, ty: node.ty });
+        }
+        out.region.root = node_map[root.0 as usize];
+        Some(out)
+    }
+}
+
+impl Builder {
+    /// The type a reduction of values of type `t` accumulates in, as the host does:
+    /// reals in f64 (rounded once at the end), sums and products of ints in the int
+    /// type (wrapping), min and max in the element type. `None` where AIR leaves the
+    /// reduction to the host.
+    fn accumulator(&self, r: Reduce, t: Scalar) -> Option<Scalar> {
+        match t {
+            Scalar::F32 | Scalar::F64 => Some(Scalar::F64),
+            Scalar::I32 | Scalar::I64 => Some(t),
+            Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16
+                if matches!(r, Reduce::Sum | Reduce::Prod) =>
+            {
+                Some(Scalar::I32)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One argument of a finished region: an array (by the caller's key) or a scalar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg {
+    Array(usize),
+    Scalar(ScalarArg),
+}
+
+/// A region ready to lower and launch.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub region: Region,
+    /// The result's shape.
+    pub dims: Vec<usize>,
+    /// Per input of the region.
+    pub args: Vec<Arg>,
+}
+
+/// A constant's bits converted from type `from` to `to`.
+fn convert_const(bits: u64, from: Scalar, to: Scalar) -> u64 {
+    let as_f64 = match from {
+        Scalar::F32 | Scalar::F64 => f64::from_bits(bits),
+        Scalar::U64 => bits as f64,
+        _ => bits as i64 as f64,
+    };
+    match to {
+        Scalar::F32 => (as_f64 as f32 as f64).to_bits(),
+        Scalar::F64 => as_f64.to_bits(),
+        t if t.is_int() && (from == Scalar::F32 || from == Scalar::F64) => as_f64 as i64 as u64,
+        _ => bits,
+    }
+}

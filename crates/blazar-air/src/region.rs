@@ -1,0 +1,111 @@
+//! The nouns of AIR: a region, its inputs and its nodes.
+
+use blazar_kir::{MathFn, Scalar};
+
+/// One input of a region, in the order the kernel takes them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Input {
+    /// An array: element type, rank, and a bit per dimension whose extent is 1 (it
+    /// broadcasts against the output).
+    Array { elem: Scalar, rank: u8, unit: u8 },
+    /// A scalar value, passed as a kernel parameter.
+    Scalar(Scalar),
+}
+
+/// Element-wise binary operations, each computed in one type (both operands and, except
+/// for comparisons and logic, the result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    /// Remainder with the sign of the dividend (`mod`); 0 for an int divisor of 0.
+    Rem,
+    /// NaN-ignoring for reals.
+    Min,
+    Max,
+    Atan2,
+    /// Comparisons and logic give `bool`.
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    And,
+    Or,
+}
+
+/// What a node computes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// Input `i` of the region (an array element, or the scalar).
+    Input(u16),
+    /// A constant of the node's type, as the bits of an f64 (reals) or an i64 (ints,
+    /// bools).
+    Const(u64),
+    /// Conversion of the operand to the node's type (C rules; reals to ints saturate).
+    Cast(u32),
+    Neg(u32),
+    /// `bool` negation.
+    Not(u32),
+    Binary(Op, u32, u32),
+    Math(MathFn, u32),
+}
+
+/// A typed node. Operands are earlier nodes of the same region.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub ty: Scalar,
+}
+
+/// A reduction of every element of a region's result to one value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduce {
+    Sum,
+    Prod,
+    /// NaN-ignoring for reals.
+    Min,
+    Max,
+}
+
+/// A whole-array expression: inputs, nodes (operands before users) and the root, whose
+/// type is the result's element type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    pub inputs: Vec<Input>,
+    pub nodes: Vec<Node>,
+    pub root: u32,
+    /// Rank of the result.
+    pub rank: u8,
+    /// Every array input has the result's shape: the kernel runs over the elements in
+    /// order (one linear index); otherwise over the result's dimensions.
+    pub flat: bool,
+    /// The result is reduced to one value, accumulated in the given type, instead of
+    /// stored (`sum(x .* y)`).
+    pub reduce: Option<(Reduce, Scalar)>,
+}
+
+impl Region {
+    /// The result's element type.
+    pub fn elem(&self) -> Scalar {
+        self.nodes[self.root as usize].ty
+    }
+
+    /// Element-wise operations in the region (not inputs, constants or casts), for
+    /// `--profile` and tests.
+    pub fn ops(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| {
+                !matches!(
+                    n.kind,
+                    NodeKind::Input(_) | NodeKind::Const(_) | NodeKind::Cast(_)
+                )
+            })
+            .count()
+    }
+}

@@ -1,0 +1,435 @@
+//! Whole-array expressions of host code run as fused kernels.
+//!
+//! Evaluating an operator, or an element-wise builtin, whose operands include a large
+//! array (at least the backend's [`Backend::fuse_min`](crate::Backend::fuse_min)
+//! elements, or `Options::fuse_min`), or an array whose data is only on the device,
+//! does not compute it: it adds a node to an AIR
+//! region ([`blazar_air::Builder`]) and hands the node to its parent. The expression's
+//! root (or the first operation AIR cannot express) then lowers the region to one KIR
+//! kernel (`blazar_passes::lower_region`, cached by region) and launches it through the
+//! backend like any `parallel_do`: the result array comes from `Backend::alloc`, so on
+//! a GPU it never exists on the host. Operands are evaluated in source order as on the
+//! host; an operation the region cannot take (a type AIR does not cover, shapes that do
+//! not broadcast) runs on the host, which reports its errors where they occur.
+
+use crate::error::{RunError, R};
+use crate::interp::{Frame, Interp};
+use crate::launch::{elem_scalar, scalar_of, Flat};
+use blazar_air::{Arg, Builder, Finished, HostOp, NodeRef, Reduce, Region, ScalarArg};
+use blazar_diagnostics::Span;
+use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
+use blazar_kir::{Kernel, Scalar};
+use blazar_launch::{KValue, LaunchPlan};
+use blazar_runtime::{builtins, ArrayRef, ElemType, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Kernels made from regions, by region.
+#[derive(Default)]
+pub struct FusedCache {
+    map: HashMap<Region, Rc<Kernel>>,
+}
+
+/// An operand while a region grows: a host value (`konst`: a literal of the source),
+/// or a node of the region.
+enum Operand {
+    Val(Value, bool),
+    Node(NodeRef),
+}
+
+/// The region being built and the arrays it reads, by key.
+struct Fusion {
+    b: Builder,
+    arrays: Vec<(usize, ArrayRef)>,
+}
+
+/// One-argument builtins AIR fuses.
+const UNARY: &[&str] = &[
+    "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
+    "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "frac", "sign", "isnan", "isinf",
+    "isfinite",
+];
+
+/// Whether `e` is an expression a region can start from.
+pub fn fusable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary(..) | ExprKind::Unary(..) => true,
+        ExprKind::Call {
+            callee: Callee::Builtin(id),
+            args,
+        } => builtin_op(*id, args.len()).is_some(),
+        _ => false,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum BuiltinOp {
+    Unary(&'static str),
+    Binary(HostOp),
+    /// A reduction over all elements; `mean` divides the sum by their number.
+    Reduce(Reduce, bool),
+}
+
+fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
+    let name = builtins::get(id).name;
+    match (name, nargs) {
+        ("min", 2) => Some(BuiltinOp::Binary(HostOp::Min)),
+        ("max", 2) => Some(BuiltinOp::Binary(HostOp::Max)),
+        ("mod", 2) => Some(BuiltinOp::Binary(HostOp::Mod)),
+        ("atan2", 2) => Some(BuiltinOp::Binary(HostOp::Atan2)),
+        ("pow", 2) => Some(BuiltinOp::Binary(HostOp::Pow)),
+        ("sum", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, false)),
+        ("mean", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, true)),
+        ("prod", 1) => Some(BuiltinOp::Reduce(Reduce::Prod, false)),
+        ("min", 1) => Some(BuiltinOp::Reduce(Reduce::Min, false)),
+        ("max", 1) => Some(BuiltinOp::Reduce(Reduce::Max, false)),
+        (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
+        _ => None,
+    }
+}
+
+impl<'p> Interp<'p> {
+    /// Evaluates a [`fusable`] expression, as a fused kernel where its arrays are large.
+    pub fn eval_fused(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
+        let mut f = Fusion {
+            b: Builder::new(match self.prec {
+                blazar_runtime::Prec::Single => blazar_air::Prec::Single,
+                blazar_runtime::Prec::Double => blazar_air::Prec::Double,
+            }),
+            arrays: Vec::new(),
+        };
+        let o = self.operand(e, frame, &mut f)?;
+        self.force(o, &mut f, e.span)
+    }
+
+    fn operand(&mut self, e: &'p Expr, frame: &mut Frame, f: &mut Fusion) -> R<Operand> {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Real(_) => Ok(Operand::Val(self.eval(e, frame)?, true)),
+            ExprKind::Binary(op, a, b) => {
+                let x = self.operand(a, frame, f)?;
+                if matches!(op, BinOp::And | BinOp::Or) {
+                    if let Operand::Val(v, _) = &x {
+                        if !matches!(v, Value::Array(_)) {
+                            // Scalars short-circuit on the host.
+                            let v = v.clone();
+                            return self.short_circuit(*op, v, b, frame, e.span);
+                        }
+                    }
+                }
+                let y = self.operand(b, frame, f)?;
+                let host = match op {
+                    BinOp::Add => Some(HostOp::Add),
+                    BinOp::Sub => Some(HostOp::Sub),
+                    BinOp::Mul if self.scalar_side(&x) || self.scalar_side(&y) => Some(HostOp::Mul),
+                    BinOp::EMul => Some(HostOp::Mul),
+                    BinOp::Div | BinOp::EDiv => Some(HostOp::Div),
+                    BinOp::Pow | BinOp::EPow => Some(HostOp::Pow),
+                    BinOp::Eq => Some(HostOp::Eq),
+                    BinOp::Ne => Some(HostOp::Ne),
+                    BinOp::Lt => Some(HostOp::Lt),
+                    BinOp::Gt => Some(HostOp::Gt),
+                    BinOp::Le => Some(HostOp::Le),
+                    BinOp::Ge => Some(HostOp::Ge),
+                    BinOp::And => Some(HostOp::And),
+                    BinOp::Or => Some(HostOp::Or),
+                    BinOp::Mul => None,
+                };
+                self.combine(host, [x, y], f, e.span, &|it, [x, y], span| {
+                    it.binary(*op, &x, &y, span)
+                })
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.operand(a, frame, f)?;
+                let grow = |b: &mut Builder, [n]: [NodeRef; 1]| match op {
+                    UnOp::Neg => b.neg(n),
+                    UnOp::Not => b.not(n),
+                };
+                self.grow([x], f, e.span, &grow, &|it, [x], span| {
+                    it.unary(*op, &x, span)
+                })
+            }
+            ExprKind::Call {
+                callee: Callee::Builtin(id),
+                args,
+            } => match builtin_op(*id, args.len()) {
+                Some(BuiltinOp::Unary(name)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    let grow = |b: &mut Builder, [n]: [NodeRef; 1]| b.math(name, n);
+                    self.grow([x], f, e.span, &grow, &|it, [x], span| {
+                        it.call_builtin(*id, &[x], span)
+                    })
+                }
+                Some(BuiltinOp::Binary(op)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    let y = self.operand(&args[1], frame, f)?;
+                    self.combine(Some(op), [x, y], f, e.span, &|it, [x, y], span| {
+                        it.call_builtin(*id, &[x, y], span)
+                    })
+                }
+                Some(BuiltinOp::Reduce(r, mean)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    if self.big(&x) {
+                        if let Some(n) = self.node_of(&x, f) {
+                            if let Some(v) = self.reduce(n, r, mean, f, e.span)? {
+                                return Ok(Operand::Val(v, false));
+                            }
+                        }
+                    }
+                    let x = self.force(x, f, e.span)?;
+                    Ok(Operand::Val(self.call_builtin(*id, &[x], e.span)?, false))
+                }
+                None => Ok(Operand::Val(self.eval(e, frame)?, false)),
+            },
+            _ => Ok(Operand::Val(self.eval(e, frame)?, false)),
+        }
+    }
+
+    /// `&&` or `||` with a scalar left operand: the right one only when it decides.
+    fn short_circuit(
+        &mut self,
+        op: BinOp,
+        x: Value,
+        b: &'p Expr,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<Operand> {
+        if let Some(t) = x.as_f64() {
+            let short = if op == BinOp::And { t == 0.0 } else { t != 0.0 };
+            if short {
+                let v = if op == BinOp::And { 0.0 } else { 1.0 };
+                return Ok(Operand::Val(Value::Real(v), false));
+            }
+        }
+        let y = self.eval(b, frame)?;
+        Ok(Operand::Val(self.binary(op, &x, &y, span)?, false))
+    }
+
+    /// Whether an operand is a scalar (so that `*` is element-wise).
+    fn scalar_side(&self, o: &Operand) -> bool {
+        match o {
+            Operand::Val(v, _) => !matches!(v, Value::Array(_)),
+            Operand::Node(_) => false,
+        }
+    }
+
+    fn combine(
+        &mut self,
+        op: Option<HostOp>,
+        ops: [Operand; 2],
+        f: &mut Fusion,
+        span: Span,
+        host: &dyn Fn(&mut Self, [Value; 2], Span) -> R<Value>,
+    ) -> R<Operand> {
+        match op {
+            Some(op) => {
+                let grow = |b: &mut Builder, [x, y]: [NodeRef; 2]| b.binary(op, x, y);
+                self.grow(ops, f, span, &grow, host)
+            }
+            None => {
+                let [x, y] = ops;
+                let (x, y) = (self.force(x, f, span)?, self.force(y, f, span)?);
+                Ok(Operand::Val(host(self, [x, y], span)?, false))
+            }
+        }
+    }
+
+    /// Adds one operation to the region when an operand is a node or a large array;
+    /// otherwise (or when the region cannot take it) runs `host` on the values.
+    fn grow<const N: usize>(
+        &mut self,
+        ops: [Operand; N],
+        f: &mut Fusion,
+        span: Span,
+        grow: &dyn Fn(&mut Builder, [NodeRef; N]) -> Option<NodeRef>,
+        host: &dyn Fn(&mut Self, [Value; N], Span) -> R<Value>,
+    ) -> R<Operand> {
+        if ops.iter().any(|o| self.big(o)) {
+            let nodes: Option<Vec<NodeRef>> = ops.iter().map(|o| self.node_of(o, f)).collect();
+            if let Some(nodes) = nodes {
+                let nodes: [NodeRef; N] = nodes.try_into().expect("one node per operand");
+                if let Some(n) = grow(&mut f.b, nodes) {
+                    return Ok(Operand::Node(n));
+                }
+            }
+        }
+        let mut vals = Vec::with_capacity(N);
+        for o in ops {
+            vals.push(self.force(o, f, span)?);
+        }
+        let vals: [Value; N] = vals.try_into().ok().expect("one value per operand");
+        Ok(Operand::Val(host(self, vals, span)?, false))
+    }
+
+    /// Whether an operand joins a region: a node, or an array large enough (or only on
+    /// the device).
+    fn big(&self, o: &Operand) -> bool {
+        match o {
+            Operand::Node(_) => true,
+            Operand::Val(Value::Array(a), _) => {
+                a.data.meta().is_ok_and(|m| m.len() >= self.fuse_min)
+                    || (self.device_arrays
+                        && a.data.residency() == blazar_runtime::Residency::Device)
+            }
+            Operand::Val(..) => false,
+        }
+    }
+
+    /// The region node of an operand, adding an input for a value (`None` for values a
+    /// region cannot read: cells, strings, complex numbers, ...).
+    fn node_of(&self, o: &Operand, f: &mut Fusion) -> Option<NodeRef> {
+        match o {
+            Operand::Node(n) => Some(*n),
+            Operand::Val(Value::Real(x), konst) => {
+                Some(f.b.scalar(ScalarArg::Real(*x), Scalar::F64, *konst))
+            }
+            Operand::Val(Value::Int(i, t), konst) => {
+                Some(f.b.scalar(ScalarArg::Int(*i), scalar_of(*t), *konst))
+            }
+            Operand::Val(Value::Array(a), _) => {
+                let m = a.data.meta().ok()?;
+                let elem = elem_scalar(m.elem())?;
+                if m.len() > i32::MAX as usize {
+                    return None;
+                }
+                let key = Rc::as_ptr(&a.data) as usize;
+                let n = f.b.array(key, elem, &m.dims)?;
+                if !f.arrays.iter().any(|(k, _)| *k == key) {
+                    f.arrays.push((key, a.clone()));
+                }
+                Some(n)
+            }
+            Operand::Val(..) => None,
+        }
+    }
+
+    /// The value of an operand: a node's region runs as a kernel.
+    fn force(&mut self, o: Operand, f: &mut Fusion, span: Span) -> R<Value> {
+        let n = match o {
+            Operand::Val(v, _) => return Ok(v),
+            Operand::Node(n) => n,
+        };
+        let Some(done) = f.b.finish(n, None) else {
+            return Err(RunError::new(
+                span,
+                "internal error: a region without an array",
+            ));
+        };
+        let elem = match done.region.elem() {
+            Scalar::F32 => ElemType::F32,
+            Scalar::F64 => ElemType::F64,
+            Scalar::C32 => ElemType::C32,
+            Scalar::C64 => ElemType::C64,
+            s => ElemType::Int(crate::launch::int_of(s)),
+        };
+        let out = self
+            .backend_ref(span)?
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+            .alloc(done.dims.clone(), elem)
+            .map_err(|m| RunError::new(span, m))?;
+        if done.dims.iter().product::<usize>() > 0 {
+            self.launch_region(&done, Some(out.clone()), f, span)?;
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// `sum`, `prod`, `min`, `max` or (`mean`) of node `n`'s elements as one kernel;
+    /// `None` leaves it to the host (an empty array, an accumulator AIR does not have).
+    fn reduce(
+        &mut self,
+        n: NodeRef,
+        r: Reduce,
+        mean: bool,
+        f: &mut Fusion,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let Some(done) = f.b.finish(n, Some(r)) else {
+            return Ok(None);
+        };
+        let numel: usize = done.dims.iter().product();
+        let Some((_, acc)) = done.region.reduce else {
+            return Ok(None);
+        };
+        if numel == 0 {
+            return Ok(None);
+        }
+        let outs = self.launch_region(&done, None, f, span)?;
+        let Some(v) = outs.into_iter().next() else {
+            return Err(RunError::new(
+                span,
+                "internal error: a reduction without its value",
+            ));
+        };
+        Ok(Some(match (v, mean) {
+            (KValue::Float(x), true) => Value::Real(self.prec.round(x / numel as f64)),
+            (KValue::Int(i), true) => Value::Real(self.prec.round(i as f64 / numel as f64)),
+            (KValue::Float(x), false) => Value::Real(self.prec.round(x)),
+            (KValue::Int(i), false) => Value::Int(i, crate::launch::int_of(acc)),
+            _ => return Err(RunError::new(span, "internal error: a reduction's type")),
+        }))
+    }
+
+    fn backend_ref(&self, span: Span) -> R<crate::BackendRef> {
+        self.backend
+            .clone()
+            .ok_or_else(|| RunError::new(span, "no backend to run array operations was given"))
+    }
+
+    /// Launches the kernel of a finished region: over its result array `out`, or, for
+    /// a reduction, returning the kernel's output.
+    fn launch_region(
+        &mut self,
+        done: &Finished,
+        out: Option<ArrayRef>,
+        f: &Fusion,
+        span: Span,
+    ) -> R<Vec<KValue>> {
+        let kernel = self.fused_kernel(&done.region, span);
+        let mut flat = Vec::with_capacity(done.args.len() + 1);
+        flat.extend(out.map(Flat::Array));
+        for a in &done.args {
+            flat.push(match a {
+                Arg::Array(k) => match f.arrays.iter().find(|(key, _)| key == k) {
+                    Some((_, arr)) => Flat::Array(arr.clone()),
+                    None => return Err(RunError::new(span, "internal error: a lost array")),
+                },
+                Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
+                Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
+            });
+        }
+        let space: Vec<usize> = if done.region.flat {
+            vec![done.dims.iter().product()]
+        } else {
+            done.dims.clone()
+        };
+        let mut plan = LaunchPlan {
+            rank: kernel.rank,
+            data_dims: [1; 4],
+            block_dims: [1; 4],
+            serial: false,
+            block_given: false,
+        };
+        plan.data_dims[..space.len()].copy_from_slice(&space);
+        let block = crate::dims::default_block(&space);
+        plan.block_dims[..block.len()].copy_from_slice(&block);
+        let name = kernel.name.clone();
+        self.run_kernel_raw(&kernel, &plan, flat, &name, span)
+    }
+
+    /// The kernel of `region`, lowered once.
+    fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
+        if let Some(k) = self.fused.map.get(region) {
+            return k.clone();
+        }
+        let line = self.sources.line_of(span) as u32;
+        let k = Rc::new(blazar_passes::lower_region(
+            region,
+            &format!("array_line{line}"),
+            line,
+        ));
+        self.fused.map.insert(region.clone(), k.clone());
+        self.kernels.record(k.clone());
+        k
+    }
+}

@@ -1,0 +1,189 @@
+//! `lower_region`: an AIR region becomes a KIR kernel, one thread per result element.
+//!
+//! The kernel takes the result array first, then the region's inputs in order (arrays
+//! as array parameters, scalars as variables). A flat region (every array input has the
+//! result's shape) runs over the elements in order with one linear index; otherwise the
+//! index space is the result's dimensions and each input is read at `pos`, with index
+//! 0 in its unit (broadcast) dimensions and its dimensions aligned to the trailing
+//! ones. Every access is in bounds by construction, so reads and writes are unchecked.
+//! A reducing region has no result array: each thread accumulates its element into the
+//! kernel's one output (`sum(x .* y)` reads `x` and `y` once and allocates nothing).
+
+use blazar_air::{Input, NodeKind, Op, Reduce, Region};
+use blazar_kir::{
+    ArrayDecl, ArrayTy, AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, MathFn, Output,
+    Param, ReadMode, Scalar, Space, Special, Stmt, StmtKind, Ty, UnOp, VarDecl, WriteMode,
+};
+
+/// The kernel of `region`, named `name`, its statement on source `line`.
+pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
+    let rank = if region.flat { 1 } else { region.rank };
+    let array = |elem: Scalar, rank: u8, is_const: bool| {
+        Ty::Array(ArrayTy {
+            elem,
+            rank,
+            read: ReadMode::Unchecked,
+            write: WriteMode::Unchecked,
+            is_const,
+            space: Space::Global,
+        })
+    };
+    let mut k = Kernel {
+        name: name.to_string(),
+        rank,
+        params: Vec::new(),
+        outputs: Vec::new(),
+        vars: Vec::new(),
+        arrays: Vec::new(),
+        body: Vec::new(),
+    };
+    match region.reduce {
+        None => {
+            k.params.push(Param {
+                name: "out".into(),
+                bind: Bind::Array(0),
+            });
+            k.arrays.push(ArrayDecl {
+                name: "out".into(),
+                ty: array(region.elem(), region.rank, false),
+            });
+        }
+        Some((r, ty)) => k.outputs.push(Output {
+            name: "acc".into(),
+            ty,
+            op: match r {
+                Reduce::Sum => AtomicOp::Add,
+                Reduce::Prod => AtomicOp::Mul,
+                Reduce::Min => AtomicOp::Min,
+                Reduce::Max => AtomicOp::Max,
+            },
+        }),
+    }
+    // Per input: its array slot or variable.
+    let mut binds = Vec::with_capacity(region.inputs.len());
+    for (i, input) in region.inputs.iter().enumerate() {
+        let name = format!("in{i}");
+        let bind = match input {
+            Input::Array { elem, rank, .. } => {
+                k.arrays.push(ArrayDecl {
+                    name: name.clone(),
+                    ty: array(*elem, *rank, true),
+                });
+                Bind::Array(k.arrays.len() as u32 - 1)
+            }
+            Input::Scalar(s) => {
+                k.vars.push(VarDecl {
+                    name: name.clone(),
+                    ty: Ty::Scalar(*s),
+                });
+                Bind::Var(k.vars.len() as u32 - 1)
+            }
+        };
+        k.params.push(Param { name, bind });
+        binds.push(bind);
+    }
+    let pos_ty = if rank == 1 {
+        Ty::I32
+    } else {
+        Ty::Vector(Scalar::I32, rank)
+    };
+    let pos = Expr::new(ExprKind::Special(Special::Pos), pos_ty);
+    let lane = |k: usize| {
+        if rank == 1 {
+            pos.clone()
+        } else {
+            Expr::new(
+                ExprKind::Lane(Box::new(pos.clone()), Box::new(Expr::int(k as i64))),
+                Ty::I32,
+            )
+        }
+    };
+    let out_index: Vec<Expr> = if region.flat {
+        vec![pos.clone()]
+    } else {
+        (0..rank as usize).map(lane).collect()
+    };
+    let mut exprs: Vec<Expr> = Vec::with_capacity(region.nodes.len());
+    for node in &region.nodes {
+        let ty = Ty::Scalar(node.ty);
+        let arg = |i: u32| Box::new(exprs[i as usize].clone());
+        let kind = match &node.kind {
+            NodeKind::Input(i) => match (binds[*i as usize], &region.inputs[*i as usize]) {
+                (Bind::Var(v), _) => ExprKind::Var(v),
+                (Bind::Array(a), Input::Array { rank: r, unit, .. }) => {
+                    let index = if region.flat {
+                        vec![pos.clone()]
+                    } else {
+                        let shift = (region.rank - r) as usize;
+                        (0..*r as usize)
+                            .map(|j| {
+                                if unit & (1 << j) != 0 {
+                                    Expr::int(0)
+                                } else {
+                                    lane(j + shift)
+                                }
+                            })
+                            .collect()
+                    };
+                    ExprKind::Load { arr: a, index }
+                }
+                (Bind::Array(_), Input::Scalar(_)) => unreachable!("scalars bind variables"),
+            },
+            NodeKind::Const(bits) => ExprKind::Const(match node.ty {
+                Scalar::Bool => Const::Bool(*bits != 0),
+                Scalar::F32 | Scalar::F64 => Const::Float(f64::from_bits(*bits)),
+                _ => Const::Int(*bits as i64),
+            }),
+            NodeKind::Cast(a) => ExprKind::Cast(arg(*a)),
+            NodeKind::Neg(a) => ExprKind::Unary(UnOp::Neg, arg(*a)),
+            NodeKind::Not(a) => ExprKind::Unary(UnOp::Not, arg(*a)),
+            NodeKind::Math(f, a) => ExprKind::Math(*f, vec![exprs[*a as usize].clone()]),
+            NodeKind::Binary(Op::Atan2, a, b) => ExprKind::Math(
+                MathFn::Atan2,
+                vec![exprs[*a as usize].clone(), exprs[*b as usize].clone()],
+            ),
+            NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
+        };
+        exprs.push(Expr::new(kind, ty));
+    }
+    let value = exprs.swap_remove(region.root as usize);
+    let kind = match region.reduce {
+        None => StmtKind::Store {
+            arr: 0,
+            index: out_index,
+            value,
+        },
+        Some((_, ty)) => StmtKind::Accumulate {
+            output: 0,
+            value: if value.ty == Ty::Scalar(ty) {
+                value
+            } else {
+                Expr::new(ExprKind::Cast(Box::new(value)), Ty::Scalar(ty))
+            },
+        },
+    };
+    k.body.push(Stmt { kind, line });
+    k
+}
+
+fn bin_op(op: Op) -> BinOp {
+    match op {
+        Op::Add => BinOp::Add,
+        Op::Sub => BinOp::Sub,
+        Op::Mul => BinOp::Mul,
+        Op::Div => BinOp::Div,
+        Op::Pow => BinOp::Pow,
+        Op::Rem => BinOp::Rem,
+        Op::Min => BinOp::Min,
+        Op::Max => BinOp::Max,
+        Op::Eq => BinOp::Eq,
+        Op::Ne => BinOp::Ne,
+        Op::Lt => BinOp::Lt,
+        Op::Gt => BinOp::Gt,
+        Op::Le => BinOp::Le,
+        Op::Ge => BinOp::Ge,
+        Op::And => BinOp::And,
+        Op::Or => BinOp::Or,
+        Op::Atan2 => unreachable!("atan2 is a math function in KIR"),
+    }
+}
