@@ -47,8 +47,8 @@ pub use suite::{probe_backend, run_case, thread_counts, Probe, Tally, Verdict};
 use std::path::{Path, PathBuf};
 
 /// The backends a program can run on. `nvrtc` is the CPU executor with every kernel
-/// specialisation also compiled by NVRTC (`blazar run --check-cuda`): code generation
-/// checked without a GPU.
+/// specialisation also compiled by NVRTC (`blazar run --check-cuda`) and every
+/// whole-array expression fused into a kernel: code generation checked without a GPU.
 pub const ALL_BACKENDS: &[&str] = &["cpu", "nvrtc", "cuda"];
 
 /// The `blazar run` arguments that select `backend`.
@@ -56,8 +56,18 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
     match backend {
         // The interpreter (the oracle) on 2 threads, with every kernel also compiled by
         // NVRTC: with `cpu` (interpreter on 1 thread, native on 2) each program runs
-        // on both tiers and both thread counts.
-        "nvrtc" => vec!["--device", "cpu", "--check-cuda", "--cpu-tier", "interp"],
+        // on both tiers and both thread counts. Every whole-array expression runs as a
+        // fused kernel here (`--fuse-min 0`), so each program's array statements are
+        // checked as kernels against the host's (`cpu`) expectations too.
+        "nvrtc" => vec![
+            "--device",
+            "cpu",
+            "--check-cuda",
+            "--cpu-tier",
+            "interp",
+            "--fuse-min",
+            "0",
+        ],
         b => vec!["--device", b],
     }
 }
