@@ -239,6 +239,9 @@ fn run(args: &RunArgs) -> ExitCode {
     };
     let result = blazar_interp::run(&loaded, ctx, opts);
     let finished = crate::device::finish(&backend);
+    // Kernels still compiling in the background finish into the cache, so that the next
+    // run of this program compiles nothing (its output is already complete).
+    blazar_native::wait_for_compiles();
     match result {
         Ok(()) => finished,
         Err(d) => report(&d, &loaded),

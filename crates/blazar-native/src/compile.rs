@@ -107,29 +107,44 @@ fn cache_dir() -> PathBuf {
 
 /// The loaded library of `source`, compiling it (or taking it from a cache) first.
 pub(crate) fn load(source: &str) -> Result<Arc<Library>, String> {
+    if let Some(lib) = lookup(source)? {
+        return Ok(lib);
+    }
+    let tc = toolchain()?;
+    build(tc, &cache_dir(), &key(tc, source), source)?;
+    lookup(source)?.ok_or_else(|| "the compiled kernel could not be loaded".to_string())
+}
+
+/// The cache key of `source` under toolchain `tc`.
+pub(crate) fn key(tc: &Toolchain, source: &str) -> String {
+    hash_hex(&[source.as_bytes(), tc.id.as_bytes()])
+}
+
+/// The library of `source` when it is loaded already or in the disk cache; never
+/// compiles.
+pub(crate) fn lookup(source: &str) -> Result<Option<Arc<Library>>, String> {
     type Loaded = Mutex<HashMap<String, Arc<Library>>>;
     static LOADED: OnceLock<Loaded> = OnceLock::new();
     let tc = toolchain()?;
-    let key = hash_hex(&[source.as_bytes(), tc.id.as_bytes()]);
+    let key = key(tc, source);
     let loaded = LOADED.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(lib) = loaded.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Ok(lib.clone());
+        return Ok(Some(lib.clone()));
     }
-    let dir = cache_dir();
-    let lib = match from_disk(&dir, &key, source) {
-        Some(lib) => lib,
-        None => {
-            build(tc, &dir, &key, source)?;
-            from_disk(&dir, &key, source)
-                .ok_or_else(|| "the compiled kernel could not be loaded".to_string())?
-        }
+    let Some(lib) = from_disk(&cache_dir(), &key, source) else {
+        return Ok(None);
     };
     let lib = Arc::new(lib);
     loaded
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(key, lib.clone());
-    Ok(lib)
+    Ok(Some(lib))
+}
+
+/// The folder compiled kernels are kept in.
+pub(crate) fn dir() -> PathBuf {
+    cache_dir()
 }
 
 /// A verified cache entry, loaded; `None` when it is missing or not to be trusted.

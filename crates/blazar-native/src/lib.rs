@@ -11,6 +11,7 @@
 //! A kernel the tier cannot run (see `support`) is left to the interpreter, per kernel.
 
 mod abi;
+mod background;
 mod backend;
 mod compile;
 mod emit;
@@ -33,6 +34,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+pub use background::wait_for_compiles;
 pub use backend::CpuBackend;
 pub use compile::FLAGS;
 
@@ -85,8 +87,8 @@ pub fn try_launch(
     opts: &ExecOptions,
     strict: bool,
 ) -> Option<Result<Vec<KValue>, KernelError>> {
-    let prepared = match prepared(k, launch::last_extent(plan, k.rank as usize)) {
-        Prepared::Unsupported => return None,
+    let prepared = match prepared(k, launch::last_extent(plan, k.rank as usize), strict) {
+        Prepared::Unsupported | Prepared::Building(..) => return None,
         Prepared::Failed(e) if strict => {
             return Some(Err(tier_error(format!("kernel {}: {e}", k.name))))
         }
@@ -96,36 +98,55 @@ pub fn try_launch(
     launch::run(&prepared.1, k, &prepared.0, plan, args, arrays, opts)
 }
 
-/// A kernel made ready for one last extent: its plan and loaded library, or why not.
+/// A kernel made ready for one last extent: its plan and loaded library, or why not,
+/// or its source while a background thread compiles it.
 #[derive(Clone)]
 enum Prepared {
     Unsupported,
     Failed(String),
+    Building(Rc<support::Plan>, Rc<String>),
     Ready(Rc<support::Plan>, Arc<compile::Library>),
 }
 
 /// The kernel prepared for `last`, from a per-thread memo: generating and hashing the
 /// C++ source costs tens of microseconds, too much for every launch of a small kernel.
 /// The memo keeps its kernels alive, so their addresses stay unique while remembered.
-fn prepared(k: &Rc<Kernel>, last: Option<i64>) -> Prepared {
+/// With `wait` the compiler runs now; otherwise a kernel not yet compiled is queued for
+/// a background thread (`background`) and reported as `Building` until it is ready.
+fn prepared(k: &Rc<Kernel>, last: Option<i64>, wait: bool) -> Prepared {
     type Memo = HashMap<(usize, Option<i64>), (Rc<Kernel>, Prepared)>;
     thread_local! {
         static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
     }
     let key = (Rc::as_ptr(k) as usize, last);
-    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).map(|(_, p)| p.clone())) {
-        return p;
-    }
-    let p = match support::plan(k) {
-        Err(_) => Prepared::Unsupported,
-        Ok(kplan) => {
-            let src = emit::generate(k, &kplan, last);
-            match compile::load(&src) {
-                Ok(lib) => Prepared::Ready(Rc::new(kplan), lib),
-                Err(e) => Prepared::Failed(e),
+    let known = MEMO.with(|m| m.borrow().get(&key).map(|(_, p)| p.clone()));
+    let p = match known {
+        Some(Prepared::Building(kplan, src)) => ready(kplan, src, wait),
+        Some(p) => return p,
+        None => match support::plan(k) {
+            Err(_) => Prepared::Unsupported,
+            Ok(kplan) => {
+                let src = emit::generate(k, &kplan, last);
+                ready(Rc::new(kplan), Rc::new(src), wait)
             }
-        }
+        },
     };
     MEMO.with(|m| m.borrow_mut().insert(key, (k.clone(), p.clone())));
     p
+}
+
+/// The library of `src`: compiled now with `wait`, else taken when the background
+/// compile has finished.
+fn ready(kplan: Rc<support::Plan>, src: Rc<String>, wait: bool) -> Prepared {
+    if wait {
+        return match compile::load(&src) {
+            Ok(lib) => Prepared::Ready(kplan, lib),
+            Err(e) => Prepared::Failed(e),
+        };
+    }
+    match background::load_or_queue(&src) {
+        background::Ready::Loaded(lib) => Prepared::Ready(kplan, lib),
+        background::Ready::Building => Prepared::Building(kplan, src),
+        background::Ready::Failed(e) => Prepared::Failed(e),
+    }
 }

@@ -25,7 +25,9 @@ pub(super) fn run(s: &Setup) -> Outcome {
         let kernel = w.join("kernel.q");
         let bytes = read_head(&kernel).bytes;
         let mut run = Command::new(&s.exe);
-        run.arg("run").arg("--device").arg("cpu");
+        // Native code from the first launch (under `auto` the first launches run on the
+        // interpreter while the compiler works in the background).
+        run.arg("run").args(["--device", "cpu", "--cpu-tier", "native"]);
         if let Some(n) = s.args.threads {
             run.arg("--threads").arg(n.to_string());
         }

@@ -1,0 +1,111 @@
+//! Kernels compiled on background threads, so that a program's first launches run on
+//! the SIMT interpreter instead of waiting for the C++ compiler.
+//!
+//! Under `--cpu-tier auto` a kernel whose library is neither loaded nor in the disk
+//! cache is queued here and its launch runs on the interpreter (the same results: the
+//! interpreter is the oracle); a later launch of it finds the library ready. At most one
+//! compiler per core runs at once. `--cpu-tier native` compiles in the foreground.
+
+use crate::compile::{self, Library};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Where a kernel's library stands.
+pub(crate) enum Ready {
+    Loaded(Arc<Library>),
+    Building,
+    Failed(String),
+}
+
+enum Job {
+    Queued,
+    Done(Result<(), String>),
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: HashMap<String, Job>,
+    waiting: VecDeque<(String, String)>,
+    workers: usize,
+}
+
+fn queue() -> &'static Mutex<Queue> {
+    static Q: OnceLock<Mutex<Queue>> = OnceLock::new();
+    Q.get_or_init(Default::default)
+}
+
+/// The library of `source` if it is ready; otherwise its compilation is queued (once).
+pub(crate) fn load_or_queue(source: &str) -> Ready {
+    match compile::lookup(source) {
+        Ok(Some(lib)) => return Ready::Loaded(lib),
+        Ok(None) => {}
+        Err(e) => return Ready::Failed(e),
+    }
+    let tc = match compile::toolchain() {
+        Ok(tc) => tc,
+        Err(e) => return Ready::Failed(e),
+    };
+    let key = compile::key(tc, source);
+    let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
+    match q.jobs.get(&key) {
+        Some(Job::Queued) => return Ready::Building,
+        Some(Job::Done(Err(e))) => return Ready::Failed(e.clone()),
+        Some(Job::Done(Ok(()))) => {
+            drop(q);
+            return match compile::lookup(source) {
+                Ok(Some(lib)) => Ready::Loaded(lib),
+                Ok(None) => Ready::Failed("the compiled kernel could not be loaded".into()),
+                Err(e) => Ready::Failed(e),
+            };
+        }
+        None => {}
+    }
+    q.jobs.insert(key.clone(), Job::Queued);
+    q.waiting.push_back((key, source.to_string()));
+    let max = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if q.workers < max {
+        q.workers += 1;
+        let spawned = std::thread::Builder::new()
+            .name("blazar-cxx".into())
+            .spawn(work);
+        if spawned.is_err() {
+            q.workers -= 1;
+        }
+    }
+    Ready::Building
+}
+
+/// A worker: compiles queued kernels until none is left.
+fn work() {
+    loop {
+        let next = {
+            let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
+            match q.waiting.pop_front() {
+                Some(job) => job,
+                None => {
+                    q.workers -= 1;
+                    return;
+                }
+            }
+        };
+        let (key, source) = next;
+        let result = compile::toolchain()
+            .and_then(|tc| compile::build(tc, &compile::dir(), &key, &source));
+        let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
+        q.jobs.insert(key, Job::Done(result));
+    }
+}
+
+/// Waits until every queued kernel is compiled and stored, so that the next run of the
+/// program finds them in the cache (the CLI calls this after the program's output).
+pub fn wait_for_compiles() {
+    loop {
+        {
+            let q = queue().lock().unwrap_or_else(|e| e.into_inner());
+            if q.waiting.is_empty() && q.workers == 0 {
+                return;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
