@@ -24,6 +24,9 @@ use blazar_runtime::{builtins, ArrayRef, ElemType, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// Threads of a whole-array reduction (a multiple of every default block size).
+const REDUCE_THREADS: usize = 1 << 18;
+
 /// Kernels made from regions, by region.
 #[derive(Default)]
 pub struct FusedCache {
@@ -398,8 +401,16 @@ impl<'p> Interp<'p> {
                 Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
             });
         }
-        let space: Vec<usize> = if done.region.flat {
-            vec![done.dims.iter().product()]
+        let numel: usize = done.dims.iter().product();
+        let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
+            // Grid-stride reduction: a fixed pool of threads (every CPU work item and
+            // enough warps to fill a GPU), each summing numel/threads elements.
+            let threads = numel.min(REDUCE_THREADS);
+            flat.push(Flat::Value(KValue::Int(numel as i64)));
+            flat.push(Flat::Value(KValue::Int(threads as i64)));
+            vec![threads]
+        } else if done.region.flat {
+            vec![numel]
         } else {
             done.dims.clone()
         };

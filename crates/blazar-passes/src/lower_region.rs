@@ -6,8 +6,10 @@
 //! index space is the result's dimensions and each input is read at `pos`, with index
 //! 0 in its unit (broadcast) dimensions and its dimensions aligned to the trailing
 //! ones. Every access is in bounds by construction, so reads and writes are unchecked.
-//! A reducing region has no result array: each thread accumulates its element into the
-//! kernel's one output (`sum(x .* y)` reads `x` and `y` once and allocates nothing).
+//! A reducing region has no result array: each thread accumulates its elements into
+//! the kernel's one output (`sum(x .* y)` reads `x` and `y` once and allocates
+//! nothing); a flat one loops over the elements with a grid stride (parameters `n` and
+//! `stride` after the inputs), so the launch chooses how many threads share the work.
 
 use blazar_air::{Input, NodeKind, Op, Reduce, Region};
 use blazar_kir::{
@@ -103,6 +105,20 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
     } else {
         (0..rank as usize).map(lane).collect()
     };
+    // A flat reduction walks the elements with a grid-stride loop: thread `pos` of
+    // `stride` threads accumulates elements pos, pos + stride, ... below `n` in a
+    // variable, then adds it to the output once (few threads, one atomic per block).
+    let strided = region.flat && region.reduce.is_some();
+    let elem = if strided {
+        let i = k.vars.len() as u32;
+        k.vars.push(VarDecl {
+            name: "i".into(),
+            ty: Ty::I32,
+        });
+        Expr::new(ExprKind::Var(i), Ty::I32)
+    } else {
+        pos.clone()
+    };
     let mut exprs: Vec<Expr> = Vec::with_capacity(region.nodes.len());
     for node in &region.nodes {
         let ty = Ty::Scalar(node.ty);
@@ -112,7 +128,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 (Bind::Var(v), _) => ExprKind::Var(v),
                 (Bind::Array(a), Input::Array { rank: r, unit, .. }) => {
                     let index = if region.flat {
-                        vec![pos.clone()]
+                        vec![elem.clone()]
                     } else {
                         let shift = (region.rank - r) as usize;
                         (0..*r as usize)
@@ -153,17 +169,106 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             index: out_index,
             value,
         },
-        Some((_, ty)) => StmtKind::Accumulate {
+        Some((_, ty)) if !strided => StmtKind::Accumulate {
             output: 0,
-            value: if value.ty == Ty::Scalar(ty) {
-                value
-            } else {
-                Expr::new(ExprKind::Cast(Box::new(value)), Ty::Scalar(ty))
-            },
+            value: cast(value, ty),
         },
+        Some((r, ty)) => {
+            let var = |name: &str, ty: Ty, k: &mut Kernel| {
+                k.vars.push(VarDecl {
+                    name: name.into(),
+                    ty,
+                });
+                k.vars.len() as u32 - 1
+            };
+            let acc = var("acc", Ty::Scalar(ty), &mut k);
+            let n = var("n", Ty::I32, &mut k);
+            let stride = var("stride", Ty::I32, &mut k);
+            for (name, v) in [("n", n), ("stride", stride)] {
+                k.params.push(Param {
+                    name: name.into(),
+                    bind: Bind::Var(v),
+                });
+            }
+            let read = |v: u32, ty: Ty| Expr::new(ExprKind::Var(v), ty);
+            let acc_e = read(acc, Ty::Scalar(ty));
+            let next = match r {
+                Reduce::Sum => BinOp::Add,
+                Reduce::Prod => BinOp::Mul,
+                Reduce::Min => BinOp::Min,
+                Reduce::Max => BinOp::Max,
+            };
+            let step = Expr::new(
+                ExprKind::Binary(next, Box::new(acc_e.clone()), Box::new(cast(value, ty))),
+                Ty::Scalar(ty),
+            );
+            let i = match elem.kind {
+                ExprKind::Var(i) => i,
+                _ => unreachable!("the element index is a variable"),
+            };
+            let last = Expr::new(
+                ExprKind::Binary(
+                    BinOp::Sub,
+                    Box::new(read(n, Ty::I32)),
+                    Box::new(Expr::int(1)),
+                ),
+                Ty::I32,
+            );
+            let stmt = |kind| Stmt { kind, line };
+            k.body.push(stmt(StmtKind::Assign {
+                var: acc,
+                value: identity(r, ty),
+            }));
+            k.body.push(stmt(StmtKind::For {
+                var: i,
+                start: pos.clone(),
+                step: read(stride, Ty::I32),
+                end: last,
+                body: vec![stmt(StmtKind::Assign {
+                    var: acc,
+                    value: step,
+                })],
+            }));
+            StmtKind::Accumulate {
+                output: 0,
+                value: acc_e,
+            }
+        }
     };
     k.body.push(Stmt { kind, line });
     k
+}
+
+/// `value` converted to `ty` (itself when it has that type).
+fn cast(value: Expr, ty: Scalar) -> Expr {
+    if value.ty == Ty::Scalar(ty) {
+        value
+    } else {
+        Expr::new(ExprKind::Cast(Box::new(value)), Ty::Scalar(ty))
+    }
+}
+
+/// The starting value of a thread's accumulator: NaN for real `min`/`max`, which
+/// ignore NaN (an all-NaN array stays NaN, as on the host).
+fn identity(r: Reduce, ty: Scalar) -> Expr {
+    let c = match (r, ty.is_float()) {
+        (Reduce::Sum, true) => Const::Float(0.0),
+        (Reduce::Prod, true) => Const::Float(1.0),
+        (Reduce::Min | Reduce::Max, true) => Const::Float(f64::NAN),
+        (Reduce::Sum, false) => Const::Int(0),
+        (Reduce::Prod, false) => Const::Int(1),
+        (Reduce::Min, false) => Const::Int(if ty == Scalar::I64 {
+            i64::MAX
+        } else {
+            i32::MAX as i64
+        }),
+        (Reduce::Max, false) => Const::Int(if ty == Scalar::I64 {
+            i64::MIN
+        } else {
+            i32::MIN as i64
+        }),
+    };
+    Expr::new(ExprKind::Const(c), Ty::Scalar(ty))
 }
 
 fn bin_op(op: Op) -> BinOp {
