@@ -188,6 +188,7 @@ pub(crate) enum CKind {
         code: Vec<Inst>,
         arr: u32,
         dims: Vec<Reg>,
+        zero: bool,
     },
     AllocLocal {
         code: Vec<Inst>,
