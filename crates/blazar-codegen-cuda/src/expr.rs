@@ -9,14 +9,6 @@ fn narrow(s: Scalar) -> bool {
     matches!(s, Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16)
 }
 
-/// Unsigned type of the same width (for shifts without signed overflow).
-fn unsigned_of(s: Scalar) -> &'static str {
-    match s.size() {
-        8 => "u64",
-        _ => "u32",
-    }
-}
-
 /// `a op b` on scalars of type `s` (the operand type).
 pub fn binary(op: BinOp, s: Scalar, a: &str, b: &str) -> String {
     use BinOp::*;
@@ -68,14 +60,8 @@ pub fn binary(op: BinOp, s: Scalar, a: &str, b: &str) -> String {
         BitAnd => infix("&"),
         BitOr => infix("|"),
         BitXor => infix("^"),
-        Shl => {
-            let m = s.size() * 8 - 1;
-            format!("(({t})(({})({a}) << ({b} & {m})))", unsigned_of(s))
-        }
-        Shr => {
-            let m = s.size() * 8 - 1;
-            format!("(({t})({a} >> ({b} & {m})))")
-        }
+        Shl => format!("bz_shl({a}, {b})"),
+        Shr => format!("bz_shr({a}, {b})"),
     }
 }
 

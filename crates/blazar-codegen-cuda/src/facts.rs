@@ -165,3 +165,17 @@ pub fn written_params(k: &Kernel) -> Vec<bool> {
         })
         .collect()
 }
+
+/// Whether `e` (an allocation extent) is never negative: a non-negative constant, a
+/// coordinate special, or an array size, possibly converted.
+pub fn non_negative(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(blazar_kir::Const::Int(v)) => *v >= 0,
+        ExprKind::Special(_) | ExprKind::Size { .. } | ExprKind::Numel(_) => true,
+        ExprKind::Lane(v, _) => matches!(v.kind, ExprKind::Special(_)),
+        ExprKind::Cast(a) => {
+            a.ty.elem().is_int() && e.ty.elem().size() >= a.ty.elem().size() && non_negative(a)
+        }
+        _ => false,
+    }
+}

@@ -65,10 +65,10 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
                 BinOp::BitAnd => x & y,
                 BinOp::BitOr => x | y,
                 BinOp::BitXor => x ^ y,
-                // As generated: the count is masked to the width, `>>` is arithmetic
-                // on signed types (and the operand is non-negative on unsigned ones).
-                BinOp::Shl => x.checked_mul(1i64 << (y & width_mask(&a.ty)?))?,
-                BinOp::Shr => x >> (y & width_mask(&a.ty)?),
+                // As `bz_shl`/`bz_shr`: a negative count shifts the other way, a count
+                // of the width or more gives 0 (-1 for `>>` of a negative value), `>>`
+                // is arithmetic on signed types (unsigned operands are non-negative).
+                BinOp::Shl | BinOp::Shr => shift(*op, x, y, (width_mask(&a.ty)? + 1) as u32)?,
                 _ => return None,
             }
         }
@@ -89,6 +89,26 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
         _ => false,
     };
     fits.then_some(v)
+}
+
+/// `x << y` or `x >> y` on a `bits`-wide integer as `bz_shl`/`bz_shr` compute it (and
+/// the CPU executor and host code): a negative count shifts the other way, a count of
+/// `bits` or more gives 0 (-1 for `>>` of a negative value), `>>` is arithmetic; `None`
+/// where `<<` overflows i64.
+pub(crate) fn shift(op: BinOp, x: i64, y: i64, bits: u32) -> Option<i64> {
+    let m = y.unsigned_abs();
+    let left = (op == BinOp::Shl) == (y >= 0);
+    Some(if m >= u64::from(bits) {
+        if !left && x < 0 {
+            -1
+        } else {
+            0
+        }
+    } else if left {
+        x.checked_mul(1i64.checked_shl(m as u32)?)?
+    } else {
+        x >> m
+    })
 }
 
 /// The shift-count mask of integer type `t` (bits - 1).
@@ -165,7 +185,19 @@ mod tests {
         );
         assert_eq!(
             const_int(&bin(BinOp::Shl, int(3), int(33), t), None, 1),
-            Some(6)
+            Some(0)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shl, int(8), int(-2), t), None, 1),
+            Some(2)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shr, int(1), int(-3), t), None, 1),
+            Some(8)
+        );
+        assert_eq!(
+            const_int(&bin(BinOp::Shr, int(-5), int(40), t), None, 1),
+            Some(-1)
         );
         assert_eq!(
             const_int(&bin(BinOp::Shl, int(1), int(31), t), None, 1),

@@ -207,6 +207,9 @@ pub enum ErrorKind {
     OutOfBounds = 2,
     /// `a` is the size asked for, `b` the limit.
     OutOfMemory = 3,
+    /// An allocation with a negative extent: `a` the extent, `b` the builtin
+    /// (`blazar_kir::ALLOC_BUILTINS`).
+    NegativeExtent = 5,
 }
 
 impl ErrorKind {
@@ -216,6 +219,7 @@ impl ErrorKind {
             1 => ErrorKind::AssertFailed,
             2 => ErrorKind::OutOfBounds,
             3 => ErrorKind::OutOfMemory,
+            5 => ErrorKind::NegativeExtent,
             _ => return None,
         };
         Some((kind, (code as u32) >> 8))

@@ -163,29 +163,46 @@ impl Gen<'_> {
     }
 
     /// `const i32 bz_d[4] = {...}`: extents left-padded with 1s to the rank, then 1s.
-    fn dims_decl(&mut self, a: ArrId, dims: &[Expr]) -> String {
+    /// The extents of an allocation as `bz_d` (1s in front up to the rank, then 1s,
+    /// negative ones 0), after statements that record a negative extent as an error of
+    /// allocating builtin `what` (`blazar_kir::ALLOC_BUILTINS`); extents that cannot be
+    /// negative are not tested.
+    fn dims_decl(&mut self, a: ArrId, dims: &[Expr], what: usize) -> String {
         let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
         let k = dims.len().min(r);
         let mut ds: Vec<String> = vec!["1".into(); r - k];
-        for e in &dims[..k] {
+        let mut checks = String::new();
+        let line = self.line;
+        for (i, e) in dims[..k].iter().enumerate() {
             let x = self.i32_of(e);
-            ds.push(format!("max({x}, 0)"));
+            if crate::facts::non_negative(e) {
+                ds.push(format!("max({x}, 0)"));
+            } else {
+                self.can_fail = true;
+                let abort = self.abort_stmt();
+                checks.push_str(&format!(
+                    "const i32 bz_x{i} = {x}; if (bz_x{i} < 0) {{ bz_fail(bz_e, 5, {line}, bz_x{i}, {what});{abort} }}\n"
+                ));
+                ds.push(format!("max(bz_x{i}, 0)"));
+            }
         }
         while ds.len() < 4 {
             ds.push("1".into());
         }
-        format!("const i32 bz_d[4] = {{{}}};", ds.join(", "))
+        format!("{checks}const i32 bz_d[4] = {{{}}};", ds.join(", "))
     }
 
     /// `@a = shared(dims)` / `shared_zeros(dims)`.
     pub fn alloc_shared(&mut self, a: ArrId, dims: &[Expr], zero: bool) {
         let t = self.arr_ty(a);
         let name = names::arr(self.k, a);
-        let decl = self.dims_decl(a, dims);
         let line = self.line;
         self.line_out("{");
         self.depth += 1;
-        self.line_out(&decl);
+        let decl = self.dims_decl(a, dims, if zero { 4 } else { 3 });
+        for l in decl.lines() {
+            self.line_out(l);
+        }
         match self.shared.get(a as usize).copied().flatten() {
             Some(SharedSlot::Static(_)) => {
                 self.line_out(&format!("{name}.data = {name}_s;"));
@@ -214,16 +231,29 @@ impl Gen<'_> {
     /// `@a = zeros(dims)` (or `ones`, `uninit`) in per-thread dynamic memory.
     pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
         let name = names::arr(self.k, a);
-        let decl = self.dims_decl(a, dims);
         let fill = match fill {
             Fill::Zero => 0,
             Fill::One => 1,
             Fill::Uninit => 2,
         };
+        let decl = self.dims_decl(a, dims, fill);
         let line = self.line;
         self.can_fail = true;
-        self.line_out(&format!(
-            "{{ {decl} bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line}); }}"
-        ));
+        if decl.contains('\n') {
+            self.line_out("{");
+            self.depth += 1;
+            for l in decl.lines() {
+                self.line_out(l);
+            }
+            self.line_out(&format!(
+                "bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line});"
+            ));
+            self.depth -= 1;
+            self.line_out("}");
+        } else {
+            self.line_out(&format!(
+                "{{ {decl} bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line}); }}"
+            ));
+        }
     }
 }

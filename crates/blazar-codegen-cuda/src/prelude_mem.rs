@@ -4,7 +4,8 @@
 //!
 //! Error codes (the low byte of `bz_err::code`; see `crate::ErrorKind`): 1 assertion,
 //! 2 index out of bounds (`code >> 8` = dimension, `a` = index, `b` = extent), 3 dynamic
-//! or shared memory exhausted (`a` = bytes asked for, `b` = the limit).
+//! or shared memory exhausted (`a` = bytes asked for, `b` = the limit), 5 a negative
+//! extent (`a` = the extent, `b` = the builtin, numbered as `blazar_kir::ALLOC_BUILTINS`).
 
 /// Arrays, boundary modes, errors, atomics, reductions, allocators.
 pub const PRELUDE_MEM: &str = r#"// ---- Blazar prelude: arrays, boundary modes, errors, atomics, memory ----

@@ -70,8 +70,10 @@ fn eval(e: &Expr, blkdim: &[i64], param: &dyn Fn(u32) -> Option<i64>) -> Option<
                 BinOp::Rem => x.checked_rem(y).unwrap_or(0),
                 BinOp::Min => x.min(y),
                 BinOp::Max => x.max(y),
-                BinOp::Shl => x.wrapping_shl(y as u32),
-                BinOp::Shr => x.wrapping_shr(y as u32),
+                BinOp::Shl | BinOp::Shr => {
+                    let bits = 8 * a.ty.elem().size() as u32;
+                    crate::fold::shift(*op, x, y, bits)?
+                }
                 _ => return None,
             })
         }

@@ -464,12 +464,13 @@ impl Compiler<'_> {
                             fill: *fill,
                         }
                     }
-                    StmtKind::AllocShared { .. } if t.space == Space::Shared => {
+                    StmtKind::AllocShared { zero, .. } if t.space == Space::Shared => {
                         self.blocky = true;
                         CKind::AllocShared {
                             code,
                             arr: *arr,
                             dims,
+                            zero: *zero,
                         }
                     }
                     _ => return Err(bad(format!("allocating @{arr} in the wrong space"))),

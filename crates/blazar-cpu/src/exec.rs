@@ -459,7 +459,12 @@ impl Scratch {
                     ));
                 }
             }
-            CKind::AllocShared { code, arr, dims } => {
+            CKind::AllocShared {
+                code,
+                arr,
+                dims,
+                zero,
+            } => {
                 self.code(ctx, code, mask, line)?;
                 let t = ctx.prog.arrays[*arr as usize];
                 let d: Vec<&Lanes> = dims.iter().map(|r| &self.regs[*r as usize]).collect();
@@ -470,6 +475,7 @@ impl Scratch {
                     &d,
                     mask,
                     line,
+                    if *zero { 4 } else { 3 },
                 )?;
             }
             CKind::AllocLocal {

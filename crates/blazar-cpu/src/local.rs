@@ -23,13 +23,26 @@ pub(crate) struct SharedArr {
     pub dims: Vec<usize>,
 }
 
-/// Dims from per-lane values, left-padded with 1s to `rank`; negative extents are 0.
-fn padded_dims(vals: impl Iterator<Item = i64> + Clone, rank: usize) -> Vec<usize> {
+/// Dims from per-lane values, left-padded with 1s to `rank`; a negative extent is an
+/// error of allocating builtin `what` (see `blazar_kir::ALLOC_BUILTINS`), as on the host.
+fn padded_dims(
+    vals: impl Iterator<Item = i64> + Clone,
+    rank: usize,
+    what: usize,
+    line: u32,
+) -> Result<Vec<usize>, KernelError> {
+    if let Some(v) = vals.clone().find(|&v| v < 0) {
+        return Err(KernelError::new(
+            line,
+            KernelErrorKind::BadSize,
+            blazar_kir::negative_extent_message(what, v),
+        ));
+    }
     let k = vals.clone().count();
     let pad = rank.saturating_sub(k);
-    std::iter::repeat_n(1, pad)
-        .chain(vals.map(|v| v.max(0) as usize))
-        .collect()
+    Ok(std::iter::repeat_n(1, pad)
+        .chain(vals.map(|v| v as usize))
+        .collect())
 }
 
 fn numel(dims: &[usize]) -> usize {
@@ -46,18 +59,21 @@ impl SharedArr {
         dims: &[&Lanes],
         mask: &[bool],
         line: u32,
+        what: usize,
     ) -> Result<(), KernelError> {
         let Some(first) = mask.iter().position(|&m| m) else {
             return Ok(());
         };
-        let at = |l: usize| padded_dims(dims.iter().map(move |r| r.lane_i64(l)), rank);
-        let want = at(first);
-        if (first..mask.len()).any(|l| mask[l] && at(l) != want) {
-            return Err(KernelError::new(
+        let at = |l: usize| padded_dims(dims.iter().map(move |r| r.lane_i64(l)), rank, what, line);
+        let want = at(first)?;
+        for l in first..mask.len() {
+            if mask[l] && at(l)? != want {
+                return Err(KernelError::new(
                 line,
                 KernelErrorKind::Divergence,
                 format!("shared memory is allocated with different sizes by the threads of a block (line {line})"),
             ));
+            }
         }
         let n = numel(&want);
         if n.saturating_mul(elem.size()) > SHARED_LIMIT {
@@ -144,7 +160,12 @@ impl LocalPool {
         });
         let oom = |m: String| KernelError::new(line, KernelErrorKind::OutOfMemory, m);
         for l in (0..width).filter(|&l| mask[l]) {
-            let d = padded_dims(dims.iter().map(|r| r.lane_i64(l)), rank);
+            let what = match fill {
+                Fill::Zero => 0,
+                Fill::One => 1,
+                Fill::Uninit => 2,
+            };
+            let d = padded_dims(dims.iter().map(|r| r.lane_i64(l)), rank, what, line)?;
             let n = numel(&d);
             let bytes = n.saturating_mul(elem.size());
             if bytes > ALLOC_LIMIT {

@@ -152,7 +152,16 @@ macro_rules! float_math {
                     }
                 }),
                 Atan2 => map2(d, a, b, <$t>::atan2),
-                Periodize => map2(d, a, b, |x, y| x - (x / y).floor() * y),
+                Periodize => map2(d, a, b, |x, y| {
+                    // As host code: the remainder moved into [0, |y|).
+                    let r = x % y;
+                    let r = if r < 0.0 { r + y.abs() } else { r };
+                    if r >= y.abs() {
+                        0.0
+                    } else {
+                        r
+                    }
+                }),
                 Real | Conj => map1(d, a, |x| x),
                 Imag => map1(d, a, |_| 0.0),
                 Angle => map1(d, a, |x| if x < 0.0 { std::$t::consts::PI } else { 0.0 }),
@@ -249,7 +258,17 @@ fn math_int<T: crate::ops::Bits + CastFrom<u8>>(
                 zero
             }
         }),
-        MathFn::Periodize => map2(d, a, b, |x, y| x.rem(y).add(y).rem(y)),
+        MathFn::Periodize => map2(d, a, b, |x, y| {
+            // As host code: the remainder moved into [0, |y|), 0 for y = 0.
+            let r = x.rem(y);
+            if r >= zero {
+                r
+            } else if y < zero {
+                r.sub(y)
+            } else {
+                r.add(y)
+            }
+        }),
         MathFn::Imag => map1(d, a, |_| zero),
         MathFn::Angle => map1(d, a, |x| if x < zero { T::cast(3u8) } else { zero }),
         _ => map1(d, a, |x| x),

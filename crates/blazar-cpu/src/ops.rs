@@ -3,7 +3,8 @@
 //! Each function dispatches once on the register types and then runs one tight,
 //! branch-free (where the semantics allow) loop over the first `n` lanes, which LLVM
 //! vectorises for the common float and int cases. Ints wrap; int division and
-//! remainder by zero give 0; shifts are masked to the width.
+//! remainder by zero give 0; a shift by a negative count shifts the other way, and one
+//! by the width or more gives 0 (`shr` of a negative value: -1), as in host code.
 
 use crate::values::{LaneTy, Lanes};
 use blazar_kir::{BinOp, UnOp};
@@ -169,6 +170,32 @@ pub(crate) trait Bits: Arith + Ord {
     fn shr(self, b: Self) -> Self;
 }
 
+/// `x << m` for a count `m` of any size: 0 once every bit is shifted out.
+macro_rules! shl_by {
+    ($t:ty, $x:expr, $m:expr) => {{
+        let (x, m): ($t, u64) = ($x, $m);
+        if m < u64::from(<$t>::BITS) {
+            x << m
+        } else {
+            0
+        }
+    }};
+}
+
+/// `x >> m` (arithmetic on signed types) for a count `m` of any size: 0, or -1 for a
+/// negative `x`, once every bit is shifted out.
+macro_rules! shr_by {
+    ($t:ty, $x:expr, $m:expr) => {{
+        let (x, m): ($t, u64) = ($x, $m);
+        let bits = <$t>::BITS;
+        if m < u64::from(bits) {
+            x >> m
+        } else {
+            (x >> (bits - 1)) >> 1
+        }
+    }};
+}
+
 macro_rules! bits {
     ($($t:ty),*) => {$(
         impl Bits for $t {
@@ -176,8 +203,14 @@ macro_rules! bits {
             #[inline(always)] fn or(self, b: Self) -> Self { self | b }
             #[inline(always)] fn xor(self, b: Self) -> Self { self ^ b }
             #[inline(always)] fn not(self) -> Self { !self }
-            #[inline(always)] fn shl(self, b: Self) -> Self { self.wrapping_shl(b as u32) }
-            #[inline(always)] fn shr(self, b: Self) -> Self { self.wrapping_shr(b as u32) }
+            #[inline(always)] fn shl(self, b: Self) -> Self {
+                let n = b as i64;
+                if n >= 0 { shl_by!($t, self, n.unsigned_abs()) } else { shr_by!($t, self, n.unsigned_abs()) }
+            }
+            #[inline(always)] fn shr(self, b: Self) -> Self {
+                let n = b as i64;
+                if n >= 0 { shr_by!($t, self, n.unsigned_abs()) } else { shl_by!($t, self, n.unsigned_abs()) }
+            }
         }
     )*};
 }

@@ -188,6 +188,7 @@ pub(crate) enum CKind {
         code: Vec<Inst>,
         arr: u32,
         dims: Vec<Reg>,
+        zero: bool,
     },
     AllocLocal {
         code: Vec<Inst>,
@@ -333,7 +334,18 @@ pub(crate) fn pos_fast_only(body: &[CStmt], pos: &[Reg], arrays: &mut Vec<u32>) 
         CKind::While {
             code, cond, body, ..
         } => code_ok(code, arrays) && !hit(&[*cond]) && pos_fast_only(body, pos, arrays),
-        CKind::For { code, body, .. } => code_ok(code, arrays) && pos_fast_only(body, pos, arrays),
+        CKind::For {
+            code,
+            start,
+            step,
+            end,
+            body,
+            ..
+        } => {
+            code_ok(code, arrays)
+                && !hit(&[*start, *step, *end])
+                && pos_fast_only(body, pos, arrays)
+        }
         CKind::Assert { code, cond } => code_ok(code, arrays) && !hit(&[*cond]),
         CKind::AllocShared { code, dims, .. } | CKind::AllocLocal { code, dims, .. } => {
             code_ok(code, arrays) && !hit(dims)

@@ -30,6 +30,11 @@ pub fn decode(rec: [i32; 4]) -> KernelError {
             KernelErrorKind::OutOfMemory,
             format!("kernel memory: {a} bytes do not fit in the {b} bytes available"),
         ),
+        Some((ErrorKind::NegativeExtent, _)) => KernelError::new(
+            line,
+            KernelErrorKind::BadSize,
+            blazar_kir::negative_extent_message(b.max(0) as usize, a as i64),
+        ),
         None => KernelError::new(
             line,
             KernelErrorKind::BadLaunch,

@@ -87,6 +87,29 @@ pub enum Fill {
     Uninit,
 }
 
+/// The builtins that allocate kernel memory, numbered as error records carry them
+/// (`alloc_builtin`): per-thread `zeros ones uninit`, per-block `shared shared_zeros`.
+pub const ALLOC_BUILTINS: [&str; 5] = ["zeros", "ones", "uninit", "shared", "shared_zeros"];
+
+/// The number in [`ALLOC_BUILTINS`] of the builtin behind an allocation statement.
+pub fn alloc_builtin(s: &StmtKind) -> Option<usize> {
+    match s {
+        StmtKind::AllocLocal { fill, .. } => Some(match fill {
+            Fill::Zero => 0,
+            Fill::One => 1,
+            Fill::Uninit => 2,
+        }),
+        StmtKind::AllocShared { zero, .. } => Some(if *zero { 4 } else { 3 }),
+        _ => None,
+    }
+}
+
+/// The message of an allocation with a negative extent, as host code words it.
+pub fn negative_extent_message(builtin: usize, extent: i64) -> String {
+    let name = ALLOC_BUILTINS.get(builtin).copied().unwrap_or("zeros");
+    format!("{name}: dimensions must be non-negative integers, got {extent}")
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Assign {

@@ -14,6 +14,8 @@ pub enum KernelErrorKind {
     OutOfBounds,
     OutOfMemory,
     Divergence,
+    /// An allocation with a negative extent.
+    BadSize,
     /// The launch does not fit the kernel (plan, arguments, or an unsupported form).
     BadLaunch,
 }

@@ -55,6 +55,8 @@ pub(crate) mod code {
     pub const OUT_OF_BOUNDS: i32 = 2;
     pub const ALLOC_TOO_LARGE: i32 = 3;
     pub const POOL_EXHAUSTED: i32 = 4;
+    /// A negative extent: `a` the extent, `b` the builtin (`blazar_kir::ALLOC_BUILTINS`).
+    pub const NEGATIVE_EXTENT: i32 = 5;
     pub const SHARED_TOO_LARGE: i32 = 7;
 }
 

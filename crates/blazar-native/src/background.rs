@@ -89,8 +89,8 @@ fn work() {
             }
         };
         let (key, source) = next;
-        let result = compile::toolchain()
-            .and_then(|tc| compile::build(tc, &compile::dir(), &key, &source));
+        let result =
+            compile::toolchain().and_then(|tc| compile::build(tc, &compile::dir(), &key, &source));
         let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
         q.jobs.insert(key, Job::Done(result));
     }

@@ -214,6 +214,10 @@ fn kernel_error(e: &CErr) -> KernelError {
                 e.a
             ),
         ),
+        code::NEGATIVE_EXTENT => (
+            KernelErrorKind::BadSize,
+            blazar_kir::negative_extent_message(e.b.max(0) as usize, e.a as i64),
+        ),
         code::SHARED_TOO_LARGE => (
             KernelErrorKind::OutOfMemory,
             format!("shared memory: an allocation of {} bytes is too large", e.a),

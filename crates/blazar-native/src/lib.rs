@@ -11,8 +11,8 @@
 //! A kernel the tier cannot run (see `support`) is left to the interpreter, per kernel.
 
 mod abi;
-mod background;
 mod backend;
+mod background;
 mod compile;
 mod emit;
 mod launch;
@@ -34,8 +34,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use background::wait_for_compiles;
 pub use backend::CpuBackend;
+pub use background::wait_for_compiles;
 pub use compile::FLAGS;
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is

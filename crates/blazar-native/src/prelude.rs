@@ -168,9 +168,34 @@ template<typename T> static BZ_INLINE T bz_sign(T x) {
 }
 template<typename T> static BZ_INLINE T bz_iabs(T x) { return x < (T)0 ? (T)(0 - x) : x; }
 template<typename T> static BZ_INLINE T bz_frac(T x) { return x - floor(x); }
+// `periodize` as host code: the remainder moved into [0, |y|) (NaN for y = 0 on
+// reals, 0 on ints).
 template<typename T> static BZ_INLINE T bz_periodize(T x, T y) {
-  if constexpr (bz_t<T>::is_float) return x - floor(x / y) * y;
-  else return bz_rem((T)(bz_rem(x, y) + y), y);
+  if constexpr (bz_t<T>::is_float) {
+    T r = fmod(x, y);
+    if (r < (T)0) r = r + fabs(y);
+    return r >= fabs(y) ? (T)0 : r;
+  } else {
+    T r = bz_rem(x, y);
+    if constexpr (bz_t<T>::is_signed) { if (r < (T)0) r = y < (T)0 ? (T)(r - y) : (T)(r + y); }
+    return r;
+  }
+}
+// Shifts as host code: a negative count shifts the other way; a count of the width or
+// more gives 0 (`>>` of a negative value: -1); `>>` is arithmetic on signed types.
+template<typename T> static BZ_INLINE T bz_shl_by(T a, u64 m) {
+  return m < 8 * sizeof(T) ? (T)((u64)a << m) : (T)0;
+}
+template<typename T> static BZ_INLINE T bz_shr_by(T a, u64 m) {
+  return m < 8 * sizeof(T) ? (T)(a >> m) : (T)((a >> (8 * sizeof(T) - 1)) >> 1);
+}
+template<typename T> static BZ_INLINE T bz_shl(T a, T b) {
+  const i64 n = (i64)b;
+  return n >= 0 ? bz_shl_by(a, (u64)n) : bz_shr_by(a, (u64)0 - (u64)n);
+}
+template<typename T> static BZ_INLINE T bz_shr(T a, T b) {
+  const i64 n = (i64)b;
+  return n >= 0 ? bz_shr_by(a, (u64)n) : bz_shl_by(a, (u64)0 - (u64)n);
 }
 template<typename T> static BZ_INLINE T bz_angle(T x) {
   if constexpr (bz_t<T>::is_float) return x < (T)0 ? (T)3.14159265358979323846 : (T)0;

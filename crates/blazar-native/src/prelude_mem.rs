@@ -4,8 +4,9 @@
 //! The ABI structs mirror `crate::abi` (`#[repr(C)]`). Error codes of `bz_err::code`
 //! (see `crate::abi::ErrCode`): 1 assertion, 2 index out of bounds (`a` index, `b`
 //! dimension, `c` extent), 3 one dynamic allocation too large (`a` bytes), 4 dynamic
-//! memory of a work item exhausted (`a` bytes in use), 7 a shared allocation too large
-//! (`a` bytes).
+//! memory of a work item exhausted (`a` bytes in use), 5 a negative extent (`a` the
+//! extent, `b` the builtin as numbered by `blazar_kir::ALLOC_BUILTINS`), 7 a shared
+//! allocation too large (`a` bytes).
 
 /// ABI, boundary modes, errors, atomics, dynamic memory.
 pub const PRELUDE_MEM: &str = r#"// ---- Blazar native prelude: ABI, boundary modes, errors, atomics, memory ----

@@ -10,29 +10,210 @@ use blazar_kir::{
     BinOp, Expr, ExprKind as K, Fill, MathFn, Scalar, Space, StmtKind, Ty, VecReduce,
 };
 
-fn math_ty(l: &Lower, f: MathFn, x: &Expr, y: Option<&Expr>) -> Ty {
-    let e = x.ty.elem();
-    let shape = |s: Scalar| match x.ty {
+/// `t` (a scalar or a vector) with element type `s`.
+fn shaped(t: Ty, s: Scalar) -> Ty {
+    match t {
         Ty::Vector(_, n) => Ty::Vector(s, n),
         _ => Ty::Scalar(s),
-    };
-    match f {
-        MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite => shape(Scalar::Bool),
-        MathFn::Real | MathFn::Imag | MathFn::Angle => shape(e.real_part()),
-        MathFn::Abs if e.is_complex() => shape(e.real_part()),
-        MathFn::Abs | MathFn::Sign | MathFn::Conj => x.ty,
-        MathFn::Floor | MathFn::Ceil | MathFn::Round if e.is_int() => x.ty,
-        MathFn::MakeComplex => shape(
-            if y.map(|y| y.ty.elem()) == Some(Scalar::F64) || e == Scalar::F64 {
-                Scalar::C64
-            } else {
-                l.complex
-            },
-        ),
-        _ if e.is_complex() => x.ty,
-        _ if e == Scalar::F64 => x.ty,
-        _ => shape(l.float),
     }
+}
+
+fn m1(f: MathFn, x: Expr, ty: Ty) -> Expr {
+    Expr::new(K::Math(f, vec![x]), ty)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
+    Expr::new(K::Binary(op, Box::new(a), Box::new(b)), ty)
+}
+
+/// Booleans are the ints 0 and 1 in arithmetic (as `true` is an int in host code).
+pub fn unbool(x: Expr) -> Expr {
+    if x.ty.elem() == Scalar::Bool {
+        let t = shaped(x.ty, Scalar::I32);
+        cast(x, t)
+    } else {
+        x
+    }
+}
+
+/// The real part of a complex operand (`complex(re, im)` takes real parts, as the host).
+fn real_of(x: Expr) -> Expr {
+    let s = x.ty.elem();
+    if s.is_complex() {
+        let t = shaped(x.ty, s.real_part());
+        m1(MathFn::Real, x, t)
+    } else {
+        x
+    }
+}
+
+fn no_complex(f: MathFn, span: Span) -> LR<Expr> {
+    err(
+        span,
+        format!(
+            "{}: complex arguments are not supported",
+            blazar_kir::printer::math_name(f)
+        ),
+    )
+}
+
+/// A math builtin with the host's meaning on every element type: ints stay ints for
+/// `floor ceil round abs sign periodize`, bools are the ints 0 and 1, `isnan isinf
+/// isfinite` of ints are those of their real value, complex `floor ceil round` act on
+/// both parts, complex `sign` is `z / abs(z)` (0 stays 0), and what the host rejects on
+/// complex values (`frac atan2 periodize`) is a located error.
+fn math(l: &Lower, f: MathFn, x: Expr, y: Option<Expr>, span: Span) -> LR<Expr> {
+    use MathFn::*;
+    let x = unbool(x);
+    let Some(y) = y else {
+        return math1(l, f, x, span);
+    };
+    let y = unbool(y);
+    let n = match (x.ty, y.ty) {
+        (Ty::Vector(_, n), Ty::Vector(_, m)) if n != m => {
+            return err(
+                span,
+                format!("cannot combine vectors of lengths {n} and {m}"),
+            )
+        }
+        (Ty::Vector(_, n), _) | (_, Ty::Vector(_, n)) => Some(n),
+        _ => None,
+    };
+    let at = |s: Scalar| match n {
+        Some(n) => Ty::Vector(s, n),
+        None => Ty::Scalar(s),
+    };
+    let two = |f: MathFn, x: Expr, y: Expr, arg: Scalar, res: Scalar| {
+        Expr::new(
+            K::Math(f, vec![cast(x, at(arg)), cast(y, at(arg))]),
+            at(res),
+        )
+    };
+    if f == MakeComplex {
+        let (x, y) = (real_of(x), real_of(y));
+        let wide = x.ty.elem() == Scalar::F64 || y.ty.elem() == Scalar::F64;
+        let (r, c) = if wide {
+            (Scalar::F64, Scalar::C64)
+        } else {
+            (l.complex.real_part(), l.complex)
+        };
+        return Ok(two(f, x, y, r, c));
+    }
+    let j = crate::infer::join_scalar(x.ty.elem(), y.ty.elem());
+    if j.is_complex() {
+        return no_complex(f, span);
+    }
+    Ok(match f {
+        Periodize if j.is_int() => two(f, x, y, j, j),
+        Atan2 | Periodize => {
+            let r = if j == Scalar::F64 { j } else { l.float };
+            two(f, x, y, r, r)
+        }
+        _ => {
+            return err(
+                span,
+                format!("`{}` takes one argument", blazar_kir::printer::math_name(f)),
+            )
+        }
+    })
+}
+
+fn math1(l: &Lower, f: MathFn, x: Expr, span: Span) -> LR<Expr> {
+    use MathFn::*;
+    let e = x.ty.elem();
+    let xt = x.ty;
+    let at = |s: Scalar| shaped(xt, s);
+    if e.is_int() {
+        return match f {
+            Floor | Ceil | Round => Ok(x),
+            Abs | Sign => Ok(m1(f, x, xt)),
+            _ => {
+                let r = if e.size() == 8 && l.float == Scalar::F64 {
+                    Scalar::F64
+                } else {
+                    l.float
+                };
+                math1(l, f, cast(x, at(r)), span)
+            }
+        };
+    }
+    if e.is_complex() {
+        let r = e.real_part();
+        let re = m1(Real, x.clone(), at(r));
+        let im = m1(Imag, x.clone(), at(r));
+        let bools = at(Scalar::Bool);
+        return Ok(match f {
+            Floor | Ceil | Round => Expr::new(
+                K::Math(MakeComplex, vec![m1(f, re, at(r)), m1(f, im, at(r))]),
+                xt,
+            ),
+            IsNan => bin(BinOp::Or, m1(IsNan, re, bools), m1(IsNan, im, bools), bools),
+            IsInf => {
+                let nan = bin(
+                    BinOp::Or,
+                    m1(IsNan, re.clone(), bools),
+                    m1(IsNan, im.clone(), bools),
+                    bools,
+                );
+                let not_nan = Expr::new(K::Unary(blazar_kir::UnOp::Not, Box::new(nan)), bools);
+                let inf = bin(BinOp::Or, m1(IsInf, re, bools), m1(IsInf, im, bools), bools);
+                bin(BinOp::And, not_nan, inf, bools)
+            }
+            IsFinite => bin(
+                BinOp::And,
+                m1(IsFinite, re, bools),
+                m1(IsFinite, im, bools),
+                bools,
+            ),
+            Sign => {
+                let a = m1(Abs, x.clone(), at(r));
+                let zero = cast(
+                    Expr::new(K::Const(blazar_kir::Const::Float(0.0)), Ty::Scalar(r)),
+                    at(r),
+                );
+                let is_zero = bin(BinOp::Eq, a.clone(), zero, bools);
+                let unit = Expr::new(
+                    K::Math(
+                        MakeComplex,
+                        vec![
+                            bin(BinOp::Div, re, a.clone(), at(r)),
+                            bin(BinOp::Div, im, a, at(r)),
+                        ],
+                    ),
+                    xt,
+                );
+                Expr::new(
+                    K::Select(Box::new(is_zero), Box::new(x), Box::new(unit)),
+                    xt,
+                )
+            }
+            Abs | Real | Imag | Angle => m1(f, x, at(r)),
+            Conj | Sqrt | Exp | Log | Sin | Cos | Tan | Sinh | Cosh | Tanh => m1(f, x, xt),
+            Frac => return no_complex(f, span),
+            _ => {
+                return err(
+                    span,
+                    format!(
+                        "`{}` of complex values is not available in kernel code",
+                        blazar_kir::printer::math_name(f)
+                    ),
+                )
+            }
+        });
+    }
+    Ok(match f {
+        IsNan | IsInf | IsFinite => m1(f, x, at(Scalar::Bool)),
+        Atan2 | Periodize | MakeComplex => {
+            return err(
+                span,
+                format!(
+                    "`{}` takes two arguments",
+                    blazar_kir::printer::math_name(f)
+                ),
+            )
+        }
+        _ => m1(f, x, xt),
+    })
 }
 
 pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: Span) -> LR<Val> {
@@ -41,33 +222,7 @@ pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: 
         KBuiltin::Math(f) => {
             let x = e(l, 0)?;
             let y = if args.len() > 1 { Some(e(l, 1)?) } else { None };
-            let rt = math_ty(l, f, &x, y.as_ref());
-            // Operands of real functions are converted to the result's float type.
-            let arg_ty = match f {
-                MathFn::Real
-                | MathFn::Imag
-                | MathFn::Angle
-                | MathFn::Conj
-                | MathFn::IsNan
-                | MathFn::IsInf
-                | MathFn::IsFinite
-                | MathFn::Abs
-                | MathFn::Sign => x.ty,
-                MathFn::Floor | MathFn::Ceil | MathFn::Round if x.ty.elem().is_int() => x.ty,
-                MathFn::MakeComplex => {
-                    let r = rt.elem().real_part();
-                    match x.ty {
-                        Ty::Vector(_, n) => Ty::Vector(r, n),
-                        _ => Ty::Scalar(r),
-                    }
-                }
-                _ => rt,
-            };
-            let mut ops = vec![cast(x, arg_ty)];
-            if let Some(y) = y {
-                ops.push(cast(y, arg_ty));
-            }
-            Expr::new(K::Math(f, ops), rt)
+            return math(l, f, x, y, span).map(Val::E);
         }
         KBuiltin::Bin(op) => {
             let (x, y) = (e(l, 0)?, e(l, 1)?);
@@ -90,7 +245,8 @@ pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: 
                     _ => return err(span, "the arguments have incompatible types"),
                 },
             };
-            let t = if bit && !t.elem().is_int() {
+            // Booleans count as the ints 0 and 1 (`max(b, b)`, `mod(b, false)`).
+            let t = if bit && !t.elem().is_int() || t.elem() == Scalar::Bool {
                 match t {
                     Ty::Vector(_, n) => Ty::Vector(Scalar::I32, n),
                     _ => Ty::I32,
@@ -295,7 +451,13 @@ impl<'a> Lower<'a> {
                 Ok(Val::E(Expr::boolean(true)))
             }
             Intrinsic::Assert => {
-                let c = crate::lower_expr::to_bool(self.expr(&args[0])?);
+                if args.is_empty() || args.len() > 2 {
+                    return err(
+                        span,
+                        format!("`assert` takes 1 to 2 arguments, got {}", args.len()),
+                    );
+                }
+                let c = crate::lower_expr::cond_bool(self.expr(&args[0])?, args[0].span)?;
                 self.emit(StmtKind::Assert { cond: c });
                 Ok(Val::E(Expr::boolean(true)))
             }

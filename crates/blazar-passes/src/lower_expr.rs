@@ -74,8 +74,29 @@ pub fn to_bool(e: Expr) -> Expr {
             Expr::new(K::Binary(BinOp::Ne, Box::new(e), Box::new(zero)), Ty::BOOL)
         }
         Ty::Vector(Scalar::Bool, _) => e,
+        Ty::Vector(s, n) => {
+            let zero = cast(cast(Expr::int(0), Ty::Scalar(s)), Ty::Vector(s, n));
+            Expr::new(
+                K::Binary(BinOp::Ne, Box::new(e), Box::new(zero)),
+                Ty::Vector(Scalar::Bool, n),
+            )
+        }
         _ => e,
     }
+}
+
+/// A condition (`if`, `while`, `until`, `assert`, `? :`): a scalar, tested against 0.
+pub fn cond_bool(e: Expr, span: Span) -> LR<Expr> {
+    if let Ty::Vector(_, n) = e.ty {
+        return err(
+            span,
+            format!(
+                "a condition in kernel code must be a scalar, not a vector of {n}; \
+                 reduce it first (such as `min(v) > 0`)"
+            ),
+        );
+    }
+    Ok(to_bool(e))
 }
 
 fn with_elem(t: Ty, s: Scalar) -> Ty {
@@ -132,6 +153,8 @@ impl<'a> Lower<'a> {
                 let x = self.expr(a)?;
                 match op {
                     hir::UnOp::Neg => {
+                        // `-b` of a boolean is the int -1 or 0, as in host code.
+                        let x = crate::lower_call::unbool(x);
                         let t = x.ty;
                         Expr::new(K::Unary(UnOp::Neg, Box::new(x)), t)
                     }
@@ -148,7 +171,7 @@ impl<'a> Lower<'a> {
                 self.binary(*op, x, y, span)?
             }
             H::Ternary(c, a, b) => {
-                let c = to_bool(self.expr(c)?);
+                let c = cond_bool(self.expr(c)?, c.span)?;
                 let x = self.expr(a)?;
                 let y = self.expr(b)?;
                 let t = crate::infer::join(x.ty, y.ty).ok_or_else(|| {
@@ -317,17 +340,21 @@ impl<'a> Lower<'a> {
             O::Or => BinOp::Or,
         };
         if matches!(kop, BinOp::And | BinOp::Or) {
-            let (a, b) = (to_bool(x), to_bool(y));
-            let t = a.ty;
-            return Ok(Expr::new(
-                K::Binary(kop, Box::new(a), Box::new(cast(b, t))),
-                t,
-            ));
+            // Element-wise on vectors; a scalar operand is the same on every lane.
+            let t = shaped(Scalar::Bool);
+            let (a, b) = (cast(to_bool(x), t), cast(to_bool(y), t));
+            return Ok(Expr::new(K::Binary(kop, Box::new(a), Box::new(b)), t));
         }
         let real = matches!(kop, BinOp::Div | BinOp::Pow);
         let elem = arith_scalar(ex, ey, real, self.float);
         let t = shaped(elem);
-        let (a, b) = (cast(x, t), cast(y, t));
+        let (mut a, mut b) = (cast(x, t), cast(y, t));
+        if elem.is_complex() && matches!(kop, BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge) {
+            // Ordered comparisons of complex values compare real parts, as in host code.
+            let r = shaped(elem.real_part());
+            a = Expr::new(K::Math(blazar_kir::MathFn::Real, vec![a]), r);
+            b = Expr::new(K::Math(blazar_kir::MathFn::Real, vec![b]), r);
+        }
         let rt = if kop.is_comparison() {
             shaped(Scalar::Bool)
         } else {

@@ -2,7 +2,7 @@
 //! break, continue, return); assignments are in `lower_assign.rs`.
 
 use crate::lower::{err, Lower, Slot, SlotTy, LR};
-use crate::lower_expr::{cast, to_bool};
+use crate::lower_expr::{cast, cond_bool};
 use blazar_hir::{self as hir, StmtKind as H, Var};
 use blazar_kir::{Expr, ExprKind as K, StmtKind, Ty};
 
@@ -100,7 +100,7 @@ impl<'a> Lower<'a> {
                 for (c, b) in arms.iter().rev() {
                     self.set_line(c.span);
                     let (pre, cond) = self.capture(|l| l.expr(c));
-                    let cond = to_bool(cond?);
+                    let cond = cond_bool(cond?, c.span)?;
                     let then = self.block(b)?;
                     let mut block = pre;
                     block.push(blazar_kir::Stmt {
@@ -155,7 +155,7 @@ impl<'a> Lower<'a> {
             }
             H::While { cond, body } => {
                 let (pre, c) = self.capture(|l| l.expr(cond));
-                let c = to_bool(c?);
+                let c = cond_bool(c?, cond.span)?;
                 if !pre.is_empty() {
                     return err(
                         cond.span,
@@ -174,7 +174,7 @@ impl<'a> Lower<'a> {
                 let r = (|| {
                     let b = self.block(body)?;
                     let (mut pre, c) = self.capture(|l| l.expr(cond));
-                    let c = to_bool(c?);
+                    let c = cond_bool(c?, cond.span)?;
                     let line = self.line;
                     pre.push(blazar_kir::Stmt {
                         kind: StmtKind::If {

@@ -27,7 +27,8 @@ pub(super) fn run(s: &Setup) -> Outcome {
         let mut run = Command::new(&s.exe);
         // Native code from the first launch (under `auto` the first launches run on the
         // interpreter while the compiler works in the background).
-        run.arg("run").args(["--device", "cpu", "--cpu-tier", "native"]);
+        run.arg("run")
+            .args(["--device", "cpu", "--cpu-tier", "native"]);
         if let Some(n) = s.args.threads {
             run.arg("--threads").arg(n.to_string());
         }

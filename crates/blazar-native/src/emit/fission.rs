@@ -130,9 +130,9 @@ impl Gen<'_> {
         self.line = s.line;
         match &s.kind {
             StmtKind::Barrier => self.line_out("// syncthreads"),
-            StmtKind::AllocShared { arr, dims, .. } => {
+            StmtKind::AllocShared { arr, dims, zero } => {
                 self.uniform_open();
-                self.alloc_shared(*arr, dims);
+                self.alloc_shared(*arr, dims, *zero);
                 self.close();
             }
             StmtKind::If { cond, then, els } => {
@@ -202,14 +202,14 @@ impl Gen<'_> {
     }
 
     /// `@a = shared(dims)` / `shared_zeros(dims)`: block memory, always zero-filled.
-    fn alloc_shared(&mut self, a: ArrId, dims: &[Expr]) {
+    fn alloc_shared(&mut self, a: ArrId, dims: &[Expr], zero: bool) {
         let Some(Ty::Array(t)) = self.k.arrays.get(a as usize).map(|d| d.ty) else {
             return;
         };
         let name = self.arr_name(a);
         let ct = scalar(t.elem);
         let r = t.rank as usize;
-        let ds = self.alloc_extents(dims, r);
+        let ds = self.alloc_extents(dims, r, if zero { 4 } else { 3 });
         let line = self.line;
         self.line_out(&format!("const u64 bz_b = bz_mul_sat(bz_n, sizeof({ct}));"));
         self.line_out(&format!(

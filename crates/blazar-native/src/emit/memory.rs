@@ -248,9 +248,11 @@ impl Gen<'_> {
     }
 
     /// Evaluates the extents of a kernel-memory allocation (given dims left-padded with
-    /// 1s to `rank`, negative ones 0) into temporaries, stops on a checked-access error
-    /// among them, and declares `bz_n`, their saturating product. Returns the names.
-    pub fn alloc_extents(&mut self, dims: &[Expr], rank: usize) -> Vec<String> {
+    /// 1s to `rank`) into temporaries, stops on a checked-access error among them or on
+    /// a negative extent (an error of allocating builtin `what`, numbered as
+    /// `blazar_kir::ALLOC_BUILTINS`), and declares `bz_n`, their saturating product.
+    /// Returns the names.
+    pub fn alloc_extents(&mut self, dims: &[Expr], rank: usize, what: usize) -> Vec<String> {
         let mut ds: Vec<String> = vec!["1".into(); rank.saturating_sub(dims.len())];
         for e in dims {
             let x = self.expr(e);
@@ -260,11 +262,17 @@ impl Gen<'_> {
             } else {
                 format!("bz_cast<i64>({x})")
             };
-            self.line_out(&format!("const i64 {v} = {conv} < 0 ? 0 : {conv};"));
+            self.line_out(&format!("const i64 {v} = {conv};"));
             ds.push(v);
         }
         if dims.iter().any(|e| self.has_checked(e)) {
             self.line_out("if (bz_e.code) goto bz_abort;");
+        }
+        let line = self.line;
+        for v in &ds[rank.saturating_sub(dims.len())..] {
+            self.line_out(&format!(
+                "if ({v} < 0) {{ bz_e.code = 5; bz_e.line = {line}; bz_e.a = (u64){v}; bz_e.b = {what}; goto bz_abort; }}"
+            ));
         }
         let mut n = String::from("1ull");
         for d in &ds {
@@ -285,7 +293,13 @@ impl Gen<'_> {
         let r = t.rank as usize;
         self.line_out("{");
         self.depth += 1;
-        let ds = self.alloc_extents(dims, r);
+        let what = blazar_kir::alloc_builtin(&blazar_kir::StmtKind::AllocLocal {
+            arr: a,
+            dims: Vec::new(),
+            fill,
+        })
+        .unwrap_or(0);
+        let ds = self.alloc_extents(dims, r, what);
         let line = self.line;
         self.line_out(&format!(
             "if (!bz_local_bytes(bz_mul_sat(bz_n, sizeof({ct})), {name}_bytes, bz_live, bz_e, {line})) goto bz_abort;"

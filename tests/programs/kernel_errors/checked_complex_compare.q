@@ -1,0 +1,10 @@
+% A 'checked read out of bounds inside a comparison of complex values is an error on
+% every backend (the comparison reads its operands, as host code does).
+% ==
+% error: checked_complex_compare\.q:10:1: error: \(parallel_do\) above - index 3 is out of bounds for dimension 0 of size 3: line 6
+function [] = __kernel__ above(x : cvec'checked, y : vec, pos : int)
+    y[pos] = x[pos + 1] > 0
+end
+x = [1i, 2i, 3i]
+y = zeros(3)
+parallel_do(3, x, y, above)
