@@ -5,7 +5,7 @@
 //! (an unsupported type, an operation outside AIR, shapes that do not broadcast); the
 //! caller then runs that operation on the host, which also reports any error there.
 
-use crate::region::{Input, Node, NodeKind, Op, Reduce, Region};
+use crate::region::{Axis, Input, Node, NodeKind, Op, Reduce, Region};
 use crate::rules::{array_elem, common_int, f32_exact, int_arith, Prec};
 use blazar_kir::{MathFn, Scalar};
 
@@ -27,6 +27,8 @@ pub struct Builder {
     /// value of a scalar.
     keys: Vec<Option<usize>>,
     scalars: Vec<(u16, ScalarArg)>,
+    /// Per view input: the array's key and the view's parameters.
+    views: Vec<(u16, usize, Vec<i64>)>,
     nodes: Vec<Node>,
     /// Per node: the run-time shape (empty: a scalar), and whether it holds f32 values
     /// exactly (single precision computes in f32 only when both operands do).
@@ -64,6 +66,7 @@ impl Builder {
             inputs: Vec::new(),
             keys: Vec::new(),
             scalars: Vec::new(),
+            views: Vec::new(),
             nodes: Vec::new(),
             dims: Vec::new(),
             clean: Vec::new(),
@@ -115,6 +118,32 @@ impl Builder {
         };
         let clean = elem == Scalar::F32;
         Some(self.push(NodeKind::Input(input as u16), elem, dims.to_vec(), clean))
+    }
+
+    /// A view of an array with key `key` (a slice): `axes` per array dimension, with
+    /// their parameters (a fixed index; a start and a step), giving an array of `dims`
+    /// (one extent per range). Every index must be inside the array (the caller checks).
+    pub fn view(
+        &mut self,
+        key: usize,
+        elem: Scalar,
+        axes: Vec<Axis>,
+        params: Vec<i64>,
+        dims: Vec<usize>,
+    ) -> Option<NodeRef> {
+        if !array_elem(elem) || axes.len() > 4 || dims.is_empty() || dims.len() > 4 {
+            return None;
+        }
+        let unit = dims
+            .iter()
+            .enumerate()
+            .filter(|(_, &d)| d == 1)
+            .fold(0u8, |m, (i, _)| m | 1 << i);
+        let i = self.inputs.len() as u16;
+        self.inputs.push(Input::View { elem, axes, unit });
+        self.keys.push(None);
+        self.views.push((i, key, params));
+        Some(self.push(NodeKind::Input(i), elem, dims, elem == Scalar::F32))
     }
 
     /// A scalar: a constant of the source (folded into the kernel) or a run-time value
@@ -443,9 +472,11 @@ impl Builder {
                         None => {
                             let n = out.region.inputs.len() as u16;
                             out.region.inputs.push(self.inputs[j].clone());
-                            out.args.push(match self.keys[j] {
-                                Some(k) => Arg::Array(k),
-                                None => Arg::Scalar(
+                            let view = self.views.iter().find(|(v, ..)| *v as usize == j);
+                            out.args.push(match (self.keys[j], view) {
+                                (Some(k), _) => Arg::Array(k),
+                                (None, Some((_, k, p))) => Arg::View(*k, p.clone()),
+                                (None, None) => Arg::Scalar(
                                     self.scalars
                                         .iter()
                                         .find(|(s, _)| *s as usize == j)
@@ -456,7 +487,12 @@ impl Builder {
                             n
                         }
                     };
-                    if matches!(self.inputs[j], Input::Array { .. }) && self.dims[i] != out.dims {
+                    let reshaped = match self.inputs[j] {
+                        Input::Array { .. } => self.dims[i] != out.dims,
+                        Input::View { .. } => true,
+                        Input::Scalar(_) => false,
+                    };
+                    if reshaped {
                         out.region.flat = false;
                     }
                     NodeKind::Input(new)
@@ -495,10 +531,12 @@ impl Builder {
     }
 }
 
-/// One argument of a finished region: an array (by the caller's key) or a scalar.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One argument of a finished region: an array (by the caller's key), a view of one
+/// with its parameters, or a scalar.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
     Array(usize),
+    View(usize, Vec<i64>),
     Scalar(ScalarArg),
 }
 

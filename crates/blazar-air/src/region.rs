@@ -10,6 +10,22 @@ pub enum Input {
     Array { elem: Scalar, rank: u8, unit: u8 },
     /// A scalar value, passed as a kernel parameter.
     Scalar(Scalar),
+    /// A strided window of an array (a slice such as `x[a..b, :, k]`): per dimension of
+    /// the array a fixed index or a range; the ranges, in order, are the view's
+    /// dimensions, and `unit` marks those of extent 1. Indices, starts and steps are
+    /// kernel parameters (one for a fixed index, two for a range, in axis order).
+    View {
+        elem: Scalar,
+        axes: Vec<Axis>,
+        unit: u8,
+    },
+}
+
+/// One dimension of a [`Input::View`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    Fixed,
+    Range,
 }
 
 /// Element-wise binary operations, each computed in one type (both operands and, except

@@ -12,14 +12,15 @@
 //! host; an operation the region cannot take (a type AIR does not cover, shapes that do
 //! not broadcast) runs on the host, which reports its errors where they occur.
 
-use crate::error::{RunError, R};
+use crate::error::{At, RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::{elem_scalar, scalar_of, Flat};
-use blazar_air::{Arg, Builder, Finished, HostOp, NodeRef, Reduce, Region, ScalarArg};
+use blazar_air::{Arg, Axis, Builder, Finished, HostOp, NodeRef, Reduce, Region, ScalarArg};
 use blazar_diagnostics::Span;
 use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
 use blazar_kir::{Kernel, Scalar};
 use blazar_launch::{KValue, LaunchPlan};
+use blazar_runtime::index::IndexArg;
 use blazar_runtime::{builtins, ArrayRef, ElemType, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -57,11 +58,27 @@ const UNARY: &[&str] = &[
 pub fn fusable(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Binary(..) | ExprKind::Unary(..) => true,
+        ExprKind::Index { args, .. } => is_slice(args),
         ExprKind::Call {
             callee: Callee::Builtin(id),
             args,
         } => builtin_op(*id, args.len()).is_some(),
         _ => false,
+    }
+}
+
+/// Whether an index list selects a slice (some `:` or range).
+fn is_slice(args: &[Expr]) -> bool {
+    args.iter()
+        .any(|a| matches!(a.kind, ExprKind::Colon | ExprKind::Range { .. }))
+}
+
+/// Elements of an inclusive range (0 when it goes the wrong way).
+fn range_len(start: i64, step: i64, end: i64) -> i64 {
+    if (step > 0 && end < start) || (step < 0 && end > start) || step == 0 {
+        0
+    } else {
+        (end - start) / step + 1
     }
 }
 
@@ -140,6 +157,23 @@ impl<'p> Interp<'p> {
                 self.combine(host, [x, y], f, e.span, &|it, [x, y], span| {
                     it.binary(*op, &x, &y, span)
                 })
+            }
+            ExprKind::Index { base, args } if is_slice(args) => {
+                let b = self.eval(base, frame)?;
+                let Value::Array(arr) = &b else {
+                    return Ok(Operand::Val(
+                        self.index_value(&b, args, frame, e.span)?,
+                        false,
+                    ));
+                };
+                let idx = self.index_args(args, frame)?;
+                if self.big(&Operand::Val(b.clone(), false)) {
+                    if let Some(n) = self.view_node(arr, &idx, f) {
+                        return Ok(Operand::Node(n));
+                    }
+                }
+                let v = blazar_runtime::index::get(arr, &idx).at(e.span)?;
+                Ok(Operand::Val(v, false))
             }
             ExprKind::Unary(op, a) => {
                 let x = self.operand(a, frame, f)?;
@@ -305,6 +339,52 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// A slice of `arr` as a view node, when every index is inside the array (else the
+    /// host reads it and reports what is wrong).
+    fn view_node(&self, arr: &ArrayRef, idx: &[IndexArg], f: &mut Fusion) -> Option<NodeRef> {
+        let m = arr.data.meta().ok()?;
+        let elem = elem_scalar(m.elem())?;
+        if m.dims.len() != idx.len() || m.len() > i32::MAX as usize {
+            return None;
+        }
+        let (mut axes, mut params, mut dims) = (Vec::new(), Vec::new(), Vec::new());
+        for (a, &n) in idx.iter().zip(&m.dims) {
+            let n = n as i64;
+            let (start, step, len) = match a {
+                IndexArg::All => (0, 1, n),
+                IndexArg::Range { start, step, end } => {
+                    (*start, *step, range_len(*start, *step, *end))
+                }
+                IndexArg::Value(v) => {
+                    let i = match v {
+                        Value::Int(i, _) => *i,
+                        Value::Real(x) if x.fract() == 0.0 => *x as i64,
+                        _ => return None,
+                    };
+                    if !(0..n).contains(&i) {
+                        return None;
+                    }
+                    axes.push(Axis::Fixed);
+                    params.push(i);
+                    continue;
+                }
+            };
+            let last = start.checked_add(step.checked_mul(len - 1)?)?;
+            if len <= 0 || !(0..n).contains(&start) || !(0..n).contains(&last) {
+                return None;
+            }
+            axes.push(Axis::Range);
+            params.extend([start, step]);
+            dims.push(len as usize);
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let n = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(n)
+    }
+
     /// The value of an operand: a node's region runs as a kernel.
     fn force(&mut self, o: Operand, f: &mut Fusion, span: Span) -> R<Value> {
         let n = match o {
@@ -397,6 +477,14 @@ impl<'p> Interp<'p> {
                     Some((_, arr)) => Flat::Array(arr.clone()),
                     None => return Err(RunError::new(span, "internal error: a lost array")),
                 },
+                Arg::View(k, params) => {
+                    match f.arrays.iter().find(|(key, _)| key == k) {
+                        Some((_, arr)) => flat.push(Flat::Array(arr.clone())),
+                        None => return Err(RunError::new(span, "internal error: a lost array")),
+                    }
+                    flat.extend(params.iter().map(|p| Flat::Value(KValue::Int(*p))));
+                    continue;
+                }
                 Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
                 Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
             });

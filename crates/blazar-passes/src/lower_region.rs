@@ -11,7 +11,7 @@
 //! nothing); a flat one loops over the elements with a grid stride (parameters `n` and
 //! `stride` after the inputs), so the launch chooses how many threads share the work.
 
-use blazar_air::{Input, NodeKind, Op, Reduce, Region};
+use blazar_air::{Axis, Input, NodeKind, Op, Reduce, Region};
 use blazar_kir::{
     ArrayDecl, ArrayTy, AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, MathFn, Output,
     Param, ReadMode, Scalar, Space, Special, Stmt, StmtKind, Ty, UnOp, VarDecl, WriteMode,
@@ -61,8 +61,9 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             },
         }),
     }
-    // Per input: its array slot or variable.
+    // Per input: its array slot or variable (and a view's parameter variables).
     let mut binds = Vec::with_capacity(region.inputs.len());
+    let mut view_params: Vec<Vec<u32>> = Vec::with_capacity(region.inputs.len());
     for (i, input) in region.inputs.iter().enumerate() {
         let name = format!("in{i}");
         let bind = match input {
@@ -80,9 +81,42 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 });
                 Bind::Var(k.vars.len() as u32 - 1)
             }
+            Input::View { elem, axes, .. } => {
+                k.arrays.push(ArrayDecl {
+                    name: name.clone(),
+                    ty: array(*elem, axes.len() as u8, true),
+                });
+                Bind::Array(k.arrays.len() as u32 - 1)
+            }
         };
-        k.params.push(Param { name, bind });
+        k.params.push(Param {
+            name: name.clone(),
+            bind,
+        });
         binds.push(bind);
+        // A view's indices, starts and steps follow its array.
+        let mut params = Vec::new();
+        if let Input::View { axes, .. } = input {
+            for (a, axis) in axes.iter().enumerate() {
+                let names: &[&str] = match axis {
+                    Axis::Fixed => &["at"],
+                    Axis::Range => &["start", "step"],
+                };
+                for p in names {
+                    k.vars.push(VarDecl {
+                        name: format!("{name}_{p}{a}"),
+                        ty: Ty::I32,
+                    });
+                    let v = k.vars.len() as u32 - 1;
+                    k.params.push(Param {
+                        name: format!("{name}_{p}{a}"),
+                        bind: Bind::Var(v),
+                    });
+                    params.push(v);
+                }
+            }
+        }
+        view_params.push(params);
     }
     let pos_ty = if rank == 1 {
         Ty::I32
@@ -141,6 +175,40 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                             })
                             .collect()
                     };
+                    ExprKind::Load { arr: a, index }
+                }
+                (Bind::Array(a), Input::View { axes, unit, .. }) => {
+                    let ps = &view_params[*i as usize];
+                    let var = |v: u32| Expr::new(ExprKind::Var(v), Ty::I32);
+                    let nres = axes.iter().filter(|a| **a == Axis::Range).count();
+                    let shift = region.rank as usize - nres;
+                    let (mut p, mut j) = (0, 0);
+                    let mut index = Vec::with_capacity(axes.len());
+                    for axis in axes {
+                        index.push(match axis {
+                            Axis::Fixed => {
+                                p += 1;
+                                var(ps[p - 1])
+                            }
+                            Axis::Range => {
+                                let (start, step) = (var(ps[p]), var(ps[p + 1]));
+                                p += 2;
+                                j += 1;
+                                if unit & (1 << (j - 1)) != 0 {
+                                    start
+                                } else {
+                                    let i32b = |op, a: Expr, b: Expr| {
+                                        Expr::new(
+                                            ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                                            Ty::I32,
+                                        )
+                                    };
+                                    let off = i32b(BinOp::Mul, step, lane(j - 1 + shift));
+                                    i32b(BinOp::Add, start, off)
+                                }
+                            }
+                        });
+                    }
                     ExprKind::Load { arr: a, index }
                 }
                 (Bind::Array(_), Input::Scalar(_)) => unreachable!("scalars bind variables"),
