@@ -5,7 +5,7 @@
 //! (an unsupported type, an operation outside AIR, shapes that do not broadcast); the
 //! caller then runs that operation on the host, which also reports any error there.
 
-use crate::region::{Axis, Input, Node, NodeKind, Op, Reduce, Region};
+use crate::region::{Along, Axis, Input, Node, NodeKind, Op, Reduce, Region};
 use crate::rules::{array_elem, common_int, f32_exact, int_arith, Prec};
 use blazar_kir::{MathFn, Scalar};
 
@@ -455,9 +455,11 @@ impl Builder {
                     Some(r) => Some((r, self.accumulator(r, self.ty(root))?)),
                     None => None,
                 },
+                along: None,
             },
             dims,
             args: Vec::new(),
+            along_len: 0,
         };
         for (i, node) in self.nodes.iter().enumerate() {
             if !used[i] {
@@ -513,6 +515,41 @@ impl Builder {
 }
 
 impl Builder {
+    /// `sum`, `prod` or (`mean`) of node `root` along dimension `axis` of its shape (at
+    /// least 2 dimensions): the region and its result's shape (the other dimensions).
+    pub fn finish_along(
+        &self,
+        root: NodeRef,
+        r: Reduce,
+        axis: usize,
+        mean: bool,
+    ) -> Option<Finished> {
+        let rank = self.dims(root).len();
+        if rank < 2 || axis >= rank || !matches!(r, Reduce::Sum | Reduce::Prod) {
+            return None;
+        }
+        let mut done = self.finish(root, Some(r))?;
+        let (_, mut acc) = done.region.reduce?;
+        if mean && !acc.is_float() {
+            // The mean of ints is real: summed in f64 as the host does.
+            acc = Scalar::F64;
+            done.region.reduce = Some((r, acc));
+        }
+        let elem = if mean || acc.is_float() {
+            self.prec.real()
+        } else {
+            acc
+        };
+        done.region.along = Some(Along {
+            axis: axis as u8,
+            mean,
+            elem,
+        });
+        done.region.flat = false;
+        done.along_len = done.dims.remove(axis);
+        Some(done)
+    }
+
     /// The type a reduction of values of type `t` accumulates in, as the host does:
     /// reals in f64 (rounded once at the end), sums and products of ints in the int
     /// type (wrapping), min and max in the element type. `None` where AIR leaves the
@@ -548,6 +585,8 @@ pub struct Finished {
     pub dims: Vec<usize>,
     /// Per input of the region.
     pub args: Vec<Arg>,
+    /// The extent of the dimension a reduction runs along (`Region::along`), else 0.
+    pub along_len: usize,
 }
 
 /// A constant's bits converted from type `from` to `to`.

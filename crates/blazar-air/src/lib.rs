@@ -16,5 +16,5 @@ mod region;
 mod rules;
 
 pub use builder::{Arg, Builder, Finished, HostOp, NodeRef, ScalarArg};
-pub use region::{Axis, Input, Node, NodeKind, Op, Reduce, Region};
+pub use region::{Along, Axis, Input, Node, NodeKind, Op, Reduce, Region};
 pub use rules::Prec;

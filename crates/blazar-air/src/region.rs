@@ -103,6 +103,19 @@ pub struct Region {
     /// The result is reduced to one value, accumulated in the given type, instead of
     /// stored (`sum(x .* y)`).
     pub reduce: Option<(Reduce, Scalar)>,
+    /// With `reduce`: the reduction runs along this dimension of the result only (a
+    /// thread per element of the other dimensions, looping over this one), storing each
+    /// lane's value, divided by the extent for a mean, as the given element type.
+    pub along: Option<Along>,
+}
+
+/// A reduction along one dimension (`sum(x, 2)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Along {
+    pub axis: u8,
+    pub mean: bool,
+    /// The element type of the result array.
+    pub elem: Scalar,
 }
 
 impl Region {

@@ -67,6 +67,17 @@ pub fn fusable(e: &Expr) -> bool {
     }
 }
 
+/// The element type of arrays of KIR scalar type `s`.
+fn elem_type(s: Scalar) -> ElemType {
+    match s {
+        Scalar::F32 => ElemType::F32,
+        Scalar::F64 => ElemType::F64,
+        Scalar::C32 => ElemType::C32,
+        Scalar::C64 => ElemType::C64,
+        s => ElemType::Int(crate::launch::int_of(s)),
+    }
+}
+
 /// Whether an index list selects a slice (some `:` or range).
 fn is_slice(args: &[Expr]) -> bool {
     args.iter()
@@ -88,6 +99,8 @@ enum BuiltinOp {
     Binary(HostOp),
     /// A reduction over all elements; `mean` divides the sum by their number.
     Reduce(Reduce, bool),
+    /// The same along one dimension (`sum(x, d)`).
+    ReduceAlong(Reduce, bool),
 }
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
@@ -103,6 +116,9 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("prod", 1) => Some(BuiltinOp::Reduce(Reduce::Prod, false)),
         ("min", 1) => Some(BuiltinOp::Reduce(Reduce::Min, false)),
         ("max", 1) => Some(BuiltinOp::Reduce(Reduce::Max, false)),
+        ("sum", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, false)),
+        ("mean", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, true)),
+        ("prod", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Prod, false)),
         (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
         _ => None,
     }
@@ -214,6 +230,22 @@ impl<'p> Interp<'p> {
                     }
                     let x = self.force(x, f, e.span)?;
                     Ok(Operand::Val(self.call_builtin(*id, &[x], e.span)?, false))
+                }
+                Some(BuiltinOp::ReduceAlong(r, mean)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    let d = self.eval(&args[1], frame)?;
+                    if self.big(&x) {
+                        if let (Some(n), Some(axis)) = (self.node_of(&x, f), d.as_i64()) {
+                            if let Some(v) = self.reduce_along(n, r, axis, mean, f, e.span)? {
+                                return Ok(Operand::Val(v, false));
+                            }
+                        }
+                    }
+                    let x = self.force(x, f, e.span)?;
+                    Ok(Operand::Val(
+                        self.call_builtin(*id, &[x, d], e.span)?,
+                        false,
+                    ))
                 }
                 None => Ok(Operand::Val(self.eval(e, frame)?, false)),
             },
@@ -397,13 +429,7 @@ impl<'p> Interp<'p> {
                 "internal error: a region without an array",
             ));
         };
-        let elem = match done.region.elem() {
-            Scalar::F32 => ElemType::F32,
-            Scalar::F64 => ElemType::F64,
-            Scalar::C32 => ElemType::C32,
-            Scalar::C64 => ElemType::C64,
-            s => ElemType::Int(crate::launch::int_of(s)),
-        };
+        let elem = elem_type(done.region.elem());
         let out = self
             .backend_ref(span)?
             .0
@@ -453,6 +479,49 @@ impl<'p> Interp<'p> {
         }))
     }
 
+    /// `sum`, `prod` or `mean` of node `n` along dimension `axis` (of `size`, so a
+    /// matrix or larger) as one kernel; `None` leaves it to the host (a vec, an axis
+    /// past the rank, a one-element or empty result, an accumulator AIR lacks).
+    fn reduce_along(
+        &mut self,
+        n: NodeRef,
+        r: Reduce,
+        axis: i64,
+        mean: bool,
+        f: &mut Fusion,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let Ok(axis) = usize::try_from(axis) else {
+            return Ok(None);
+        };
+        let Some(done) = f.b.finish_along(n, r, axis, mean) else {
+            return Ok(None);
+        };
+        let numel: usize = done.dims.iter().product();
+        let Some(along) = done.region.along else {
+            return Ok(None);
+        };
+        if numel <= 1 || done.along_len == 0 {
+            return Ok(None);
+        }
+        let elem = elem_type(along.elem);
+        let out = self
+            .backend_ref(span)?
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+            .alloc(done.dims.clone(), elem)
+            .map_err(|m| RunError::new(span, m))?;
+        self.launch_region(&done, Some(out.clone()), f, span)?;
+        // The host's shape: leading unit dimensions dropped (the elements' order is
+        // the same).
+        let canonical = blazar_runtime::Array::canonical_dims(&done.dims);
+        if let Ok(mut a) = out.data.host_unsynced().try_borrow_mut() {
+            a.dims = canonical;
+        }
+        Ok(Some(Value::Array(out)))
+    }
+
     fn backend_ref(&self, span: Span) -> R<crate::BackendRef> {
         self.backend
             .clone()
@@ -490,6 +559,9 @@ impl<'p> Interp<'p> {
             });
         }
         let numel: usize = done.dims.iter().product();
+        if done.region.along.is_some() {
+            flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
+        }
         let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
             // Grid-stride reduction: a fixed pool of threads (every CPU work item and
             // enough warps to fill a GPU), each summing numel/threads elements.

@@ -19,7 +19,11 @@ use blazar_kir::{
 
 /// The kernel of `region`, named `name`, its statement on source `line`.
 pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
-    let rank = if region.flat { 1 } else { region.rank };
+    let rank = match (region.flat, region.along) {
+        (true, _) => 1,
+        (false, Some(_)) => region.rank - 1,
+        (false, None) => region.rank,
+    };
     let array = |elem: Scalar, rank: u8, is_const: bool| {
         Ty::Array(ArrayTy {
             elem,
@@ -39,8 +43,8 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
         arrays: Vec::new(),
         body: Vec::new(),
     };
-    match region.reduce {
-        None => {
+    match (region.reduce, region.along) {
+        (None, _) => {
             k.params.push(Param {
                 name: "out".into(),
                 bind: Bind::Array(0),
@@ -50,7 +54,17 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 ty: array(region.elem(), region.rank, false),
             });
         }
-        Some((r, ty)) => k.outputs.push(Output {
+        (Some(_), Some(along)) => {
+            k.params.push(Param {
+                name: "out".into(),
+                bind: Bind::Array(0),
+            });
+            k.arrays.push(ArrayDecl {
+                name: "out".into(),
+                ty: array(along.elem, rank, false),
+            });
+        }
+        (Some((r, ty)), None) => k.outputs.push(Output {
             name: "acc".into(),
             ty,
             op: match r {
@@ -134,6 +148,22 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             )
         }
     };
+    // Along a dimension, the loop variable stands for it and `pos` for the others.
+    let along = region.along.map(|a| {
+        k.vars.push(VarDecl {
+            name: "k".into(),
+            ty: Ty::I32,
+        });
+        (a, k.vars.len() as u32 - 1)
+    });
+    let full_lane = |j: usize| match along {
+        Some((a, _)) if j < a.axis as usize => lane(j),
+        Some((_, kv)) if j == region.along.map_or(0, |a| a.axis as usize) => {
+            Expr::new(ExprKind::Var(kv), Ty::I32)
+        }
+        Some(_) => lane(j - 1),
+        None => lane(j),
+    };
     let out_index: Vec<Expr> = if region.flat {
         vec![pos.clone()]
     } else {
@@ -170,7 +200,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                                 if unit & (1 << j) != 0 {
                                     Expr::int(0)
                                 } else {
-                                    lane(j + shift)
+                                    full_lane(j + shift)
                                 }
                             })
                             .collect()
@@ -203,7 +233,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                                             Ty::I32,
                                         )
                                     };
-                                    let off = i32b(BinOp::Mul, step, lane(j - 1 + shift));
+                                    let off = i32b(BinOp::Mul, step, full_lane(j - 1 + shift));
                                     i32b(BinOp::Add, start, off)
                                 }
                             }
@@ -237,6 +267,63 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             index: out_index,
             value,
         },
+        Some((r, ty)) if along.is_some() => {
+            let (a, kv) = along.expect("matched");
+            k.vars.push(VarDecl {
+                name: "acc".into(),
+                ty: Ty::Scalar(ty),
+            });
+            let acc = k.vars.len() as u32 - 1;
+            k.vars.push(VarDecl {
+                name: "len".into(),
+                ty: Ty::I32,
+            });
+            let len = k.vars.len() as u32 - 1;
+            k.params.push(Param {
+                name: "len".into(),
+                bind: Bind::Var(len),
+            });
+            let read = |v: u32, t: Ty| Expr::new(ExprKind::Var(v), t);
+            let bin = |op, x: Expr, y: Expr, t: Scalar| {
+                Expr::new(
+                    ExprKind::Binary(op, Box::new(x), Box::new(y)),
+                    Ty::Scalar(t),
+                )
+            };
+            let acc_e = read(acc, Ty::Scalar(ty));
+            let next = if r == Reduce::Prod {
+                BinOp::Mul
+            } else {
+                BinOp::Add
+            };
+            let stmt = |kind| Stmt { kind, line };
+            k.body.push(stmt(StmtKind::Assign {
+                var: acc,
+                value: identity(r, ty),
+            }));
+            let last = bin(BinOp::Sub, read(len, Ty::I32), Expr::int(1), Scalar::I32);
+            k.body.push(stmt(StmtKind::For {
+                var: kv,
+                start: Expr::int(0),
+                step: Expr::int(1),
+                end: last,
+                body: vec![stmt(StmtKind::Assign {
+                    var: acc,
+                    value: bin(next, acc_e.clone(), cast(value, ty), ty),
+                })],
+            }));
+            let result = if a.mean {
+                let n = cast(read(len, Ty::I32), ty);
+                bin(BinOp::Div, acc_e, n, ty)
+            } else {
+                acc_e
+            };
+            StmtKind::Store {
+                arr: 0,
+                index: out_index,
+                value: cast(result, a.elem),
+            }
+        }
         Some((_, ty)) if !strided => StmtKind::Accumulate {
             output: 0,
             value: cast(value, ty),
