@@ -355,6 +355,33 @@ impl Builder {
         )
     }
 
+    /// `old[mask] = value` as an element-wise choice: where `mask` (a comparison or
+    /// logic result, so 0/1 by construction, of `old`'s shape) is 1 the value converted
+    /// to `old`'s type, else `old`. `None` for any other mask, or a value of another
+    /// shape than `old`'s (the host then stores the selected elements in order).
+    pub fn masked(&mut self, old: NodeRef, mask: NodeRef, value: NodeRef) -> Option<NodeRef> {
+        let dims = self.dims(old).to_vec();
+        if self.dims(mask) != dims.as_slice() {
+            return None;
+        }
+        if !(self.dims(value).is_empty() || self.dims(value) == dims.as_slice()) {
+            return None;
+        }
+        let NodeKind::Cast(c) = self.nodes[mask.0 as usize].kind else {
+            return None;
+        };
+        if self.nodes[c as usize].ty != Scalar::Bool {
+            return None;
+        }
+        let t = self.ty(old);
+        if !(t.is_float() && (self.ty(value).is_float() || self.ty(value).is_int())) {
+            return None;
+        }
+        let v = self.cast(value, t);
+        let clean = t == Scalar::F32;
+        Some(self.push(NodeKind::Select(c, v.0, old.0), t, dims, clean))
+    }
+
     /// `-a`: the operand's type (ints wrap).
     pub fn neg(&mut self, a: NodeRef) -> Option<NodeRef> {
         let t = self.ty(a);
@@ -439,6 +466,11 @@ impl Builder {
                     used[a as usize] = true;
                     used[b as usize] = true;
                 }
+                NodeKind::Select(c, a, b) => {
+                    used[c as usize] = true;
+                    used[a as usize] = true;
+                    used[b as usize] = true;
+                }
                 NodeKind::Input(_) | NodeKind::Const(_) => {}
             }
         }
@@ -505,6 +537,7 @@ impl Builder {
                 NodeKind::Not(a) => NodeKind::Not(m(a)),
                 NodeKind::Math(f, a) => NodeKind::Math(f, m(a)),
                 NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
+                NodeKind::Select(c, a, b) => NodeKind::Select(m(c), m(a), m(b)),
             };
             node_map[i] = out.region.nodes.len() as u32;
             out.region.nodes.push(Node { kind, ty: node.ty });

@@ -69,6 +69,8 @@ pub enum NodeKind {
     Not(u32),
     Binary(Op, u32, u32),
     Math(MathFn, u32),
+    /// `c ? a : b` element-wise, `c` a bool.
+    Select(u32, u32, u32),
 }
 
 /// A typed node. Operands are earlier nodes of the same region.

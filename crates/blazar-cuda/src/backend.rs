@@ -18,6 +18,7 @@ use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_launch::{ArrayOp, Backend};
+use blazar_runtime::ops::BinOp;
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{
     CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
@@ -233,6 +234,20 @@ fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, 
     })
 }
 
+/// Two matrices of one real element type, large enough (16K elements each) that a
+/// product on the GPU pays for copying them there.
+fn large_matrices(a: &ArrayRef, b: &ArrayRef) -> bool {
+    let (Ok(x), Ok(y)) = (a.data.meta(), b.data.meta()) else {
+        return false;
+    };
+    x.dims.len() == 2
+        && y.dims.len() == 2
+        && x.elem() == y.elem()
+        && matches!(x.elem(), ElemType::F32 | ElemType::F64)
+        && x.len() >= 1 << 14
+        && y.len() >= 1 << 14
+}
+
 impl Backend for CudaBackend {
     fn name(&self) -> &'static str {
         "cuda"
@@ -415,6 +430,18 @@ impl Backend for CudaBackend {
         let lib = self.lib.as_ref()?.as_ref().ok()?;
         self.pool_mem.queue().issue();
         let r = match (op, args) {
+            (ArrayOp::Binary(BinOp::Mul), [Value::Array(a), Value::Array(b)])
+                if large_matrices(a, b) =>
+            {
+                // A large product runs on cuBLAS wherever its operands are: host
+                // operands are uploaded (and stay on the device for the next use).
+                for r in [a, b] {
+                    if let Err(e) = crate::memory::ensure_on_device(r, &self.pool_mem) {
+                        return Some(Err(e));
+                    }
+                }
+                lib.binary(&self.pool_mem, BinOp::Mul, &args[0], &args[1])
+            }
             (ArrayOp::Binary(op), [a, b]) => lib.binary(&self.pool_mem, op, a, b),
             (ArrayOp::Reduce(name), [Value::Array(a)]) => {
                 lib.reduce(self.pool_mem.queue(), name, a)

@@ -114,7 +114,16 @@ impl<'p> Interp<'p> {
                         format!("a {} cannot be assigned through an index", cur.kind_name()),
                     ));
                 };
-                let idx = self.index_args(args, frame)?;
+                let idx = match (&args[..], op) {
+                    ([mask], None) if self.fuses_into(arr, mask) => {
+                        // `A[A > t] = v` as one kernel where `A` is large (`interp::fuse`).
+                        match self.masked_store(arr, mask, &v, frame, target.span)? {
+                            None => return Ok(()),
+                            Some(m) => vec![IndexArg::Value(m)],
+                        }
+                    }
+                    _ => self.index_args(args, frame)?,
+                };
                 let v = match op {
                     Some(op) => {
                         let old = index::get(arr, &idx).at(target.span)?;

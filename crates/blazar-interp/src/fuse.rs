@@ -127,13 +127,7 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
 impl<'p> Interp<'p> {
     /// Evaluates a [`fusable`] expression, as a fused kernel where its arrays are large.
     pub fn eval_fused(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
-        let mut f = Fusion {
-            b: Builder::new(match self.prec {
-                blazar_runtime::Prec::Single => blazar_air::Prec::Single,
-                blazar_runtime::Prec::Double => blazar_air::Prec::Double,
-            }),
-            arrays: Vec::new(),
-        };
+        let mut f = self.fusion();
         let o = self.operand(e, frame, &mut f)?;
         self.force(o, &mut f, e.span)
     }
@@ -368,6 +362,53 @@ impl<'p> Interp<'p> {
                 Some(n)
             }
             Operand::Val(..) => None,
+        }
+    }
+
+    /// `arr[index] = v` with a large `arr` and a mask `index` (a comparison or logic
+    /// result of `arr`'s shape) as one in-place kernel: `Ok(None)`. Otherwise the index's
+    /// value, for the host to store through.
+    pub fn masked_store(
+        &mut self,
+        arr: &ArrayRef,
+        index: &'p Expr,
+        v: &Value,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let mut f = self.fusion();
+        let o = self.operand(index, frame, &mut f)?;
+        let whole = Operand::Val(Value::Array(arr.clone()), false);
+        if let (Operand::Node(mask), true) = (&o, self.big(&whole)) {
+            let old = self.node_of(&whole, &mut f);
+            let value = self.node_of(&Operand::Val(v.clone(), false), &mut f);
+            if let (Some(old), Some(value)) = (old, value) {
+                if let Some(n) = f.b.masked(old, *mask, value) {
+                    if let Some(done) = f.b.finish(n, None) {
+                        self.launch_region(&done, Some(arr.clone()), &f, span)?;
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        self.force(o, &mut f, span).map(Some)
+    }
+
+    /// Whether `arr[index] = v` may run as a masked kernel: fusion is on, `arr` is
+    /// large, and the index is an expression (not `:` or a range).
+    pub fn fuses_into(&self, arr: &ArrayRef, index: &Expr) -> bool {
+        self.fuse_min != usize::MAX
+            && !matches!(index.kind, ExprKind::Colon | ExprKind::Range { .. })
+            && self.big(&Operand::Val(Value::Array(arr.clone()), false))
+    }
+
+    fn fusion(&self) -> Fusion {
+        Fusion {
+            b: Builder::new(match self.prec {
+                blazar_runtime::Prec::Single => blazar_air::Prec::Single,
+                blazar_runtime::Prec::Double => blazar_air::Prec::Double,
+            }),
+            arrays: Vec::new(),
         }
     }
 

@@ -257,6 +257,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 vec![exprs[*a as usize].clone(), exprs[*b as usize].clone()],
             ),
             NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
+            NodeKind::Select(c, a, b) => ExprKind::Select(arg(*c), arg(*a), arg(*b)),
         };
         exprs.push(Expr::new(kind, ty));
     }
