@@ -11,7 +11,12 @@
 //! (`% bytes: N` in the head comment of `kernel.q`: bytes read and written per repetition)
 //! and whether the checksums agree (relative tolerance 1e-3). `cpu.rs` and `cuda.rs` hold
 //! what differs between the devices; the protocol is described in `benches/README.md`.
+//!
+//! `--suite arrays` runs `benches/arrays/` instead (`arrays.rs`): whole-array statements
+//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device.
 
+mod arrays;
+mod arrays_report;
 mod child;
 mod cpu;
 mod cuda;
@@ -19,7 +24,7 @@ mod cuda_report;
 mod report;
 
 use crate::cli::Device;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -29,6 +34,15 @@ pub struct BenchArgs {
     /// Where the kernels run: `cpu` (workloads of `benches/cpu`) or `cuda` (`benches/cuda`).
     #[arg(long, value_enum, default_value_t = Device::Cpu)]
     pub device: Device,
+    /// Which workloads: `kernels` (`benches/cpu` or `benches/cuda`, against C/OpenMP or
+    /// CUDA C and CuPy) or `arrays` (`benches/arrays`: whole-array statements against
+    /// NumPy on the CPU, CuPy on the GPU).
+    #[arg(long, value_enum, default_value_t = Suite::Kernels)]
+    pub suite: Suite,
+    /// `--suite arrays` only: images of N x N x 3 and matrix products of (N/2)^2
+    /// (default 1024 on `cpu`, 4096 on `cuda`).
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
     /// Also write the results as JSON to FILE (`-` for stdout; the table then goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -50,6 +64,15 @@ pub struct BenchArgs {
     pub timeout: u64,
 }
 
+/// The workload suites of `blazar bench`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Suite {
+    /// Kernels (`kernel.q`) against hand-written references.
+    Kernels,
+    /// Whole-array statements (`prog.q`) against NumPy or CuPy (`ref.py`).
+    Arrays,
+}
+
 /// What both devices' runs need.
 pub(super) struct Setup<'a> {
     pub(super) args: &'a BenchArgs,
@@ -57,7 +80,7 @@ pub(super) struct Setup<'a> {
     pub(super) exe: PathBuf,
     /// The workload folder.
     pub(super) dir: PathBuf,
-    /// The workloads to run: folders of `dir` holding a `kernel.q`.
+    /// The workloads to run: folders of `dir` holding a `kernel.q` (`prog.q` for arrays).
     pub(super) workloads: Vec<PathBuf>,
     /// A scratch folder for compiled references, removed at the end.
     pub(super) tmp: PathBuf,
@@ -75,7 +98,13 @@ pub(super) struct Outcome {
 
 pub fn main(args: BenchArgs) -> ExitCode {
     let cuda = args.device == Device::Cuda;
-    let folder = if cuda { "cuda" } else { "cpu" };
+    let arrays = args.suite == Suite::Arrays;
+    let folder = match (arrays, cuda) {
+        (true, _) => "arrays",
+        (false, true) => "cuda",
+        (false, false) => "cpu",
+    };
+    let entry = if arrays { "prog.q" } else { "kernel.q" };
     let dir = match args.dir.clone().or_else(|| find_bench_dir(folder)) {
         Some(d) if d.is_dir() => d,
         Some(d) => {
@@ -87,7 +116,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let workloads = match list_workloads(&dir, args.filter.as_deref()) {
+    let workloads = match list_workloads(&dir, entry, args.filter.as_deref()) {
         Ok(w) if w.is_empty() => {
             eprintln!("blazar: error: no workload in {} matches", dir.display());
             return ExitCode::from(2);
@@ -122,7 +151,9 @@ pub fn main(args: BenchArgs) -> ExitCode {
         limit: Duration::from_secs(args.timeout.max(1)),
         say: &say,
     };
-    let outcome = if cuda {
+    let outcome = if arrays {
+        arrays::run(&setup)
+    } else if cuda {
         cuda::run(&setup)
     } else {
         cpu::run(&setup)
@@ -155,12 +186,12 @@ fn find_bench_dir(folder: &str) -> Option<PathBuf> {
         .find(|p| p.is_dir())
 }
 
-/// The folders of `dir` holding a `kernel.q`, sorted by name, filtered by substring.
-fn list_workloads(dir: &Path, filter: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
+/// The folders of `dir` holding the program `entry`, sorted by name, filtered by substring.
+fn list_workloads(dir: &Path, entry: &str, filter: Option<&str>) -> std::io::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("kernel.q").is_file())
+        .filter(|p| p.join(entry).is_file())
         .filter(|p| filter.is_none_or(|f| workload_name(p).contains(f)))
         .collect();
     out.sort();
@@ -180,6 +211,8 @@ pub(super) struct Head {
     pub(super) bytes: Option<u64>,
     /// `% bound: compute`: the workload is limited by arithmetic, not memory bandwidth.
     pub(super) compute_bound: bool,
+    /// `% statement: ...`: the statement an array workload times.
+    pub(super) statement: Option<String>,
 }
 
 pub(super) fn read_head(kernel: &Path) -> Head {
@@ -201,6 +234,7 @@ fn parse_head(text: &str) -> Head {
     Head {
         bytes: field("bytes").and_then(|b| b.parse().ok()),
         compute_bound: field("bound").is_some_and(|b| b == "compute"),
+        statement: field("statement").filter(|s| !s.is_empty()),
     }
 }
 
@@ -224,13 +258,16 @@ mod tests {
             parse_head(text),
             Head {
                 bytes: Some(402653184),
-                compute_bound: true
+                compute_bound: true,
+                statement: None,
             }
         );
         let plain = parse_head("%bytes:12\n% A filter.\nreps = 3\n");
         assert_eq!((plain.bytes, plain.compute_bound), (Some(12), false));
         assert_eq!(parse_head("reps = 1\n% bytes: 12\n"), Head::default());
         assert_eq!(parse_head("% bytesize: 12\n").bytes, None);
+        let stmt = parse_head("% statement: r = x + 1\n% Adds.\nM = 4\n");
+        assert_eq!(stmt.statement.as_deref(), Some("r = x + 1"));
     }
 
     #[test]
@@ -243,7 +280,7 @@ mod tests {
             }
         }
         let names = |f| -> Vec<String> {
-            list_workloads(&dir, f)
+            list_workloads(&dir, "kernel.q", f)
                 .unwrap()
                 .iter()
                 .map(|p| workload_name(p))

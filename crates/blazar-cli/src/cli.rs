@@ -35,7 +35,8 @@ pub enum Command {
         #[arg(long)]
         double: bool,
     },
-    /// Time the workloads of `benches/cpu` against their C/OpenMP references.
+    /// Time the kernel workloads of `benches/cpu` or `benches/cuda` against their
+    /// references, or (`--suite arrays`) whole-array statements against NumPy or CuPy.
     Bench(crate::bench::BenchArgs),
     /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
     Test(crate::test_cmd::TestArgs),

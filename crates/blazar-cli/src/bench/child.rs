@@ -88,12 +88,20 @@ pub(super) fn parse_output(out: &Output) -> Side {
     } else {
         None
     };
+    let spread = reps
+        .iter()
+        .fold(None, |acc: Option<(f64, f64)>, &v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+        })
+        .filter(|_| note.is_none());
     Side {
         ms: if note.is_none() {
             Some(median(&mut reps))
         } else {
             None
         },
+        spread,
         reps: if note.is_none() { reps.len() } else { 0 },
         checksum,
         note,
@@ -218,6 +226,7 @@ mod tests {
             true,
         ));
         assert_eq!(side.ms, Some(2.5));
+        assert_eq!(side.spread, Some((1.0, 3.0)));
         assert_eq!(side.reps, 3);
         assert_eq!(side.checksum, Some(1.5e9));
         assert_eq!(
@@ -246,6 +255,7 @@ mod tests {
     fn failures_and_missing_reps_have_no_time() {
         let failed = parse_output(&out("rep: 1 ms\nchecksum: 4\n", "boom\n", false));
         assert_eq!((failed.ms, failed.note.as_deref()), (None, Some("failed")));
+        assert_eq!(failed.spread, None);
         assert_eq!(failed.checksum, Some(4.0));
         let silent = parse_output(&out("checksum: 4\n", "", true));
         assert_eq!(silent.ms, None);

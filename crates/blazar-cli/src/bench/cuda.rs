@@ -10,6 +10,7 @@
 //! long that took (never part of the timed repetitions), or whether they all came from
 //! the cache. A missing nvcc or CuPy skips those references with a visible note.
 
+use super::arrays::probe_module;
 use super::child::{first_error, measure, parse_output, run_limited};
 use super::cuda_report::{copy_line, header, summary, table_line, to_json, CopyCeiling, CudaRow};
 use super::report::Side;
@@ -57,7 +58,7 @@ pub(super) fn run(s: &Setup) -> Outcome {
     let python = if s.args.no_reference {
         Err("skipped (--no-reference)".to_string())
     } else {
-        probe_cupy()
+        probe_module("cupy")
     };
     if let Err(why) = &python {
         (s.say)(&format!("note: CuPy references {why}"));
@@ -131,26 +132,6 @@ fn probe_nvcc() -> Result<String, String> {
         Ok(out) if out.status.success() => Ok(nvcc),
         Ok(_) => Err(format!("skipped: `{nvcc} --version` failed")),
         Err(e) => Err(format!("skipped: no nvcc (`{nvcc}` cannot start: {e})")),
-    }
-}
-
-/// `$PYTHON` or `python3`, once it has imported CuPy.
-fn probe_cupy() -> Result<String, String> {
-    let python = std::env::var("PYTHON")
-        .ok()
-        .filter(|c| !c.trim().is_empty())
-        .unwrap_or_else(|| "python3".into());
-    match Command::new(&python).args(["-c", "import cupy"]).output() {
-        Ok(out) if out.status.success() => Ok(python),
-        Ok(out) => {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let last = err.lines().rev().find(|l| !l.trim().is_empty());
-            Err(format!(
-                "skipped: `import cupy` failed in {python} ({})",
-                last.unwrap_or("no message").trim()
-            ))
-        }
-        Err(e) => Err(format!("skipped: no Python (`{python}` cannot start: {e})")),
     }
 }
 

@@ -8,6 +8,8 @@ const CHECKSUM_RTOL: f64 = 1e-3;
 pub(super) struct Side {
     /// Median repetition in milliseconds.
     pub(super) ms: Option<f64>,
+    /// Fastest and slowest repetition in milliseconds (with `ms`).
+    pub(super) spread: Option<(f64, f64)>,
     pub(super) reps: usize,
     pub(super) checksum: Option<f64>,
     /// Why there is no time (a failure or a skip), shown in the table.

@@ -1,0 +1,22 @@
+% statement: r = exp(-x/64)
+% Element-wise exponential.
+% Sizes: M x N x C images (1024x1024x3 on the CPU, 4096x4096x3 on the GPU), single floats.
+% Written as a user writes it: one whole-array statement, timed 10 (CPU) or 30 (GPU)
+% times after a warm-up that compiles what it needs. The lines marked `bench: size`
+% are replaced by `blazar bench --suite arrays` with the sizes of the device.
+M = 1024     % bench: size
+N = 1024     % bench: size
+C = 3        % bench: size
+S = 512      % bench: size
+reps = 10    % bench: size
+import "../common.q"
+
+x = make_x(M, N, C)
+
+r = exp(-x/64)    % warm-up
+for k = 1..reps
+    tic()
+    r = exp(-x/64)
+    toc("rep")
+endfor
+print "checksum: ", sum(r)
