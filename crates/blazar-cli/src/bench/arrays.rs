@@ -183,6 +183,11 @@ fn sized_program(prog: &Path, folder: &Path, sizes: &Sizes) -> Result<PathBuf, S
 fn blazar(s: &Setup, device: &str, prog: &Path) -> Side {
     let mut run = Command::new(&s.exe);
     run.args(["run", "--device", device]);
+    if device == "cpu" {
+        // Native code from the first launch (under `auto` the first launches run on the
+        // interpreter while the compiler works in the background).
+        run.args(["--cpu-tier", "native"]);
+    }
     if let (Some(n), "cpu") = (s.args.threads, device) {
         run.arg("--threads")
             .arg(n.to_string())
