@@ -120,9 +120,10 @@ impl Builder {
         Some(self.push(NodeKind::Input(input as u16), elem, dims.to_vec(), clean))
     }
 
-    /// A view of an array with key `key` (a slice): `axes` per array dimension, with
-    /// their parameters (a fixed index; a start and a step), giving an array of `dims`
-    /// (one extent per range). Every index must be inside the array (the caller checks).
+    /// A view of an array with key `key` (a slice, a transpose, a repmat): `axes` per
+    /// array dimension, with their parameters (a fixed index; a start and a step; a
+    /// tile's extent), giving an array of `dims`. Every index must be inside the array
+    /// (the caller checks).
     pub fn view(
         &mut self,
         key: usize,
@@ -140,7 +141,13 @@ impl Builder {
             .filter(|(_, &d)| d == 1)
             .fold(0u8, |m, (i, _)| m | 1 << i);
         let i = self.inputs.len() as u16;
-        self.inputs.push(Input::View { elem, axes, unit });
+        let rank = dims.len() as u8;
+        self.inputs.push(Input::View {
+            elem,
+            axes,
+            rank,
+            unit,
+        });
         self.keys.push(None);
         self.views.push((i, key, params));
         Some(self.push(NodeKind::Input(i), elem, dims, elem == Scalar::F32))
@@ -584,11 +591,14 @@ impl Builder {
     }
 
     /// The type a reduction of values of type `t` accumulates in, as the host does:
-    /// reals in f64 (rounded once at the end), sums and products of ints in the int
+    /// reals in f64 (rounded once at the end; min and max in their own type), sums and
+    /// products of ints in the int
     /// type (wrapping), min and max in the element type. `None` where AIR leaves the
     /// reduction to the host.
     fn accumulator(&self, r: Reduce, t: Scalar) -> Option<Scalar> {
         match t {
+            // min and max are exact in any type: f32 data stays f32 (twice the lanes).
+            Scalar::F32 if matches!(r, Reduce::Min | Reduce::Max) => Some(Scalar::F32),
             Scalar::F32 | Scalar::F64 => Some(Scalar::F64),
             Scalar::I32 | Scalar::I64 => Some(t),
             Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16

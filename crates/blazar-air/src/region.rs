@@ -10,22 +10,29 @@ pub enum Input {
     Array { elem: Scalar, rank: u8, unit: u8 },
     /// A scalar value, passed as a kernel parameter.
     Scalar(Scalar),
-    /// A strided window of an array (a slice such as `x[a..b, :, k]`): per dimension of
-    /// the array a fixed index or a range; the ranges, in order, are the view's
-    /// dimensions, and `unit` marks those of extent 1. Indices, starts and steps are
-    /// kernel parameters (one for a fixed index, two for a range, in axis order).
+    /// An array read through an index map (a slice `x[a..b, :, k]`, a transpose, a
+    /// repmat): per dimension of the array a fixed index, a range over one dimension
+    /// of the view, or a tiling of one (`repmat`); `unit` marks the view's dimensions of
+    /// extent 1. Indices, starts and steps, and tile extents are kernel parameters (one
+    /// for a fixed index, two for a range, one for a tile, in axis order).
     View {
         elem: Scalar,
         axes: Vec<Axis>,
+        /// The view's rank.
+        rank: u8,
         unit: u8,
     },
 }
 
-/// One dimension of a [`Input::View`].
+/// One dimension of an array read by an [`Input::View`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Axis {
+    /// A fixed index.
     Fixed,
-    Range,
+    /// `start + step * i` for index `i` of the view's dimension.
+    Range(u8),
+    /// `i mod n` for index `i` of the view's dimension (`n`: the array's extent).
+    Tile(u8),
 }
 
 /// Element-wise binary operations, each computed in one type (both operands and, except

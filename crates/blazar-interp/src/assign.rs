@@ -19,7 +19,10 @@ impl<'p> Interp<'p> {
         ty: Option<&Annot>,
         frame: &mut Frame,
     ) -> R<()> {
-        let mut v = self.eval(value, frame)?;
+        let mut v = match self.recycle_target(target, op, value, ty, frame) {
+            Some(old) => self.eval_fused_into(value, Some(old), frame)?,
+            None => self.eval(value, frame)?,
+        };
         if target.path.is_empty() {
             if let Some(op) = op {
                 // Fast path: a scalar updated in place (`s += x`).
@@ -50,6 +53,33 @@ impl<'p> Interp<'p> {
             return Ok(());
         }
         self.assign_path(target, op, v, frame, value.span)
+    }
+
+    /// For `v = e` with a fused `e` of builtins and operators only: the array `v` holds
+    /// when nothing else refers to it (the result may be written into it).
+    fn recycle_target(
+        &self,
+        target: &Place,
+        op: Option<BinOp>,
+        value: &Expr,
+        ty: Option<&Annot>,
+        frame: &Frame,
+    ) -> Option<blazar_runtime::ArrayRef> {
+        if !target.path.is_empty() || op.is_some() || ty.is_some() || self.fuse_min == usize::MAX {
+            return None;
+        }
+        if !crate::fuse::fusable(value) || !crate::fuse::pure(value) {
+            return None;
+        }
+        match self.var_ref(target.var, frame)? {
+            Value::Array(a)
+                if Rc::strong_count(&a.data) == 1
+                    && a.mode == blazar_runtime::Access::default() =>
+            {
+                Some(a.clone())
+            }
+            _ => None,
+        }
     }
 
     /// Stores `v` (combined with the old value by `op`) at a place with a path.

@@ -45,6 +45,9 @@ enum Operand {
 struct Fusion {
     b: Builder,
     arrays: Vec<(usize, ArrayRef)>,
+    /// The array the assigned variable held, which the result may overwrite (see
+    /// [`Interp::eval_fused_into`]).
+    recycle: Option<ArrayRef>,
 }
 
 /// One-argument builtins AIR fuses.
@@ -78,6 +81,25 @@ fn elem_type(s: Scalar) -> ElemType {
     }
 }
 
+/// Whether `e` calls no user function or closure (so evaluating it cannot keep a
+/// reference to an array anywhere).
+pub fn pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Var(_) | ExprKind::Colon => true,
+        ExprKind::Unary(_, a) => pure(a),
+        ExprKind::Binary(_, a, b) => pure(a) && pure(b),
+        ExprKind::Range { start, step, end } => {
+            pure(start) && step.as_deref().is_none_or(pure) && pure(end)
+        }
+        ExprKind::Index { base, args } => pure(base) && args.iter().all(pure),
+        ExprKind::Call {
+            callee: Callee::Builtin(_),
+            args,
+        } => args.iter().all(pure),
+        _ => false,
+    }
+}
+
 /// Whether an index list selects a slice (some `:` or range).
 fn is_slice(args: &[Expr]) -> bool {
     args.iter()
@@ -101,6 +123,15 @@ enum BuiltinOp {
     Reduce(Reduce, bool),
     /// The same along one dimension (`sum(x, d)`).
     ReduceAlong(Reduce, bool),
+    /// Data movement: `copy`, `transpose`, `repmat`.
+    Move(Move),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Move {
+    Copy,
+    Transpose,
+    Repmat,
 }
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
@@ -119,6 +150,9 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("sum", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, false)),
         ("mean", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, true)),
         ("prod", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Prod, false)),
+        ("copy", 1) => Some(BuiltinOp::Move(Move::Copy)),
+        ("transpose", 1) => Some(BuiltinOp::Move(Move::Transpose)),
+        ("repmat", n) if n >= 2 => Some(BuiltinOp::Move(Move::Repmat)),
         (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
         _ => None,
     }
@@ -130,6 +164,43 @@ impl<'p> Interp<'p> {
         let mut f = self.fusion();
         let o = self.operand(e, frame, &mut f)?;
         self.force(o, &mut f, e.span)
+    }
+
+    /// As [`Interp::eval_fused`] for `v = e`, where `old` is the array `v` holds: when
+    /// nothing else refers to it and it has the result's shape and type, the kernel
+    /// writes the result into it instead of a new array (no allocation, no page
+    /// faults), as `out[i] = f(..., old[i], ...)` allows: each element is read before
+    /// it is written, at the same position.
+    pub fn eval_fused_into(
+        &mut self,
+        e: &'p Expr,
+        old: Option<ArrayRef>,
+        frame: &mut Frame,
+    ) -> R<Value> {
+        let mut f = self.fusion();
+        f.recycle = old;
+        let o = self.operand(e, frame, &mut f)?;
+        self.force(o, &mut f, e.span)
+    }
+
+    /// The recycled array, if the result of `done` may overwrite it.
+    fn recyclable(&self, done: &Finished, elem: ElemType, f: &mut Fusion) -> Option<ArrayRef> {
+        let r = f.recycle.take()?;
+        let key = Rc::as_ptr(&r.data) as usize;
+        let read = f.arrays.iter().any(|(k, _)| *k == key);
+        // Held by the variable, by `recycle`, and by the region's inputs if it is one.
+        let holders = 2 + read as usize;
+        let meta = r.data.meta().ok()?;
+        let fits = meta.dims == done.dims && meta.elem() == elem;
+        let safe = !read
+            || (done.region.flat
+                && done
+                    .args
+                    .iter()
+                    .all(|a| !matches!(a, Arg::View(k, _) if *k == key)));
+        let placed = !self.device_arrays || r.data.residency() != blazar_runtime::Residency::Host;
+        drop(meta);
+        (fits && safe && placed && Rc::strong_count(&r.data) <= holders).then_some(r)
     }
 
     fn operand(&mut self, e: &'p Expr, frame: &mut Frame, f: &mut Fusion) -> R<Operand> {
@@ -240,6 +311,27 @@ impl<'p> Interp<'p> {
                         self.call_builtin(*id, &[x, d], e.span)?,
                         false,
                     ))
+                }
+                Some(BuiltinOp::Move(m)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    let mut rest = Vec::with_capacity(args.len() - 1);
+                    for a in &args[1..] {
+                        rest.push(self.eval(a, frame)?);
+                    }
+                    if m == Move::Copy && matches!(x, Operand::Node(_)) {
+                        // The copy of a computed value is that value.
+                        return Ok(x);
+                    }
+                    let big = self.big(&x);
+                    let x = self.force(x, f, e.span)?;
+                    if let (true, Value::Array(arr)) = (big, &x) {
+                        if let Some(n) = self.move_node(m, arr, &rest, f) {
+                            return Ok(Operand::Node(n));
+                        }
+                    }
+                    let mut all = vec![x];
+                    all.extend(rest);
+                    Ok(Operand::Val(self.call_builtin(*id, &all, e.span)?, false))
                 }
                 None => Ok(Operand::Val(self.eval(e, frame)?, false)),
             },
@@ -409,7 +501,76 @@ impl<'p> Interp<'p> {
                 blazar_runtime::Prec::Double => blazar_air::Prec::Double,
             }),
             arrays: Vec::new(),
+            recycle: None,
         }
+    }
+
+    /// `copy`, `transpose` or `repmat` of `arr` as a node (a view through an index
+    /// map); `None` where the host's rules need more (a vec, a bad repetition count).
+    fn move_node(
+        &self,
+        m: Move,
+        arr: &ArrayRef,
+        rest: &[Value],
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        if m == Move::Copy {
+            return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
+        }
+        let meta = arr.data.meta().ok()?;
+        let elem = elem_scalar(meta.elem())?;
+        let src = meta.dims.clone();
+        drop(meta);
+        if src.len() < 2 || src.len() > 4 {
+            return None;
+        }
+        // The result's dimensions before the host drops leading units, and per array
+        // dimension the result dimension it runs along.
+        let (full, along): (Vec<usize>, Vec<usize>) = match m {
+            Move::Transpose if src.len() == 2 => (vec![src[1], src[0]], vec![1, 0]),
+            Move::Repmat => {
+                let reps: Vec<i64> = match rest {
+                    [Value::Array(r)] => {
+                        let a = r.data.try_borrow().ok()?;
+                        (0..a.len()).map(|i| a.buf.get_f64(i) as i64).collect()
+                    }
+                    vals => vals.iter().map(|v| v.as_i64()).collect::<Option<_>>()?,
+                };
+                if reps.iter().any(|&k| k < 1) || reps.len() > 4 {
+                    return None;
+                }
+                let r = src.len().max(reps.len());
+                let full = (0..r)
+                    .map(|k| src.get(k).copied().unwrap_or(1) * *reps.get(k).unwrap_or(&1) as usize)
+                    .collect();
+                (full, (0..src.len()).collect())
+            }
+            _ => return None,
+        };
+        let dims = blazar_runtime::Array::canonical_dims(&full);
+        let dropped = full.len() - dims.len();
+        if dims.iter().product::<usize>() == 0 || dims.len() > 4 {
+            return None;
+        }
+        let (mut axes, mut params) = (Vec::new(), Vec::new());
+        for (j, &d) in along.iter().enumerate() {
+            if d < dropped {
+                axes.push(Axis::Fixed);
+                params.push(0);
+            } else if m == Move::Repmat {
+                axes.push(Axis::Tile((d - dropped) as u8));
+                params.push(src[j] as i64);
+            } else {
+                axes.push(Axis::Range((d - dropped) as u8));
+                params.extend([0, 1]);
+            }
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let n = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(n)
     }
 
     /// A slice of `arr` as a view node, when every index is inside the array (else the
@@ -446,7 +607,7 @@ impl<'p> Interp<'p> {
             if len <= 0 || !(0..n).contains(&start) || !(0..n).contains(&last) {
                 return None;
             }
-            axes.push(Axis::Range);
+            axes.push(Axis::Range(dims.len() as u8));
             params.extend([start, step]);
             dims.push(len as usize);
         }
@@ -471,13 +632,16 @@ impl<'p> Interp<'p> {
             ));
         };
         let elem = elem_type(done.region.elem());
-        let out = self
-            .backend_ref(span)?
-            .0
-            .try_borrow_mut()
-            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-            .alloc(done.dims.clone(), elem)
-            .map_err(|m| RunError::new(span, m))?;
+        let out = match self.recyclable(&done, elem, f) {
+            Some(r) => r,
+            None => self
+                .backend_ref(span)?
+                .0
+                .try_borrow_mut()
+                .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+                .alloc(done.dims.clone(), elem)
+                .map_err(|m| RunError::new(span, m))?,
+        };
         if done.dims.iter().product::<usize>() > 0 {
             self.launch_region(&done, Some(out.clone()), f, span)?;
         }

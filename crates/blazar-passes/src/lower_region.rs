@@ -114,7 +114,8 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             for (a, axis) in axes.iter().enumerate() {
                 let names: &[&str] = match axis {
                     Axis::Fixed => &["at"],
-                    Axis::Range => &["start", "step"],
+                    Axis::Range(_) => &["start", "step"],
+                    Axis::Tile(_) => &["tile"],
                 };
                 for p in names {
                     k.vars.push(VarDecl {
@@ -207,34 +208,46 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                     };
                     ExprKind::Load { arr: a, index }
                 }
-                (Bind::Array(a), Input::View { axes, unit, .. }) => {
+                (
+                    Bind::Array(a),
+                    Input::View {
+                        axes,
+                        rank: vr,
+                        unit,
+                        ..
+                    },
+                ) => {
                     let ps = &view_params[*i as usize];
                     let var = |v: u32| Expr::new(ExprKind::Var(v), Ty::I32);
-                    let nres = axes.iter().filter(|a| **a == Axis::Range).count();
-                    let shift = region.rank as usize - nres;
-                    let (mut p, mut j) = (0, 0);
+                    let i32b = |op, a: Expr, b: Expr| {
+                        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::I32)
+                    };
+                    let shift = (region.rank - vr) as usize;
+                    let mut p = 0;
                     let mut index = Vec::with_capacity(axes.len());
                     for axis in axes {
-                        index.push(match axis {
+                        index.push(match *axis {
                             Axis::Fixed => {
                                 p += 1;
                                 var(ps[p - 1])
                             }
-                            Axis::Range => {
+                            Axis::Range(d) => {
                                 let (start, step) = (var(ps[p]), var(ps[p + 1]));
                                 p += 2;
-                                j += 1;
-                                if unit & (1 << (j - 1)) != 0 {
+                                if unit & (1 << d) != 0 {
                                     start
                                 } else {
-                                    let i32b = |op, a: Expr, b: Expr| {
-                                        Expr::new(
-                                            ExprKind::Binary(op, Box::new(a), Box::new(b)),
-                                            Ty::I32,
-                                        )
-                                    };
-                                    let off = i32b(BinOp::Mul, step, full_lane(j - 1 + shift));
-                                    i32b(BinOp::Add, start, off)
+                                    let l = full_lane(d as usize + shift);
+                                    i32b(BinOp::Add, start, i32b(BinOp::Mul, step, l))
+                                }
+                            }
+                            Axis::Tile(d) => {
+                                let n = var(ps[p]);
+                                p += 1;
+                                if unit & (1 << d) != 0 {
+                                    Expr::int(0)
+                                } else {
+                                    i32b(BinOp::Rem, full_lane(d as usize + shift), n)
                                 }
                             }
                         });
