@@ -75,6 +75,11 @@ pub struct RunArgs {
     /// one, `off` none.
     #[arg(long, value_name = "N|off", value_parser = parse_fuse_min)]
     fuse_min: Option<usize>,
+    /// After the run, print per source line the kernels launched (each launch then
+    /// waits for its device, so times are the device's) and the copies between host
+    /// and device, on stderr.
+    #[arg(long)]
+    profile: bool,
 }
 
 fn parse_fuse_min(s: &str) -> Result<usize, String> {
@@ -230,6 +235,7 @@ fn run(args: &RunArgs) -> ExitCode {
     };
     let opts = Options {
         backend: Some(backend.clone()),
+        profile: args.profile,
         fuse_min: args.fuse_min.or_else(|| {
             // The golden suite runs with every array statement fused this way.
             std::env::var("BLAZAR_FUSE_MIN")
@@ -238,8 +244,12 @@ fn run(args: &RunArgs) -> ExitCode {
         }),
         ..Options::default()
     };
-    let result = blazar_interp::run(&loaded, ctx, opts);
+    let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);
     let finished = crate::device::finish(&backend);
+    if let Some(tables) = profile {
+        let _ = std::io::stdout().flush();
+        eprint!("{tables}");
+    }
     // Kernels still compiling in the background finish into the cache, so that the next
     // run of this program compiles nothing (its output is already complete).
     blazar_native::wait_for_compiles();

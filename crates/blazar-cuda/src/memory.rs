@@ -154,6 +154,7 @@ pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
     let arr = downcast(dev.as_deref_mut().ok_or("internal error: no device copy")?)?;
     if store.residency() == Residency::Host && size > 0 {
         let bytes = bytes_of(&host.buf).ok_or("cell arrays cannot be passed to kernels")?;
+        blazar_runtime::traffic::record(blazar_runtime::traffic::Direction::ToDevice, size);
         stream
             .memcpy_htod(bytes, &mut arr.slice_mut().slice_mut(0..bytes.len()))
             .map_err(|e| driver("a copy to the device", e))?;

@@ -10,6 +10,9 @@ impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         for s in body {
             let flow = self.exec_stmt(s, frame)?;
+            if self.profile.is_some() {
+                self.charge_copies(s.span);
+            }
             if self.device_arrays {
                 // A device fault that surfaced while this statement read device data.
                 if let Some(m) = blazar_runtime::take_device_fault() {
@@ -21,6 +24,17 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// Charges the copies counted since the last statement to the line of `span`.
+    fn charge_copies(&mut self, span: Span) {
+        let t = blazar_runtime::traffic::take();
+        if !t.is_empty() {
+            let line = self.sources.line_of(span) as u32;
+            if let Some(p) = self.profile.as_mut() {
+                p.copies(line, t);
+            }
+        }
     }
 
     /// Runs a loop body; returns `Some(flow)` when the loop must stop with that flow.

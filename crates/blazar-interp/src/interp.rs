@@ -22,6 +22,8 @@ pub struct Options {
     /// `None` takes the backend's choice (`Backend::fuse_min`), `Some(usize::MAX)`
     /// keeps them all on the host.
     pub fuse_min: Option<usize>,
+    /// Time every kernel launch and count host↔device copies per line (`--profile`).
+    pub profile: bool,
 }
 
 pub struct Interp<'p> {
@@ -35,6 +37,8 @@ pub struct Interp<'p> {
     /// See [`Options::fuse_min`]; kernels of whole-array expressions by region.
     pub fuse_min: usize,
     pub fused: crate::fuse::FusedCache,
+    /// What `--profile` measures, when on.
+    pub profile: Option<crate::profile::Profile>,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -68,6 +72,14 @@ impl<'p> Interp<'p> {
                     .unwrap_or(usize::MAX)
             }),
             fused: Default::default(),
+            profile: opts.profile.then(|| {
+                let device = opts
+                    .backend
+                    .as_ref()
+                    .and_then(|b| b.0.try_borrow().ok().map(|b| b.name()))
+                    .unwrap_or("none");
+                crate::profile::Profile::new(device)
+            }),
             backend: opts.backend.clone(),
             globals: vec![None; prog.global_names.len()],
             ctx,

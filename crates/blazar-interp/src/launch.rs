@@ -426,6 +426,7 @@ impl<'p> Interp<'p> {
             .0
             .try_borrow_mut()
             .map_err(|_| RunError::new(span, "a kernel cannot be launched from inside another"))?;
+        let start = self.profile.is_some().then(std::time::Instant::now);
         let outs = b
             .launch(k, plan, &args, &distinct)
             .map_err(fail)?
@@ -435,6 +436,15 @@ impl<'p> Interp<'p> {
                     format!("({name}) {}: no backend ran this kernel", k.name),
                 )
             })?;
+        if let Some(t0) = start {
+            // Profiling: the launch ends when its device has finished.
+            b.synchronize().map_err(fail)?;
+            drop(b);
+            let line = self.sources.line_of(span) as u32;
+            if let Some(p) = self.profile.as_mut() {
+                p.kernel(line, &k.name, t0.elapsed());
+            }
+        }
         Ok(outs)
     }
 }

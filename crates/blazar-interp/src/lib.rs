@@ -17,6 +17,7 @@ mod interp;
 mod intrinsics;
 mod launch;
 mod load;
+mod profile;
 mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
@@ -31,6 +32,20 @@ use blazar_runtime::builtins::Ctx;
 /// diagnostic located in the program.
 pub fn run(loaded: &Loaded, ctx: Ctx, opts: Options) -> Result<(), Diagnostic> {
     run_collect(loaded, ctx, opts).0
+}
+
+/// Runs a program with [`Options::profile`] and returns, with its result, the profile
+/// tables to print after its output (`None` when not profiling).
+pub fn run_profiled(
+    loaded: &Loaded,
+    ctx: Ctx,
+    opts: Options,
+) -> (Result<(), Diagnostic>, Option<String>) {
+    let mut it = Interp::new(&loaded.program, &loaded.sources, ctx, opts);
+    let result = it.run_program();
+    it.flush();
+    let tables = it.profile.as_ref().map(|p| p.render());
+    (result.map_err(|e| e.into_diagnostic()), tables)
 }
 
 /// Runs a program and also returns every kernel specialisation it launched, in the

@@ -12,6 +12,7 @@ pub mod store;
 pub mod value;
 
 pub use array::{Access, Array, ArrayRef, Buffer, ElemType, Mode};
+pub mod traffic;
 pub use store::{take_device_fault, DeviceCopy, Residency, Store};
 pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};
 

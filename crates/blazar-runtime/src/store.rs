@@ -87,6 +87,10 @@ impl Store {
             host.buf = Buffer::zeros(host.buf.elem(), n);
         }
         if let Some(d) = dev.as_ref() {
+            crate::traffic::record(
+                crate::traffic::Direction::ToHost,
+                n * host.buf.elem().size_bytes(),
+            );
             if let Err(e) = d.download(&mut host.buf) {
                 record_fault(e);
             }

@@ -1,0 +1,103 @@
+//! `blazar run --profile`: where a run's time goes, per source line.
+//!
+//! With [`Options::profile`](crate::Options::profile) every kernel launch (a
+//! `parallel_do` or a fused array statement) waits for its device and is timed, and the
+//! copies between host and device (`blazar_runtime::traffic`) are charged to the
+//! statement that caused them. [`Profile::render`] prints one table of kernels (line,
+//! kernel, device, launches, total and mean time) and one of copies (line, direction,
+//! count, bytes), for the CLI to show after the program's output.
+
+use blazar_runtime::traffic::Traffic;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// Launches and time of one kernel at one line.
+#[derive(Default)]
+struct Row {
+    launches: u64,
+    total: Duration,
+}
+
+/// What a profiled run measured.
+pub struct Profile {
+    device: &'static str,
+    kernels: BTreeMap<(u32, String), Row>,
+    copies: BTreeMap<u32, Traffic>,
+}
+
+impl Profile {
+    pub fn new(device: &'static str) -> Profile {
+        Profile {
+            device,
+            kernels: BTreeMap::new(),
+            copies: BTreeMap::new(),
+        }
+    }
+
+    /// One launch of `kernel` from `line`, taking `time` (until its device finished).
+    pub fn kernel(&mut self, line: u32, kernel: &str, time: Duration) {
+        let row = self.kernels.entry((line, kernel.to_string())).or_default();
+        row.launches += 1;
+        row.total += time;
+    }
+
+    /// Copies the statement at `line` caused.
+    pub fn copies(&mut self, line: u32, t: Traffic) {
+        self.copies.entry(line).or_default().add(t);
+    }
+
+    /// The two tables as text.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "profile: kernels (each launch waits for its device)");
+        let _ = writeln!(
+            out,
+            "{:>6}  {:<24} {:<6} {:>9} {:>11} {:>11}",
+            "line", "kernel", "device", "launches", "total ms", "mean us"
+        );
+        let mut total = Duration::ZERO;
+        for ((line, name), r) in &self.kernels {
+            total += r.total;
+            let mean = r.total.as_secs_f64() * 1e6 / r.launches.max(1) as f64;
+            let _ = writeln!(
+                out,
+                "{line:>6}  {name:<24} {:<6} {:>9} {:>11.3} {:>11.1}",
+                self.device,
+                r.launches,
+                r.total.as_secs_f64() * 1e3,
+                mean
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:>6}  {:<24} {:<6} {:>9} {:>11.3}",
+            "",
+            "all",
+            "",
+            "",
+            total.as_secs_f64() * 1e3
+        );
+        let _ = writeln!(out, "profile: copies between host and device");
+        if self.copies.is_empty() {
+            let _ = writeln!(out, "  none");
+        } else {
+            let _ = writeln!(
+                out,
+                "{:>6}  {:>10} {:>12} {:>10} {:>12}",
+                "line", "to device", "MB", "to host", "MB"
+            );
+            for (line, t) in &self.copies {
+                let _ = writeln!(
+                    out,
+                    "{line:>6}  {:>10} {:>12.3} {:>10} {:>12.3}",
+                    t.to_device,
+                    t.to_device_bytes as f64 / 1e6,
+                    t.to_host,
+                    t.to_host_bytes as f64 / 1e6
+                );
+            }
+        }
+        out
+    }
+}
