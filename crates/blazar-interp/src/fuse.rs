@@ -32,6 +32,8 @@ const REDUCE_THREADS: usize = 1 << 18;
 #[derive(Default)]
 pub struct FusedCache {
     map: HashMap<Region, Rc<Kernel>>,
+    /// Kernels made per source line so far (the second one of a line is `_2`, ...).
+    per_line: HashMap<u32, u32>,
 }
 
 /// An operand while a region grows: a host value (`konst`: a literal of the source),
@@ -799,11 +801,13 @@ impl<'p> Interp<'p> {
             return k.clone();
         }
         let line = self.sources.line_of(span) as u32;
-        let k = Rc::new(blazar_passes::lower_region(
-            region,
-            &format!("array_line{line}"),
-            line,
-        ));
+        let n = self.fused.per_line.entry(line).or_insert(0);
+        *n += 1;
+        let name = match *n {
+            1 => format!("array_line{line}"),
+            n => format!("array_line{line}_{n}"),
+        };
+        let k = Rc::new(blazar_passes::lower_region(region, &name, line));
         self.fused.map.insert(region.clone(), k.clone());
         self.kernels.record(k.clone());
         k

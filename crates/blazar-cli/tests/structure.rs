@@ -1,0 +1,119 @@
+//! How many kernels a whole-array program makes, read from `blazar run --profile`: a
+//! chain of element-wise operations is one kernel, a reduction of it is one kernel,
+//! a slice feeding arithmetic is part of its kernel, and a loop compiles its statements
+//! once (launches counted per line). Fusion must not silently regress into one kernel
+//! per operation.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// Kernel launches per (line, kernel) and the copies table of a `--profile` run of
+/// `src` with every array expression fused, on the CPU's interpreter tier.
+fn profile(src: &str) -> (String, BTreeMap<(u32, String), u64>, String) {
+    let dir = std::env::temp_dir().join(format!("blazar-structure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("p{}.q", src.len()));
+    std::fs::write(&file, src).expect("write program");
+    let out = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .args([
+            "run",
+            "--device",
+            "cpu",
+            "--cpu-tier",
+            "interp",
+            "--fuse-min",
+            "0",
+            "--profile",
+        ])
+        .arg(&file)
+        .output()
+        .expect("runs blazar");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut kernels = BTreeMap::new();
+    let mut lines = stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("profile: kernels"));
+    lines.next();
+    lines.next();
+    for l in lines.by_ref() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        match f.as_slice() {
+            [line, name, _device, launches, ..] if line.parse::<u32>().is_ok() => {
+                kernels.insert(
+                    (line.parse().unwrap(), name.to_string()),
+                    launches.parse().unwrap(),
+                );
+            }
+            _ => break,
+        }
+    }
+    let copies = stderr
+        .split("profile: copies between host and device")
+        .nth(1)
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        kernels,
+        copies,
+    )
+}
+
+fn launches_on(k: &BTreeMap<(u32, String), u64>, line: u32) -> Vec<u64> {
+    k.iter()
+        .filter(|((l, _), _)| *l == line)
+        .map(|(_, n)| *n)
+        .collect()
+}
+
+#[test]
+fn a_chain_of_element_wise_operations_is_one_kernel() {
+    let (out, k, copies) = profile(
+        "x = 255 * rand(64, 48, 3)\n\
+         y = 255 * (x / 255) .^ 0.45 + sqrt(abs(x - 100)) .* (x > 128) - max(x, 3)\n\
+         print size(y)\n",
+    );
+    assert_eq!(out, "[64,48,3]\n");
+    assert_eq!(launches_on(&k, 2), vec![1], "{k:?}");
+    assert_eq!(copies, "none", "the CPU copies nothing");
+}
+
+#[test]
+fn a_reduction_absorbs_its_producer() {
+    let (_, k, _) = profile(
+        "x = rand(100, 100)\ny = rand(100, 100)\ns = sum((x - y) .^ 2) + max(x .* y)\nprint s > 0\n",
+    );
+    // Two reductions on line 3, each one kernel reading x and y once.
+    assert_eq!(launches_on(&k, 3), vec![1, 1], "{k:?}");
+}
+
+#[test]
+fn slices_and_data_movement_join_the_kernel_around_them() {
+    let (out, k, _) = profile(
+        "x = rand(32, 16, 3)\n\
+         g = 0.3 * x[:, :, 0] + 0.6 * x[:, :, 1] + 0.1 * x[:, :, 2]\n\
+         t = transpose(g) .* 2 + 1\n\
+         print size(g), size(t)\n",
+    );
+    assert_eq!(out, "[32,16][16,32]\n");
+    assert_eq!(launches_on(&k, 2), vec![1], "{k:?}");
+    assert_eq!(launches_on(&k, 3), vec![1], "{k:?}");
+}
+
+#[test]
+fn a_loop_launches_each_statement_per_iteration_with_one_kernel() {
+    let (_, k, _) = profile(
+        "x = rand(50, 50)\n\
+         for i = 1..10\n\
+             x = x * 0.5 + 1\n\
+         end\n\
+         print sum(x) > 0\n",
+    );
+    assert_eq!(launches_on(&k, 3), vec![10], "{k:?}");
+}
