@@ -3,8 +3,8 @@
 //! declarations, the coarsened run and the ragged-grid guard, and the output epilogue.
 
 use crate::kernel::{Gen, SharedSlot};
-use crate::names::{self, scalar};
 use crate::{Generated, OutputLayout, ParamLayout};
+use blazar_codegen_c::names::{self, scalar};
 use blazar_kir::{Bind, Space, Ty};
 use std::fmt::Write;
 

@@ -7,8 +7,8 @@
 //! with outputs) never jumps over an initialisation.
 
 use crate::facts::walk;
-use crate::names;
 use crate::{CodegenOptions, DynShared, Generated};
+use blazar_codegen_c::names;
 use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;

@@ -32,7 +32,6 @@ mod facts;
 mod fold;
 mod kernel;
 mod memory;
-mod names;
 mod prelude;
 mod prelude_mem;
 mod shared;
@@ -45,8 +44,10 @@ pub use shared::dynamic_shared_bytes;
 /// CPU tier (`blazar-native`), whose host prelude defines the same `bz_*` helpers with
 /// the same semantics.
 pub mod spell {
-    pub use crate::expr::{binary, cast, math, operator, unary};
-    pub use crate::names::{c_string, constant, ident, int_lit, op_code, real_lit, scalar, ty};
+    pub use blazar_codegen_c::names::{
+        c_string, constant, ident, int_lit, op_code, real_lit, scalar, ty,
+    };
+    pub use blazar_codegen_c::spell::{binary, cast, math, operator, unary};
 }
 
 use blazar_kir::{AtomicOp, Expr, Kernel, Scalar};

@@ -8,7 +8,7 @@
 //! zero and is skipped by writes.
 
 use crate::kernel::{Gen, SharedSlot};
-use crate::names::{self, scalar};
+use blazar_codegen_c::names::{self, scalar};
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Scalar, Space, Ty};
 
 impl Gen<'_> {

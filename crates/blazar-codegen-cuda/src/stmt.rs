@@ -7,7 +7,7 @@
 //! has outputs, so that every thread reaches the block reduction.
 
 use crate::kernel::{Gen, LoopCtx};
-use crate::names;
+use blazar_codegen_c::names;
 use blazar_kir::{Const, ExprKind, Stmt, StmtKind, Ty};
 
 impl Gen<'_> {

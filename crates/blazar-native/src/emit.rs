@@ -24,7 +24,7 @@ mod stmt;
 mod strips;
 
 use crate::support::{Plan, SlotKind};
-use blazar_codegen_cuda::spell;
+use blazar_codegen_c::spell;
 use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;

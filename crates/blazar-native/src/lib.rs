@@ -2,7 +2,7 @@
 //!
 //! [`try_launch`] mirrors [`blazar_cpu::launch`]: it decides whether it can run a
 //! kernel (`support`), generates C++ for it (`emit`, with the fixed host prelude of
-//! `prelude` and `prelude_mem`, and the scalar spellings of `blazar_codegen_cuda::spell`),
+//! `prelude` and `prelude_mem`, and the scalar spellings of `blazar_codegen_c::spell`),
 //! compiles it with the system C++ compiler into a cached shared object and loads it
 //! (`compile`), and runs its work items in parallel on rayon (`launch`). The results
 //! are the CPU executor's, which stays the oracle: the same work items, the same

@@ -1,7 +1,7 @@
 //! The host C++ prelude, part 1: scalar types, complex numbers, conversions, integer
 //! arithmetic and fixed-length vectors, with the CPU executor's semantics.
 //!
-//! The helpers carry the names that `blazar_codegen_cuda::spell` prints (`bz_div`,
+//! The helpers carry the names that `blazar_codegen_c::spell` prints (`bz_div`,
 //! `bz_cast`, `bz_cpow`, ...), so scalar expressions are spelled once for both targets.
 //! Complex functions follow num-complex 0.4 formula by formula (corner cases included),
 //! and `|z|` of a `c32` is computed as the executor does (squares summed in f64). The

@@ -11,7 +11,7 @@
 
 use super::Gen;
 use crate::support::{has_barrier, SlotKind};
-use blazar_codegen_cuda::spell::{self, scalar};
+use blazar_codegen_c::spell::{self, scalar};
 use blazar_kir::{ArrId, Expr, Stmt, StmtKind, Ty};
 use std::fmt::Write;
 

@@ -15,7 +15,7 @@
 use super::fission::assigned_in;
 use super::Gen;
 use crate::support::SlotKind;
-use blazar_codegen_cuda::spell;
+use blazar_codegen_c::spell;
 use blazar_kir::{Expr, ExprKind, Scalar, Stmt, StmtKind, Ty};
 
 fn written(b: &[Stmt], out: &mut Vec<u32>) {

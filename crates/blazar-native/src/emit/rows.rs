@@ -12,7 +12,7 @@
 
 use super::range::Aff;
 use super::Gen;
-use blazar_codegen_cuda::spell;
+use blazar_codegen_c::spell;
 use blazar_kir::Ty;
 use std::collections::BTreeSet;
 use std::fmt::Write;

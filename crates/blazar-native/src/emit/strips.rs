@@ -13,7 +13,7 @@
 //! result: `post` (stores, outputs, errors) still runs in thread order.
 
 use super::Gen;
-use blazar_codegen_cuda::spell;
+use blazar_codegen_c::spell;
 use blazar_kir::{Expr, ExprKind, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 
