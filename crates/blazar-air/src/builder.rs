@@ -410,6 +410,18 @@ impl Builder {
     /// A one-argument math builtin by name, on a real or int operand (ints convert to
     /// reals first, except where the host keeps them).
     pub fn math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        if let Some(t) = conversion(name, self.prec) {
+            // Reals truncate toward zero and saturate (NaN gives 0), ints wrap: KIR's
+            // casts, as the host's conversions.
+            let v = self.cast(a, t);
+            if v == a {
+                // Already of that type: the value itself, as a node of its own.
+                let dims = self.dims(a).to_vec();
+                let clean = self.clean[a.0 as usize];
+                return Some(self.push(NodeKind::Cast(a.0), t, dims, clean));
+            }
+            return Some(v);
+        }
         let f = match name {
             "sqrt" => MathFn::Sqrt,
             "exp" => MathFn::Exp,
@@ -632,6 +644,22 @@ pub struct Finished {
     pub along_len: usize,
 }
 
+/// The element type a conversion builtin gives, or `None` for any other name.
+fn conversion(name: &str, prec: Prec) -> Option<Scalar> {
+    Some(match name {
+        "int" | "int32" => Scalar::I32,
+        "int8" => Scalar::I8,
+        "int16" => Scalar::I16,
+        "int64" => Scalar::I64,
+        "uint8" => Scalar::U8,
+        "uint16" => Scalar::U16,
+        "uint32" => Scalar::U32,
+        "uint64" => Scalar::U64,
+        "float" => prec.real(),
+        _ => return None,
+    })
+}
+
 /// A constant's bits converted from type `from` to `to`.
 fn convert_const(bits: u64, from: Scalar, to: Scalar) -> u64 {
     let as_f64 = match from {
@@ -642,7 +670,20 @@ fn convert_const(bits: u64, from: Scalar, to: Scalar) -> u64 {
     match to {
         Scalar::F32 => (as_f64 as f32 as f64).to_bits(),
         Scalar::F64 => as_f64.to_bits(),
-        t if t.is_int() && (from == Scalar::F32 || from == Scalar::F64) => as_f64 as i64 as u64,
+        t if t.is_int() && (from == Scalar::F32 || from == Scalar::F64) => {
+            // Truncation toward zero, saturating at the type's limits, NaN to 0.
+            let (lo, hi) = match t {
+                Scalar::I8 => (i8::MIN as f64, i8::MAX as f64),
+                Scalar::I16 => (i16::MIN as f64, i16::MAX as f64),
+                Scalar::I32 => (i32::MIN as f64, i32::MAX as f64),
+                Scalar::U8 => (0.0, u8::MAX as f64),
+                Scalar::U16 => (0.0, u16::MAX as f64),
+                Scalar::U32 => (0.0, u32::MAX as f64),
+                Scalar::U64 => return (as_f64 as u64) as u64,
+                _ => return as_f64 as i64 as u64,
+            };
+            as_f64.clamp(lo, hi) as i64 as u64
+        }
         _ => bits,
     }
 }

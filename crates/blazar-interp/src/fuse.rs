@@ -56,7 +56,8 @@ struct Fusion {
 const UNARY: &[&str] = &[
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
     "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "frac", "sign", "isnan", "isinf",
-    "isfinite",
+    "isfinite", "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float",
 ];
 
 /// Whether `e` is an expression a region can start from.
