@@ -21,6 +21,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Threads per work item for kernels without barriers.
 pub(crate) const CHUNK: usize = 512;
 
+/// Launches of at most this many work items run on the calling thread.
+pub const INLINE_ITEMS: usize = 8;
+
 /// Runs kernel `k` over the index space of `plan`; returns one value per output.
 pub fn launch(
     k: &Kernel,
@@ -119,9 +122,13 @@ pub fn launch(
         kstride,
         space: &space,
     };
-    let partials = with_pool(opts.threads, || {
-        run_items(&ctx, &space, &params, plan.serial)
-    })?;
+    // A small launch runs on the calling thread: handing it to the pool's threads and
+    // waiting for them costs more than its work (the results are the same).
+    let partials = if plan.serial || space.items <= INLINE_ITEMS {
+        run_items(&ctx, &space, &params, true)
+    } else {
+        with_pool(opts.threads, || run_items(&ctx, &space, &params, false))
+    }?;
     Ok(finish(&prog, &partials))
 }
 

@@ -27,4 +27,4 @@ pub(crate) use blazar_launch::{
     ArgVal, ArrayArg, ExecOptions, KernelError, KernelErrorKind, LaunchPlan,
 };
 pub use compile::kernel_aliases;
-pub use launch::launch;
+pub use launch::{launch, INLINE_ITEMS};

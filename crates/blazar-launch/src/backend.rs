@@ -55,9 +55,12 @@ pub trait Backend {
     }
 
     /// Whole-array expressions with fewer elements than this run on the host
-    /// interpreter, where a kernel launch would cost more than it saves.
+    /// interpreter, where a kernel launch would cost more than it saves. The default is
+    /// the CPU's crossover, measured on 2 cores for `y = x .* z + 1` (µs per statement,
+    /// fused against host): 2.2/1.0 at 1024 elements (run on the calling thread),
+    /// 20/5 at 16K, 35/18 at 64K, 49/190 at 256K: about 128K.
     fn fuse_min(&self) -> usize {
-        1 << 16
+        1 << 17
     }
 
     /// Waits for all queued work; reports a device error it raised.

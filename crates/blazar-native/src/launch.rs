@@ -342,8 +342,10 @@ pub(crate) fn run(
         }
         err
     };
-    let serial = plan.serial;
-    let errors: Vec<CErr> = with_pool(opts.threads, || {
+    // A small launch runs on the calling thread (see `blazar_cpu::INLINE_ITEMS`).
+    let serial = plan.serial || items <= blazar_cpu::INLINE_ITEMS;
+    let threads = if serial { 0 } else { opts.threads };
+    let errors: Vec<CErr> = with_pool(threads, || {
         let groups = if serial {
             1
         } else {

@@ -1,0 +1,134 @@
+//! Differential property test of fusion: random whole-array expressions (operators,
+//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions,
+//! int and real arrays with NaN and infinities) print exactly the same when the host
+//! evaluates them (`fuse_min: off`) and when each runs as one fused kernel on the SIMT
+//! interpreter (`fuse_min: 0`). Transcendental functions are left out: they are exact
+//! only to their library's error.
+
+use blazar_interp::{check, run, BackendRef, Options};
+use blazar_native::CpuBackend;
+use blazar_runtime::builtins::Ctx;
+use proptest::prelude::*;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+#[derive(Clone, Default)]
+struct Sink(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The program's output (or its error message) with fusion at `fuse_min`.
+fn output(src: &str, fuse_min: usize, double: bool) -> String {
+    let loaded = check("fuse.q", src, None);
+    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
+    let sink = Sink::default();
+    let prec = if double {
+        blazar_runtime::Prec::Double
+    } else {
+        blazar_runtime::Prec::Single
+    };
+    let ctx = Ctx::new(prec, Box::new(sink.clone()), std::env::temp_dir(), "f".into());
+    let opts = Options {
+        backend: Some(BackendRef::new(CpuBackend::default())),
+        fuse_min: Some(fuse_min),
+        ..Options::default()
+    };
+    let r = run(&loaded, ctx, opts);
+    let mut out = String::from_utf8_lossy(&sink.0.borrow()).into_owned();
+    if let Err(d) = r {
+        out.push_str(&format!("ERROR: {}", d.message));
+    }
+    out
+}
+
+const SETUP: &str = "\
+nan = 0 / 0
+inf = 1 / 0
+a = [[1, -2, 0.5], [nan, 4, -inf]]
+b = [[3, 0, -1.5], [2, -4, 8]]
+r = [1, 2, -3]
+i = int32([[7, -3, 0], [12, 5, -8]])
+j = int32([[2, 0, -5], [3, 3, 1]])
+c = ones(2, 3, 2) * 3 - 1
+";
+
+/// A random expression of `depth` over the setup's arrays, as source text.
+fn expr(depth: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        Just("a".to_string()),
+        Just("b".to_string()),
+        Just("r".to_string()),
+        Just("i".to_string()),
+        Just("j".to_string()),
+        Just("c[:, :, 1]".to_string()),
+        Just("a[0..1, 1..2]".to_string()),
+        Just("2".to_string()),
+        Just("0.5".to_string()),
+        Just("-3".to_string()),
+        Just("int32(2)".to_string()),
+    ];
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    let sub = expr(depth - 1);
+    let bin = (
+        sub.clone(),
+        prop::sample::select(vec![
+            "+", "-", ".*", "./", "==", "!=", "<", ">", "<=", ">=", "&&", "||",
+        ]),
+        sub.clone(),
+    )
+        .prop_map(|(x, op, y)| format!("({x} {op} {y})"));
+    let un = (
+        prop::sample::select(vec![
+            "-", "!", "abs", "floor", "ceil", "round", "sign", "isnan", "isinf", "isfinite",
+            "sqrt", "int", "uint8", "float", "frac",
+        ]),
+        sub.clone(),
+    )
+        .prop_map(|(f, x)| match f {
+            "-" | "!" => format!("{f}({x})"),
+            f => format!("{f}({x})"),
+        });
+    let two = (
+        prop::sample::select(vec!["min", "max", "mod"]),
+        sub.clone(),
+        sub.clone(),
+    )
+        .prop_map(|(f, x, y)| format!("{f}({x}, {y})"));
+    let sq = sub.clone().prop_map(|x| format!("({x}) .^ 2"));
+    prop_oneof![leaf, bin, un, two, sq].boxed()
+}
+
+fn statement() -> impl Strategy<Value = String> {
+    (
+        expr(3),
+        prop::sample::select(vec!["", "sum", "max", "min", "mean", "prod", "sum2"]),
+    )
+        .prop_map(|(e, red)| match red {
+            "" => format!("print {e}"),
+            "sum2" => format!("print sum(({e}) + a * 0, 1)"),
+            f => format!("print {f}(({e}) + a * 0)"),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    #[test]
+    fn fused_expressions_print_what_the_host_prints(s in statement(), double in any::<bool>()) {
+        let src = format!("{SETUP}{s}\n");
+        let host = output(&src, usize::MAX, double);
+        let fused = output(&src, 0, double);
+        prop_assert_eq!(host, fused, "{}", src);
+    }
+}
