@@ -36,7 +36,12 @@ fn output(src: &str, fuse_min: usize, double: bool) -> String {
     } else {
         blazar_runtime::Prec::Single
     };
-    let ctx = Ctx::new(prec, Box::new(sink.clone()), std::env::temp_dir(), "f".into());
+    let ctx = Ctx::new(
+        prec,
+        Box::new(sink.clone()),
+        std::env::temp_dir(),
+        "f".into(),
+    );
     let opts = Options {
         backend: Some(BackendRef::new(CpuBackend::default())),
         fuse_min: Some(fuse_min),
@@ -70,11 +75,13 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         Just("i".to_string()),
         Just("j".to_string()),
         Just("c[:, :, 1]".to_string()),
-        Just("a[0..1, 1..2]".to_string()),
+        Just("a[0..1, 0..2]".to_string()),
+        Just("b[1, :]".to_string()),
+        Just("a .* b".to_string()),
+        Just("i + j".to_string()),
         Just("2".to_string()),
         Just("0.5".to_string()),
-        Just("-3".to_string()),
-        Just("int32(2)".to_string()),
+        Just("int32(-3)".to_string()),
     ];
     if depth == 0 {
         return leaf.boxed();
@@ -116,8 +123,8 @@ fn statement() -> impl Strategy<Value = String> {
     )
         .prop_map(|(e, red)| match red {
             "" => format!("print {e}"),
-            "sum2" => format!("print sum(({e}) + a * 0, 1)"),
-            f => format!("print {f}(({e}) + a * 0)"),
+            "sum2" => format!("print sum(({e}) + b * 0, 1)"),
+            f => format!("print {f}(({e}) + b * 0)"),
         })
 }
 
