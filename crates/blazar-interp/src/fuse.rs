@@ -672,6 +672,10 @@ impl<'p> Interp<'p> {
             return Ok(None);
         }
         let outs = self.launch_region(&done, None, f, span)?;
+        if let Some(KValue::Int(0)) = outs.get(1) {
+            // min/max of reals that are all NaN.
+            return Ok(Some(Value::Real(f64::NAN)));
+        }
         let Some(v) = outs.into_iter().next() else {
             return Err(RunError::new(
                 span,

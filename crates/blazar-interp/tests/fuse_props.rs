@@ -129,7 +129,11 @@ fn statement() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+    // 300 cases in CI; `PROPTEST_CASES=N` for a longer hunt.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn fused_expressions_print_what_the_host_prints(s in statement(), double in any::<bool>()) {

@@ -64,16 +64,25 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 ty: array(along.elem, rank, false),
             });
         }
-        (Some((r, ty)), None) => k.outputs.push(Output {
-            name: "acc".into(),
-            ty,
-            op: match r {
-                Reduce::Sum => AtomicOp::Add,
-                Reduce::Prod => AtomicOp::Mul,
-                Reduce::Min => AtomicOp::Min,
-                Reduce::Max => AtomicOp::Max,
-            },
-        }),
+        (Some((r, ty)), None) => {
+            k.outputs.push(Output {
+                name: "acc".into(),
+                ty,
+                op: match r {
+                    Reduce::Sum => AtomicOp::Add,
+                    Reduce::Prod => AtomicOp::Mul,
+                    Reduce::Min => AtomicOp::Min,
+                    Reduce::Max => AtomicOp::Max,
+                },
+            });
+            if nan_aware(r, ty) {
+                k.outputs.push(Output {
+                    name: "seen".into(),
+                    ty: Scalar::I64,
+                    op: AtomicOp::Add,
+                });
+            }
+        }
     }
     // Per input: its array slot or variable (and a view's parameter variables).
     let mut binds = Vec::with_capacity(region.inputs.len());
@@ -338,10 +347,19 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 value: cast(result, a.elem),
             }
         }
-        Some((_, ty)) if !strided => StmtKind::Accumulate {
-            output: 0,
-            value: cast(value, ty),
-        },
+        Some((r, ty)) if !strided => {
+            let value = cast(value, ty);
+            if nan_aware(r, ty) {
+                k.body.push(Stmt {
+                    kind: StmtKind::Accumulate {
+                        output: 1,
+                        value: not_nan(&value),
+                    },
+                    line,
+                });
+            }
+            StmtKind::Accumulate { output: 0, value }
+        }
         Some((r, ty)) => {
             let var = |name: &str, ty: Ty, k: &mut Kernel| {
                 k.vars.push(VarDecl {
@@ -398,6 +416,13 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                     value: step,
                 })],
             }));
+            if nan_aware(r, ty) {
+                // The accumulator stays NaN only if every element the thread saw was.
+                k.body.push(stmt(StmtKind::Accumulate {
+                    output: 1,
+                    value: not_nan(&acc_e),
+                }));
+            }
             StmtKind::Accumulate {
                 output: 0,
                 value: acc_e,
@@ -406,6 +431,21 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
     };
     k.body.push(Stmt { kind, line });
     k
+}
+
+/// Whether a reduction also counts values that are not NaN (`min`/`max` of reals
+/// ignore NaN; when every element is NaN the host's result is NaN, not the identity).
+fn nan_aware(r: Reduce, ty: Scalar) -> bool {
+    matches!(r, Reduce::Min | Reduce::Max) && ty.is_float()
+}
+
+/// `1` when `v` is not NaN, as an i64.
+fn not_nan(v: &Expr) -> Expr {
+    let same = Expr::new(
+        ExprKind::Binary(BinOp::Eq, Box::new(v.clone()), Box::new(v.clone())),
+        Ty::BOOL,
+    );
+    cast(same, Scalar::I64)
 }
 
 /// `value` converted to `ty` (itself when it has that type).
