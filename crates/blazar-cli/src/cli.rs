@@ -6,6 +6,7 @@ use blazar_native::{CpuBackend, CpuTier};
 use blazar_runtime::builtins::Ctx;
 use blazar_runtime::Prec;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -209,8 +210,22 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let out = Box::new(std::io::BufWriter::new(std::io::stdout()));
+    if args.threads > MAX_THREADS {
+        eprintln!(
+            "blazar: error: --threads {} is more than this build allows ({MAX_THREADS})",
+            args.threads
+        );
+        return ExitCode::from(2);
+    }
+    // Program output reaches a terminal line by line (a pipe or file gets it in
+    // blocks); it is flushed before every error and when a signal stops the run.
+    let out: Box<dyn Write> = if std::io::stdout().is_terminal() {
+        Box::new(std::io::LineWriter::new(std::io::stdout()))
+    } else {
+        Box::new(std::io::BufWriter::new(std::io::stdout()))
+    };
     let mut ctx = context(file, args.double, out);
+    let interrupt = crate::signals::install();
     let cpu_tier = match args.cpu_tier {
         CpuTierArg::Auto => CpuTier::Auto,
         CpuTierArg::Interp => CpuTier::Interp,
@@ -236,6 +251,7 @@ fn run(args: &RunArgs) -> ExitCode {
     let opts = Options {
         backend: Some(backend.clone()),
         profile: args.profile,
+        interrupt: Some(interrupt.clone()),
         fuse_min: args.fuse_min.or_else(|| {
             // The golden suite runs with every array statement fused this way.
             std::env::var("BLAZAR_FUSE_MIN")
@@ -253,8 +269,15 @@ fn run(args: &RunArgs) -> ExitCode {
     // Kernels still compiling in the background finish into the cache, so that the next
     // run of this program compiles nothing (its output is already complete).
     blazar_native::wait_for_compiles();
-    match result {
-        Ok(()) => finished,
-        Err(d) => report(&d, &loaded),
+    match (result, crate::signals::exit_code(&interrupt)) {
+        (Err(d), Some(code)) => {
+            report(&d, &loaded);
+            code
+        }
+        (Ok(()), _) => finished,
+        (Err(d), None) => report(&d, &loaded),
     }
 }
+
+/// The most worker threads `--threads` may ask for.
+pub const MAX_THREADS: usize = 1024;

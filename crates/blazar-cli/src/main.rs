@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod device;
+mod signals;
 mod test_cmd;
 
 use clap::Parser;

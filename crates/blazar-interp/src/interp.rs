@@ -24,6 +24,9 @@ pub struct Options {
     pub fuse_min: Option<usize>,
     /// Time every kernel launch and count host↔device copies per line (`--profile`).
     pub profile: bool,
+    /// Set (to the signal's number) by a signal handler the embedding program installs:
+    /// the run stops at its next loop iteration or call with a located error.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 pub struct Interp<'p> {
@@ -39,6 +42,8 @@ pub struct Interp<'p> {
     pub fused: crate::fuse::FusedCache,
     /// What `--profile` measures, when on.
     pub profile: Option<crate::profile::Profile>,
+    /// See [`Options::interrupt`].
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     pub globals: Vec<Option<Value>>,
     pub ctx: Ctx,
     pub prec: Prec,
@@ -72,6 +77,7 @@ impl<'p> Interp<'p> {
                     .unwrap_or(usize::MAX)
             }),
             fused: Default::default(),
+            interrupt: opts.interrupt.clone(),
             profile: opts.profile.then(|| {
                 let device = opts
                     .backend
@@ -124,6 +130,12 @@ impl<'p> Interp<'p> {
                 span,
                 "the step budget of this run is exhausted",
             ));
+        }
+        if let Some(sig) = &self.interrupt {
+            let sig = sig.load(std::sync::atomic::Ordering::Relaxed);
+            if sig != 0 {
+                return Err(RunError::new(span, interrupt_message(sig)));
+            }
         }
         Ok(())
     }
@@ -200,3 +212,13 @@ impl<'p> Interp<'p> {
 }
 
 use std::io::Write as _;
+
+/// The error a run stops with when signal `sig` arrived.
+pub fn interrupt_message(sig: usize) -> String {
+    let name = match sig {
+        2 => "SIGINT (Ctrl-C)",
+        15 => "SIGTERM",
+        _ => "a signal",
+    };
+    format!("stopped here by {name}")
+}
