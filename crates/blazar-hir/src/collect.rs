@@ -4,14 +4,32 @@
 //! local of that function, even where it is read before its assignment.
 
 use blazar_syntax::{Expr, ExprKind, Function, Stmt, StmtKind};
+use std::collections::HashSet;
+
+/// Names in order of first appearance, each once (a set beside the list keeps
+/// collection linear in the number of names).
+#[derive(Default)]
+struct Names {
+    order: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Names {
+    fn push(&mut self, name: &str) {
+        if !self.seen.contains(name) {
+            self.seen.insert(name.to_string());
+            self.order.push(name.to_string());
+        }
+    }
+}
 
 /// The names a body assigns (not looking into nested functions or lambdas), in order
 /// of first appearance: `plain` as a whole (`x = v`, declarations, loop variables),
 /// `indexed` only through an index or field (`y[i] = v`).
 #[derive(Default)]
 struct Assigned {
-    plain: Vec<String>,
-    indexed: Vec<String>,
+    plain: Names,
+    indexed: Names,
 }
 
 impl Assigned {
@@ -21,13 +39,13 @@ impl Assigned {
                 StmtKind::Assign { targets, .. } => {
                     for t in targets {
                         match (&t.kind, root_name(t)) {
-                            (ExprKind::Ident(n), _) => push(&mut self.plain, n),
-                            (_, Some(n)) => push(&mut self.indexed, n),
+                            (ExprKind::Ident(n), _) => self.plain.push(n),
+                            (_, Some(n)) => self.indexed.push(n),
                             _ => {}
                         }
                     }
                 }
-                StmtKind::Decl { name, .. } => push(&mut self.plain, &name.name),
+                StmtKind::Decl { name, .. } => self.plain.push(&name.name),
                 StmtKind::If { arms, otherwise } => {
                     for (_, b) in arms {
                         self.walk(b);
@@ -37,7 +55,7 @@ impl Assigned {
                     }
                 }
                 StmtKind::For { var, body, .. } => {
-                    push(&mut self.plain, &var.name);
+                    self.plain.push(&var.name);
                     self.walk(body);
                 }
                 StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => self.walk(body),
@@ -56,20 +74,28 @@ impl Assigned {
 pub fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
     let mut a = Assigned::default();
     a.walk(body);
-    for n in a.plain.iter().chain(&a.indexed) {
-        push(out, n);
+    let mut seen: HashSet<&str> = out.iter().map(String::as_str).collect();
+    let mut new = Vec::new();
+    for n in a.plain.order.iter().chain(&a.indexed.order) {
+        if seen.insert(n) {
+            new.push(n.clone());
+        }
     }
+    out.extend(new);
 }
 
 /// The names that `body` only ever assigns through an index or a field (`y[i] = v`),
 /// never as a whole: in a nested function or lambda these update the enclosing
 /// variable when there is one, rather than making a new local.
-pub fn indexed_only_names(body: &[Stmt]) -> Vec<String> {
+pub fn indexed_only_names(body: &[Stmt]) -> HashSet<String> {
     let mut a = Assigned::default();
     a.walk(body);
-    let Assigned { plain, mut indexed } = a;
-    indexed.retain(|n| !plain.contains(n));
+    let Assigned { plain, indexed } = a;
     indexed
+        .seen
+        .into_iter()
+        .filter(|n| !plain.seen.contains(n))
+        .collect()
 }
 
 /// The variable at the root of an assignment target (`x` in `x[i].f = v`).
@@ -78,12 +104,6 @@ pub fn root_name(e: &Expr) -> Option<&str> {
         ExprKind::Ident(n) => Some(n),
         ExprKind::Index { base, .. } | ExprKind::Field { base, .. } => root_name(base),
         _ => None,
-    }
-}
-
-fn push(out: &mut Vec<String>, name: &str) {
-    if !out.iter().any(|n| n == name) {
-        out.push(name.to_string());
     }
 }
 
