@@ -392,9 +392,12 @@ impl Scratch {
                 if *uniform {
                     return self.uniform_for(ctx, mask, *var, *start, *step, *end, body);
                 }
-                let mut v = take(&mut self.regs[*var as usize]);
-                v.copy_masked(&self.regs[*start as usize], mask, false);
-                self.regs[*var as usize] = v;
+                if start != var {
+                    // (`for i = i..n` starts where the variable is: nothing to copy.)
+                    let mut v = take(&mut self.regs[*var as usize]);
+                    v.copy_masked(&self.regs[*start as usize], mask, false);
+                    self.regs[*var as usize] = v;
+                }
                 let (var, step, end) = (*var as usize, *step as usize, *end as usize);
                 self.looped(
                     ctx,

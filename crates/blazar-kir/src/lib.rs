@@ -4,12 +4,13 @@
 //! has a concrete scalar or vector type, arrays carry element type, rank, space and
 //! boundary modes, device functions are inlined, and control flow is structured.
 //! `printer` shows a kernel as text (`blazar emit kir`); `verify` checks the typing
-//! rules after every pass in debug builds.
+//! rules after every pass in debug builds; `visit` holds the walks passes and backends share.
 
 pub mod ir;
 pub mod printer;
 pub mod types;
 pub mod verify;
+pub mod visit;
 
 pub use ir::*;
 pub use types::{ArrayTy, ReadMode, Scalar, Space, Ty, WriteMode};
