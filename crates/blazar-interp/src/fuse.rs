@@ -20,16 +20,13 @@ use blazar_diagnostics::Span;
 use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
 use blazar_kir::{Kernel, Scalar};
 use blazar_launch::{KValue, LaunchPlan};
-use blazar_passes::ReduceLayout;
 use blazar_runtime::index::IndexArg;
 use blazar_runtime::{builtins, ArrayRef, ElemType, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Threads of a whole-array reduction on a GPU (a multiple of every default block
-/// size), and on a CPU (8 work items of 512).
+/// Threads of a whole-array reduction (a multiple of every default block size).
 const REDUCE_THREADS: usize = 1 << 18;
-const CHUNKED_THREADS: usize = 4096;
 
 /// Kernels made from regions, by region.
 #[derive(Default)]
@@ -778,20 +775,11 @@ impl<'p> Interp<'p> {
             flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
         }
         let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
-            // A whole-array reduction: a fixed pool of threads, each taking a share of
-            // the elements (a grid stride on the GPU, contiguous chunks on the CPU).
-            let (threads, per) = match self.reduce_layout() {
-                ReduceLayout::Strided => {
-                    let t = numel.min(REDUCE_THREADS);
-                    (t, t)
-                }
-                ReduceLayout::Chunked => {
-                    let t = numel.min(CHUNKED_THREADS);
-                    (t, numel.div_ceil(t))
-                }
-            };
+            // Grid-stride reduction: a fixed pool of threads (every CPU work item and
+            // enough warps to fill a GPU), each summing numel/threads elements.
+            let threads = numel.min(REDUCE_THREADS);
             flat.push(Flat::Value(KValue::Int(numel as i64)));
-            flat.push(Flat::Value(KValue::Int(per as i64)));
+            flat.push(Flat::Value(KValue::Int(threads as i64)));
             vec![threads]
         } else if done.region.flat {
             vec![numel]
@@ -812,15 +800,6 @@ impl<'p> Interp<'p> {
         self.run_kernel_raw(&kernel, &plan, flat, &name, span)
     }
 
-    /// How whole-array reductions share their elements on this run's backend.
-    fn reduce_layout(&self) -> ReduceLayout {
-        if self.device_arrays {
-            ReduceLayout::Strided
-        } else {
-            ReduceLayout::Chunked
-        }
-    }
-
     /// The kernel of `region`, lowered once.
     fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
         if let Some(k) = self.fused.map.get(region) {
@@ -833,12 +812,7 @@ impl<'p> Interp<'p> {
             1 => format!("array_line{line}"),
             n => format!("array_line{line}_{n}"),
         };
-        let k = Rc::new(blazar_passes::lower_region(
-            region,
-            &name,
-            line,
-            self.reduce_layout(),
-        ));
+        let k = Rc::new(blazar_passes::lower_region(region, &name, line));
         self.fused.map.insert(region.clone(), k.clone());
         self.kernels.record(k.clone());
         k

@@ -17,7 +17,7 @@ mod lower_region;
 mod lower_stmt;
 pub mod sig;
 
-pub use lower_region::{lower_region, ReduceLayout};
+pub use lower_region::lower_region;
 pub use sig::{ArgSig, Signature};
 
 use blazar_diagnostics::Diagnostic;

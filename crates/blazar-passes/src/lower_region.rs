@@ -17,19 +17,8 @@ use blazar_kir::{
     Param, ReadMode, Scalar, Space, Special, Stmt, StmtKind, Ty, UnOp, VarDecl, WriteMode,
 };
 
-/// How a whole-array reduction shares the elements among its threads: the backend's
-/// choice (a launch-plan decision; the results are the same up to the order of adds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceLayout {
-    /// Thread `t` of `stride` takes elements t, t + stride, ... (coalesced on a GPU).
-    Strided,
-    /// Thread `t` takes the `chunk` elements from t·chunk, with four accumulators
-    /// (contiguous and pipelined on a CPU core).
-    Chunked,
-}
-
 /// The kernel of `region`, named `name`, its statement on source `line`.
-pub fn lower_region(region: &Region, name: &str, line: u32, layout: ReduceLayout) -> Kernel {
+pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
     let rank = match (region.flat, region.along) {
         (true, _) => 1,
         (false, Some(_)) => region.rank - 1,
@@ -379,133 +368,64 @@ pub fn lower_region(region: &Region, name: &str, line: u32, layout: ReduceLayout
                 });
                 k.vars.len() as u32 - 1
             };
+            let acc = var("acc", Ty::Scalar(ty), &mut k);
             let n = var("n", Ty::I32, &mut k);
-            let per = var(
-                if layout == ReduceLayout::Strided {
-                    "stride"
-                } else {
-                    "chunk"
-                },
-                Ty::I32,
-                &mut k,
-            );
-            for v in [n, per] {
+            let stride = var("stride", Ty::I32, &mut k);
+            for (name, v) in [("n", n), ("stride", stride)] {
                 k.params.push(Param {
-                    name: k.vars[v as usize].name.clone(),
+                    name: name.into(),
                     bind: Bind::Var(v),
                 });
             }
             let read = |v: u32, ty: Ty| Expr::new(ExprKind::Var(v), ty);
-            let int = |op, a: Expr, b: Expr| {
-                Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::I32)
-            };
+            let acc_e = read(acc, Ty::Scalar(ty));
             let next = match r {
                 Reduce::Sum => BinOp::Add,
                 Reduce::Prod => BinOp::Mul,
                 Reduce::Min => BinOp::Min,
                 Reduce::Max => BinOp::Max,
             };
-            let fold = |a: Expr, b: Expr| {
-                Expr::new(
-                    ExprKind::Binary(next, Box::new(a), Box::new(b)),
-                    Ty::Scalar(ty),
-                )
-            };
+            let step = Expr::new(
+                ExprKind::Binary(next, Box::new(acc_e.clone()), Box::new(cast(value, ty))),
+                Ty::Scalar(ty),
+            );
             let i = match elem.kind {
                 ExprKind::Var(i) => i,
                 _ => unreachable!("the element index is a variable"),
             };
-            let value = cast(value, ty);
-            // The element's value at index `i + off`.
-            let at = |off: i64| {
-                if off == 0 {
-                    value.clone()
-                } else {
-                    let idx = int(BinOp::Add, read(i, Ty::I32), Expr::int(off));
-                    blazar_kir::visit::substitute(&value, i, &idx)
-                }
-            };
+            let last = Expr::new(
+                ExprKind::Binary(
+                    BinOp::Sub,
+                    Box::new(read(n, Ty::I32)),
+                    Box::new(Expr::int(1)),
+                ),
+                Ty::I32,
+            );
             let stmt = |kind| Stmt { kind, line };
-            let nacc = if layout == ReduceLayout::Strided {
-                1
-            } else {
-                4
-            };
-            let accs: Vec<u32> = (0..nacc)
-                .map(|j| var(&format!("acc{j}"), Ty::Scalar(ty), &mut k))
-                .collect();
-            for &a in &accs {
-                k.body.push(stmt(StmtKind::Assign {
-                    var: a,
-                    value: identity(r, ty),
-                }));
-            }
-            let acc_e = |a: u32| read(a, Ty::Scalar(ty));
-            let update = |j: usize| {
-                stmt(StmtKind::Assign {
-                    var: accs[j],
-                    value: fold(acc_e(accs[j]), at(j as i64)),
-                })
-            };
-            let last = int(BinOp::Sub, read(n, Ty::I32), Expr::int(1));
-            match layout {
-                ReduceLayout::Strided => k.body.push(stmt(StmtKind::For {
-                    var: i,
-                    start: pos.clone(),
-                    step: read(per, Ty::I32),
-                    end: last,
-                    body: vec![update(0)],
-                })),
-                ReduceLayout::Chunked => {
-                    // lo = pos * chunk, hi = min(lo + chunk, n) - 1; four elements a
-                    // step while they last, then one.
-                    let lo = int(BinOp::Mul, pos.clone(), read(per, Ty::I32));
-                    let hi = var("hi", Ty::I32, &mut k);
-                    let end = int(BinOp::Add, lo.clone(), read(per, Ty::I32));
-                    let end = int(BinOp::Min, end, read(n, Ty::I32));
-                    k.body.push(stmt(StmtKind::Assign {
-                        var: hi,
-                        value: int(BinOp::Sub, end, Expr::int(1)),
-                    }));
-                    k.body.push(stmt(StmtKind::For {
-                        var: i,
-                        start: lo,
-                        step: Expr::int(4),
-                        end: int(BinOp::Sub, read(hi, Ty::I32), Expr::int(3)),
-                        body: (0..4).map(update).collect(),
-                    }));
-                    // The rest, from where the first loop stopped, in a variable of
-                    // its own.
-                    let rest = var("i_rest", Ty::I32, &mut k);
-                    let rest_value = blazar_kir::visit::substitute(&value, i, &read(rest, Ty::I32));
-                    k.body.push(stmt(StmtKind::For {
-                        var: rest,
-                        start: read(i, Ty::I32),
-                        step: Expr::int(1),
-                        end: read(hi, Ty::I32),
-                        body: vec![stmt(StmtKind::Assign {
-                            var: accs[0],
-                            value: fold(acc_e(accs[0]), rest_value),
-                        })],
-                    }));
-                    let pair = |a: usize, b: usize| fold(acc_e(accs[a]), acc_e(accs[b]));
-                    k.body.push(stmt(StmtKind::Assign {
-                        var: accs[0],
-                        value: fold(pair(0, 1), pair(2, 3)),
-                    }));
-                }
-            }
-            let acc = acc_e(accs[0]);
+            k.body.push(stmt(StmtKind::Assign {
+                var: acc,
+                value: identity(r, ty),
+            }));
+            k.body.push(stmt(StmtKind::For {
+                var: i,
+                start: pos.clone(),
+                step: read(stride, Ty::I32),
+                end: last,
+                body: vec![stmt(StmtKind::Assign {
+                    var: acc,
+                    value: step,
+                })],
+            }));
             if nan_aware(r, ty) {
                 // The accumulator stays NaN only if every element the thread saw was.
                 k.body.push(stmt(StmtKind::Accumulate {
                     output: 1,
-                    value: not_nan(&acc),
+                    value: not_nan(&acc_e),
                 }));
             }
             StmtKind::Accumulate {
                 output: 0,
-                value: acc,
+                value: acc_e,
             }
         }
     };
