@@ -11,6 +11,19 @@
 //! a GPU it never exists on the host. Operands are evaluated in source order as on the
 //! host; an operation the region cannot take (a type AIR does not cover, shapes that do
 //! not broadcast) runs on the host, which reports its errors where they occur.
+//!
+//! This file grows regions from expressions; `views` reads arrays through index maps
+//! (slices, `copy`, `transpose`, `repmat`), `reduce` ends regions in reductions,
+//! `store` decides where results go (reused arrays, masked assignment), and `run`
+//! lowers and launches a finished region.
+
+mod reduce;
+mod run;
+mod store;
+mod views;
+
+pub use store::pure;
+use views::{is_slice, Move};
 
 use crate::error::{At, RunError, R};
 use crate::interp::{Frame, Interp};
@@ -84,40 +97,6 @@ fn elem_type(s: Scalar) -> ElemType {
     }
 }
 
-/// Whether `e` calls no user function or closure (so evaluating it cannot keep a
-/// reference to an array anywhere).
-pub fn pure(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Var(_) | ExprKind::Colon => true,
-        ExprKind::Unary(_, a) => pure(a),
-        ExprKind::Binary(_, a, b) => pure(a) && pure(b),
-        ExprKind::Range { start, step, end } => {
-            pure(start) && step.as_deref().is_none_or(pure) && pure(end)
-        }
-        ExprKind::Index { base, args } => pure(base) && args.iter().all(pure),
-        ExprKind::Call {
-            callee: Callee::Builtin(_),
-            args,
-        } => args.iter().all(pure),
-        _ => false,
-    }
-}
-
-/// Whether an index list selects a slice (some `:` or range).
-fn is_slice(args: &[Expr]) -> bool {
-    args.iter()
-        .any(|a| matches!(a.kind, ExprKind::Colon | ExprKind::Range { .. }))
-}
-
-/// Elements of an inclusive range (0 when it goes the wrong way).
-fn range_len(start: i64, step: i64, end: i64) -> i64 {
-    if (step > 0 && end < start) || (step < 0 && end > start) || step == 0 {
-        0
-    } else {
-        (end - start) / step + 1
-    }
-}
-
 #[derive(Clone, Copy)]
 enum BuiltinOp {
     Unary(&'static str),
@@ -128,13 +107,6 @@ enum BuiltinOp {
     ReduceAlong(Reduce, bool),
     /// Data movement: `copy`, `transpose`, `repmat`.
     Move(Move),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Move {
-    Copy,
-    Transpose,
-    Repmat,
 }
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
@@ -167,43 +139,6 @@ impl<'p> Interp<'p> {
         let mut f = self.fusion();
         let o = self.operand(e, frame, &mut f)?;
         self.force(o, &mut f, e.span)
-    }
-
-    /// As [`Interp::eval_fused`] for `v = e`, where `old` is the array `v` holds: when
-    /// nothing else refers to it and it has the result's shape and type, the kernel
-    /// writes the result into it instead of a new array (no allocation, no page
-    /// faults), as `out[i] = f(..., old[i], ...)` allows: each element is read before
-    /// it is written, at the same position.
-    pub fn eval_fused_into(
-        &mut self,
-        e: &'p Expr,
-        old: Option<ArrayRef>,
-        frame: &mut Frame,
-    ) -> R<Value> {
-        let mut f = self.fusion();
-        f.recycle = old;
-        let o = self.operand(e, frame, &mut f)?;
-        self.force(o, &mut f, e.span)
-    }
-
-    /// The recycled array, if the result of `done` may overwrite it.
-    fn recyclable(&self, done: &Finished, elem: ElemType, f: &mut Fusion) -> Option<ArrayRef> {
-        let r = f.recycle.take()?;
-        let key = Rc::as_ptr(&r.data) as usize;
-        let read = f.arrays.iter().any(|(k, _)| *k == key);
-        // Held by the variable, by `recycle`, and by the region's inputs if it is one.
-        let holders = 2 + read as usize;
-        let meta = r.data.meta().ok()?;
-        let fits = meta.dims == done.dims && meta.elem() == elem;
-        let safe = !read
-            || (done.region.flat
-                && done
-                    .args
-                    .iter()
-                    .all(|a| !matches!(a, Arg::View(k, _) if *k == key)));
-        let placed = !self.device_arrays || r.data.residency() != blazar_runtime::Residency::Host;
-        drop(meta);
-        (fits && safe && placed && Rc::strong_count(&r.data) <= holders).then_some(r)
     }
 
     fn operand(&mut self, e: &'p Expr, frame: &mut Frame, f: &mut Fusion) -> R<Operand> {
@@ -460,43 +395,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// `arr[index] = v` with a large `arr` and a mask `index` (a comparison or logic
-    /// result of `arr`'s shape) as one in-place kernel: `Ok(None)`. Otherwise the index's
-    /// value, for the host to store through.
-    pub fn masked_store(
-        &mut self,
-        arr: &ArrayRef,
-        index: &'p Expr,
-        v: &Value,
-        frame: &mut Frame,
-        span: Span,
-    ) -> R<Option<Value>> {
-        let mut f = self.fusion();
-        let o = self.operand(index, frame, &mut f)?;
-        let whole = Operand::Val(Value::Array(arr.clone()), false);
-        if let (Operand::Node(mask), true) = (&o, self.big(&whole)) {
-            let old = self.node_of(&whole, &mut f);
-            let value = self.node_of(&Operand::Val(v.clone(), false), &mut f);
-            if let (Some(old), Some(value)) = (old, value) {
-                if let Some(n) = f.b.masked(old, *mask, value) {
-                    if let Some(done) = f.b.finish(n, None) {
-                        self.launch_region(&done, Some(arr.clone()), &f, span)?;
-                        return Ok(None);
-                    }
-                }
-            }
-        }
-        self.force(o, &mut f, span).map(Some)
-    }
-
-    /// Whether `arr[index] = v` may run as a masked kernel: fusion is on, `arr` is
-    /// large, and the index is an expression (not `:` or a range).
-    pub fn fuses_into(&self, arr: &ArrayRef, index: &Expr) -> bool {
-        self.fuse_min != usize::MAX
-            && !matches!(index.kind, ExprKind::Colon | ExprKind::Range { .. })
-            && self.big(&Operand::Val(Value::Array(arr.clone()), false))
-    }
-
     fn fusion(&self) -> Fusion {
         Fusion {
             b: Builder::new(match self.prec {
@@ -506,315 +404,5 @@ impl<'p> Interp<'p> {
             arrays: Vec::new(),
             recycle: None,
         }
-    }
-
-    /// `copy`, `transpose` or `repmat` of `arr` as a node (a view through an index
-    /// map); `None` where the host's rules need more (a vec, a bad repetition count).
-    fn move_node(
-        &self,
-        m: Move,
-        arr: &ArrayRef,
-        rest: &[Value],
-        f: &mut Fusion,
-    ) -> Option<NodeRef> {
-        if m == Move::Copy {
-            return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
-        }
-        let meta = arr.data.meta().ok()?;
-        let elem = elem_scalar(meta.elem())?;
-        let src = meta.dims.clone();
-        drop(meta);
-        if src.len() < 2 || src.len() > 4 {
-            return None;
-        }
-        // The result's dimensions before the host drops leading units, and per array
-        // dimension the result dimension it runs along.
-        let (full, along): (Vec<usize>, Vec<usize>) = match m {
-            Move::Transpose if src.len() == 2 => (vec![src[1], src[0]], vec![1, 0]),
-            Move::Repmat => {
-                let reps: Vec<i64> = match rest {
-                    [Value::Array(r)] => {
-                        let a = r.data.try_borrow().ok()?;
-                        (0..a.len()).map(|i| a.buf.get_f64(i) as i64).collect()
-                    }
-                    vals => vals.iter().map(|v| v.as_i64()).collect::<Option<_>>()?,
-                };
-                if reps.iter().any(|&k| k < 1) || reps.len() > 4 {
-                    return None;
-                }
-                let r = src.len().max(reps.len());
-                let full = (0..r)
-                    .map(|k| src.get(k).copied().unwrap_or(1) * *reps.get(k).unwrap_or(&1) as usize)
-                    .collect();
-                (full, (0..src.len()).collect())
-            }
-            _ => return None,
-        };
-        let dims = blazar_runtime::Array::canonical_dims(&full);
-        let dropped = full.len() - dims.len();
-        if dims.iter().product::<usize>() == 0 || dims.len() > 4 {
-            return None;
-        }
-        let (mut axes, mut params) = (Vec::new(), Vec::new());
-        for (j, &d) in along.iter().enumerate() {
-            if d < dropped {
-                axes.push(Axis::Fixed);
-                params.push(0);
-            } else if m == Move::Repmat {
-                axes.push(Axis::Tile((d - dropped) as u8));
-                params.push(src[j] as i64);
-            } else {
-                axes.push(Axis::Range((d - dropped) as u8));
-                params.extend([0, 1]);
-            }
-        }
-        let key = Rc::as_ptr(&arr.data) as usize;
-        let n = f.b.view(key, elem, axes, params, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
-        Some(n)
-    }
-
-    /// A slice of `arr` as a view node, when every index is inside the array (else the
-    /// host reads it and reports what is wrong).
-    fn view_node(&self, arr: &ArrayRef, idx: &[IndexArg], f: &mut Fusion) -> Option<NodeRef> {
-        let m = arr.data.meta().ok()?;
-        let elem = elem_scalar(m.elem())?;
-        if m.dims.len() != idx.len() || m.len() > i32::MAX as usize {
-            return None;
-        }
-        let (mut axes, mut params, mut dims) = (Vec::new(), Vec::new(), Vec::new());
-        for (a, &n) in idx.iter().zip(&m.dims) {
-            let n = n as i64;
-            let (start, step, len) = match a {
-                IndexArg::All => (0, 1, n),
-                IndexArg::Range { start, step, end } => {
-                    (*start, *step, range_len(*start, *step, *end))
-                }
-                IndexArg::Value(v) => {
-                    let i = match v {
-                        Value::Int(i, _) => *i,
-                        Value::Real(x) if x.fract() == 0.0 => *x as i64,
-                        _ => return None,
-                    };
-                    if !(0..n).contains(&i) {
-                        return None;
-                    }
-                    axes.push(Axis::Fixed);
-                    params.push(i);
-                    continue;
-                }
-            };
-            let last = start.checked_add(step.checked_mul(len - 1)?)?;
-            if len <= 0 || !(0..n).contains(&start) || !(0..n).contains(&last) {
-                return None;
-            }
-            axes.push(Axis::Range(dims.len() as u8));
-            params.extend([start, step]);
-            dims.push(len as usize);
-        }
-        let key = Rc::as_ptr(&arr.data) as usize;
-        let n = f.b.view(key, elem, axes, params, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
-        Some(n)
-    }
-
-    /// The value of an operand: a node's region runs as a kernel.
-    fn force(&mut self, o: Operand, f: &mut Fusion, span: Span) -> R<Value> {
-        let n = match o {
-            Operand::Val(v, _) => return Ok(v),
-            Operand::Node(n) => n,
-        };
-        let Some(done) = f.b.finish(n, None) else {
-            return Err(RunError::new(
-                span,
-                "internal error: a region without an array",
-            ));
-        };
-        let elem = elem_type(done.region.elem());
-        let out = match self.recyclable(&done, elem, f) {
-            Some(r) => r,
-            None => self
-                .backend_ref(span)?
-                .0
-                .try_borrow_mut()
-                .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-                .alloc(done.dims.clone(), elem)
-                .map_err(|m| RunError::new(span, m))?,
-        };
-        if done.dims.iter().product::<usize>() > 0 {
-            self.launch_region(&done, Some(out.clone()), f, span)?;
-        }
-        Ok(Value::Array(out))
-    }
-
-    /// `sum`, `prod`, `min`, `max` or (`mean`) of node `n`'s elements as one kernel;
-    /// `None` leaves it to the host (an empty array, an accumulator AIR does not have).
-    fn reduce(
-        &mut self,
-        n: NodeRef,
-        r: Reduce,
-        mean: bool,
-        f: &mut Fusion,
-        span: Span,
-    ) -> R<Option<Value>> {
-        let Some(done) = f.b.finish(n, Some(r)) else {
-            return Ok(None);
-        };
-        let numel: usize = done.dims.iter().product();
-        let Some((_, acc)) = done.region.reduce else {
-            return Ok(None);
-        };
-        if numel == 0 {
-            return Ok(None);
-        }
-        let outs = self.launch_region(&done, None, f, span)?;
-        if let Some(KValue::Int(0)) = outs.get(1) {
-            // min/max of reals that are all NaN.
-            return Ok(Some(Value::Real(f64::NAN)));
-        }
-        let Some(v) = outs.into_iter().next() else {
-            return Err(RunError::new(
-                span,
-                "internal error: a reduction without its value",
-            ));
-        };
-        Ok(Some(match (v, mean) {
-            (KValue::Float(x), true) => Value::Real(self.prec.round(x / numel as f64)),
-            (KValue::Int(i), true) => Value::Real(self.prec.round(i as f64 / numel as f64)),
-            (KValue::Float(x), false) => Value::Real(self.prec.round(x)),
-            (KValue::Int(i), false) => Value::Int(i, crate::launch::int_of(acc)),
-            _ => return Err(RunError::new(span, "internal error: a reduction's type")),
-        }))
-    }
-
-    /// `sum`, `prod` or `mean` of node `n` along dimension `axis` (of `size`, so a
-    /// matrix or larger) as one kernel; `None` leaves it to the host (a vec, an axis
-    /// past the rank, a one-element or empty result, an accumulator AIR lacks).
-    fn reduce_along(
-        &mut self,
-        n: NodeRef,
-        r: Reduce,
-        axis: i64,
-        mean: bool,
-        f: &mut Fusion,
-        span: Span,
-    ) -> R<Option<Value>> {
-        let Ok(axis) = usize::try_from(axis) else {
-            return Ok(None);
-        };
-        let Some(done) = f.b.finish_along(n, r, axis, mean) else {
-            return Ok(None);
-        };
-        let numel: usize = done.dims.iter().product();
-        let Some(along) = done.region.along else {
-            return Ok(None);
-        };
-        if numel <= 1 || done.along_len == 0 {
-            return Ok(None);
-        }
-        let elem = elem_type(along.elem);
-        let out = self
-            .backend_ref(span)?
-            .0
-            .try_borrow_mut()
-            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-            .alloc(done.dims.clone(), elem)
-            .map_err(|m| RunError::new(span, m))?;
-        self.launch_region(&done, Some(out.clone()), f, span)?;
-        // The host's shape: leading unit dimensions dropped (the elements' order is
-        // the same).
-        let canonical = blazar_runtime::Array::canonical_dims(&done.dims);
-        if let Ok(mut a) = out.data.host_unsynced().try_borrow_mut() {
-            a.dims = canonical;
-        }
-        Ok(Some(Value::Array(out)))
-    }
-
-    fn backend_ref(&self, span: Span) -> R<crate::BackendRef> {
-        self.backend
-            .clone()
-            .ok_or_else(|| RunError::new(span, "no backend to run array operations was given"))
-    }
-
-    /// Launches the kernel of a finished region: over its result array `out`, or, for
-    /// a reduction, returning the kernel's output.
-    fn launch_region(
-        &mut self,
-        done: &Finished,
-        out: Option<ArrayRef>,
-        f: &Fusion,
-        span: Span,
-    ) -> R<Vec<KValue>> {
-        let kernel = self.fused_kernel(&done.region, span);
-        let mut flat = Vec::with_capacity(done.args.len() + 1);
-        flat.extend(out.map(Flat::Array));
-        for a in &done.args {
-            flat.push(match a {
-                Arg::Array(k) => match f.arrays.iter().find(|(key, _)| key == k) {
-                    Some((_, arr)) => Flat::Array(arr.clone()),
-                    None => return Err(RunError::new(span, "internal error: a lost array")),
-                },
-                Arg::View(k, params) => {
-                    match f.arrays.iter().find(|(key, _)| key == k) {
-                        Some((_, arr)) => flat.push(Flat::Array(arr.clone())),
-                        None => return Err(RunError::new(span, "internal error: a lost array")),
-                    }
-                    flat.extend(params.iter().map(|p| Flat::Value(KValue::Int(*p))));
-                    continue;
-                }
-                Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
-                Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
-            });
-        }
-        let numel: usize = done.dims.iter().product();
-        if done.region.along.is_some() {
-            flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
-        }
-        let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
-            // Grid-stride reduction: a fixed pool of threads (every CPU work item and
-            // enough warps to fill a GPU), each summing numel/threads elements.
-            let threads = numel.min(REDUCE_THREADS);
-            flat.push(Flat::Value(KValue::Int(numel as i64)));
-            flat.push(Flat::Value(KValue::Int(threads as i64)));
-            vec![threads]
-        } else if done.region.flat {
-            vec![numel]
-        } else {
-            done.dims.clone()
-        };
-        let mut plan = LaunchPlan {
-            rank: kernel.rank,
-            data_dims: [1; 4],
-            block_dims: [1; 4],
-            serial: false,
-            block_given: false,
-        };
-        plan.data_dims[..space.len()].copy_from_slice(&space);
-        let block = crate::dims::default_block(&space);
-        plan.block_dims[..block.len()].copy_from_slice(&block);
-        let name = kernel.name.clone();
-        self.run_kernel_raw(&kernel, &plan, flat, &name, span)
-    }
-
-    /// The kernel of `region`, lowered once.
-    fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
-        if let Some(k) = self.fused.map.get(region) {
-            return k.clone();
-        }
-        let line = self.sources.line_of(span) as u32;
-        let n = self.fused.per_line.entry(line).or_insert(0);
-        *n += 1;
-        let name = match *n {
-            1 => format!("array_line{line}"),
-            n => format!("array_line{line}_{n}"),
-        };
-        let k = Rc::new(blazar_passes::lower_region(region, &name, line));
-        self.fused.map.insert(region.clone(), k.clone());
-        self.kernels.record(k.clone());
-        k
     }
 }

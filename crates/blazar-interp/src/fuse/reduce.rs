@@ -1,0 +1,89 @@
+//! Reductions of a region: of all elements (a grid-stride kernel with one output)
+//! and along one dimension (a thread per result element).
+
+use super::*;
+
+impl<'p> Interp<'p> {
+    /// `sum`, `prod`, `min`, `max` or (`mean`) of node `n`'s elements as one kernel;
+    /// `None` leaves it to the host (an empty array, an accumulator AIR does not have).
+    pub(super) fn reduce(
+        &mut self,
+        n: NodeRef,
+        r: Reduce,
+        mean: bool,
+        f: &mut Fusion,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let Some(done) = f.b.finish(n, Some(r)) else {
+            return Ok(None);
+        };
+        let numel: usize = done.dims.iter().product();
+        let Some((_, acc)) = done.region.reduce else {
+            return Ok(None);
+        };
+        if numel == 0 {
+            return Ok(None);
+        }
+        let outs = self.launch_region(&done, None, f, span)?;
+        if let Some(KValue::Int(0)) = outs.get(1) {
+            // min/max of reals that are all NaN.
+            return Ok(Some(Value::Real(f64::NAN)));
+        }
+        let Some(v) = outs.into_iter().next() else {
+            return Err(RunError::new(
+                span,
+                "internal error: a reduction without its value",
+            ));
+        };
+        Ok(Some(match (v, mean) {
+            (KValue::Float(x), true) => Value::Real(self.prec.round(x / numel as f64)),
+            (KValue::Int(i), true) => Value::Real(self.prec.round(i as f64 / numel as f64)),
+            (KValue::Float(x), false) => Value::Real(self.prec.round(x)),
+            (KValue::Int(i), false) => Value::Int(i, crate::launch::int_of(acc)),
+            _ => return Err(RunError::new(span, "internal error: a reduction's type")),
+        }))
+    }
+
+    /// `sum`, `prod` or `mean` of node `n` along dimension `axis` (of `size`, so a
+    /// matrix or larger) as one kernel; `None` leaves it to the host (a vec, an axis
+    /// past the rank, a one-element or empty result, an accumulator AIR lacks).
+    pub(super) fn reduce_along(
+        &mut self,
+        n: NodeRef,
+        r: Reduce,
+        axis: i64,
+        mean: bool,
+        f: &mut Fusion,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let Ok(axis) = usize::try_from(axis) else {
+            return Ok(None);
+        };
+        let Some(done) = f.b.finish_along(n, r, axis, mean) else {
+            return Ok(None);
+        };
+        let numel: usize = done.dims.iter().product();
+        let Some(along) = done.region.along else {
+            return Ok(None);
+        };
+        if numel <= 1 || done.along_len == 0 {
+            return Ok(None);
+        }
+        let elem = elem_type(along.elem);
+        let out = self
+            .backend_ref(span)?
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+            .alloc(done.dims.clone(), elem)
+            .map_err(|m| RunError::new(span, m))?;
+        self.launch_region(&done, Some(out.clone()), f, span)?;
+        // The host's shape: leading unit dimensions dropped (the elements' order is
+        // the same).
+        let canonical = blazar_runtime::Array::canonical_dims(&done.dims);
+        if let Ok(mut a) = out.data.host_unsynced().try_borrow_mut() {
+            a.dims = canonical;
+        }
+        Ok(Some(Value::Array(out)))
+    }
+}

@@ -1,0 +1,119 @@
+//! Running a region: its result array, its kernel (lowered once per region) and the
+//! launch through the backend.
+
+use super::*;
+
+impl<'p> Interp<'p> {
+    /// The value of an operand: a node's region runs as a kernel.
+    pub(super) fn force(&mut self, o: Operand, f: &mut Fusion, span: Span) -> R<Value> {
+        let n = match o {
+            Operand::Val(v, _) => return Ok(v),
+            Operand::Node(n) => n,
+        };
+        let Some(done) = f.b.finish(n, None) else {
+            return Err(RunError::new(
+                span,
+                "internal error: a region without an array",
+            ));
+        };
+        let elem = elem_type(done.region.elem());
+        let out = match self.recyclable(&done, elem, f) {
+            Some(r) => r,
+            None => self
+                .backend_ref(span)?
+                .0
+                .try_borrow_mut()
+                .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+                .alloc(done.dims.clone(), elem)
+                .map_err(|m| RunError::new(span, m))?,
+        };
+        if done.dims.iter().product::<usize>() > 0 {
+            self.launch_region(&done, Some(out.clone()), f, span)?;
+        }
+        Ok(Value::Array(out))
+    }
+
+    pub(super) fn backend_ref(&self, span: Span) -> R<crate::BackendRef> {
+        self.backend
+            .clone()
+            .ok_or_else(|| RunError::new(span, "no backend to run array operations was given"))
+    }
+
+    /// Launches the kernel of a finished region: over its result array `out`, or, for
+    /// a reduction, returning the kernel's output.
+    pub(super) fn launch_region(
+        &mut self,
+        done: &Finished,
+        out: Option<ArrayRef>,
+        f: &Fusion,
+        span: Span,
+    ) -> R<Vec<KValue>> {
+        let kernel = self.fused_kernel(&done.region, span);
+        let mut flat = Vec::with_capacity(done.args.len() + 1);
+        flat.extend(out.map(Flat::Array));
+        for a in &done.args {
+            flat.push(match a {
+                Arg::Array(k) => match f.arrays.iter().find(|(key, _)| key == k) {
+                    Some((_, arr)) => Flat::Array(arr.clone()),
+                    None => return Err(RunError::new(span, "internal error: a lost array")),
+                },
+                Arg::View(k, params) => {
+                    match f.arrays.iter().find(|(key, _)| key == k) {
+                        Some((_, arr)) => flat.push(Flat::Array(arr.clone())),
+                        None => return Err(RunError::new(span, "internal error: a lost array")),
+                    }
+                    flat.extend(params.iter().map(|p| Flat::Value(KValue::Int(*p))));
+                    continue;
+                }
+                Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
+                Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
+            });
+        }
+        let numel: usize = done.dims.iter().product();
+        if done.region.along.is_some() {
+            flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
+        }
+        let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
+            // Grid-stride reduction: a fixed pool of threads (every CPU work item and
+            // enough warps to fill a GPU), each summing numel/threads elements.
+            let threads = numel.min(REDUCE_THREADS);
+            flat.push(Flat::Value(KValue::Int(numel as i64)));
+            flat.push(Flat::Value(KValue::Int(threads as i64)));
+            vec![threads]
+        } else if done.region.flat {
+            vec![numel]
+        } else {
+            done.dims.clone()
+        };
+        let mut plan = LaunchPlan {
+            rank: kernel.rank,
+            data_dims: [1; 4],
+            block_dims: [1; 4],
+            serial: false,
+            block_given: false,
+        };
+        plan.data_dims[..space.len()].copy_from_slice(&space);
+        let block = crate::dims::default_block(&space);
+        plan.block_dims[..block.len()].copy_from_slice(&block);
+        let name = kernel.name.clone();
+        self.run_kernel_raw(&kernel, &plan, flat, &name, span)
+    }
+
+    /// The kernel of `region`, lowered once.
+    pub(super) fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
+        if let Some(k) = self.fused.map.get(region) {
+            return k.clone();
+        }
+        let line = self.sources.line_of(span) as u32;
+        let n = self.fused.per_line.entry(line).or_insert(0);
+        *n += 1;
+        let name = match *n {
+            1 => format!("array_line{line}"),
+            n => format!("array_line{line}_{n}"),
+        };
+        let k = Rc::new(blazar_passes::lower_region(region, &name, line));
+        self.fused.map.insert(region.clone(), k.clone());
+        self.kernels.record(k.clone());
+        k
+    }
+}

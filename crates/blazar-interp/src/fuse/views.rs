@@ -1,0 +1,147 @@
+//! Arrays read through index maps inside a region: slices (`x[a..s..b, :, k]`),
+//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`).
+
+use super::*;
+
+/// Whether an index list selects a slice (some `:` or range).
+pub(super) fn is_slice(args: &[Expr]) -> bool {
+    args.iter()
+        .any(|a| matches!(a.kind, ExprKind::Colon | ExprKind::Range { .. }))
+}
+
+/// Elements of an inclusive range (0 when it goes the wrong way).
+pub(super) fn range_len(start: i64, step: i64, end: i64) -> i64 {
+    if (step > 0 && end < start) || (step < 0 && end > start) || step == 0 {
+        0
+    } else {
+        (end - start) / step + 1
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Move {
+    Copy,
+    Transpose,
+    Repmat,
+}
+
+impl<'p> Interp<'p> {
+    /// `copy`, `transpose` or `repmat` of `arr` as a node (a view through an index
+    /// map); `None` where the host's rules need more (a vec, a bad repetition count).
+    pub(super) fn move_node(
+        &self,
+        m: Move,
+        arr: &ArrayRef,
+        rest: &[Value],
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        if m == Move::Copy {
+            return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
+        }
+        let meta = arr.data.meta().ok()?;
+        let elem = elem_scalar(meta.elem())?;
+        let src = meta.dims.clone();
+        drop(meta);
+        if src.len() < 2 || src.len() > 4 {
+            return None;
+        }
+        // The result's dimensions before the host drops leading units, and per array
+        // dimension the result dimension it runs along.
+        let (full, along): (Vec<usize>, Vec<usize>) = match m {
+            Move::Transpose if src.len() == 2 => (vec![src[1], src[0]], vec![1, 0]),
+            Move::Repmat => {
+                let reps: Vec<i64> = match rest {
+                    [Value::Array(r)] => {
+                        let a = r.data.try_borrow().ok()?;
+                        (0..a.len()).map(|i| a.buf.get_f64(i) as i64).collect()
+                    }
+                    vals => vals.iter().map(|v| v.as_i64()).collect::<Option<_>>()?,
+                };
+                if reps.iter().any(|&k| k < 1) || reps.len() > 4 {
+                    return None;
+                }
+                let r = src.len().max(reps.len());
+                let full = (0..r)
+                    .map(|k| src.get(k).copied().unwrap_or(1) * *reps.get(k).unwrap_or(&1) as usize)
+                    .collect();
+                (full, (0..src.len()).collect())
+            }
+            _ => return None,
+        };
+        let dims = blazar_runtime::Array::canonical_dims(&full);
+        let dropped = full.len() - dims.len();
+        if dims.iter().product::<usize>() == 0 || dims.len() > 4 {
+            return None;
+        }
+        let (mut axes, mut params) = (Vec::new(), Vec::new());
+        for (j, &d) in along.iter().enumerate() {
+            if d < dropped {
+                axes.push(Axis::Fixed);
+                params.push(0);
+            } else if m == Move::Repmat {
+                axes.push(Axis::Tile((d - dropped) as u8));
+                params.push(src[j] as i64);
+            } else {
+                axes.push(Axis::Range((d - dropped) as u8));
+                params.extend([0, 1]);
+            }
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let n = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(n)
+    }
+
+    /// A slice of `arr` as a view node, when every index is inside the array (else the
+    /// host reads it and reports what is wrong).
+    pub(super) fn view_node(
+        &self,
+        arr: &ArrayRef,
+        idx: &[IndexArg],
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        let m = arr.data.meta().ok()?;
+        let elem = elem_scalar(m.elem())?;
+        if m.dims.len() != idx.len() || m.len() > i32::MAX as usize {
+            return None;
+        }
+        let (mut axes, mut params, mut dims) = (Vec::new(), Vec::new(), Vec::new());
+        for (a, &n) in idx.iter().zip(&m.dims) {
+            let n = n as i64;
+            let (start, step, len) = match a {
+                IndexArg::All => (0, 1, n),
+                IndexArg::Range { start, step, end } => {
+                    (*start, *step, range_len(*start, *step, *end))
+                }
+                IndexArg::Value(v) => {
+                    let i = match v {
+                        Value::Int(i, _) => *i,
+                        Value::Real(x) if x.fract() == 0.0 => *x as i64,
+                        _ => return None,
+                    };
+                    if !(0..n).contains(&i) {
+                        return None;
+                    }
+                    axes.push(Axis::Fixed);
+                    params.push(i);
+                    continue;
+                }
+            };
+            let last = start.checked_add(step.checked_mul(len - 1)?)?;
+            if len <= 0 || !(0..n).contains(&start) || !(0..n).contains(&last) {
+                return None;
+            }
+            axes.push(Axis::Range(dims.len() as u8));
+            params.extend([start, step]);
+            dims.push(len as usize);
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let n = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(n)
+    }
+}
