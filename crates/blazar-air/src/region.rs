@@ -123,6 +123,9 @@ pub struct Region {
 pub struct Along {
     pub axis: u8,
     pub mean: bool,
+    /// A running reduction (`cumsum`, `cumprod`): every partial value is stored, so the
+    /// result has the operand's shape.
+    pub scan: bool,
     /// The element type of the result array.
     pub elem: Scalar,
 }

@@ -107,6 +107,8 @@ enum BuiltinOp {
     ReduceAlong(Reduce, bool),
     /// Data movement: `copy`, `transpose`, `repmat`.
     Move(Move),
+    /// A running sum or product (`cumsum`, `cumprod`).
+    Scan(Reduce),
 }
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
@@ -125,6 +127,8 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("sum", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, false)),
         ("mean", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Sum, true)),
         ("prod", 2) => Some(BuiltinOp::ReduceAlong(Reduce::Prod, false)),
+        ("cumsum", 1 | 2) => Some(BuiltinOp::Scan(Reduce::Sum)),
+        ("cumprod", 1 | 2) => Some(BuiltinOp::Scan(Reduce::Prod)),
         ("copy", 1) => Some(BuiltinOp::Move(Move::Copy)),
         ("transpose", 1) => Some(BuiltinOp::Move(Move::Transpose)),
         ("repmat", n) if n >= 2 => Some(BuiltinOp::Move(Move::Repmat)),
@@ -249,6 +253,21 @@ impl<'p> Interp<'p> {
                         self.call_builtin(*id, &[x, d], e.span)?,
                         false,
                     ))
+                }
+                Some(BuiltinOp::Scan(r)) => {
+                    let x = self.operand(&args[0], frame, f)?;
+                    let d = match args.get(1) {
+                        Some(a) => Some(self.eval(a, frame)?),
+                        None => None,
+                    };
+                    if self.big(&x) {
+                        if let Some(v) = self.scan(&x, r, d.as_ref(), f, e.span)? {
+                            return Ok(Operand::Val(v, false));
+                        }
+                    }
+                    let mut all = vec![self.force(x, f, e.span)?];
+                    all.extend(d);
+                    Ok(Operand::Val(self.call_builtin(*id, &all, e.span)?, false))
                 }
                 Some(BuiltinOp::Move(m)) => {
                     let x = self.operand(&args[0], frame, f)?;

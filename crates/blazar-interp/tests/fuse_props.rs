@@ -1,5 +1,6 @@
 //! Differential property test of fusion: random whole-array expressions (operators,
-//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions,
+//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions and
+//! running sums,
 //! int and real arrays with NaN and infinities) print exactly the same when the host
 //! evaluates them (`fuse_min: off`) and when each runs as one fused kernel on the SIMT
 //! interpreter (`fuse_min: 0`). Transcendental functions are left out: they are exact
@@ -119,11 +120,16 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
 fn statement() -> impl Strategy<Value = String> {
     (
         expr(3),
-        prop::sample::select(vec!["", "sum", "max", "min", "mean", "prod", "sum2"]),
+        prop::sample::select(vec![
+            "", "sum", "max", "min", "mean", "prod", "sum2", "cumsum0", "cumsum1", "cumprod1",
+        ]),
     )
         .prop_map(|(e, red)| match red {
             "" => format!("print {e}"),
             "sum2" => format!("print sum(({e}) + b * 0, 1)"),
+            "cumsum0" => format!("print cumsum(({e}) + b * 0)"),
+            "cumsum1" => format!("print cumsum(({e}) + b * 0, 1)"),
+            "cumprod1" => format!("print cumprod(({e}) + b * 0, 1)"),
             f => format!("print {f}(({e}) + b * 0)"),
         })
 }

@@ -59,9 +59,10 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 name: "out".into(),
                 bind: Bind::Array(0),
             });
+            let out_rank = if along.scan { region.rank } else { rank };
             k.arrays.push(ArrayDecl {
                 name: "out".into(),
-                ty: array(along.elem, rank, false),
+                ty: array(along.elem, out_rank, false),
             });
         }
         (Some((r, ty)), None) => {
@@ -335,16 +336,36 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                     value: bin(next, acc_e.clone(), cast(value, ty), ty),
                 })],
             }));
-            let result = if a.mean {
-                let n = cast(read(len, Ty::I32), ty);
-                bin(BinOp::Div, acc_e, n, ty)
+            if a.scan {
+                // Each partial value is stored where its element was.
+                let full: Vec<Expr> = (0..region.rank as usize).map(full_lane).collect();
+                if let Some(Stmt {
+                    kind: StmtKind::For { body, .. },
+                    ..
+                }) = k.body.last_mut()
+                {
+                    body.push(stmt(StmtKind::Store {
+                        arr: 0,
+                        index: full,
+                        value: cast(acc_e, a.elem),
+                    }));
+                }
+                k.body
+                    .pop()
+                    .map(|s| s.kind)
+                    .expect("the loop was pushed above")
             } else {
-                acc_e
-            };
-            StmtKind::Store {
-                arr: 0,
-                index: out_index,
-                value: cast(result, a.elem),
+                let result = if a.mean {
+                    let n = cast(read(len, Ty::I32), ty);
+                    bin(BinOp::Div, acc_e, n, ty)
+                } else {
+                    acc_e
+                };
+                StmtKind::Store {
+                    arr: 0,
+                    index: out_index,
+                    value: cast(result, a.elem),
+                }
             }
         }
         Some((r, ty)) if !strided => {

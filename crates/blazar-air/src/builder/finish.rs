@@ -119,6 +119,23 @@ impl Builder {
         axis: usize,
         mean: bool,
     ) -> Option<Finished> {
+        self.along(root, r, axis, mean, false)
+    }
+
+    /// `cumsum` or `cumprod` of node `root` along dimension `axis` (at least 2
+    /// dimensions): the region, whose result has the operand's shape.
+    pub fn finish_scan(&self, root: NodeRef, r: Reduce, axis: usize) -> Option<Finished> {
+        self.along(root, r, axis, false, true)
+    }
+
+    fn along(
+        &self,
+        root: NodeRef,
+        r: Reduce,
+        axis: usize,
+        mean: bool,
+        scan: bool,
+    ) -> Option<Finished> {
         let rank = self.dims(root).len();
         if rank < 2 || axis >= rank || !matches!(r, Reduce::Sum | Reduce::Prod) {
             return None;
@@ -138,10 +155,15 @@ impl Builder {
         done.region.along = Some(Along {
             axis: axis as u8,
             mean,
+            scan,
             elem,
         });
         done.region.flat = false;
-        done.along_len = done.dims.remove(axis);
+        done.along_len = if scan {
+            done.dims[axis]
+        } else {
+            done.dims.remove(axis)
+        };
         Some(done)
     }
 

@@ -86,4 +86,45 @@ impl<'p> Interp<'p> {
         }
         Ok(Some(Value::Array(out)))
     }
+
+    /// `cumsum` or `cumprod` of an operand along a dimension (default 0) of a matrix or
+    /// larger, as one kernel with a thread per lane; `None` leaves it to the host (a
+    /// vec: one lane, better scanned on the host; an axis past the rank).
+    pub(super) fn scan(
+        &mut self,
+        x: &Operand,
+        r: Reduce,
+        d: Option<&Value>,
+        f: &mut Fusion,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let Some(n) = self.node_of(x, f) else {
+            return Ok(None);
+        };
+        let axis = match d {
+            Some(v) => match v.as_i64().and_then(|a| usize::try_from(a).ok()) {
+                Some(a) => a,
+                None => return Ok(None),
+            },
+            None => 0,
+        };
+        let Some(done) = f.b.finish_scan(n, r, axis) else {
+            return Ok(None);
+        };
+        let Some(along) = done.region.along else {
+            return Ok(None);
+        };
+        if done.dims.iter().product::<usize>() == 0 {
+            return Ok(None);
+        }
+        let out = self
+            .backend_ref(span)?
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+            .alloc(done.dims.clone(), elem_type(along.elem))
+            .map_err(|m| RunError::new(span, m))?;
+        self.launch_region(&done, Some(out.clone()), f, span)?;
+        Ok(Some(Value::Array(out)))
+    }
 }

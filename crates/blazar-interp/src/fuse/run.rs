@@ -82,6 +82,11 @@ impl<'p> Interp<'p> {
             vec![threads]
         } else if done.region.flat {
             vec![numel]
+        } else if let Some(a) = done.region.along.filter(|a| a.scan) {
+            // A thread per lane of the scanned dimension.
+            let mut d = done.dims.clone();
+            d.remove(a.axis as usize);
+            d
         } else {
             done.dims.clone()
         };
