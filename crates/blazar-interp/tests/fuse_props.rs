@@ -1,10 +1,9 @@
 //! Differential property test of fusion: random whole-array expressions (operators,
-//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions and
-//! running sums,
-//! int and real arrays with NaN and infinities) print exactly the same when the host
-//! evaluates them (`fuse_min: off`) and when each runs as one fused kernel on the SIMT
-//! interpreter (`fuse_min: 0`). Transcendental functions are left out: they are exact
-//! only to their library's error.
+//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions,
+//! running sums; int and real arrays with NaN and infinities) print exactly the same
+//! when the host evaluates them (`fuse_min: off`) and when each runs as one fused
+//! kernel on the SIMT interpreter (`fuse_min: 0`). Transcendental functions are left
+//! out: they are exact only to their library's error.
 
 use blazar_interp::{check, run, BackendRef, Options};
 use blazar_native::CpuBackend;
