@@ -35,3 +35,24 @@ pub fn substitute(e: &Expr, var: VarId, with: &Expr) -> Expr {
         _ => x,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::BinOp;
+    use crate::types::Ty;
+
+    #[test]
+    fn substitute_replaces_every_read_of_the_variable() {
+        let v = |i| Expr::new(ExprKind::Var(i), Ty::I32);
+        let add = |a, b| {
+            Expr::new(
+                ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(b)),
+                Ty::I32,
+            )
+        };
+        let e = add(v(0), add(v(1), v(0)));
+        let got = substitute(&e, 0, &Expr::int(7));
+        assert_eq!(got, add(Expr::int(7), add(v(1), Expr::int(7))));
+    }
+}
