@@ -38,8 +38,12 @@ pub(super) static TABLE: &[Builtin] = &[
 fn imread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let name = path_arg("imread", &args[0])?;
     let path = resolve_path(ctx, &name);
-    let img =
-        decode(&path).map_err(|e| RtError::new(format!("imread: cannot read '{name}': {e}")))?;
+    let img = decode(&path).map_err(|e| {
+        RtError::new(format!(
+            "imread: cannot read '{name}': {}",
+            printable(&e.to_string())
+        ))
+    })?;
     Ok(Value::array(image_to_array(&img, ctx)))
 }
 
@@ -260,6 +264,20 @@ fn to_u8(x: f64) -> u8 {
     }
 }
 
+/// A decoder's message with the bytes of a corrupt file it may quote (chunk names,
+/// markers) shown as `\u{..}` escapes instead of raw control or non-ASCII characters.
+fn printable(m: &str) -> String {
+    m.chars()
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c.to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +379,38 @@ mod tests {
         let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
         assert_eq!(y.dims, vec![1, 2, 3]);
         assert_eq!(y.to_f64_vec(), vec![0.0, 255.0, 1.0, 2.0, 0.0, 7.0]);
+    }
+
+    #[test]
+    fn a_corrupt_file_is_reported_in_printable_characters() {
+        let mut c = Ctx::new(
+            Prec::Single,
+            Box::new(std::io::sink()),
+            std::env::temp_dir(),
+            "t".into(),
+        );
+        // A PNG signature and a header, then a chunk whose name is not ASCII.
+        let mut bytes = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR".to_vec();
+        bytes.extend([
+            0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0, 0x26, 0x93, 0x09, 0x29,
+        ]);
+        bytes.extend([
+            0, 0, 0, 4, b'I', 0xff, b'A', b'T', 0x80, 0xfe, 0, 0, 0, 0, 0, 0,
+        ]);
+        let name = unique("png");
+        std::fs::write(std::env::temp_dir().join(&name), &bytes).unwrap();
+        let e = imread(&mut c, &[Value::str(&name)]).unwrap_err();
+        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
+        assert!(
+            e.message.starts_with("imread: cannot read"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.chars().all(|c| c.is_ascii_graphic() || c == ' '),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
