@@ -74,9 +74,31 @@ pub(super) fn check_count(name: &str, dims: &[usize]) -> RtResult<usize> {
     }
 }
 
+/// An "out of memory" error, instead of an abort, when `bytes` (a user-sized buffer of
+/// 64 MiB or more) cannot be allocated now: the allocator is asked for them first.
+pub(super) fn reserve(name: &str, bytes: Option<usize>) -> RtResult<()> {
+    let Some(bytes) = bytes else {
+        rt_bail!("{name}: out of memory (the array's size overflows)");
+    };
+    if bytes < 1 << 26 {
+        return Ok(());
+    }
+    let mut probe: Vec<u8> = Vec::new();
+    if probe.try_reserve_exact(bytes).is_err() {
+        rt_bail!(
+            "{name}: out of memory: cannot allocate {:.1} GB",
+            bytes as f64 / 1e9
+        );
+    }
+    Ok(())
+}
+
 fn filled(ctx: &Ctx, name: &str, args: &[Value], value: f64) -> RtResult<Value> {
     let dims = Array::canonical_dims(&dims_from_args(name, args)?);
-    let mut a = Array::zeros(dims, ElemType::real(ctx.prec));
+    let elem = ElemType::real(ctx.prec);
+    let n: usize = dims.iter().product();
+    reserve(name, n.checked_mul(elem.size_bytes()))?;
+    let mut a = Array::zeros(dims, elem);
     if value != 0.0 {
         match &mut a.buf {
             Buffer::F32(v) => v.fill(value as f32),
@@ -108,7 +130,9 @@ fn eye(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         _ => rt_bail!("eye: expected one or two dimensions"),
     };
     check_count("eye", &[m, n])?;
-    let mut a = Array::zeros(vec![m, n], ElemType::real(ctx.prec));
+    let elem = ElemType::real(ctx.prec);
+    reserve("eye", (m * n).checked_mul(elem.size_bytes()))?;
+    let mut a = Array::zeros(vec![m, n], elem);
     for i in 0..m.min(n) {
         a.buf.set_f64(i * n + i, 1.0);
     }
@@ -122,6 +146,8 @@ fn linspace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         _ => rt_bail!("linspace: expected real numbers for the end points"),
     };
     let n = dims_from_args("linspace", &args[2..3])?[0];
+    // The f64 values, then the array at the program's precision.
+    reserve("linspace", n.checked_mul(16))?;
     let data: Vec<f64> = match n {
         0 => vec![],
         1 => vec![b],
@@ -144,6 +170,8 @@ fn linspace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// `cell(n)`, `cell(m, n)`, ...: a cell array of real zeros.
 fn cell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let dims = Array::canonical_dims(&dims_from_args("cell", args)?);
+    let n: usize = dims.iter().product();
+    reserve("cell", n.checked_mul(std::mem::size_of::<Value>()))?;
     Ok(Value::array(Array::zeros(dims, ElemType::Cell)))
 }
 
