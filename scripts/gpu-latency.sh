@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Latency of a scalar read back by host code on the GPU machine: `s = sum(x)` in a host
+# loop over a device array (the reduction kernel, then its value on the host). Two
+# process runs of N and 10N iterations; their difference per iteration is the cost of
+# one statement, start-up excluded. Then the kernel's own time from --profile.
+#
+#   scripts/gpu-latency.sh [BLAZAR] [ELEMENTS]
+set -u
+blazar="${1:-.device/blazar}"
+n="${2:-1048576}"
+tmp="$(mktemp -d)"
+prog() {
+    cat > "$tmp/l$1.q" <<Q
+function [] = __kernel__ fill(x : vec'unchecked, pos : int)
+    x[pos] = mod(pos, 7)
+endfunction
+x = zeros($n)
+parallel_do(numel(x), x, fill)
+s = 0
+for k = 1..$1
+    s = s + sum(x)
+end
+print s > 0
+Q
+}
+prog 1000
+prog 11000
+t() { local a b; a=$(date +%s%N); "$blazar" run "$1" --device cuda > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000 )); }
+t "$tmp/l1000.q" > /dev/null
+a=$(t "$tmp/l1000.q"); b=$(t "$tmp/l11000.q")
+echo "s = sum(x), $n elements: $(( (b - a) / 10000 )) us per iteration (host loop, read back included)"
+"$blazar" run "$tmp/l1000.q" --device cuda --profile 2>&1 | grep -E 'array_line|kernel ' | head -4
