@@ -93,25 +93,17 @@ pub(super) fn summary(rows: &[ArrayRow], peer: &str, say: &dyn Fn(&str)) {
             median(&mut ratios)
         ));
     }
-    let bad: Vec<&str> = rows
+    let bad: Vec<String> = rows
         .iter()
         .filter(|r| r.checksum_ok() == Some(false))
-        .map(|r| r.name.as_str())
+        .map(|r| r.name.clone())
         .collect();
-    if !bad.is_empty() {
-        say(&format!(
-            "!!! CHECKSUM MISMATCH in {}: the two sides do not compute the same thing !!!",
-            bad.join(", ")
-        ));
-    }
     let failed: Vec<&str> = rows
         .iter()
         .filter(|r| r.ours.ms.is_none())
         .map(|r| r.name.as_str())
         .collect();
-    if !failed.is_empty() {
-        say(&format!("failed on the Blazar side: {}", failed.join(", ")));
-    }
+    super::report::problems(&bad, &failed, say);
 }
 
 /// One object per operation; `peer` is the peer's module when it could run.

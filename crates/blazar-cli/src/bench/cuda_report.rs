@@ -225,20 +225,12 @@ pub(super) fn summary(rows: &[CudaRow], copy: &CopyCeiling, say: &dyn Fn(&str)) 
             format!("{} ({})", r.name, refs.join(", "))
         })
         .collect();
-    if !bad.is_empty() {
-        say(&format!(
-            "!!! CHECKSUM MISMATCH in {}: the two sides do not compute the same thing !!!",
-            bad.join(", ")
-        ));
-    }
     let failed: Vec<&str> = rows
         .iter()
         .filter(|r| r.ours.ms.is_none())
         .map(|r| r.name.as_str())
         .collect();
-    if !failed.is_empty() {
-        say(&format!("failed on the Blazar side: {}", failed.join(", ")));
-    }
+    super::report::problems(&bad, &failed, say);
     let mut cupy: Vec<f64> = rows.iter().filter_map(CudaRow::cupy_ratio).collect();
     if !cupy.is_empty() {
         let n = cupy.len();

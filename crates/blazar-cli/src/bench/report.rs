@@ -110,22 +110,28 @@ pub(super) fn summary(rows: &[Row], say: &dyn Fn(&str)) {
             median(&mut ratios)
         ));
     }
-    let bad: Vec<&str> = rows
+    let bad: Vec<String> = rows
         .iter()
         .filter(|r| r.checksum_ok() == Some(false))
+        .map(|r| r.name.clone())
+        .collect();
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ours.ms.is_none())
         .map(|r| r.name.as_str())
         .collect();
+    problems(&bad, &failed, say);
+}
+
+/// The lines every suite's summary ends with: workloads whose checksums disagree, and
+/// workloads whose Blazar side failed.
+pub(super) fn problems(bad: &[String], failed: &[&str], say: &dyn Fn(&str)) {
     if !bad.is_empty() {
         say(&format!(
             "!!! CHECKSUM MISMATCH in {}: the two sides do not compute the same thing !!!",
             bad.join(", ")
         ));
     }
-    let failed: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.ours.ms.is_none())
-        .map(|r| r.name.as_str())
-        .collect();
     if !failed.is_empty() {
         say(&format!("failed on the Blazar side: {}", failed.join(", ")));
     }
