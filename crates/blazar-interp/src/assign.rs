@@ -68,18 +68,17 @@ impl<'p> Interp<'p> {
         if !target.path.is_empty() || op.is_some() || ty.is_some() || self.fuse_min == usize::MAX {
             return None;
         }
-        if !crate::fuse::fusable(value) || !crate::fuse::pure(value) {
-            return None;
-        }
-        match self.var_ref(target.var, frame)? {
+        // The variable's value first (cheap), the walk over the expression last.
+        let a = match self.var_ref(target.var, frame)? {
             Value::Array(a)
                 if Rc::strong_count(&a.data) == 1
                     && a.mode == blazar_runtime::Access::default() =>
             {
-                Some(a.clone())
+                a
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        (crate::fuse::fusable(value) && crate::fuse::pure(value)).then(|| a.clone())
     }
 
     /// Stores `v` (combined with the old value by `op`) at a place with a path.

@@ -70,13 +70,7 @@ impl<'p> Interp<'p> {
             return Ok(None);
         }
         let elem = elem_type(along.elem);
-        let out = self
-            .backend_ref(span)?
-            .0
-            .try_borrow_mut()
-            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-            .alloc(done.dims.clone(), elem)
-            .map_err(|m| RunError::new(span, m))?;
+        let out = self.alloc_out(done.dims.clone(), elem, span)?;
         self.launch_region(&done, Some(out.clone()), f, span)?;
         // The host's shape: leading unit dimensions dropped (the elements' order is
         // the same).
@@ -117,13 +111,7 @@ impl<'p> Interp<'p> {
         if done.dims.iter().product::<usize>() == 0 {
             return Ok(None);
         }
-        let out = self
-            .backend_ref(span)?
-            .0
-            .try_borrow_mut()
-            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-            .alloc(done.dims.clone(), elem_type(along.elem))
-            .map_err(|m| RunError::new(span, m))?;
+        let out = self.alloc_out(done.dims.clone(), elem_type(along.elem), span)?;
         self.launch_region(&done, Some(out.clone()), f, span)?;
         Ok(Some(Value::Array(out)))
     }

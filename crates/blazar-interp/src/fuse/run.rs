@@ -19,18 +19,22 @@ impl<'p> Interp<'p> {
         let elem = elem_type(done.region.elem());
         let out = match self.recyclable(&done, elem, f) {
             Some(r) => r,
-            None => self
-                .backend_ref(span)?
-                .0
-                .try_borrow_mut()
-                .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
-                .alloc(done.dims.clone(), elem)
-                .map_err(|m| RunError::new(span, m))?,
+            None => self.alloc_out(done.dims.clone(), elem, span)?,
         };
         if done.dims.iter().product::<usize>() > 0 {
             self.launch_region(&done, Some(out.clone()), f, span)?;
         }
         Ok(Value::Array(out))
+    }
+
+    /// A new result array from the backend (device memory on a GPU).
+    pub(super) fn alloc_out(&self, dims: Vec<usize>, elem: ElemType, span: Span) -> R<ArrayRef> {
+        self.backend_ref(span)?
+            .0
+            .try_borrow_mut()
+            .map_err(|_| RunError::new(span, "an array operation inside a kernel"))?
+            .alloc(dims, elem)
+            .map_err(|m| RunError::new(span, m))
     }
 
     pub(super) fn backend_ref(&self, span: Span) -> R<crate::BackendRef> {

@@ -77,6 +77,61 @@ impl Mul for Wrapping {
     }
 }
 
+/// `matrixmultiply`'s `sgemm` or `dgemm`.
+type Gemm<T> = unsafe fn(
+    usize,
+    usize,
+    usize,
+    T,
+    *const T,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+    T,
+    *mut T,
+    isize,
+    isize,
+);
+
+/// `x[m×k] · y[k×n]` of row-major slices through `f` (the caller checked the lengths).
+fn gemm<T: Copy + Default + From<u8>>(
+    f: Gemm<T>,
+    x: &[T],
+    y: &[T],
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Vec<T> {
+    let mut c = vec![T::default(); m * n];
+    if x.len() < m * k || y.len() < k * n {
+        return c;
+    }
+    // SAFETY: `x` holds m×k, `y` k×n and `c` m×n row-major elements (checked above), so
+    // every index the GEMM forms from these sizes and strides is inside its slice; `c`
+    // does not overlap the inputs.
+    unsafe {
+        f(
+            m,
+            k,
+            n,
+            T::from(1),
+            x.as_ptr(),
+            k as isize,
+            1,
+            y.as_ptr(),
+            n as isize,
+            1,
+            T::from(0),
+            c.as_mut_ptr(),
+            n as isize,
+            1,
+        );
+    }
+    c
+}
+
 /// The matrix product of two numeric arrays.
 pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
     let ((m, k), (k2, n)) = match (as_matrix(a), as_matrix(b)) {
@@ -117,53 +172,11 @@ pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
             let (Buffer::F32(x), Buffer::F32(y)) = (&a.buf, &b.buf) else {
                 rt_bail!("matrix product: malformed array");
             };
-            let mut c = vec![0f32; m * n];
-            // SAFETY: `x` holds m×k, `y` k×n and `c` m×n row-major elements (checked
-            // above), so every index sgemm forms from these sizes and strides is inside
-            // its slice; `c` does not overlap the inputs.
-            unsafe {
-                matrixmultiply::sgemm(
-                    m,
-                    k,
-                    n,
-                    1.0,
-                    x.as_ptr(),
-                    k as isize,
-                    1,
-                    y.as_ptr(),
-                    n as isize,
-                    1,
-                    0.0,
-                    c.as_mut_ptr(),
-                    n as isize,
-                    1,
-                );
-            }
-            Buffer::F32(c)
+            Buffer::F32(gemm(matrixmultiply::sgemm, x, y, m, k, n))
         }
         _ => {
             let (x, y) = (reals_of(&a.buf), reals_of(&b.buf));
-            let mut c = vec![0f64; m * n];
-            // SAFETY: as for sgemm above, with the f64 copies of the operands.
-            unsafe {
-                matrixmultiply::dgemm(
-                    m,
-                    k,
-                    n,
-                    1.0,
-                    x.as_ptr(),
-                    k as isize,
-                    1,
-                    y.as_ptr(),
-                    n as isize,
-                    1,
-                    0.0,
-                    c.as_mut_ptr(),
-                    n as isize,
-                    1,
-                );
-            }
-            real_buffer(prec, c)
+            real_buffer(prec, gemm(matrixmultiply::dgemm, &x, &y, m, k, n))
         }
     };
     if m * n == 1 {
