@@ -96,6 +96,8 @@ fn parse_fuse_min(s: &str) -> Result<usize, String> {
 pub enum EmitWhat {
     Kir,
     Cuda,
+    /// Every `for` loop with the parallelizer's decision and its reason.
+    Loops,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -174,6 +176,10 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
+    if what == EmitWhat::Loops {
+        emit_loops(&loaded);
+        return ExitCode::SUCCESS;
+    }
     let ctx = context(file, double, Box::new(std::io::sink()));
     let opts = Options {
         backend: Some(BackendRef::new(blazar_native::CpuBackend::default())),
@@ -190,6 +196,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
         match what {
             EmitWhat::Kir => println!("{}", blazar_kir::printer::print_kernel(k)),
             EmitWhat::Cuda => println!("{}", blazar_codegen_cuda::generate(k, &opts).source),
+            EmitWhat::Loops => {}
         }
     }
     if kernels.is_empty() {
@@ -199,6 +206,22 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(d) => report(&d, &loaded),
     }
+}
+
+/// `blazar emit loops`: one line per `for` loop, `file:line: decision: reason`.
+fn emit_loops(loaded: &Loaded) {
+    if loaded.loops.is_empty() {
+        println!("% the program has no `for` loops over ranges");
+    }
+    for r in &loaded.loops {
+        let file = &loaded.sources.get(r.span.file).name;
+        let line = loaded.sources.line_of(r.span);
+        println!("{file}:{line}: {}: {}", r.decision.word(), r.reason);
+    }
+    println!(
+        "% kernels run when a loop has at least {} iterations (any, when forced)",
+        blazar_interp::LOOP_MIN
+    );
 }
 
 /// Exit status when `--device cuda` is asked for where CUDA cannot be used.

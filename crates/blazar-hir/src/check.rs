@@ -174,6 +174,7 @@ impl Checker<'_> {
             StmtKind::Declare { .. }
             | StmtKind::Continue(_)
             | StmtKind::Return
+            | StmtKind::Parallel(_)
             | StmtKind::Attribute { .. } => {}
         }
     }

@@ -144,6 +144,8 @@ pub enum StmtKind {
         arms: Vec<(Option<Expr>, Vec<Stmt>)>,
     },
     Print(Vec<Expr>),
+    /// A `for` nest the loop parallelizer runs as a kernel (it is added after checking).
+    Parallel(Box<crate::parallel::ParallelLoop>),
     /// Attributes and pragmas: kept for transforms, no effect when run.
     Attribute {
         style: AttrStyle,

@@ -11,10 +11,13 @@ mod infer;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
+pub mod parallel;
 mod scope;
 pub mod types;
+pub mod visit;
 
 pub use check::check_program;
 pub use hir::*;
 pub use lower::lower_program;
+pub use parallel::{LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

@@ -81,6 +81,7 @@ impl<'p> Interp<'p> {
                 self.exec_multi_assign(targets, value, frame, s.span)?
             }
             StmtKind::Declare { .. } | StmtKind::Attribute { .. } => {}
+            StmtKind::Parallel(p) => return self.exec_parallel(p, frame),
             StmtKind::If { arms, otherwise } => {
                 for (c, b) in arms {
                     if self.cond(c, frame)? {

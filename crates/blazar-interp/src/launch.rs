@@ -23,6 +23,8 @@ use std::rc::Rc;
 #[derive(Default)]
 pub struct KernelCache {
     map: HashMap<(FnId, Signature), Rc<Kernel>>,
+    /// Loop kernels that did not compile for a signature (those loops run serially).
+    failed: std::collections::HashSet<(FnId, Signature)>,
     order: Vec<Rc<Kernel>>,
 }
 
@@ -104,7 +106,7 @@ pub(crate) enum Flat {
 
 impl<'p> Interp<'p> {
     /// The signature entry of one argument, and its flattened values.
-    fn arg_sig(
+    pub(crate) fn arg_sig(
         &self,
         v: &Value,
         declared: Option<&HTy>,
@@ -279,6 +281,7 @@ impl<'p> Interp<'p> {
             args: vec![],
             captures: vec![],
             rank: rank as u8,
+            outputs: vec![],
         };
         for (v, decl) in data.iter().zip(&ordinary) {
             let v = match decl {
@@ -363,6 +366,22 @@ impl<'p> Interp<'p> {
         self.kernels.map.insert(key, k.clone());
         self.kernels.order.push(k.clone());
         Ok(k)
+    }
+
+    /// Specialises a kernel made from a host loop; `None` (remembered) when it does not
+    /// compile for these types, and the loop then runs serially.
+    pub(crate) fn specialize_quiet(&mut self, fid: FnId, sig: Signature) -> Option<Rc<Kernel>> {
+        let key = (fid, sig);
+        if self.kernels.failed.contains(&key) {
+            return None;
+        }
+        match self.specialize(fid, key.1.clone(), self.prog.functions[fid as usize].span) {
+            Ok(k) => Some(k),
+            Err(_) => {
+                self.kernels.failed.insert(key);
+                None
+            }
+        }
     }
 
     pub(crate) fn run_kernel(

@@ -17,6 +17,7 @@ mod interp;
 mod intrinsics;
 mod launch;
 mod load;
+mod loops;
 mod profile;
 mod typeof_;
 
@@ -24,6 +25,7 @@ pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
 pub use interp::{Interp, Options};
 pub use load::{check, load, Loaded};
+pub use loops::LOOP_MIN;
 
 use blazar_diagnostics::Diagnostic;
 use blazar_runtime::builtins::Ctx;

@@ -11,6 +11,8 @@ pub struct Loaded {
     pub sources: SourceMap,
     pub program: Program,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the loop parallelizer decided for each `for` loop (`blazar emit loops`).
+    pub loops: Vec<blazar_hir::LoopReport>,
 }
 
 impl Loaded {
@@ -60,10 +62,23 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         (b.name.to_string(), b.min_args, b.max_args)
     };
     diagnostics.extend(blazar_hir::check_program(&program, &arity));
+    let mut program = program;
+    let mut loops = Vec::new();
+    if !diagnostics.iter().any(|d| d.is_error()) {
+        let name = |id: u32| blazar_runtime::builtins::get(id).name;
+        let line_of = |s: blazar_diagnostics::Span| sources.line_of(s) as u32;
+        let names = blazar_passes::Names {
+            builtin_name: &name,
+            builtin_id: &|n: &str| blazar_runtime::builtins::lookup(n),
+            line_of: &line_of,
+        };
+        loops = blazar_passes::parallelize(&mut program, &names);
+    }
     Loaded {
         sources,
         program,
         diagnostics,
+        loops,
     }
 }
 

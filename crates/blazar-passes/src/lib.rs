@@ -8,6 +8,8 @@
 mod builtins;
 mod check_barriers;
 mod infer;
+mod loop_body;
+mod loop_deps;
 mod lower;
 mod lower_assign;
 mod lower_call;
@@ -15,9 +17,13 @@ mod lower_expr;
 mod lower_index;
 mod lower_region;
 mod lower_stmt;
+mod outline;
+mod parallelize;
 pub mod sig;
 
 pub use lower_region::lower_region;
+pub use outline::Names;
+pub use parallelize::parallelize;
 pub use sig::{ArgSig, Signature};
 
 use blazar_diagnostics::Diagnostic;

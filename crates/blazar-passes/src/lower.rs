@@ -68,6 +68,8 @@ pub struct Lower<'a> {
     pub dry: bool,
     pub float: Scalar,
     pub complex: Scalar,
+    /// Outputs whose type widens with what is accumulated (see `Signature::outputs`).
+    pub open_outputs: bool,
 }
 
 pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kernel, Diagnostic> {
@@ -96,6 +98,7 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
         dry: false,
         float,
         complex,
+        open_outputs: !sig.outputs.is_empty(),
     };
     match l.kernel(func, sig) {
         Ok(()) => Ok(l.k),
@@ -275,7 +278,7 @@ impl<'a> Lower<'a> {
                     Some(Ty::Scalar(s)) => s,
                     _ => return err(o.span, "a kernel output must be a scalar"),
                 },
-                None => self.float,
+                None => sig.outputs.get(i).copied().unwrap_or(self.float),
             };
             self.k.outputs.push(kir::Output {
                 name: o.name.clone(),
@@ -317,6 +320,7 @@ impl<'a> Lower<'a> {
         let initial_slots = self.frame().slots.clone();
         for _ in 0..32 {
             let before = self.frame().tys.clone();
+            let outputs_before: Vec<Scalar> = self.k.outputs.iter().map(|o| o.ty).collect();
             let (nv, na) = (self.k.vars.len(), self.k.arrays.len());
             let loops = self.loops;
             self.dry = true;
@@ -331,7 +335,8 @@ impl<'a> Lower<'a> {
             self.k.arrays.truncate(na);
             self.loops = loops;
             self.frame().slots = initial_slots.clone();
-            if self.frame().tys == before {
+            let outputs_now: Vec<Scalar> = self.k.outputs.iter().map(|o| o.ty).collect();
+            if self.frame().tys == before && outputs_now == outputs_before {
                 break;
             }
         }

@@ -27,6 +27,11 @@ impl<'a> Lower<'a> {
         ty: Option<&hir::Annot>,
         span: Span,
     ) -> LR<()> {
+        if op.is_none() && target.path.is_empty() {
+            if let Some(r) = self.min_max_output(target, value, span) {
+                return r;
+            }
+        }
         let mut val = self.val(value)?;
         // `bins : vec[int] = shared(256)`: the declared element type of kernel memory.
         if let (Val::Alloc { ty: at, .. }, Some(a)) = (&mut val, ty) {
@@ -39,6 +44,56 @@ impl<'a> Lower<'a> {
             }
         }
         self.assign_val(target, op, val, span)
+    }
+
+    /// `out = min(out, e)` (or `max`, either order) on a kernel output: a min or max
+    /// accumulation (the loop parallelizer writes min and max reductions so).
+    fn min_max_output(
+        &mut self,
+        target: &'a hir::Place,
+        value: &'a hir::Expr,
+        span: Span,
+    ) -> Option<LR<()>> {
+        let Var::Local(slot) = target.var else {
+            return None;
+        };
+        let Slot::Output(o) = self.frame().slots[slot as usize] else {
+            return None;
+        };
+        let hir::ExprKind::Call {
+            callee: hir::Callee::Builtin(id),
+            args,
+        } = &value.kind
+        else {
+            return None;
+        };
+        let aop = match ((self.env.builtin_name)(*id), args.len()) {
+            ("min", 2) => AtomicOp::Min,
+            ("max", 2) => AtomicOp::Max,
+            _ => return None,
+        };
+        let is_out = |e: &hir::Expr| matches!(e.kind, hir::ExprKind::Var(v) if v == target.var);
+        let other = match (is_out(&args[0]), is_out(&args[1])) {
+            (true, false) => &args[1],
+            (false, true) => &args[0],
+            _ => return None,
+        };
+        Some((|| {
+            let v = expr_of(self.val(other)?, span)?;
+            if self.open_outputs {
+                if let Ty::Scalar(t) = v.ty {
+                    let cur = self.k.outputs[o as usize].ty;
+                    self.k.outputs[o as usize].ty = crate::infer::join_scalar(cur, t);
+                }
+            }
+            let out_ty = self.k.outputs[o as usize].ty;
+            self.k.outputs[o as usize].op = aop;
+            self.emit(StmtKind::Accumulate {
+                output: o,
+                value: cast(v, Ty::Scalar(out_ty)),
+            });
+            Ok(())
+        })())
     }
 
     /// Stores an evaluated value at a place.
@@ -59,6 +114,13 @@ impl<'a> Lower<'a> {
                     return err(span, "a kernel output is accumulated with `+=` (or `*=`)");
                 };
                 let v = expr_of(val, span)?;
+                if self.open_outputs {
+                    // Host loops: the output holds every value accumulated into it.
+                    if let Ty::Scalar(t) = v.ty {
+                        let cur = self.k.outputs[o as usize].ty;
+                        self.k.outputs[o as usize].ty = crate::infer::join_scalar(cur, t);
+                    }
+                }
                 let out_ty = self.k.outputs[o as usize].ty;
                 let aop = atomic_op(op, span)?;
                 let (aop, v) = match aop {

@@ -240,6 +240,7 @@ impl<'a> Lower<'a> {
                 )
             }
             H::Print(_) => return err(s.span, "kernel and device functions cannot print"),
+            H::Parallel(_) => return err(s.span, "a host loop plan cannot be kernel code"),
         }
         Ok(())
     }

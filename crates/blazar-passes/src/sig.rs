@@ -26,4 +26,9 @@ pub struct Signature {
     pub args: Vec<ArgSig>,
     pub captures: Vec<ArgSig>,
     pub rank: u8,
+    /// For kernels made from host loops: the types of the accumulators before the loop.
+    /// An output of undeclared type then starts at this type and widens to hold every
+    /// value accumulated into it (`total = 0; total += x[i]` sums reals). Empty for
+    /// `parallel_do`, whose undeclared outputs are `scalar`.
+    pub outputs: Vec<Scalar>,
 }

@@ -1,0 +1,76 @@
+//! Host loops that run as kernels: what the loop parallelizer (`passes::parallelize`)
+//! puts in place of a `for` nest it can run in parallel.
+//!
+//! The plan keeps the original loop: the interpreter runs it serially whenever the
+//! kernel cannot be used at run time (too few iterations, a value a kernel cannot take,
+//! two names for one written array, a kernel that does not compile).
+
+use crate::hir::{Expr, FnId, Stmt, Var};
+use blazar_diagnostics::Span;
+
+/// A `for` nest run as one launch of a generated kernel.
+#[derive(Clone, Debug)]
+pub struct ParallelLoop {
+    /// The generated `__kernel__` function. Its ordinary parameters are, in order, the
+    /// start and step of each level, then the host variables of [`ParallelLoop::args`];
+    /// its outputs are the partial results of [`ParallelLoop::outputs`].
+    pub kernel: FnId,
+    /// The parallel levels, outermost first: level `k` is `pos[k]`.
+    pub levels: Vec<LoopLevel>,
+    /// Host variables the kernel reads or writes (arrays and scalars).
+    pub args: Vec<Var>,
+    /// Arrays the kernel writes: none may share its data with another argument.
+    pub written: Vec<Var>,
+    /// Per kernel output: the host variable that receives it before `combine` runs,
+    /// and the variable whose value gives the output its initial type.
+    pub outputs: Vec<(Var, Var)>,
+    /// Host statements run after the kernel: fold each output into its accumulator.
+    pub combine: Vec<Stmt>,
+    /// `#pragma force_parallel` or `!parallel for`: no minimum trip count.
+    pub forced: bool,
+    /// The loop as written, run when the kernel cannot be used.
+    pub serial: Box<Stmt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopLevel {
+    pub var: Var,
+    pub start: Expr,
+    pub step: Option<Expr>,
+    pub end: Expr,
+}
+
+/// What the parallelizer decided for one `for` loop, for `blazar emit loops`.
+#[derive(Clone, Debug)]
+pub struct LoopReport {
+    pub span: Span,
+    pub decision: LoopDecision,
+    /// Why, in words ("`y[i]` reads `y[i-1]`, written by the previous iteration").
+    pub reason: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopDecision {
+    /// Every iteration writes its own elements: one thread per iteration.
+    Kernel,
+    /// Accumulators become kernel outputs (a tree reduction per block).
+    Reduction,
+    /// Updates at data-dependent indices become atomic operations.
+    Atomics,
+    /// Runs in the interpreter.
+    Serial,
+    /// Runs inside the kernel of an enclosing loop.
+    Inner,
+}
+
+impl LoopDecision {
+    pub fn word(self) -> &'static str {
+        match self {
+            LoopDecision::Kernel => "kernel",
+            LoopDecision::Reduction => "reduction",
+            LoopDecision::Atomics => "atomics",
+            LoopDecision::Serial => "serial",
+            LoopDecision::Inner => "inner",
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Host loops run as kernels: the run-time half of the loop parallelizer.
+//!
+//! `passes::parallelize` replaced a `for` nest by a [`ParallelLoop`]: a generated kernel
+//! and the loop as written. Here the ranges are evaluated, and the kernel is launched
+//! through the run's backend when it can be: integer ranges with enough iterations
+//! (unless forced), arguments a kernel can take, no written array reachable through two
+//! arguments, and a kernel that compiles for these types. Otherwise the loop runs
+//! serially, exactly as written. Arrays of the default access mode are passed
+//! `'checked`, so an index outside an array is an error as on the host.
+
+use crate::error::{RunError, R};
+use crate::interp::{Frame, Interp};
+use crate::launch::Flat;
+use blazar_hir::{ParallelLoop, Var};
+use blazar_kir::Scalar;
+use blazar_launch::{KValue, LaunchPlan};
+use blazar_passes::{ArgSig, Signature};
+use blazar_runtime::{ArrayRef, IntTy, Mode, Value};
+use std::rc::Rc;
+
+/// Loops with fewer iterations than this run serially unless forced (or unless
+/// `--fuse-min` asks for kernels from smaller sizes): a launch costs about as much as a
+/// few thousand iterations of the interpreter.
+pub const LOOP_MIN: usize = 4096;
+
+/// The evaluated range of one level.
+struct Range {
+    start: i64,
+    step: i64,
+    count: usize,
+}
+
+impl<'p> Interp<'p> {
+    /// Runs a parallelised loop: as a kernel when it can, else serially.
+    pub(crate) fn exec_parallel(
+        &mut self,
+        p: &'p ParallelLoop,
+        frame: &mut Frame,
+    ) -> R<crate::error::Flow> {
+        if self.try_parallel(p, frame)? {
+            return Ok(crate::error::Flow::Normal);
+        }
+        self.exec_block(std::slice::from_ref(&*p.serial), frame)
+    }
+
+    /// Launches the loop's kernel; `false` when the loop must run serially instead.
+    fn try_parallel(&mut self, p: &'p ParallelLoop, frame: &mut Frame) -> R<bool> {
+        if self.fuse_min == usize::MAX {
+            return Ok(false);
+        }
+        let span = p.serial.span;
+        // The ranges (pure expressions: the serial loop may evaluate them again).
+        let mut ranges = Vec::new();
+        for l in &p.levels {
+            let start = self.eval(&l.start, frame)?;
+            let step = match &l.step {
+                Some(e) => self.eval(e, frame)?,
+                None => Value::int(1),
+            };
+            let end = self.eval(&l.end, frame)?;
+            let (Value::Int(a, _), Value::Int(st, _), Some(b)) = (&start, &step, end.as_f64())
+            else {
+                return Ok(false);
+            };
+            let (a, st) = (*a, *st);
+            if st == 0 || !b.is_finite() {
+                return Ok(false);
+            }
+            let n = ((b - a as f64) / st as f64).floor() + 1.0;
+            if n < 1.0 || n > i32::MAX as f64 {
+                return Ok(false);
+            }
+            let last = a as f64 + (n - 1.0) * st as f64;
+            if last.abs() > i32::MAX as f64 || a.abs() > i32::MAX as i64 {
+                return Ok(false);
+            }
+            ranges.push(Range {
+                start: a,
+                step: st,
+                count: n as usize,
+            });
+        }
+        let total: usize = ranges.iter().map(|r| r.count).product();
+        if !p.forced && total < self.fuse_min.min(LOOP_MIN) {
+            return Ok(false);
+        }
+        // Arguments: the ranges, then the host values.
+        let mut flat = Vec::new();
+        let mut sig = Signature {
+            args: vec![],
+            captures: vec![],
+            rank: ranges.len() as u8,
+            outputs: vec![],
+        };
+        for r in &ranges {
+            for x in [r.start, r.step] {
+                flat.push(Flat::Value(KValue::Int(x)));
+                sig.args.push(ArgSig::Scalar(Scalar::I32));
+            }
+        }
+        let mut arrays: Vec<(Var, ArrayRef)> = Vec::new();
+        for &v in &p.args {
+            let Some(val) = self.var_ref(v, frame).cloned() else {
+                return Ok(false);
+            };
+            let val = match val {
+                Value::Array(mut a) => {
+                    if a.mode.mode == Mode::Default {
+                        a.mode.mode = Mode::Checked;
+                    }
+                    arrays.push((v, a.clone()));
+                    Value::Array(a)
+                }
+                Value::Func(_) | Value::Str(_) | Value::Object(_) => return Ok(false),
+                v => v,
+            };
+            match self.arg_sig(&val, None, &mut flat) {
+                Ok(s) => sig.args.push(s),
+                Err(_) => return Ok(false),
+            }
+        }
+        // A written array must not be reachable through another argument.
+        for (v, a) in &arrays {
+            if p.written.contains(v)
+                && arrays
+                    .iter()
+                    .any(|(w, b)| w != v && Rc::ptr_eq(&a.data, &b.data))
+            {
+                return Ok(false);
+            }
+        }
+        for (_, init) in &p.outputs {
+            let t = match self.var_ref(*init, frame) {
+                Some(Value::Int(_, t)) => crate::launch::scalar_of(*t),
+                Some(Value::Real(_)) => self.float_scalar(),
+                Some(Value::Complex(_)) => self.complex_scalar(),
+                Some(Value::Array(a)) => {
+                    let meta = a.data.meta().ok();
+                    match meta.and_then(|m| crate::launch::elem_scalar(m.elem())) {
+                        Some(Scalar::C32 | Scalar::C64) => self.complex_scalar(),
+                        Some(Scalar::F32 | Scalar::F64) => self.float_scalar(),
+                        Some(s) => s,
+                        None => return Ok(false),
+                    }
+                }
+                _ => return Ok(false),
+            };
+            sig.outputs.push(t);
+        }
+        let Some(kernel) = self.specialize_quiet(p.kernel, sig) else {
+            return Ok(false);
+        };
+        let rank = ranges.len();
+        let mut d = [1usize; 4];
+        let mut b = [1usize; 4];
+        for (k, r) in ranges.iter().enumerate() {
+            d[k] = r.count;
+        }
+        b[..rank].copy_from_slice(&crate::dims::default_block(&d[..rank]));
+        let plan = LaunchPlan {
+            block_given: false,
+            rank: rank as u8,
+            data_dims: d,
+            block_dims: b,
+            serial: false,
+        };
+        self.spend(total as u64, span)?;
+        let outs = self
+            .run_kernel(&kernel, &plan, flat, "for loop run as a kernel", span)
+            .map_err(|e| self.locate_in_loop(e, p))?;
+        for ((tmp, _), v) in p.outputs.iter().zip(outs) {
+            self.write_var(*tmp, frame, v);
+        }
+        for s in &p.combine {
+            self.exec_block(std::slice::from_ref(s), frame)?;
+        }
+        // The loop variables end as the serial loop leaves them.
+        for (l, r) in p.levels.iter().zip(&ranges) {
+            let last = r.start + (r.count as i64 - 1) * r.step;
+            self.write_var(l.var, frame, Value::Int(last, IntTy::I32));
+        }
+        Ok(true)
+    }
+
+    fn float_scalar(&self) -> Scalar {
+        if self.prec == blazar_runtime::Prec::Double {
+            Scalar::F64
+        } else {
+            Scalar::F32
+        }
+    }
+
+    fn complex_scalar(&self) -> Scalar {
+        if self.prec == blazar_runtime::Prec::Double {
+            Scalar::C64
+        } else {
+            Scalar::C32
+        }
+    }
+
+    /// A kernel error of a loop kernel, located at the loop's statement on that line.
+    fn locate_in_loop(&self, mut e: Box<RunError>, p: &ParallelLoop) -> Box<RunError> {
+        let _ = p;
+        e.notes
+            .push("this loop runs as a kernel (`#pragma force_serial` runs it in order)".into());
+        e
+    }
+}

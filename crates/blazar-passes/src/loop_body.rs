@@ -1,0 +1,262 @@
+//! What a host loop body contains, for the loop parallelizer: whether kernel code can
+//! express it at all, and where each variable is read and written.
+
+use crate::loop_deps::Refusal;
+use blazar_diagnostics::Span;
+use blazar_hir::{self as hir, Access, BinOp, Callee, Expr, ExprKind, FnKind, Stmt, StmtKind, Var};
+use std::collections::HashMap;
+
+/// Checks that every statement and expression of `body` has a kernel form. `depth` is
+/// the number of loops of the body around the statements (for `break`/`continue`).
+pub fn eligible(
+    body: &[Stmt],
+    depth: u32,
+    builtin_name: &dyn Fn(u32) -> &'static str,
+    prog: &hir::Program,
+) -> Result<(), Refusal> {
+    for s in body {
+        let no = |m: &str| Err((s.span, m.to_string()));
+        match &s.kind {
+            StmtKind::Expr(_) => return no("an expression statement (a call for its effect)"),
+            StmtKind::Assign { target, .. } => {
+                if target.path.iter().any(|a| matches!(a, Access::Field(_))) {
+                    return no("it sets a field of an object");
+                }
+                if target.path.len() > 1 {
+                    return no("it indexes a value twice in one assignment");
+                }
+            }
+            StmtKind::MultiAssign { .. } => return no("a multiple assignment"),
+            StmtKind::Declare { .. } => return no("a declaration"),
+            StmtKind::ForEach { .. } => return no("a loop over the elements of a value"),
+            StmtKind::Break(n) | StmtKind::Continue(n) if *n >= depth => {
+                return no("`break` or `continue` leaves the loop")
+            }
+            StmtKind::Return => return no("`return` leaves the function from inside the loop"),
+            StmtKind::Match { .. } => return no("a `match`"),
+            StmtKind::Print(_) => return no("it prints"),
+            StmtKind::Parallel(_) => return no("a loop already parallel"),
+            _ => {}
+        }
+        for e in hir::visit::own_exprs(s) {
+            expr_ok(e, builtin_name, prog)?;
+        }
+        let inner = match s.kind {
+            StmtKind::ForRange { .. } | StmtKind::While { .. } | StmtKind::Repeat { .. } => 1,
+            _ => 0,
+        };
+        for b in hir::visit::blocks(s) {
+            eligible(b, depth + inner, builtin_name, prog)?;
+        }
+    }
+    Ok(())
+}
+
+fn expr_ok(
+    e: &Expr,
+    builtin_name: &dyn Fn(u32) -> &'static str,
+    prog: &hir::Program,
+) -> Result<(), Refusal> {
+    let no = |m: String| Err((e.span, m));
+    match &e.kind {
+        ExprKind::Str(_) => return no("it uses a string".into()),
+        ExprKind::Closure { .. } | ExprKind::FuncValue(_) => {
+            return no("it makes a function value".into())
+        }
+        ExprKind::Colon | ExprKind::Range { .. } => return no("it takes a slice".into()),
+        ExprKind::Field { .. } => return no("it reads a field of an object".into()),
+        ExprKind::Cell(_) | ExprKind::TypeValue(_) => return no("it makes a cell or a type".into()),
+        ExprKind::Index { base, .. } if !matches!(base.kind, ExprKind::Var(_)) => {
+            return no("it indexes the result of an expression".into())
+        }
+        ExprKind::Call { callee, args } => match callee {
+            Callee::Builtin(id) => {
+                let name = builtin_name(*id);
+                if crate::builtins::classify(name, args.len()).is_none() {
+                    return no(format!("it calls `{name}`, which runs only on the host"));
+                }
+            }
+            Callee::Group(g) => {
+                let group = &prog.groups[*g as usize];
+                let device = group
+                    .members
+                    .iter()
+                    .all(|f| prog.functions[*f as usize].kind == FnKind::Device);
+                if !device {
+                    return no(format!(
+                        "it calls the host function `{}` (a `__device__` function could run in a kernel)",
+                        group.name
+                    ));
+                }
+            }
+            _ => return no("it calls a function value or an intrinsic".into()),
+        },
+        _ => {}
+    }
+    for c in hir::visit::children(e) {
+        expr_ok(c, builtin_name, prog)?;
+    }
+    Ok(())
+}
+
+/// One element write `A[index] op= value`.
+pub struct ElemWrite<'a> {
+    pub index: &'a [Expr],
+    pub op: Option<BinOp>,
+    pub span: Span,
+}
+
+/// Where the variables of a body are read and written.
+#[derive(Default)]
+pub struct Uses<'a> {
+    /// Every variable mentioned, in order of first mention.
+    pub order: Vec<Var>,
+    /// Assignments of the whole variable (including inner loop variables), by span.
+    pub whole_writes: HashMap<Var, Vec<Span>>,
+    /// The assignment statements of the whole variable (inner loop headers excluded).
+    pub whole_stmts: HashMap<Var, Vec<&'a Stmt>>,
+    pub elem_writes: HashMap<Var, Vec<ElemWrite<'a>>>,
+    /// Index lists of element reads `A[...]`.
+    pub elem_reads: HashMap<Var, Vec<&'a [Expr]>>,
+    /// Reads of the whole value (not as the array of an index, nor for its size).
+    pub plain_reads: HashMap<Var, usize>,
+}
+
+impl<'a> Uses<'a> {
+    pub fn collect(body: &'a [Stmt], builtin_name: &dyn Fn(u32) -> &'static str) -> Uses<'a> {
+        let mut u = Uses::default();
+        u.stmts(body, builtin_name);
+        u
+    }
+
+    fn mention(&mut self, v: Var) {
+        if !self.order.contains(&v) {
+            self.order.push(v);
+        }
+    }
+
+    fn stmts(&mut self, body: &'a [Stmt], bn: &dyn Fn(u32) -> &'static str) {
+        for s in body {
+            for e in hir::visit::own_exprs(s) {
+                self.expr(e, bn);
+            }
+            match &s.kind {
+                StmtKind::Assign { target, op, .. } => {
+                    self.mention(target.var);
+                    match target.path.first() {
+                        None => {
+                            self.whole_writes
+                                .entry(target.var)
+                                .or_default()
+                                .push(s.span);
+                            self.whole_stmts.entry(target.var).or_default().push(s);
+                        }
+                        Some(Access::Index(index)) => self
+                            .elem_writes
+                            .entry(target.var)
+                            .or_default()
+                            .push(ElemWrite {
+                                index,
+                                op: *op,
+                                span: s.span,
+                            }),
+                        Some(Access::Field(_)) => {}
+                    }
+                }
+                StmtKind::ForRange { var, .. } => {
+                    self.mention(*var);
+                    self.whole_writes.entry(*var).or_default().push(s.span);
+                    // A loop header is not an accumulation.
+                    self.whole_stmts.entry(*var).or_default().push(s);
+                }
+                _ => {}
+            }
+            for b in hir::visit::blocks(s) {
+                self.stmts(b, bn);
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &'a Expr, bn: &dyn Fn(u32) -> &'static str) {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                self.mention(*v);
+                *self.plain_reads.entry(*v).or_default() += 1;
+            }
+            ExprKind::Index { base, args } => {
+                if let ExprKind::Var(v) = base.kind {
+                    self.mention(v);
+                    self.elem_reads.entry(v).or_default().push(args);
+                } else {
+                    self.expr(base, bn);
+                }
+                for a in args {
+                    self.expr(a, bn);
+                }
+            }
+            ExprKind::Call {
+                callee: Callee::Builtin(id),
+                args,
+            } if matches!(bn(*id), "size" | "numel")
+                && args
+                    .first()
+                    .is_some_and(|a| matches!(a.kind, ExprKind::Var(_))) =>
+            {
+                // The shape of an array: not a read of its elements.
+                if let ExprKind::Var(v) = args[0].kind {
+                    self.mention(v);
+                }
+                for a in &args[1..] {
+                    self.expr(a, bn);
+                }
+            }
+            _ => {
+                for c in hir::visit::children(e) {
+                    self.expr(c, bn);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `e` mentions one of `vars`.
+pub fn names_any(e: &Expr, vars: &[Var]) -> bool {
+    let mut hit = false;
+    hir::visit::each_expr(e, &mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            hit |= vars.contains(&v);
+        }
+    });
+    hit
+}
+
+/// Structural equality of two expressions (spans ignored); conservative: `false` for
+/// kinds index expressions do not use.
+pub fn same_expr(a: &Expr, b: &Expr) -> bool {
+    use ExprKind as K;
+    match (&a.kind, &b.kind) {
+        (K::Int(x), K::Int(y)) => x == y,
+        (K::Real(x), K::Real(y)) => x == y,
+        (K::Var(x), K::Var(y)) => x == y,
+        (K::Unary(o, x), K::Unary(p, y)) => o == p && same_expr(x, y),
+        (K::Binary(o, x1, x2), K::Binary(p, y1, y2)) => {
+            o == p && same_expr(x1, y1) && same_expr(x2, y2)
+        }
+        (
+            K::Call {
+                callee: Callee::Builtin(f),
+                args: xs,
+            },
+            K::Call {
+                callee: Callee::Builtin(g),
+                args: ys,
+            },
+        ) => f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_expr(x, y)),
+        (K::Index { base: b1, args: xs }, K::Index { base: b2, args: ys }) => {
+            same_expr(b1, b2)
+                && xs.len() == ys.len()
+                && xs.iter().zip(ys).all(|(x, y)| same_expr(x, y))
+        }
+        _ => false,
+    }
+}
