@@ -409,6 +409,27 @@ impl<'p> Interp<'p> {
         name: &str,
         span: Span,
     ) -> R<Vec<KValue>> {
+        let fail = |e: KernelError| {
+            let what = match e.kind {
+                KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
+                _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
+                _ => e.message.clone(),
+            };
+            RunError::new(span, format!("({name}) {} - {what}", k.name))
+        };
+        self.run_kernel_mapped(k, plan, flat, name, span, &fail)
+    }
+
+    /// Runs a kernel; `fail` turns a kernel's error into the run's error.
+    pub(crate) fn run_kernel_mapped(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        flat: Vec<Flat>,
+        name: &str,
+        span: Span,
+        fail: &dyn Fn(KernelError) -> Box<RunError>,
+    ) -> R<Vec<KValue>> {
         // Each distinct array once; parameters naming the same array share it.
         let mut distinct: Vec<ArrayRef> = Vec::new();
         let mut args = Vec::with_capacity(flat.len());
@@ -427,14 +448,6 @@ impl<'p> Interp<'p> {
                 }
             });
         }
-        let fail = |e: KernelError| {
-            let what = match e.kind {
-                KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
-                _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
-                _ => e.message.clone(),
-            };
-            RunError::new(span, format!("({name}) {} - {what}", k.name))
-        };
         let Some(backend) = self.backend.clone() else {
             return Err(RunError::new(
                 span,
@@ -468,7 +481,7 @@ impl<'p> Interp<'p> {
     }
 }
 
-fn kvalue_to_value(v: KValue, ty: Scalar, prec: Prec) -> Value {
+pub(crate) fn kvalue_to_value(v: KValue, ty: Scalar, prec: Prec) -> Value {
     match v {
         KValue::Bool(b) => Value::int(b as i64),
         KValue::Int(i) => match ty {

@@ -11,9 +11,10 @@
 use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::Flat;
+use blazar_diagnostics::{SourceMap, Span};
 use blazar_hir::{ParallelLoop, Var};
 use blazar_kir::Scalar;
-use blazar_launch::{KValue, LaunchPlan};
+use blazar_launch::{KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
 use blazar_runtime::{ArrayRef, IntTy, Mode, Value};
 use std::rc::Rc;
@@ -165,10 +166,11 @@ impl<'p> Interp<'p> {
             serial: false,
         };
         self.spend(total as u64, span)?;
-        let outs = self
-            .run_kernel(&kernel, &plan, flat, "for loop run as a kernel", span)
-            .map_err(|e| self.locate_in_loop(e, p))?;
-        for ((tmp, _), v) in p.outputs.iter().zip(outs) {
+        let sources = self.sources;
+        let fail = |e: KernelError| loop_error(sources, e, p);
+        let outs = self.run_kernel_mapped(&kernel, &plan, flat, "loop", span, &fail)?;
+        for (((tmp, _), v), o) in p.outputs.iter().zip(outs).zip(&kernel.outputs) {
+            let v = crate::launch::kvalue_to_value(v, o.ty, self.prec);
             self.write_var(*tmp, frame, v);
         }
         for s in &p.combine {
@@ -197,12 +199,39 @@ impl<'p> Interp<'p> {
             Scalar::C32
         }
     }
+}
 
-    /// A kernel error of a loop kernel, located at the loop's statement on that line.
-    fn locate_in_loop(&self, mut e: Box<RunError>, p: &ParallelLoop) -> Box<RunError> {
-        let _ = p;
-        e.notes
-            .push("this loop runs as a kernel (`#pragma force_serial` runs it in order)".into());
-        e
+/// A loop kernel's error, located at the loop's statement on its line.
+fn loop_error(sources: &SourceMap, e: KernelError, p: &ParallelLoop) -> Box<RunError> {
+    let loop_span = p.serial.span;
+    let at = (e.line > 0)
+        .then(|| stmt_on_line(sources, std::slice::from_ref(&*p.serial), e.line))
+        .flatten()
+        .unwrap_or(loop_span);
+    let what = match e.kind {
+        KernelErrorKind::AssertFailed => "assertion failed".to_string(),
+        _ => e.message,
+    };
+    let mut err = RunError::new(at, what);
+    err.notes.push(format!(
+        "in the loop of line {}, which runs as a kernel (`#pragma force_serial` keeps it serial)",
+        sources.line_of(loop_span)
+    ));
+    err
+}
+
+/// The innermost simple statement of `body` on source line `line`.
+fn stmt_on_line(sources: &SourceMap, body: &[blazar_hir::Stmt], line: u32) -> Option<Span> {
+    for s in body {
+        if let Some(x) = blazar_hir::visit::blocks(s)
+            .into_iter()
+            .find_map(|b| stmt_on_line(sources, b, line))
+        {
+            return Some(x);
+        }
+        if sources.line_of(s.span) as u32 == line {
+            return Some(s.span);
+        }
     }
+    None
 }

@@ -143,19 +143,24 @@ pub fn analyze(
                 .iter()
                 .all(|w| matches!(w.op, Some(BinOp::Mul | BinOp::EMul)));
             let all_invariant = writes.iter().all(|w| w.index.iter().all(&invariant));
-            let first = &writes[0].index;
-            let injective = writes
-                .iter()
-                .all(|w| same_list(&w.index, first) && injective(&w.index, levels, &invariant));
+            let first = writes[0].index;
+            let dims = level_dims(first, levels, &invariant);
+            let own = |x: &[Expr]| {
+                dims.as_ref()
+                    .is_some_and(|d| same_iteration(first, d, x, levels, &invariant))
+            };
             if reads.is_empty() && whole == 0 && all_invariant && (adds || muls) {
                 Class::ElemAccum
-            } else if injective && whole == 0 && reads.iter().all(|r| same_list(r, first)) {
+            } else if whole == 0
+                && writes.iter().all(|w| own(w.index))
+                && reads.iter().all(|r| own(r))
+            {
                 Class::Written
             } else if reads.is_empty() && whole == 0 && adds {
                 Class::Atomic
             } else if forced {
                 Class::Written
-            } else if let Some(r) = reads.iter().find(|r| !same_list(r, first)) {
+            } else if let Some(r) = reads.iter().find(|r| dims.is_some() && !own(r)) {
                 return Err((
                     r.first().map(|e| e.span).unwrap_or(span),
                     format!(
@@ -195,37 +200,76 @@ fn names_any_set(e: &Expr, set: &HashSet<Var>) -> bool {
     hit
 }
 
-fn same_list(a: &[Expr], b: &[Expr]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_expr(x, y))
-}
-
-/// The level whose variable `e` is, plus a loop-invariant offset (`i`, `i + c`, `c + i`,
-/// `i - c`).
-fn affine_level(e: &Expr, levels: &[Var], invariant: &dyn Fn(&Expr) -> bool) -> Option<usize> {
+/// The level whose variable `e` is plus a loop-invariant offset (`i`, `i + c`, `c + i`,
+/// `i - c`), with the offset and whether it is subtracted.
+fn affine<'e>(
+    e: &'e Expr,
+    levels: &[Var],
+    invariant: &dyn Fn(&Expr) -> bool,
+) -> Option<(usize, Option<(&'e Expr, bool)>)> {
     match &e.kind {
-        ExprKind::Var(v) => levels.iter().position(|l| l == v),
-        ExprKind::Binary(BinOp::Add, a, b) => affine_level(a, levels, invariant)
-            .filter(|_| invariant(b))
-            .or_else(|| affine_level(b, levels, invariant).filter(|_| invariant(a))),
-        ExprKind::Binary(BinOp::Sub, a, b) if invariant(b) => affine_level(a, levels, invariant),
+        ExprKind::Var(v) => levels.iter().position(|l| l == v).map(|k| (k, None)),
+        ExprKind::Binary(BinOp::Add, a, b) => match &a.kind {
+            ExprKind::Var(v) if levels.contains(v) && invariant(b) => {
+                Some((levels.iter().position(|l| l == v)?, Some((&**b, false))))
+            }
+            _ => match &b.kind {
+                ExprKind::Var(v) if levels.contains(v) && invariant(a) => {
+                    Some((levels.iter().position(|l| l == v)?, Some((&**a, false))))
+                }
+                _ => None,
+            },
+        },
+        ExprKind::Binary(BinOp::Sub, a, b) if invariant(b) => match &a.kind {
+            ExprKind::Var(v) => Some((levels.iter().position(|l| l == v)?, Some((&**b, true)))),
+            _ => None,
+        },
         _ => None,
     }
 }
 
-/// Whether distinct iterations of the parallel levels index distinct elements: every
-/// level appears as exactly one index (plus an invariant offset), the other indices
-/// are invariant.
-fn injective(index: &[Expr], levels: &[Var], invariant: &dyn Fn(&Expr) -> bool) -> bool {
-    let mut seen = vec![false; levels.len()];
-    for e in index {
-        match affine_level(e, levels, invariant) {
-            Some(k) if !seen[k] => seen[k] = true,
-            Some(_) => return false,
-            None if invariant(e) => {}
-            None => return false,
-        }
-    }
-    seen.iter().all(|s| *s)
+/// For each level, the first index of `index` that is that level plus an offset; `None`
+/// unless every level has one. Two iterations then never index the same element.
+fn level_dims(
+    index: &[Expr],
+    levels: &[Var],
+    invariant: &dyn Fn(&Expr) -> bool,
+) -> Option<Vec<usize>> {
+    (0..levels.len())
+        .map(|k| {
+            index
+                .iter()
+                .position(|e| affine(e, levels, invariant).is_some_and(|(l, _)| l == k))
+        })
+        .collect()
+}
+
+/// Whether `other` indexes an element of the same iteration as `write` does: at each
+/// level's index of the write, the same level with the same offset.
+fn same_iteration(
+    write: &[Expr],
+    dims: &[usize],
+    other: &[Expr],
+    levels: &[Var],
+    invariant: &dyn Fn(&Expr) -> bool,
+) -> bool {
+    other.len() == write.len()
+        && dims.iter().all(|&d| {
+            match (
+                affine(&write[d], levels, invariant),
+                affine(&other[d], levels, invariant),
+            ) {
+                (Some((k1, o1)), Some((k2, o2))) => {
+                    k1 == k2
+                        && match (o1, o2) {
+                            (None, None) => true,
+                            (Some((a, n1)), Some((b, n2))) => n1 == n2 && same_expr(a, b),
+                            _ => false,
+                        }
+                }
+                _ => false,
+            }
+        })
 }
 
 /// The reduction `v` takes part in, when every assignment of `v` in the body

@@ -152,6 +152,8 @@ impl<'a> Scan<'_, 'a> {
                 let (forced, serial) = attributes(&block[..i]);
                 if serial {
                     self.report(s.span, LoopDecision::Serial, "marked serial".into());
+                    self.serial_reports(s);
+                    descend = false;
                 } else {
                     match self.nest(s, block, i, outer, forced) {
                         Ok(c) => {
@@ -207,6 +209,19 @@ impl<'a> Scan<'_, 'a> {
             decision,
             reason,
         });
+    }
+
+    /// Reports the loops inside a loop marked serial: serial too.
+    fn serial_reports(&mut self, nest: &Stmt) {
+        for b in hir::visit::blocks(nest) {
+            for s in b {
+                if let StmtKind::ForRange { .. } = s.kind {
+                    let why = "inside a loop marked serial".to_string();
+                    self.report(s.span, LoopDecision::Serial, why);
+                }
+                self.serial_reports(s);
+            }
+        }
     }
 
     /// Reports the loops inside a parallel nest: the next `levels` nested loops are
@@ -437,19 +452,53 @@ fn pure(e: &hir::Expr, builtin_name: &dyn Fn(u32) -> &'static str, prog: &Progra
 /// reading it) first, `Some(true)` when it may be read first, `None` when neither.
 fn scan_seq(stmts: &[Stmt], v: Var) -> Option<bool> {
     for s in stmts {
-        if let StmtKind::Assign {
-            target,
-            op: None,
-            value,
-            ..
-        } = &s.kind
-        {
-            if target.var == v && target.path.is_empty() && !names_any(value, &[v]) {
-                return Some(false);
+        match &s.kind {
+            StmtKind::Assign {
+                target,
+                op: None,
+                value,
+                ..
+            } if target.var == v && target.path.is_empty() && !names_any(value, &[v]) => {
+                return Some(false)
             }
-        }
-        if reads(s, v) {
-            return Some(true);
+            // A loop may run no iteration: what its body kills, it may not.
+            StmtKind::ForRange {
+                var,
+                start,
+                step,
+                end,
+                body,
+            } => {
+                let header = [Some(start), step.as_ref(), Some(end)];
+                if header.iter().flatten().any(|e| names_any(e, &[v])) {
+                    return Some(true);
+                }
+                if *var != v && scan_seq(body, v) == Some(true) {
+                    return Some(true);
+                }
+            }
+            StmtKind::If { arms, otherwise } => {
+                if arms.iter().any(|(c, _)| names_any(c, &[v])) {
+                    return Some(true);
+                }
+                let mut all_kill = true;
+                for b in arms
+                    .iter()
+                    .map(|(_, b)| b)
+                    .chain(std::iter::once(otherwise))
+                {
+                    match scan_seq(b, v) {
+                        Some(true) => return Some(true),
+                        Some(false) => {}
+                        None => all_kill = false,
+                    }
+                }
+                if all_kill {
+                    return Some(false);
+                }
+            }
+            _ if reads(s, v) => return Some(true),
+            _ => {}
         }
     }
     None
