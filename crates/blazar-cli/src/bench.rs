@@ -21,6 +21,7 @@ mod child;
 mod cpu;
 mod cuda;
 mod cuda_report;
+mod loops;
 mod report;
 
 use crate::cli::Device;
@@ -71,6 +72,9 @@ pub enum Suite {
     Kernels,
     /// Whole-array statements (`prog.q`) against NumPy or CuPy (`ref.py`).
     Arrays,
+    /// Plain `for` loops (`prog.q`, run as kernels by the loop parallelizer) against the
+    /// hand-written kernel (`kernel.q`).
+    Loops,
 }
 
 /// What both devices' runs need.
@@ -99,12 +103,17 @@ pub(super) struct Outcome {
 pub fn main(args: BenchArgs) -> ExitCode {
     let cuda = args.device == Device::Cuda;
     let arrays = args.suite == Suite::Arrays;
-    let folder = match (arrays, cuda) {
-        (true, _) => "arrays",
-        (false, true) => "cuda",
-        (false, false) => "cpu",
+    let folder = match (args.suite, cuda) {
+        (Suite::Arrays, _) => "arrays",
+        (Suite::Loops, _) => "loops",
+        (Suite::Kernels, true) => "cuda",
+        (Suite::Kernels, false) => "cpu",
     };
-    let entry = if arrays { "prog.q" } else { "kernel.q" };
+    let entry = if args.suite == Suite::Kernels {
+        "kernel.q"
+    } else {
+        "prog.q"
+    };
     let dir = match args.dir.clone().or_else(|| find_bench_dir(folder)) {
         Some(d) if d.is_dir() => d,
         Some(d) => {
@@ -153,6 +162,8 @@ pub fn main(args: BenchArgs) -> ExitCode {
     };
     let outcome = if arrays {
         arrays::run(&setup)
+    } else if args.suite == Suite::Loops {
+        loops::run(&setup)
     } else if cuda {
         cuda::run(&setup)
     } else {

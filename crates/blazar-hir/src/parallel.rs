@@ -12,7 +12,7 @@ use blazar_diagnostics::Span;
 #[derive(Clone, Debug)]
 pub struct ParallelLoop {
     /// The generated `__kernel__` function. Its ordinary parameters are, in order, the
-    /// start and step of each level, then the host variables of [`ParallelLoop::args`];
+    /// start and step of each level whose range is not literal, then the host variables of [`ParallelLoop::args`];
     /// its outputs are the partial results of [`ParallelLoop::outputs`].
     pub kernel: FnId,
     /// The parallel levels, outermost first: level `k` is `pos[k]`.
@@ -38,6 +38,26 @@ pub struct LoopLevel {
     pub start: Expr,
     pub step: Option<Expr>,
     pub end: Expr,
+}
+
+impl LoopLevel {
+    /// The start and step when both are integer literals (`for i = 0..n-1`): the kernel
+    /// then has them as constants (contiguous indices the C++ and CUDA compilers see),
+    /// else they are kernel parameters.
+    pub fn literal(&self) -> Option<(i64, i64)> {
+        fn int(e: &Expr) -> Option<i64> {
+            match &e.kind {
+                crate::hir::ExprKind::Int(v) => Some(*v),
+                crate::hir::ExprKind::Unary(crate::hir::UnOp::Neg, a) => int(a).map(|v| -v),
+                _ => None,
+            }
+        }
+        let step = match &self.step {
+            Some(e) => int(e)?,
+            None => 1,
+        };
+        Some((int(&self.start)?, step))
+    }
 }
 
 /// What the parallelizer decided for one `for` loop, for `blazar emit loops`.

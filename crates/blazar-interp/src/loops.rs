@@ -93,7 +93,10 @@ impl<'p> Interp<'p> {
             rank: ranges.len() as u8,
             outputs: vec![],
         };
-        for r in &ranges {
+        for (l, r) in p.levels.iter().zip(&ranges) {
+            if l.literal().is_some() {
+                continue;
+            }
             for x in [r.start, r.step] {
                 flat.push(Flat::Value(KValue::Int(x)));
                 sig.args.push(ArgSig::Scalar(Scalar::I32));

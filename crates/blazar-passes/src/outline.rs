@@ -120,11 +120,17 @@ pub fn outline(
         names: vec![],
         params: vec![],
     };
+    // Each level's start and step: literals, or parameters.
     let mut bounds = Vec::new();
-    for i in 0..depth {
-        let lo = k.param(&format!("start{i}"), None, span);
-        let st = k.param(&format!("step{i}"), None, span);
-        bounds.push((lo, st));
+    for (i, l) in levels.iter().enumerate() {
+        bounds.push(match l.literal() {
+            Some((a, s)) => (Bound::Lit(a), Bound::Lit(s)),
+            None => {
+                let lo = k.param(&format!("start{i}"), None, span);
+                let st = k.param(&format!("step{i}"), None, span);
+                (Bound::Slot(lo), Bound::Slot(st))
+            }
+        });
     }
     let mut args = Vec::new();
     let mut written = Vec::new();
@@ -234,22 +240,24 @@ pub fn outline(
                 span,
             )
         };
-        let scaled = e(
-            ExprKind::Binary(
-                BinOp::Mul,
-                Box::new(e(ExprKind::Var(Var::Local(*st)), span)),
-                Box::new(p),
+        let bound = |b: &Bound| match b {
+            Bound::Lit(v) => e(ExprKind::Int(*v), span),
+            Bound::Slot(s) => e(ExprKind::Var(Var::Local(*s)), span),
+        };
+        let scaled = match st {
+            Bound::Lit(1) => p,
+            st => e(
+                ExprKind::Binary(BinOp::Mul, Box::new(bound(st)), Box::new(p)),
+                span,
             ),
-            span,
-        );
-        let value = e(
-            ExprKind::Binary(
-                BinOp::Add,
-                Box::new(e(ExprKind::Var(Var::Local(*lo)), span)),
-                Box::new(scaled),
+        };
+        let value = match lo {
+            Bound::Lit(0) => scaled,
+            lo => e(
+                ExprKind::Binary(BinOp::Add, Box::new(bound(lo)), Box::new(scaled)),
+                span,
             ),
-            span,
-        );
+        };
         prologue.push(assign(place(*lv, span), None, value, span));
     }
     prologue.extend(body);
@@ -279,6 +287,12 @@ pub fn outline(
         forced,
         serial: Box::new(nest.clone()),
     }
+}
+
+/// A level's start or step in the kernel.
+enum Bound {
+    Lit(i64),
+    Slot(u32),
 }
 
 /// Slots at or above this mark are outputs already chosen (see `redirect_elem_updates`).

@@ -125,7 +125,7 @@ fn stmt_at_mut<'a>(body: &'a mut [Stmt], path: &[(usize, usize)]) -> &'a mut Stm
 struct Outer<'a> {
     block: &'a [Stmt],
     index: usize,
-    /// The block is the body of a loop (its statements run again).
+    /// `block[index]` is a loop: the block holding the statement looked at runs again.
     looping: bool,
 }
 
@@ -339,10 +339,12 @@ impl<'a> Scan<'_, 'a> {
         if let Some(live) = scan_seq(&block[i + 1..], v) {
             return live;
         }
-        let mut inner: &Stmt = lp;
+        // Walk out through the enclosing statements; one that is a loop runs the block
+        // holding our loop again, so a read anywhere else in that block may see `v`.
+        let (mut inner, mut holder): (&Stmt, &[Stmt]) = (lp, block);
         for o in outer.iter().rev() {
             if o.looping
-                && o.block
+                && holder
                     .iter()
                     .any(|s| !std::ptr::eq(s, inner) && reads(s, v))
             {
@@ -352,6 +354,7 @@ impl<'a> Scan<'_, 'a> {
                 return live;
             }
             inner = &o.block[o.index];
+            holder = o.block;
         }
         let f = &self.prog.functions[self.fid as usize];
         match v {

@@ -157,7 +157,7 @@ pub(super) fn run(s: &Setup) -> Outcome {
 }
 
 /// Copies the `.q` files of the suite's folder (what the programs import) into `work`.
-fn copy_shared(dir: &Path, work: &Path) -> std::io::Result<()> {
+pub(super) fn copy_shared(dir: &Path, work: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(work)?;
     for entry in std::fs::read_dir(dir)?.flatten() {
         let path = entry.path();
@@ -168,13 +168,21 @@ fn copy_shared(dir: &Path, work: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Writes `prog` with the sizes of this run to `folder/prog.q`.
-fn sized_program(prog: &Path, folder: &Path, sizes: &Sizes) -> Result<PathBuf, String> {
+/// Writes `prog` with the sizes of this run to `dest`'s folder as `prog.q` (or to
+/// `dest` itself when it names a `.q` file).
+pub(super) fn sized_program(prog: &Path, dest: &Path, sizes: &Sizes) -> Result<PathBuf, String> {
+    let (folder, path) = if dest.extension().is_some_and(|e| e == "q") {
+        (
+            dest.parent().unwrap_or(dest).to_path_buf(),
+            dest.to_path_buf(),
+        )
+    } else {
+        (dest.to_path_buf(), dest.join("prog.q"))
+    };
     let text = std::fs::read_to_string(prog)
         .map_err(|e| format!("cannot read {}: {e}", prog.display()))?;
-    std::fs::create_dir_all(folder)
+    std::fs::create_dir_all(&folder)
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    let path = folder.join("prog.q");
     std::fs::write(&path, with_sizes(&text, sizes))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
