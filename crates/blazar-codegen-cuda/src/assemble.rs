@@ -179,10 +179,21 @@ impl Gen<'_> {
                 }
             }
         }
-        if self.coarsen > 1 {
+        // Outputs accumulate per thread over all its positions (declared before the run).
+        for (i, o) in outputs.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "  #pragma unroll\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
+                "  {t} bz_acc{i} = bz_identity<{}, {t}>();",
+                names::op_code(o.combine),
+                t = scalar(o.ty)
+            );
+        }
+        if self.coarsen > 1 {
+            // Long runs (reductions) unroll by 4: the body is not copied 64 times.
+            let unroll = if self.coarsen > 8 { " 4" } else { "" };
+            let _ = writeln!(
+                s,
+                "  #pragma unroll{unroll}\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
                 self.coarsen
             );
         }
@@ -237,14 +248,6 @@ impl Gen<'_> {
         }
         if any_dyn {
             s.push_str("  extern __shared__ __align__(16) u8 bz_smem[];\n  u32 bz_smem_top = 0;\n");
-        }
-        for (i, o) in outputs.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "  {t} bz_acc{i} = bz_identity<{}, {t}>();",
-                names::op_code(o.combine),
-                t = scalar(o.ty)
-            );
         }
         if self.opts.guard {
             // Positions past the index space: past the end of a coarsened run (break)

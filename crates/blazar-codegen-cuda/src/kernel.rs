@@ -99,12 +99,9 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         can_fail: false,
     };
     // Coarsening needs threads that are independent of their block and of each other's
-    // positions: no outputs (block reductions), no dynamic memory (per-thread pools).
-    if opts.coarsen > 1
-        && (1..=3).contains(&k.rank)
-        && k.outputs.is_empty()
-        && crate::facts::block_free(k)
-    {
+    // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
+    // over the thread's positions and are reduced once, after the run.
+    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && crate::facts::block_free(k) {
         // `while` loops usually run data-dependent trip counts (Mandelbrot): several
         // positions per thread would serialise their imbalance, so those keep one.
         let mut unsuited = false;

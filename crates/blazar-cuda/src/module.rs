@@ -117,9 +117,17 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
     let asked = std::env::var("BLAZAR_CUDA_COARSEN")
         .ok()
         .and_then(|v| v.parse::<u32>().ok());
-    let want: u32 = asked.unwrap_or(if r == 1 { 4 } else { 8 }).clamp(1, 64);
-    [want, want / 2, want / 4]
-        .into_iter()
+    // Kernels with outputs (reductions) run as many positions per thread as keep a
+    // wave busy: each thread's block reduction is then paid once per run.
+    let default = if !k.outputs.is_empty() {
+        64
+    } else if r == 1 {
+        4
+    } else {
+        8
+    };
+    let want: u32 = asked.unwrap_or(default).clamp(1, 64);
+    std::iter::successors(Some(want), |f| (*f > 2).then_some(f / 2))
         .find(|&f| f >= 2 && rows >= f as usize && total / f as usize >= MIN_THREADS)
         .unwrap_or(1)
 }

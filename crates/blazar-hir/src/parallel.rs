@@ -26,6 +26,9 @@ pub struct ParallelLoop {
     pub outputs: Vec<(Var, Var)>,
     /// Host statements run after the kernel: fold each output into its accumulator.
     pub combine: Vec<Stmt>,
+    /// Every element access of each array argument: where all of an array's accesses
+    /// are provably inside it for the launch's ranges, it is passed unchecked.
+    pub accesses: Vec<(Var, Vec<Vec<IndexForm>>)>,
     /// `#pragma force_parallel` or `!parallel for`: no minimum trip count.
     pub forced: bool,
     /// The loop as written, run when the kernel cannot be used.
@@ -58,6 +61,19 @@ impl LoopLevel {
         };
         Some((int(&self.start)?, step))
     }
+}
+
+/// One index of an element access, as far as the launch can bound it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexForm {
+    /// The variable of parallel level `level` plus a constant.
+    Level {
+        level: usize,
+        offset: i64,
+    },
+    Const(i64),
+    /// Anything else: the access is checked when the kernel runs.
+    Unknown,
 }
 
 /// What the parallelizer decided for one `for` loop, for `blazar emit loops`.

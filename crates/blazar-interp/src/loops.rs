@@ -12,7 +12,7 @@ use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::Flat;
 use blazar_diagnostics::{SourceMap, Span};
-use blazar_hir::{ParallelLoop, Var};
+use blazar_hir::{IndexForm, ParallelLoop, Var};
 use blazar_kir::Scalar;
 use blazar_launch::{KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
@@ -110,7 +110,11 @@ impl<'p> Interp<'p> {
             let val = match val {
                 Value::Array(mut a) => {
                     if a.mode.mode == Mode::Default {
-                        a.mode.mode = Mode::Checked;
+                        a.mode.mode = if inside(p, v, &a, &ranges) {
+                            Mode::Unchecked
+                        } else {
+                            Mode::Checked
+                        };
                     }
                     arrays.push((v, a.clone()));
                     Value::Array(a)
@@ -202,6 +206,33 @@ impl<'p> Interp<'p> {
             Scalar::C32
         }
     }
+}
+
+/// Whether every element access of array `v` stays inside it over these ranges (the
+/// kernel then needs no bounds checks).
+fn inside(p: &ParallelLoop, v: Var, a: &ArrayRef, ranges: &[Range]) -> bool {
+    let Ok(meta) = a.data.meta() else {
+        return false;
+    };
+    let dims = meta.dims.clone();
+    let Some((_, lists)) = p.accesses.iter().find(|(x, _)| *x == v) else {
+        return false;
+    };
+    lists.iter().all(|list| {
+        list.len() == dims.len()
+            && list.iter().zip(&dims).all(|(f, &d)| {
+                let (lo, hi) = match *f {
+                    IndexForm::Const(c) => (c, c),
+                    IndexForm::Level { level, offset } => {
+                        let r = &ranges[level];
+                        let last = r.start + (r.count as i64 - 1) * r.step;
+                        (r.start.min(last) + offset, r.start.max(last) + offset)
+                    }
+                    IndexForm::Unknown => return false,
+                };
+                lo >= 0 && hi < d as i64
+            })
+    })
 }
 
 /// A loop kernel's error, located at the loop's statement on its line.

@@ -9,7 +9,7 @@
 
 use crate::loop_body::{eligible, names_any, same_expr, Uses};
 use blazar_diagnostics::Span;
-use blazar_hir::{self as hir, BinOp, Callee, Expr, ExprKind, Stmt, StmtKind, Var};
+use blazar_hir::{self as hir, BinOp, Callee, Expr, ExprKind, IndexForm, Stmt, StmtKind, Var};
 use std::collections::HashSet;
 
 /// The kind of a reduction.
@@ -58,6 +58,8 @@ pub enum Class {
 pub struct Analysis {
     /// Every variable the body mentions, in order of first mention, with its class.
     pub vars: Vec<(Var, Class)>,
+    /// The element accesses of every array the kernel takes, index by index.
+    pub accesses: Vec<(Var, Vec<Vec<IndexForm>>)>,
 }
 
 impl Analysis {
@@ -187,7 +189,50 @@ pub fn analyze(
     }
     // Keep first-mention order for everything.
     vars.sort_by_key(|(v, _)| uses.order.iter().position(|x| x == v));
-    Ok(Analysis { vars })
+    let literal = |e: &Expr| match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(hir::UnOp::Neg, a) => match a.kind {
+            ExprKind::Int(v) => Some(-v),
+            _ => None,
+        },
+        _ => None,
+    };
+    let form = |e: &Expr| {
+        if let Some(c) = literal(e) {
+            return IndexForm::Const(c);
+        }
+        match affine(e, levels, &|x| literal(x).is_some()) {
+            Some((level, None)) => IndexForm::Level { level, offset: 0 },
+            Some((level, Some((o, neg)))) => match literal(o) {
+                Some(c) => IndexForm::Level {
+                    level,
+                    offset: if neg { -c } else { c },
+                },
+                None => IndexForm::Unknown,
+            },
+            None => IndexForm::Unknown,
+        }
+    };
+    let mut accesses = Vec::new();
+    for (v, c) in &vars {
+        if matches!(c, Class::Input | Class::Written | Class::Atomic) {
+            let lists = uses.elem_reads.get(v).into_iter().flatten().copied();
+            let writes = uses
+                .elem_writes
+                .get(v)
+                .into_iter()
+                .flatten()
+                .map(|w| w.index);
+            let all: Vec<Vec<IndexForm>> = lists
+                .chain(writes)
+                .map(|l| l.iter().map(form).collect())
+                .collect();
+            if !all.is_empty() {
+                accesses.push((*v, all));
+            }
+        }
+    }
+    Ok(Analysis { vars, accesses })
 }
 
 fn names_any_set(e: &Expr, set: &HashSet<Var>) -> bool {

@@ -284,6 +284,7 @@ pub fn outline(
         written,
         outputs,
         combine,
+        accesses: an.accesses.clone(),
         forced,
         serial: Box::new(nest.clone()),
     }
