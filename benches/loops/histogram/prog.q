@@ -1,6 +1,6 @@
-% statement: !parallel for; for m, n, c: hist[im[m,n,c]] += 1
-% A histogram loop (updates at data-dependent indices: atomic additions), against the
-% hand-written kernel with atomic additions.
+% statement: !parallel for; for m, n, c: (sharedmemcaching) hist[im[m,n,c]] += 1
+% The histogram loop with the shared-memory caching transform asked for in its body
+% (seed 003), against a hand-written shared-memory histogram kernel.
 M = 1024     % bench: size
 N = 1024     % bench: size
 C = 3        % bench: size
@@ -18,7 +18,9 @@ for k = 0..reps
     for m = 0..M - 1
         for n = 0..N - 1
             for c = 0..C - 1
-                hist[int(im[m, n, c])] += 1
+                !kernel_transform enable="sharedmemcaching"
+                !kernel_arg name=hist; type="inout"; access="shared"; op="+="; cache_slices=hist[:]; numel=256
+                hist[im[m, n, c]] += 1
             end
         end
     end

@@ -23,6 +23,24 @@ pub struct Program {
     pub main: Option<FnId>,
     pub global_names: Vec<String>,
     pub classes: Vec<ClassDef>,
+    /// `macro [] = name() ... endmacro` definitions: the attributes each expands to.
+    pub macros: Vec<MacroDef>,
+}
+
+/// A macro of code attributes (seed 003): `!name` in a loop body stands for them.
+#[derive(Clone, Debug)]
+pub struct MacroDef {
+    pub name: String,
+    pub attrs: Vec<MacroAttr>,
+}
+
+/// One attribute of a macro, with the `$target(...)` it is guarded by, if any.
+#[derive(Clone, Debug)]
+pub struct MacroAttr {
+    pub name: String,
+    pub args: String,
+    /// `Some("gpu")` under `if $target("gpu")`: only for that target.
+    pub target: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -19,5 +19,5 @@ pub mod visit;
 pub use check::check_program;
 pub use hir::*;
 pub use lower::lower_program;
-pub use parallel::{IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
+pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

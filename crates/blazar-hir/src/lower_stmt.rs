@@ -222,7 +222,16 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::Import(_) | ast::StmtKind::TypeDef { .. } => return None,
             // Rewrite rules and macros are optimisations: the program means the same
             // without them, so they are checked for syntax only for now.
-            ast::StmtKind::Reduction { .. } | ast::StmtKind::Macro { .. } => return None,
+            ast::StmtKind::Reduction { .. } => return None,
+            ast::StmtKind::Macro { name, body, .. } => {
+                let mut attrs = Vec::new();
+                macro_attrs(body, None, &mut attrs);
+                self.prog.macros.push(hir::MacroDef {
+                    name: name.name.clone(),
+                    attrs,
+                });
+                return None;
+            }
             ast::StmtKind::Attribute(a) => StmtKind::Attribute {
                 style: a.style,
                 name: a.name.name.clone(),
@@ -230,5 +239,31 @@ impl<'a> Lowerer<'a> {
             },
         };
         Some(hir::Stmt { kind, span: s.span })
+    }
+}
+
+/// The attributes of a macro body, with the `$target("...")` guarding each (seed 003:
+/// `if $target("gpu") ... endif` selects the target when the kernel is made).
+fn macro_attrs(body: &[ast::Stmt], target: Option<&str>, out: &mut Vec<hir::MacroAttr>) {
+    for s in body {
+        match &s.kind {
+            ast::StmtKind::Attribute(a) => out.push(hir::MacroAttr {
+                name: a.name.name.clone(),
+                args: a.args.clone(),
+                target: target.map(str::to_string),
+            }),
+            ast::StmtKind::If { arms, .. } => {
+                for (cond, block) in arms {
+                    if let ast::ExprKind::Call { callee, args } = &cond.kind {
+                        if let (ast::ExprKind::Ident(f), [arg]) = (&callee.kind, args.as_slice()) {
+                            if let (true, ast::ExprKind::Str(t)) = (f == "$target", &arg.kind) {
+                                macro_attrs(block, Some(t), out);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }

@@ -29,10 +29,24 @@ pub struct ParallelLoop {
     /// Every element access of each array argument: where all of an array's accesses
     /// are provably inside it for the launch's ranges, it is passed unchecked.
     pub accesses: Vec<(Var, Vec<Vec<IndexForm>>)>,
+    /// The same kernel under the shared-memory caching transform (seed 003).
+    pub cached: Option<CachedKernel>,
     /// `#pragma force_parallel` or `!parallel for`: no minimum trip count.
     pub forced: bool,
     /// The loop as written, run when the kernel cannot be used.
     pub serial: Box<Stmt>,
+}
+
+/// A loop kernel whose atomic updates of one array go to a shared-memory copy per block.
+#[derive(Clone, Debug)]
+pub struct CachedKernel {
+    pub kernel: FnId,
+    /// `None`: every target; `Some("gpu")` (from `if $target("gpu")` in a macro): only
+    /// there (`gpu`, `nvidia_cuda` or `cpu`).
+    pub target: Option<String>,
+    /// The cached array and its element count (the kernel is used when they agree).
+    pub array: Var,
+    pub numel: i64,
 }
 
 #[derive(Clone, Debug)]

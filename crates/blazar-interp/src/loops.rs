@@ -155,7 +155,14 @@ impl<'p> Interp<'p> {
             };
             sig.outputs.push(t);
         }
-        let Some(kernel) = self.specialize_quiet(p.kernel, sig) else {
+        let kernel = match self.cached_kernel(p, frame) {
+            Some(fid) => match self.specialize_quiet(fid, sig.clone()) {
+                Some(k) => Some(k),
+                None => self.specialize_quiet(p.kernel, sig),
+            },
+            None => self.specialize_quiet(p.kernel, sig),
+        };
+        let Some(kernel) = kernel else {
             return Ok(false);
         };
         let rank = ranges.len();
@@ -189,6 +196,24 @@ impl<'p> Interp<'p> {
             self.write_var(l.var, frame, Value::Int(last, IntTy::I32));
         }
         Ok(true)
+    }
+
+    /// The shared-memory cached kernel, when it is for this target and the cached array
+    /// has the element count the program gave.
+    fn cached_kernel(&self, p: &ParallelLoop, frame: &Frame) -> Option<blazar_hir::FnId> {
+        let c = p.cached.as_ref()?;
+        let gpu = self.device_arrays;
+        let target_ok = match c.target.as_deref() {
+            None => true,
+            Some("gpu" | "nvidia_cuda" | "cuda") => gpu,
+            Some("cpu") => !gpu,
+            Some(_) => false,
+        };
+        let numel_ok = match self.var_ref(c.array, frame) {
+            Some(Value::Array(a)) => a.data.meta().is_ok_and(|m| m.len() as i64 == c.numel),
+            _ => false,
+        };
+        (target_ok && numel_ok).then_some(c.kernel)
     }
 
     fn float_scalar(&self) -> Scalar {

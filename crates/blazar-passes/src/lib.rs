@@ -8,6 +8,7 @@
 mod builtins;
 mod check_barriers;
 mod infer;
+mod loop_attrs;
 mod loop_body;
 mod loop_deps;
 mod lower;

@@ -11,7 +11,7 @@
 
 use crate::loop_body::names_any;
 use crate::loop_deps::{analyze, Analysis, Class, Refusal};
-use crate::outline::{outline, Names};
+use crate::outline::{outline, Caching, Names};
 use blazar_diagnostics::Span;
 use blazar_hir::{
     self as hir, ExprKind, FnId, FnKind, LoopDecision, LoopReport, Program, Stmt, StmtKind, Var,
@@ -27,6 +27,8 @@ struct Candidate {
     depth: usize,
     analysis: Analysis,
     forced: bool,
+    /// The shared-memory caching transform asked for, and its target.
+    caching: Option<(Caching, Option<String>)>,
 }
 
 /// Parallelises the host loops of `prog`; returns a report per `for` loop, in source
@@ -61,7 +63,28 @@ pub fn parallelize(prog: &mut Program, names: &Names) -> Vec<LoopReport> {
             names,
             &name_of,
             &mut |p, name| new_host_var(p, fid, name),
+            None,
         );
+        let mut plan = plan;
+        if let Some((cache, target)) = &c.caching {
+            let cached = outline(
+                prog,
+                &nest,
+                c.depth,
+                &c.analysis,
+                c.forced,
+                names,
+                &name_of,
+                &mut |p, name| new_host_var(p, fid, name),
+                Some(cache),
+            );
+            plan.cached = Some(hir::CachedKernel {
+                kernel: cached.kernel,
+                target: target.clone(),
+                array: cache.array,
+                numel: cache.numel,
+            });
+        }
         let body = &mut prog.functions[fid as usize].body;
         let s = stmt_at_mut(body, &c.path);
         s.kind = StmtKind::Parallel(Box::new(plan));
@@ -316,13 +339,17 @@ impl<'a> Scan<'_, 'a> {
                 &*names,
             ) {
                 Ok(analysis) => {
+                    let bodies: Vec<&[Stmt]> = levels[..depth].iter().map(|l| l.1).collect();
+                    let caching =
+                        crate::loop_attrs::caching(&bodies, &analysis, self.prog, &*names);
                     return Ok(Candidate {
                         fid: self.fid,
                         path: vec![],
                         depth,
                         analysis,
                         forced,
-                    })
+                        caching,
+                    });
                 }
                 Err(e) => {
                     if depth == 1 {
@@ -417,10 +444,20 @@ fn describe(c: &Candidate, name: &dyn Fn(Var) -> String) -> (LoopDecision, Strin
         )
     } else if c.analysis.has(|k| k == Class::Atomic) {
         let arrs = list(&|k| k == Class::Atomic);
+        let cached = match &c.caching {
+            Some((x, t)) => format!(
+                "; shared-memory caching of `{}` ({} elements{})",
+                name(x.array),
+                x.numel,
+                t.as_ref()
+                    .map_or(String::new(), |t| format!(", on target {t}"))
+            ),
+            None => String::new(),
+        };
         (
             LoopDecision::Atomics,
             format!(
-                "{dims}{forced}: updates {arrs} at data-dependent indices with atomic operations"
+                "{dims}{forced}: updates {arrs} at data-dependent indices with atomic operations{cached}"
             ),
         )
     } else {
