@@ -175,6 +175,7 @@ impl Checker<'_> {
             | StmtKind::Continue(_)
             | StmtKind::Return
             | StmtKind::Parallel(_)
+            | StmtKind::Rewritten(_)
             | StmtKind::Attribute { .. } => {}
         }
     }

@@ -25,6 +25,30 @@ pub struct Program {
     pub classes: Vec<ClassDef>,
     /// `macro [] = name() ... endmacro` definitions: the attributes each expands to.
     pub macros: Vec<MacroDef>,
+    /// `reduction` rewrite rules, in source order (applied by `passes::apply_rules`).
+    pub rules: Vec<RewriteRule>,
+}
+
+/// `reduction (x : T, ...) -> pattern = replacement [where cond]`: the parameters are
+/// the local slots `0..params.len()` of the rule's pattern, replacement and condition.
+#[derive(Clone, Debug)]
+pub struct RewriteRule {
+    pub params: Vec<Param>,
+    pub pattern: Stmt,
+    pub replacement: Stmt,
+    pub cond: Option<Expr>,
+    pub span: Span,
+}
+
+/// A statement a rule rewrote where the rule's types or condition can only be known
+/// when it runs: the replacement runs when every check holds, the original otherwise.
+#[derive(Clone, Debug)]
+pub struct Rewritten {
+    /// Values (pure expressions) and the types they must conform to.
+    pub checks: Vec<(Expr, Ty)>,
+    pub cond: Option<Expr>,
+    pub replaced: Stmt,
+    pub original: Stmt,
 }
 
 /// A macro of code attributes (seed 003): `!name` in a loop body stands for them.
@@ -164,6 +188,8 @@ pub enum StmtKind {
     Print(Vec<Expr>),
     /// A `for` nest the loop parallelizer runs as a kernel (it is added after checking).
     Parallel(Box<crate::parallel::ParallelLoop>),
+    /// A statement a `reduction` rule rewrote, guarded by run-time checks.
+    Rewritten(Box<Rewritten>),
     /// Attributes and pragmas: kept for transforms, no effect when run.
     Attribute {
         style: AttrStyle,

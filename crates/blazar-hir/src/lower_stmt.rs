@@ -86,7 +86,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn lower_stmt(&mut self, s: &'a ast::Stmt) -> Option<hir::Stmt> {
+    pub(crate) fn lower_stmt(&mut self, s: &'a ast::Stmt) -> Option<hir::Stmt> {
         let kind = match &s.kind {
             ast::StmtKind::Expr(e) => StmtKind::Expr(self.lower_expr_stmt(e)),
             ast::StmtKind::Assign {
@@ -222,7 +222,15 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::Import(_) | ast::StmtKind::TypeDef { .. } => return None,
             // Rewrite rules and macros are optimisations: the program means the same
             // without them, so they are checked for syntax only for now.
-            ast::StmtKind::Reduction { .. } => return None,
+            ast::StmtKind::Reduction {
+                params,
+                pattern,
+                replacement,
+                cond,
+            } => {
+                self.lower_rule(params, pattern, replacement, cond.as_ref(), s.span);
+                return None;
+            }
             ast::StmtKind::Macro { name, body, .. } => {
                 let mut attrs = Vec::new();
                 macro_attrs(body, None, &mut attrs);

@@ -87,6 +87,7 @@ pub fn own_exprs(s: &Stmt) -> Vec<&Expr> {
         | StmtKind::Continue(_)
         | StmtKind::Return
         | StmtKind::Parallel(_)
+        | StmtKind::Rewritten(_)
         | StmtKind::Attribute { .. } => {}
     }
     out
@@ -106,6 +107,10 @@ pub fn blocks(s: &Stmt) -> Vec<&[Stmt]> {
         | StmtKind::Repeat { body, .. } => vec![body],
         StmtKind::Match { arms, .. } => arms.iter().map(|(_, b)| b.as_slice()).collect(),
         StmtKind::Parallel(p) => vec![std::slice::from_ref(&*p.serial)],
+        StmtKind::Rewritten(r) => vec![
+            std::slice::from_ref(&r.replaced),
+            std::slice::from_ref(&r.original),
+        ],
         _ => vec![],
     }
 }
@@ -198,6 +203,16 @@ pub fn rename_stmt(s: &mut Stmt, f: &mut dyn FnMut(Var) -> Var) {
             for e in args {
                 rename_expr(e, f);
             }
+        }
+        StmtKind::Rewritten(r) => {
+            for (e, _) in &mut r.checks {
+                rename_expr(e, f);
+            }
+            if let Some(c) = &mut r.cond {
+                rename_expr(c, f);
+            }
+            rename_stmt(&mut r.replaced, f);
+            rename_stmt(&mut r.original, f);
         }
         StmtKind::Parallel(_)
         | StmtKind::Break(_)

@@ -82,6 +82,21 @@ impl<'p> Interp<'p> {
             }
             StmtKind::Declare { .. } | StmtKind::Attribute { .. } => {}
             StmtKind::Parallel(p) => return self.exec_parallel(p, frame),
+            StmtKind::Rewritten(r) => {
+                let mut holds = true;
+                for (e, t) in &r.checks {
+                    let v = self.eval(e, frame)?;
+                    if !crate::typeof_::type_of(self.prog, &v).conforms_to(t) {
+                        holds = false;
+                        break;
+                    }
+                }
+                if let (true, Some(c)) = (holds, &r.cond) {
+                    holds = self.cond(c, frame)?;
+                }
+                let s = if holds { &r.replaced } else { &r.original };
+                return self.exec_block(std::slice::from_ref(s), frame);
+            }
             StmtKind::If { arms, otherwise } => {
                 for (c, b) in arms {
                     if self.cond(c, frame)? {

@@ -72,6 +72,7 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
             builtin_id: &|n: &str| blazar_runtime::builtins::lookup(n),
             line_of: &line_of,
         };
+        blazar_passes::apply_rules(&mut program);
         loops = blazar_passes::parallelize(&mut program, &names);
     }
     Loaded {

@@ -5,6 +5,7 @@
 //! one in debug builds. [`lower_region`] lowers a whole-array expression of host code
 //! (an AIR region) to a kernel.
 
+mod apply_rules;
 mod builtins;
 mod check_barriers;
 mod infer;
@@ -22,6 +23,7 @@ mod outline;
 mod parallelize;
 pub mod sig;
 
+pub use apply_rules::apply_rules;
 pub use lower_region::lower_region;
 pub use outline::Names;
 pub use parallelize::parallelize;

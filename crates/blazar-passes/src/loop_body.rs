@@ -36,6 +36,9 @@ pub fn eligible(
             StmtKind::Match { .. } => return no("a `match`"),
             StmtKind::Print(_) => return no("it prints"),
             StmtKind::Parallel(_) => return no("a loop already parallel"),
+            StmtKind::Rewritten(_) => {
+                return no("a `reduction` rule rewrites a statement only when its types allow")
+            }
             _ => {}
         }
         for e in hir::visit::own_exprs(s) {

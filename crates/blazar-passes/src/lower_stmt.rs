@@ -240,7 +240,9 @@ impl<'a> Lower<'a> {
                 )
             }
             H::Print(_) => return err(s.span, "kernel and device functions cannot print"),
-            H::Parallel(_) => return err(s.span, "a host loop plan cannot be kernel code"),
+            H::Parallel(_) | H::Rewritten(_) => {
+                return err(s.span, "host code cannot be kernel code")
+            }
         }
         Ok(())
     }

@@ -84,12 +84,14 @@ pub enum StmtKind {
         name: Ident,
         def: TypeDef,
     },
-    /// `reduction (params) -> pattern = replacement`; pattern and replacement are
+    /// `reduction (params) -> pattern = replacement [where cond]`; pattern and replacement are
     /// statements so that `(x[a > b] = c)` can be written.
     Reduction {
         params: Vec<Param>,
         pattern: Box<Stmt>,
         replacement: Box<Stmt>,
+        /// `where cond`: the rule applies only when `cond` holds for the matched values.
+        cond: Option<Expr>,
     },
     /// `macro [] = name(params) ... endmacro`; the body is parsed but not expanded yet.
     Macro {

@@ -246,6 +246,7 @@ impl Printer {
                 params,
                 pattern,
                 replacement,
+                cond,
             } => {
                 self.w("reduction (");
                 self.list(params, |p, x| p.param(x));
@@ -253,6 +254,10 @@ impl Printer {
                 self.reduction_side(pattern);
                 self.w(" = ");
                 self.reduction_side(replacement);
+                if let Some(c) = cond {
+                    self.w(" where ");
+                    self.expr(c);
+                }
             }
             StmtKind::Macro { name, params, body } => {
                 self.w("macro [] = ");

@@ -159,7 +159,7 @@ impl Parser {
         })
     }
 
-    /// `reduction (params) -> pattern = replacement`.
+    /// `reduction (params) -> pattern = replacement [where cond]`.
     pub(crate) fn parse_reduction(&mut self) -> PResult<StmtKind> {
         self.bump();
         self.expect(&Tok::LParen, "`(`")?;
@@ -168,10 +168,17 @@ impl Parser {
         let pattern = self.reduction_side()?;
         self.expect(&Tok::Eq, "`=` between the pattern and its replacement")?;
         let replacement = self.reduction_side()?;
+        let cond = if self.at_kw("where") {
+            self.bump();
+            Some(self.parse_expr()?)
+        } else {
+            None
+        };
         Ok(StmtKind::Reduction {
             params,
             pattern: Box::new(pattern),
             replacement: Box::new(replacement),
+            cond,
         })
     }
 

@@ -279,11 +279,21 @@ fn type_definitions() {
 }
 
 #[test]
+fn reduction_where_clause() {
+    let StmtKind::Reduction { cond, .. } = one("reduction (x, n) -> x^n = x * x where n == 2")
+    else {
+        panic!()
+    };
+    assert!(cond.is_some());
+}
+
+#[test]
 fn reductions_and_macros() {
     let StmtKind::Reduction {
         params,
         pattern,
         replacement,
+        ..
     } = one("reduction (x : cube) -> sum(x) = r_sum(x)")
     else {
         panic!()
@@ -297,6 +307,7 @@ fn reductions_and_macros() {
         params,
         pattern,
         replacement,
+        ..
     } = one(src)
     else {
         panic!()

@@ -14,6 +14,8 @@ impl Printer {
                 self.w("i");
             }
             ExprKind::Str(s) => self.string(s),
+            // A lone `_` before a line break would read as a line continuation.
+            ExprKind::Ident(name) if name == "_" => self.w("(_)"),
             ExprKind::Ident(name) => self.w(name),
             ExprKind::Colon => self.w(":"),
             ExprKind::Unary(op, x) => {
