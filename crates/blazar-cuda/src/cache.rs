@@ -1,21 +1,21 @@
 //! The disk cache of cubins, so that a second run of a program compiles nothing.
 //!
-//! Entries live in the user's cache directory (`$BLAZAR_CACHE_DIR`, else
-//! `<cache dir>/blazar/cubin`). The key is a SHA-256 of everything that changes the
-//! binary: source, NVRTC options, NVRTC version, architecture and Blazar version. An
-//! entry holds a magic tag, the payload length and the payload's SHA-256; an entry that
-//! does not check out (truncated, corrupt, foreign) is deleted and rebuilt, never loaded.
-//! Writes go to a temporary file renamed into place, so readers never see half a file.
+//! Entries live in the `cubin` store of the per-user cache (`blazar_cache`:
+//! `$BLAZAR_CACHE_DIR`, else `~/.cache/blazar`), under the cache's trust rules: private
+//! folders refused when anyone else could write them, a keyed MAC on every entry,
+//! atomic writes that never follow links. The key is a SHA-256 of everything that
+//! changes the binary: source, NVRTC options, NVRTC version, architecture and Blazar
+//! version. An entry that does not authenticate (truncated, corrupt, forged) is deleted
+//! and rebuilt, never loaded; the bytes verified are the bytes given to the driver.
 
+use blazar_cache::Store;
 use sha2::{Digest, Sha256};
-use std::path::PathBuf;
+use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"BZCUBIN1";
-
-/// A folder of cubins; `dir == None` disables caching (no usable cache directory).
+/// A store of cubins; `store == None` disables caching (no trusted cache folder).
 #[derive(Clone, Debug)]
 pub struct DiskCache {
-    dir: Option<PathBuf>,
+    store: Option<Store>,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -23,16 +23,26 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl DiskCache {
-    /// The cache in its default place (created on first write).
+    /// The cache in its default place; without a trusted folder, no cache (noted on
+    /// stderr).
     pub fn default_location() -> DiskCache {
-        let dir = std::env::var_os("BLAZAR_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| dirs::cache_dir().map(|d| d.join("blazar").join("cubin")));
-        DiskCache { dir }
+        let store = match Store::open_default("cubin") {
+            Ok(s) => Some(s),
+            Err(why) => {
+                if std::env::var_os("BLAZAR_QUIET").is_none() {
+                    eprintln!("blazar: note: compiled CUDA kernels are not kept on disk: {why}");
+                }
+                None
+            }
+        };
+        DiskCache { store }
     }
 
-    pub fn at(dir: PathBuf) -> DiskCache {
-        DiskCache { dir: Some(dir) }
+    /// The cache under root `root` (`Err`: the folder is refused, and why).
+    pub fn at(root: &Path) -> Result<DiskCache, String> {
+        Ok(DiskCache {
+            store: Some(Store::open(root, "cubin")?),
+        })
     }
 
     /// The key of one compilation.
@@ -51,65 +61,29 @@ impl DiskCache {
         hex(&h.finalize())
     }
 
-    fn path(&self, key: &str) -> Option<PathBuf> {
-        Some(self.dir.as_ref()?.join(format!("{key}.cubin")))
-    }
-
-    /// The cubin stored under `key`, if present and intact. A damaged entry is removed.
+    /// The cubin stored under `key`, if present and authentic. A bad entry is removed.
     pub fn get(&self, key: &str) -> Option<Vec<u8>> {
-        let path = self.path(key)?;
-        let bytes = std::fs::read(&path).ok()?;
-        match decode(&bytes) {
-            Some(payload) => Some(payload.to_vec()),
-            None => {
-                let _ = std::fs::remove_file(&path);
-                None
-            }
-        }
+        self.store.as_ref()?.get(&format!("{key}.cubin"))
     }
 
     /// Stores a cubin; failures (read-only disk, no space) only cost a recompilation.
     pub fn put(&self, key: &str, cubin: &[u8]) {
-        let (Some(dir), Some(path)) = (self.dir.as_ref(), self.path(key)) else {
-            return;
-        };
-        if std::fs::create_dir_all(dir).is_err() {
-            return;
+        if let Some(s) = &self.store {
+            let _ = s.put(&format!("{key}.cubin"), cubin);
         }
-        let tmp = dir.join(format!("{key}.{}.tmp", std::process::id()));
-        if std::fs::write(&tmp, encode(cubin)).is_ok() && std::fs::rename(&tmp, &path).is_ok() {
-            return;
-        }
-        let _ = std::fs::remove_file(&tmp);
     }
-}
-
-fn encode(payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(payload.len() + 48);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(payload));
-    out.extend_from_slice(payload);
-    out
-}
-
-fn decode(bytes: &[u8]) -> Option<&[u8]> {
-    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-    let (len, rest) = rest.split_at_checked(8)?;
-    let len = u64::from_le_bytes(len.try_into().ok()?) as usize;
-    let (digest, payload) = rest.split_at_checked(32)?;
-    (payload.len() == len && Sha256::digest(payload).as_slice() == digest).then_some(payload)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn temp_cache(name: &str) -> (DiskCache, PathBuf) {
         let dir =
             std::env::temp_dir().join(format!("blazar-cache-test-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        (DiskCache::at(dir.clone()), dir)
+        (DiskCache::at(&dir).expect("a private cache"), dir)
     }
 
     #[test]
@@ -133,11 +107,11 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_or_truncated_entry_is_dropped_and_deleted() {
+    fn a_corrupt_truncated_or_forged_entry_is_dropped_and_deleted() {
         let (c, dir) = temp_cache("corrupt");
         let k = DiskCache::key("x", &[], (13, 0), 90);
         c.put(&k, b"payload bytes");
-        let path = dir.join(format!("{k}.cubin"));
+        let path = dir.join("cubin").join(format!("{k}.cubin"));
         let mut bytes = std::fs::read(&path).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 0xff;
@@ -147,6 +121,24 @@ mod tests {
         c.put(&k, b"payload bytes");
         std::fs::write(&path, &std::fs::read(&path).unwrap()[..20]).unwrap();
         assert_eq!(c.get(&k), None);
+        // The old format (magic, length, unkeyed SHA-256, payload) is a forgery now.
+        let payload = b"planted cubin";
+        let mut forged = b"BZCUBIN1".to_vec();
+        forged.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        forged.extend_from_slice(&Sha256::digest(payload));
+        forged.extend_from_slice(payload);
+        std::fs::write(&path, &forged).unwrap();
+        assert_eq!(c.get(&k), None);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_folder_others_can_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("blazar-cache-test-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(DiskCache::at(&dir).is_err());
         let _ = std::fs::remove_dir_all(dir);
     }
 }

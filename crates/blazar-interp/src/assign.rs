@@ -133,6 +133,7 @@ impl<'p> Interp<'p> {
                     }
                     None => v,
                 };
+                blazar_runtime::cycles::note_store(&cur, &v);
                 o.borrow_mut().set(name, v);
                 Ok(())
             }
@@ -160,10 +161,14 @@ impl<'p> Interp<'p> {
                     }
                     None => v,
                 };
-                if let Some(ints) = plain_ints(&idx) {
-                    return index::set_scalar_index(arr, &ints, &v).at(target.span);
-                }
-                index::set(arr, &idx, &v, self.prec).at(target.span)
+                let stored = match plain_ints(&idx) {
+                    Some(ints) => index::set_scalar_index(arr, &ints, &v),
+                    None => index::set(arr, &idx, &v, self.prec),
+                };
+                stored.at(target.span)?;
+                // A container stored into a cell may close a cycle (`c[0] = c`).
+                blazar_runtime::cycles::note_store(&cur, &v);
+                Ok(())
             }
         }
     }

@@ -90,7 +90,8 @@ fn work() {
         };
         let (key, source) = next;
         let result =
-            compile::toolchain().and_then(|tc| compile::build(tc, &compile::dir(), &key, &source));
+            compile::toolchain().and_then(|tc| compile::build(tc, compile::store(), &key, &source));
+        let result = result.map(|_| ());
         let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
         q.jobs.insert(key, Job::Done(result));
     }

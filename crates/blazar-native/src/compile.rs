@@ -1,19 +1,23 @@
 //! Turning generated C++ into loaded code: the system compiler, the on-disk cache of
 //! shared objects and the in-memory cache of loaded libraries.
 //!
-//! The compiler is `$CXX`, else `c++`, run with [`FLAGS`]. A shared object is cached
-//! under `$XDG_CACHE_HOME/blazar/native` (else `~/.cache/blazar/native`, else the temp
-//! folder) as `<key>.so`, beside its source `<key>.cpp` and `<key>.ok`, the hash of the
-//! object's bytes. The key hashes the source, the compiler and its version, the flags,
-//! the CPU's feature flags and the blazar version. An entry is used only when its
-//! source equals the generated one and its bytes match `<key>.ok`; anything else (a
-//! missing, corrupt or unloadable entry) is rebuilt. Files are written under temporary
-//! names and renamed, so concurrent runs never see half-written entries.
+//! The compiler is `$CXX`, else `c++`, run with [`FLAGS`] in a fresh private folder. A
+//! compiled kernel is kept in the `native` store of the per-user cache
+//! (`blazar_cache`: `$BLAZAR_CACHE_DIR`, else `~/.cache/blazar`; private folders, a
+//! keyed MAC on every entry, atomic writes that never follow links) as `<key>.kernel`,
+//! holding its source and the shared object's bytes. The key hashes the source, the
+//! compiler and its version, the flags, the CPU's feature flags and the blazar version.
+//! An entry is used only when it authenticates and its source equals the generated one;
+//! anything else (missing, forged, corrupt or unloadable) is rebuilt. The bytes
+//! verified are the bytes loaded: they go to a sealed memory file that `dlopen` opens,
+//! never back to the cache path. Without a trusted cache folder (no home, a folder
+//! others can write) kernels are compiled in a private temporary folder and kept in
+//! memory only, with a note.
 
 use crate::abi::{FinishFn, RunFn};
+use blazar_cache::{Loadable, Store};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -40,9 +44,11 @@ pub(crate) struct Toolchain {
     pub id: String,
 }
 
-/// A loaded kernel: the library stays loaded as long as the entry points may be called.
+/// A loaded kernel: the library stays loaded as long as the entry points may be called
+/// (and its private copy, whose path names it, lives longer: fields drop in order).
 pub(crate) struct Library {
     _lib: libloading::Library,
+    _file: Loadable,
     pub run: RunFn,
     pub finish: FinishFn,
 }
@@ -96,13 +102,39 @@ fn hash_hex(parts: &[&[u8]]) -> String {
     format!("{fnv:016x}{:016x}", sip.finish())
 }
 
-fn cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("blazar").join("native")
+/// The disk store of compiled kernels; `None` (noted once on stderr) when there is no
+/// trusted cache folder.
+pub(crate) fn store() -> Option<&'static Store> {
+    static STORE: OnceLock<Option<Store>> = OnceLock::new();
+    STORE
+        .get_or_init(|| match Store::open_default("native") {
+            Ok(s) => Some(s),
+            Err(why) => {
+                if std::env::var_os("BLAZAR_QUIET").is_none() {
+                    eprintln!("blazar: note: compiled kernels are not kept on disk: {why}");
+                }
+                None
+            }
+        })
+        .as_ref()
+}
+
+type Loaded = Mutex<HashMap<String, Arc<Library>>>;
+
+/// The libraries loaded in this process, by key.
+fn loaded() -> &'static Loaded {
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    LOADED.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Keeps `lib` as the library of `key` (or the one another thread kept first).
+fn remember(key: &str, lib: Library) -> Arc<Library> {
+    loaded()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key.to_string())
+        .or_insert_with(|| Arc::new(lib))
+        .clone()
 }
 
 /// The loaded library of `source`, compiling it (or taking it from a cache) first.
@@ -111,8 +143,7 @@ pub(crate) fn load(source: &str) -> Result<Arc<Library>, String> {
         return Ok(lib);
     }
     let tc = toolchain()?;
-    build(tc, &cache_dir(), &key(tc, source), source)?;
-    lookup(source)?.ok_or_else(|| "the compiled kernel could not be loaded".to_string())
+    build(tc, store(), &key(tc, source), source)
 }
 
 /// The cache key of `source` under toolchain `tc`.
@@ -123,98 +154,105 @@ pub(crate) fn key(tc: &Toolchain, source: &str) -> String {
 /// The library of `source` when it is loaded already or in the disk cache; never
 /// compiles.
 pub(crate) fn lookup(source: &str) -> Result<Option<Arc<Library>>, String> {
-    type Loaded = Mutex<HashMap<String, Arc<Library>>>;
-    static LOADED: OnceLock<Loaded> = OnceLock::new();
     let tc = toolchain()?;
     let key = key(tc, source);
-    let loaded = LOADED.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(lib) = loaded.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Ok(Some(lib.clone()));
-    }
-    let Some(lib) = from_disk(&cache_dir(), &key, source) else {
-        return Ok(None);
-    };
-    let lib = Arc::new(lib);
-    loaded
+    if let Some(lib) = loaded()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(key, lib.clone());
-    Ok(Some(lib))
+        .get(&key)
+    {
+        return Ok(Some(lib.clone()));
+    }
+    let Some(lib) = store().and_then(|s| from_disk(s, &key, source)) else {
+        return Ok(None);
+    };
+    Ok(Some(remember(&key, lib)))
 }
 
-/// The folder compiled kernels are kept in.
-pub(crate) fn dir() -> PathBuf {
-    cache_dir()
+/// The store's name of the entry of `key`.
+fn entry_name(key: &str) -> String {
+    format!("{key}.kernel")
+}
+
+/// An entry's bytes: the source's length, the source, the shared object.
+fn entry(source: &str, object: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + source.len() + object.len());
+    out.extend_from_slice(&(source.len() as u64).to_le_bytes());
+    out.extend_from_slice(source.as_bytes());
+    out.extend_from_slice(object);
+    out
 }
 
 /// A verified cache entry, loaded; `None` when it is missing or not to be trusted.
-pub(crate) fn from_disk(dir: &Path, key: &str, source: &str) -> Option<Library> {
-    let so = dir.join(format!("{key}.so"));
-    let cpp = std::fs::read_to_string(dir.join(format!("{key}.cpp"))).ok()?;
-    let ok = std::fs::read_to_string(dir.join(format!("{key}.ok"))).ok()?;
-    let bytes = std::fs::read(&so).ok()?;
-    if cpp != source || ok.trim() != hash_hex(&[&bytes]) {
+pub(crate) fn from_disk(store: &Store, key: &str, source: &str) -> Option<Library> {
+    let bytes = store.get(&entry_name(key))?;
+    let (len, rest) = bytes.split_at_checked(8)?;
+    let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
+    let (src, object) = rest.split_at_checked(len)?;
+    if src != source.as_bytes() {
         return None;
     }
-    open(&so).ok()
+    open(object).ok()
 }
 
-fn open(path: &Path) -> Result<Library, String> {
-    // SAFETY: the library is one this crate generated and compiled (verified against
-    // the hash recorded when it was built); its initialisers only set up the C++
-    // runtime. The two symbols have the C signatures of `RunFn` and `FinishFn`
-    // (`emit::assemble` prints them), and the `Library` keeps the code mapped for as
-    // long as the function pointers live.
+/// Loads the shared object `bytes` from a private copy of exactly these bytes.
+fn open(bytes: &[u8]) -> Result<Library, String> {
+    let mut file =
+        Loadable::new(bytes).map_err(|e| format!("cannot copy the compiled kernel: {e}"))?;
+    // SAFETY: the bytes are a library this crate generated and compiled (read from the
+    // compiler's private folder, or from a cache entry authenticated with this user's
+    // key); its initialisers only set up the C++ runtime. The two symbols have the C
+    // signatures of `RunFn` and `FinishFn` (`emit::assemble` prints them), and the
+    // `Library` keeps the code mapped for as long as the function pointers live.
     unsafe {
-        let lib = libloading::Library::new(path).map_err(|e| e.to_string())?;
+        let lib = libloading::Library::new(file.path()).map_err(|e| e.to_string())?;
+        file.loaded();
         let run = *lib.get::<RunFn>(b"bz_run\0").map_err(|e| e.to_string())?;
         let finish = *lib
             .get::<FinishFn>(b"bz_finish\0")
             .map_err(|e| e.to_string())?;
         Ok(Library {
             _lib: lib,
+            _file: file,
             run,
             finish,
         })
     }
 }
 
-/// Compiles `source` into the cache entry `key` (in a fresh temporary folder when the
-/// cache folder cannot be written).
-pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Result<(), String> {
-    if std::fs::create_dir_all(dir).is_err() {
-        return Err(format!("cannot create the cache folder {}", dir.display()));
+/// Compiles `source`, keeps it in `store` as the entry of `key` (a failure to store
+/// only costs a later recompilation) and loads it.
+pub(crate) fn build(
+    tc: &Toolchain,
+    store: Option<&Store>,
+    key: &str,
+    source: &str,
+) -> Result<Arc<Library>, String> {
+    let object = compile(tc, store, source)?;
+    if let Some(s) = store {
+        let _ = s.put(&entry_name(key), &entry(source, &object));
     }
-    let tag = format!(
-        "{key}.tmp{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    )
-    .replace(|c: char| !c.is_ascii_alphanumeric() && c != '.', "_");
-    let (tmp_cpp, tmp_so) = (
-        dir.join(format!("{tag}.cpp")),
-        dir.join(format!("{tag}.so")),
-    );
-    let cleanup = || {
-        let _ = std::fs::remove_file(&tmp_cpp);
-        let _ = std::fs::remove_file(&tmp_so);
-    };
-    std::fs::write(&tmp_cpp, source).map_err(|e| format!("cannot write the kernel source: {e}"))?;
+    Ok(remember(key, open(&object)?))
+}
+
+/// The shared object of `source`, compiled in a fresh private folder (in the store, or
+/// in the temporary folder without one) that is removed afterwards.
+fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8>, String> {
+    let dir = match store {
+        Some(s) => s.scratch(),
+        None => blazar_cache::private_dir(&std::env::temp_dir()),
+    }
+    .map_err(|e| format!("cannot create a private folder for the compiler: {e}"))?;
+    let (cpp, so) = (dir.path().join("kernel.cpp"), dir.path().join("kernel.so"));
+    std::fs::write(&cpp, source).map_err(|e| format!("cannot write the kernel source: {e}"))?;
     let out = Command::new(&tc.cxx)
         .args(FLAGS)
         .arg("-o")
-        .arg(&tmp_so)
-        .arg(&tmp_cpp)
-        .output();
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => {
-            cleanup();
-            return Err(format!("cannot run `{}`: {e}", tc.cxx));
-        }
-    };
+        .arg(&so)
+        .arg(&cpp)
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", tc.cxx))?;
     if !out.status.success() {
-        cleanup();
         let log: String = String::from_utf8_lossy(&out.stderr)
             .lines()
             .take(20)
@@ -222,12 +260,5 @@ pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Resu
             .join("\n");
         return Err(format!("the generated C++ does not compile:\n{log}"));
     }
-    let bytes = std::fs::read(&tmp_so).map_err(|e| e.to_string())?;
-    let tmp_ok = dir.join(format!("{tag}.ok"));
-    let steps = std::fs::rename(&tmp_so, dir.join(format!("{key}.so")))
-        .and_then(|_| std::fs::rename(&tmp_cpp, dir.join(format!("{key}.cpp"))))
-        .and_then(|_| std::fs::write(&tmp_ok, hash_hex(&[&bytes])))
-        .and_then(|_| std::fs::rename(&tmp_ok, dir.join(format!("{key}.ok"))));
-    cleanup();
-    steps.map_err(|e| format!("cannot store the compiled kernel: {e}"))
+    std::fs::read(&so).map_err(|e| format!("cannot read the compiled kernel: {e}"))
 }

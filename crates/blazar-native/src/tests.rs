@@ -280,24 +280,34 @@ fn the_disk_cache_rebuilds_bad_entries() {
     let Ok(tc) = crate::compile::toolchain() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("blazar-native-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let root = std::env::temp_dir().join(format!("blazar-native-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let store = blazar_cache::Store::open(&root, "native").expect("a private cache");
     let src = format!(
         "{}{}extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8*) {{}}\n",
         crate::prelude::PRELUDE_CORE,
         crate::prelude_mem::PRELUDE_MEM
     );
     let key = "testkey";
-    assert!(crate::compile::from_disk(&dir, key, &src).is_none());
-    crate::compile::build(tc, &dir, key, &src).expect("the test source compiles");
-    assert!(crate::compile::from_disk(&dir, key, &src).is_some());
+    assert!(crate::compile::from_disk(&store, key, &src).is_none());
+    crate::compile::build(tc, Some(&store), key, &src).expect("the test source compiles");
+    assert!(crate::compile::from_disk(&store, key, &src).is_some());
     // Another source under the same key is not trusted.
-    assert!(crate::compile::from_disk(&dir, key, "int x;").is_none());
-    // A corrupt object is not trusted; rebuilding repairs it.
-    let so = dir.join(format!("{key}.so"));
-    std::fs::write(&so, b"not an object").expect("write");
-    assert!(crate::compile::from_disk(&dir, key, &src).is_none());
-    crate::compile::build(tc, &dir, key, &src).expect("rebuild");
-    assert!(crate::compile::from_disk(&dir, key, &src).is_some());
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(crate::compile::from_disk(&store, key, "int x;").is_none());
+    // A corrupt entry is not trusted (and removed); rebuilding repairs it.
+    let entry = store.path(&format!("{key}.kernel"));
+    std::fs::write(&entry, b"not an entry").expect("write");
+    assert!(crate::compile::from_disk(&store, key, &src).is_none());
+    assert!(!entry.exists());
+    crate::compile::build(tc, Some(&store), key, &src).expect("rebuild");
+    assert!(crate::compile::from_disk(&store, key, &src).is_some());
+    // Only the entry and the key are left: the compiler's private folder is gone.
+    let names: Vec<_> = std::fs::read_dir(store.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec![format!("{key}.kernel")]);
+    // Without a store, kernels compile in a private temporary folder.
+    crate::compile::build(tc, None, "nostore", &src).expect("compiles without a cache");
+    let _ = std::fs::remove_dir_all(&root);
 }

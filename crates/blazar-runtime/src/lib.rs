@@ -5,6 +5,7 @@
 
 pub mod array;
 pub mod builtins;
+pub mod cycles;
 pub mod format;
 pub mod index;
 pub mod ops;

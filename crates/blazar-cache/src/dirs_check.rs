@@ -1,0 +1,128 @@
+//! Folders this user alone controls: the checks on a cache root and its stores, and
+//! fresh private folders for a compiler's temporary files.
+
+use std::fs::DirBuilder;
+use std::io::ErrorKind;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+use std::path::{Path, PathBuf};
+
+/// The effective user id of this process.
+pub fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+const STICKY: u32 = 0o1000;
+
+/// Why folder `a`, above a trusted folder, would let another user replace what is
+/// below it: owned by someone other than this user or root, or writable by group or
+/// others without the sticky bit (`/tmp` is fine: only owners rename there).
+fn unsafe_ancestor(a: &Path) -> Option<String> {
+    let m = match std::fs::metadata(a) {
+        Ok(m) => m,
+        Err(e) => return Some(format!("cannot inspect {}: {e}", a.display())),
+    };
+    if m.uid() != euid() && m.uid() != 0 {
+        return Some(format!(
+            "the folder {} above it is owned by another user (uid {})",
+            a.display(),
+            m.uid()
+        ));
+    }
+    if m.mode() & 0o022 != 0 && m.mode() & STICKY == 0 {
+        return Some(format!(
+            "the folder {} above it is writable by others (mode {:o})",
+            a.display(),
+            m.mode() & 0o7777
+        ));
+    }
+    None
+}
+
+/// `path`, created 0700 when missing (with its parents when `parents`), as a real path
+/// (no links) that this user owns, nobody else can write, and no other user can
+/// replace; `Err` says why not.
+pub(crate) fn trusted_dir(path: &Path, parents: bool) -> Result<PathBuf, String> {
+    match DirBuilder::new().mode(0o700).recursive(parents).create(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+    }
+    let real = std::fs::canonicalize(path)
+        .map_err(|e| format!("cannot resolve {}: {e}", path.display()))?;
+    let m = std::fs::symlink_metadata(&real)
+        .map_err(|e| format!("cannot inspect {}: {e}", real.display()))?;
+    if !m.is_dir() {
+        return Err(format!("{} is not a folder", real.display()));
+    }
+    if m.uid() != euid() {
+        return Err(format!(
+            "{} is owned by another user (uid {})",
+            real.display(),
+            m.uid()
+        ));
+    }
+    if m.mode() & 0o022 != 0 {
+        return Err(format!(
+            "{} is writable by others (mode {:o})",
+            real.display(),
+            m.mode() & 0o7777
+        ));
+    }
+    if let Some(why) = real.ancestors().skip(1).find_map(unsafe_ancestor) {
+        return Err(format!("{} is not private: {why}", real.display()));
+    }
+    Ok(real)
+}
+
+/// A fresh folder (mode 0700) that this process created and alone uses; removed with
+/// everything in it when dropped.
+#[derive(Debug)]
+pub struct PrivateDir(PathBuf);
+
+impl PrivateDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for PrivateDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh private folder in `parent` (created here by `mkdir`, so never one someone
+/// else prepared). `parent` itself must not let another user replace it (see
+/// [`unsafe_ancestor`]: the temporary folder qualifies through its sticky bit).
+pub fn private_dir(parent: &Path) -> std::io::Result<PrivateDir> {
+    let parent = std::fs::canonicalize(parent)?;
+    if let Some(why) = parent.ancestors().find_map(unsafe_ancestor) {
+        return Err(std::io::Error::other(format!(
+            "{} is not a safe place for private files: {why}",
+            parent.display()
+        )));
+    }
+    for _ in 0..16 {
+        let r = crate::random::<8>()?;
+        let p = parent.join(format!(
+            "blazar-{}-{}",
+            std::process::id(),
+            crate::hex(&r)
+        ));
+        match DirBuilder::new().mode(0o700).create(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+        let m = std::fs::symlink_metadata(&p)?;
+        if !m.is_dir() || m.uid() != euid() || m.mode() & 0o077 != 0 {
+            return Err(std::io::Error::other(format!(
+                "the new folder {} is not private",
+                p.display()
+            )));
+        }
+        return Ok(PrivateDir(p));
+    }
+    Err(std::io::Error::other("cannot create a private folder"))
+}
