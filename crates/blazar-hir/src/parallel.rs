@@ -31,6 +31,9 @@ pub struct ParallelLoop {
     pub accesses: Vec<(Var, Vec<Vec<IndexForm>>)>,
     /// The same kernel under the shared-memory caching transform (seed 003).
     pub cached: Option<CachedKernel>,
+    /// `!kernel_tiling dims=[...]`: the block shape to launch with (one extent per
+    /// level, shrunk to divide the ranges and to fit a block), and its target.
+    pub tiling: Option<(Vec<usize>, Option<String>)>,
     /// `#pragma force_parallel` or `!parallel for`: no minimum trip count.
     pub forced: bool,
     /// The loop as written, run when the kernel cannot be used.

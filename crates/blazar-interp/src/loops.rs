@@ -171,9 +171,13 @@ impl<'p> Interp<'p> {
         for (k, r) in ranges.iter().enumerate() {
             d[k] = r.count;
         }
-        b[..rank].copy_from_slice(&crate::dims::default_block(&d[..rank]));
+        let tiled = self.tile(p, &d[..rank]);
+        let block = tiled
+            .clone()
+            .unwrap_or_else(|| crate::dims::default_block(&d[..rank]));
+        b[..rank].copy_from_slice(&block);
         let plan = LaunchPlan {
-            block_given: false,
+            block_given: tiled.is_some(),
             rank: rank as u8,
             data_dims: d,
             block_dims: b,
@@ -198,17 +202,48 @@ impl<'p> Interp<'p> {
         Ok(true)
     }
 
-    /// The shared-memory cached kernel, when it is for this target and the cached array
-    /// has the element count the program gave.
-    fn cached_kernel(&self, p: &ParallelLoop, frame: &Frame) -> Option<blazar_hir::FnId> {
-        let c = p.cached.as_ref()?;
+    /// The block shape `!kernel_tiling` asks for on this target: each extent the largest
+    /// divisor of the range under the one asked for, halved (largest first) until the
+    /// block has at most 1024 threads.
+    fn tile(&self, p: &ParallelLoop, dims: &[usize]) -> Option<Vec<usize>> {
+        let (want, target) = p.tiling.as_ref()?;
+        if !self.target_is(target.as_deref()) {
+            return None;
+        }
+        let mut b: Vec<usize> = dims
+            .iter()
+            .zip(want)
+            .map(|(&d, &w)| {
+                (1..=w.min(d).max(1))
+                    .rev()
+                    .find(|x| d % x == 0)
+                    .unwrap_or(1)
+            })
+            .collect();
+        while b.iter().product::<usize>() > crate::dims::MAX_BLOCK {
+            let (i, _) = b.iter().enumerate().max_by_key(|(_, x)| **x)?;
+            let d = dims[i];
+            b[i] = (1..b[i]).rev().find(|x| d % x == 0).unwrap_or(1);
+        }
+        Some(b)
+    }
+
+    /// Whether the run's device is `target` (`None`: any).
+    fn target_is(&self, target: Option<&str>) -> bool {
         let gpu = self.device_arrays;
-        let target_ok = match c.target.as_deref() {
+        match target {
             None => true,
             Some("gpu" | "nvidia_cuda" | "cuda") => gpu,
             Some("cpu") => !gpu,
             Some(_) => false,
-        };
+        }
+    }
+
+    /// The shared-memory cached kernel, when it is for this target and the cached array
+    /// has the element count the program gave.
+    fn cached_kernel(&self, p: &ParallelLoop, frame: &Frame) -> Option<blazar_hir::FnId> {
+        let c = p.cached.as_ref()?;
+        let target_ok = self.target_is(c.target.as_deref());
         let numel_ok = match self.var_ref(c.array, frame) {
             Some(Value::Array(a)) => a.data.meta().is_ok_and(|m| m.len() as i64 == c.numel),
             _ => false,

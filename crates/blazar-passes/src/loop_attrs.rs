@@ -1,8 +1,8 @@
 //! Code attributes of a loop body that steer its kernel (seed 003):
 //! `!kernel_transform enable="sharedmemcaching"` with `!kernel_arg name=y; ...; numel=N`,
 //! written in the body or brought in by a macro (`!hist_profile` expanding a `macro`
-//! whose attributes may sit under `if $target("gpu")`). `!kernel_tiling` is read and
-//! has no effect: the launch chooses the block.
+//! whose attributes may sit under `if $target("gpu")`), and `!kernel_tiling dims=[...];
+//! target="..."`, the block shape the kernel is launched with on that target.
 
 use crate::loop_deps::{Analysis, Class};
 use crate::outline::Caching;
@@ -96,4 +96,32 @@ pub fn caching(
         return Some((Caching { array: var, numel }, target));
     }
     None
+}
+
+/// `!kernel_tiling dims=[a, b, c]; mode=...; target=...`: the block shape asked for (one
+/// extent per level; missing ones are 1) and the target it is for.
+pub fn tiling(
+    bodies: &[&[Stmt]],
+    prog: &Program,
+    levels: usize,
+) -> Option<(Vec<usize>, Option<String>)> {
+    let all = attrs(bodies, prog);
+    let a = all.iter().find(|a| a.name == "kernel_tiling")?;
+    // `dims=[128,256,1]` holds commas: read it before splitting the pairs.
+    let start = a.args.find("dims")?;
+    let open = start + a.args[start..].find('[')?;
+    let close = open + a.args[open..].find(']')?;
+    let dims: Vec<usize> = a.args[open + 1..close]
+        .split(',')
+        .map(|d| d.trim().parse::<usize>().ok().filter(|&d| d > 0))
+        .collect::<Option<Vec<_>>>()?;
+    let rest = format!("{}{}", &a.args[..start], &a.args[close + 1..]);
+    let target = pairs(&rest)
+        .into_iter()
+        .find(|(k, _)| k == "target")
+        .map(|(_, v)| v)
+        .or_else(|| a.target.clone());
+    let mut d = dims;
+    d.resize(levels, 1);
+    Some((d, target))
 }

@@ -299,6 +299,7 @@ pub fn outline(
         combine,
         accesses: an.accesses.clone(),
         cached: None,
+        tiling: None,
         forced,
         serial: Box::new(nest.clone()),
     }

@@ -29,6 +29,8 @@ struct Candidate {
     forced: bool,
     /// The shared-memory caching transform asked for, and its target.
     caching: Option<(Caching, Option<String>)>,
+    /// `!kernel_tiling`: the block shape asked for, and its target.
+    tiling: Option<(Vec<usize>, Option<String>)>,
 }
 
 /// Parallelises the host loops of `prog`; returns a report per `for` loop, in source
@@ -66,6 +68,7 @@ pub fn parallelize(prog: &mut Program, names: &Names) -> Vec<LoopReport> {
             None,
         );
         let mut plan = plan;
+        plan.tiling = c.tiling.clone();
         if let Some((cache, target)) = &c.caching {
             let cached = outline(
                 prog,
@@ -180,7 +183,15 @@ impl<'a> Scan<'_, 'a> {
                 } else {
                     match self.nest(s, block, i, outer, forced) {
                         Ok(c) => {
-                            let (decision, why) = describe(&c, &*self.names_of());
+                            let (decision, mut why) = describe(&c, &*self.names_of());
+                            if let Some((dims, target)) = &c.tiling {
+                                why.push_str(&format!(
+                                    "; blocks of {dims:?} from `!kernel_tiling`{}",
+                                    target
+                                        .as_ref()
+                                        .map_or(String::new(), |t| format!(" on target {t}"))
+                                ));
+                            }
                             self.report(s.span, decision, why);
                             self.inner_reports(s, s.span, c.depth - 1);
                             self.found.push(Candidate {
@@ -342,6 +353,7 @@ impl<'a> Scan<'_, 'a> {
                     let bodies: Vec<&[Stmt]> = levels[..depth].iter().map(|l| l.1).collect();
                     let caching =
                         crate::loop_attrs::caching(&bodies, &analysis, self.prog, &*names);
+                    let tiling = crate::loop_attrs::tiling(&bodies, self.prog, depth);
                     return Ok(Candidate {
                         fid: self.fid,
                         path: vec![],
@@ -349,6 +361,7 @@ impl<'a> Scan<'_, 'a> {
                         analysis,
                         forced,
                         caching,
+                        tiling,
                     });
                 }
                 Err(e) => {

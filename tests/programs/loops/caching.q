@@ -2,7 +2,8 @@
 % `!kernel_transform enable="sharedmemcaching"` and `!kernel_arg name=...; numel=N`
 % updates a per-block copy of the bins in shared memory and adds it to the bins once per
 % block. The attributes can come from a macro, under `if $target("gpu")` or for every
-% target; `!kernel_tiling` is accepted. Results equal the serial loop's.
+% target; `!kernel_tiling dims=[...]` sets the block shape (here 4×64×3 threads, or on
+% the GPU only). Results equal the serial loop's.
 % ==
 % stdout {
 % direct: 1 196608
@@ -47,6 +48,7 @@ for y = 0..255
         for c = 0..2
             !kernel_transform enable="sharedmemcaching"
             !kernel_arg name=h; type="inout"; access="shared"; op="+="; cache_slices=h[:]; numel=64
+            !kernel_tiling dims=[4, 64, 3]; mode="global"
             h[img[y, x, c]] += 1
         end
     end
