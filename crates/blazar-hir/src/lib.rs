@@ -11,10 +11,11 @@ mod infer;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
+mod named;
 mod scope;
 pub mod types;
 
 pub use check::check_program;
 pub use hir::*;
-pub use lower::lower_program;
+pub use lower::{lower_program, lower_program_with};
 pub use types::{IntKind, Ty};

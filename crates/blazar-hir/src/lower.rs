@@ -14,6 +14,17 @@ pub fn lower_program(
     p: &ast::Program,
     builtin: &dyn Fn(&str) -> Option<u32>,
 ) -> (Program, Vec<Diagnostic>) {
+    lower_program_with(p, builtin, &[])
+}
+
+/// [`lower_program`] for a program that imports .NET plugins Blazar does not provide:
+/// each is given with the names known to come from it, so that a use of one (or of any
+/// undefined name) says where it comes from.
+pub fn lower_program_with(
+    p: &ast::Program,
+    builtin: &dyn Fn(&str) -> Option<u32>,
+    plugins: &[(String, Vec<String>)],
+) -> (Program, Vec<Diagnostic>) {
     let mut l = Lowerer {
         prog: Program::default(),
         diags: Vec::new(),
@@ -29,6 +40,8 @@ pub fn lower_program(
         pending: HashMap::new(),
         resolving: Vec::new(),
         declared: HashMap::new(),
+        fn_asts: HashMap::new(),
+        plugins: plugins.to_vec(),
     };
     l.lower_script(p);
     (l.prog, l.diags)
@@ -50,6 +63,10 @@ pub(crate) struct Lowerer<'a> {
     resolving: Vec<FnId>,
     /// Declared types of variables, by scope: later plain assignments convert to them.
     pub declared: HashMap<(usize, hir::Var), Annot>,
+    /// The source of every named function, for named arguments (`f(x := 3)`).
+    pub fn_asts: HashMap<FnId, &'a ast::Function>,
+    /// Imported plugins that Blazar does not provide, with their known names.
+    pub plugins: Vec<(String, Vec<String>)>,
 }
 
 struct Names<'b> {
@@ -176,6 +193,7 @@ impl<'a> Lowerer<'a> {
         for s in &p.stmts {
             if let ast::StmtKind::Function(f) = &s.kind {
                 let id = self.new_fn(placeholder(&f.name.name, f.kind, f.span));
+                self.fn_asts.insert(id, f);
                 top.push((f, id));
                 let g = match self.groups.get(&f.name.name) {
                     Some(&g) => g,
@@ -190,7 +208,13 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 self.prog.groups[g as usize].members.push(id);
-                if f.name.name == "main" && f.params.is_empty() {
+                // The program's own `main` runs; an imported file's runs only when the
+                // program has none (the main file is the first, `FileId(0)`).
+                let own = |id: FnId| self.prog.functions[id as usize].span.file.0 == 0;
+                if f.name.name == "main"
+                    && f.params.is_empty()
+                    && !self.prog.main.is_some_and(|m| own(m) && !own(id))
+                {
                     self.prog.main = Some(id);
                 }
             }
@@ -300,6 +324,7 @@ impl<'a> Lowerer<'a> {
     fn register_nested(&mut self, body: &'a [ast::Stmt]) {
         for f in nested_functions(body) {
             let id = self.new_fn(placeholder(&f.name.name, f.kind, f.span));
+            self.fn_asts.insert(id, f);
             self.scopes.stack[self.cur]
                 .nested
                 .insert(f.name.name.clone(), id);

@@ -18,6 +18,8 @@ mod intrinsics;
 mod launch;
 mod load;
 mod profile;
+mod source;
+mod stdlib;
 mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
