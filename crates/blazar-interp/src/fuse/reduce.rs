@@ -72,7 +72,7 @@ impl<'p> Interp<'p> {
         let elem = elem_type(along.elem);
         let out = self.alloc_out(done.dims.clone(), elem, span)?;
         self.launch_region(&done, Some(out.clone()), f, span)?;
-        // The host's shape: leading unit dimensions dropped (the elements' order is
+        // The host's shape: unit dimensions dropped as `canonical_dims` does (the elements' order is
         // the same).
         let canonical = blazar_runtime::Array::canonical_dims(&done.dims);
         if let Ok(mut a) = out.data.host_unsynced().try_borrow_mut() {
