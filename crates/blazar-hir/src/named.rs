@@ -89,6 +89,30 @@ impl<'a> Lowerer<'a> {
         out
     }
 
+    /// A user function named like a builtin overloads it by arity: a call that no user
+    /// definition of that name accepts (by its number of parameters) goes to the
+    /// builtin.
+    pub(crate) fn builtin_overload(&self, callee: Callee, n: usize) -> Callee {
+        let Callee::Group(g) = callee else {
+            return callee;
+        };
+        let group = &self.prog.groups[g as usize];
+        let Some(b) = (self.builtin)(&group.name) else {
+            return callee;
+        };
+        let accepts = |id: &crate::hir::FnId| {
+            self.fn_asts.get(id).is_none_or(|f| {
+                let required = f.params.iter().filter(|p| p.default.is_none()).count();
+                (required..=f.params.len()).contains(&n)
+            })
+        };
+        if group.members.iter().any(accepts) {
+            callee
+        } else {
+            Callee::Builtin(b)
+        }
+    }
+
     fn callee_name(&self, callee: &Callee) -> String {
         match callee {
             Callee::Class(c) => self.prog.classes[*c as usize].name.clone(),

@@ -113,8 +113,11 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 };
                 (a.rank() as u32, a.elem())
             };
+            // Rank promotion: a lower rank is accepted where a higher one is declared (a
+            // vec is a 1×N mat, a mat an M×N×1 cube); the array is not copied, and reads
+            // with more indices than its rank see the extra extents as 1.
             if let Some(want) = rank {
-                if *want != have_rank {
+                if *want < have_rank {
                     return mismatch(&v, t);
                 }
             }

@@ -96,6 +96,21 @@ fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
     })
 }
 
+/// Launch extents for a kernel whose positions have `rank` components: trailing, then
+/// leading extents of 1 drop (`[1, N]` and `[4, 8, 1]` are 1-d and 2-d), and missing
+/// dimensions are 1 (`size(img2d)` for `pos : ivec3` is M×N×1).
+fn fit_launch_rank(dims: &mut Vec<usize>, rank: usize) {
+    while dims.len() > rank && dims.last() == Some(&1) {
+        dims.pop();
+    }
+    while dims.len() > rank && dims[0] == 1 {
+        dims.remove(0);
+    }
+    if !dims.is_empty() {
+        dims.resize(rank.max(dims.len()), 1);
+    }
+}
+
 /// The values a launch passes, flattened in the kernel's parameter order.
 pub(crate) enum Flat {
     Value(KValue),
@@ -233,18 +248,14 @@ impl<'p> Interp<'p> {
         let fail = |m: String| RunError::new(span, format!("({name}) {} - {m}", f.name));
         let (mut ddims, block) = read_dims(dims_v).map_err(fail)?;
         let rank = self.kernel_rank(fid, ddims.len());
-        while ddims.len() > rank && ddims[0] == 1 {
-            ddims.remove(0);
-        }
+        fit_launch_rank(&mut ddims, rank);
         if ddims.is_empty() || ddims.len() > 4 || ddims.len() != rank {
             return Err(fail(format!("an index space of {} dimensions does not fit the kernel's {rank}-dimensional positions", ddims.len())));
         }
         let block_given = block.is_some();
         let block = match block {
             Some(mut b) => {
-                while b.len() > rank && b[0] == 1 {
-                    b.remove(0);
-                }
+                fit_launch_rank(&mut b, rank);
                 if b.len() != rank || b.iter().zip(&ddims).any(|(&b, &d)| b == 0 || d % b != 0) {
                     return Err(fail(format!(
                         "the block dimensions {b:?} must divide the data dimensions {ddims:?}"
@@ -285,7 +296,17 @@ impl<'p> Interp<'p> {
                 Some(t) => crate::coerce::coerce(
                     v.clone(),
                     &blazar_hir::Annot {
-                        ty: t.clone(),
+                        ty: match t {
+                            // A kernel's `x : vec` accepts any array, read in linear order.
+                            HTy::Array {
+                                elem,
+                                rank: Some(1),
+                            } if matches!(v, Value::Array(_)) => HTy::Array {
+                                elem: elem.clone(),
+                                rank: None,
+                            },
+                            t => t.clone(),
+                        },
                         mode: None,
                         is_const: false,
                     },

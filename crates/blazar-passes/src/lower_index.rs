@@ -53,9 +53,12 @@ impl<'a> Lower<'a> {
         match self.val(base)? {
             Val::Arr(a) => {
                 let (idx, range) = self.index_list(args)?;
-                let elem = self.arr_ty(a).elem;
-                let load =
-                    |idx: Vec<Expr>| Expr::new(K::Load { arr: a, index: idx }, Ty::Scalar(elem));
+                let t = self.arr_ty(a);
+                let elem = t.elem;
+                let load = |idx: Vec<Expr>| {
+                    let index = fit_rank(a, t.rank, idx);
+                    Expr::new(K::Load { arr: a, index }, Ty::Scalar(elem))
+                };
                 Ok(Val::E(match range {
                     None => load(idx),
                     Some((at, items)) => {
@@ -134,4 +137,47 @@ impl<'a> Lower<'a> {
             _ => unreachable!("array slots hold array types"),
         }
     }
+}
+
+/// Indices for an array of lower rank than they address (rank promotion: a vec read as
+/// a 1×N mat, a mat as an M×N×1 cube): the extra indices, whose extent is 1, fold into
+/// the array's last dimension (`last + n * extra`), so an extra index other than 0 lands
+/// outside the array and reads as the boundary mode says. A vec's extra index is its
+/// leading one (`v[0, j]`), a larger array's the trailing ones (`x[i, j, 0]`).
+pub(crate) fn fit_rank(arr: ArrId, rank: u8, mut idx: Vec<Expr>) -> Vec<Expr> {
+    let r = rank as usize;
+    if idx.len() <= r.max(1) {
+        return idx;
+    }
+    let (last, extras) = if r == 1 {
+        let last = idx.pop().expect("more indices than the rank");
+        (last, std::mem::take(&mut idx))
+    } else {
+        let extras = idx.split_off(r);
+        (idx.pop().expect("rank >= 2"), extras)
+    };
+    let n = Expr::new(
+        K::Size {
+            arr,
+            dim: (r - 1) as u8,
+        },
+        Ty::I32,
+    );
+    let mut folded = cast(last, Ty::I32);
+    for e in extras {
+        let scaled = Expr::new(
+            K::Binary(
+                blazar_kir::BinOp::Mul,
+                Box::new(n.clone()),
+                Box::new(cast(e, Ty::I32)),
+            ),
+            Ty::I32,
+        );
+        folded = Expr::new(
+            K::Binary(blazar_kir::BinOp::Add, Box::new(folded), Box::new(scaled)),
+            Ty::I32,
+        );
+    }
+    idx.push(folded);
+    idx
 }
