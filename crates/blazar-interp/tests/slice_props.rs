@@ -4,7 +4,7 @@
 //! trailing singletons drop down to two; 1×N is a vec) and the elements of the
 //! cartesian product in row-major order, on the host and fused into a kernel alike; and
 //! a lower-rank array passed to a higher-rank parameter is promoted (vec → 1×N mat, mat
-//! → M×N×1 cube) with its elements unchanged.
+//! → M×N×1 cube, in host functions and kernels) with its elements unchanged.
 
 use blazar_interp::{check, run, BackendRef, Options};
 use blazar_native::CpuBackend;
@@ -161,5 +161,41 @@ proptest! {
         prop_assert_eq!(&host, &want, "{}", src);
         let fused = output(&src, 0);
         prop_assert_eq!(&fused, &want, "{}", src);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60),
+        .. ProptestConfig::default()
+    })]
+
+    #[test]
+    fn lower_ranks_are_promoted((m, n, i, j) in (1usize..5, 1usize..5).prop_flat_map(|(m, n)| (Just(m), Just(n), 0..m, 0..n))) {
+        // A mat given for a cube (host function and kernel), a vec for a mat.
+        let src = format!(
+            "function y = host(x : cube, i : int, j : int)\n\
+             \x20 [M, N, C] = size(x)\n\
+             \x20 y = [M, N, C, x[i, j, 0]]\n\
+             end\n\
+             function [] = __kernel__ k(x : cube, y : mat, pos : ivec3)\n\
+             \x20 y[pos[0], pos[1]] = 2 * x[pos[0], pos[1], pos[2]]\n\
+             end\n\
+             function y = row(v : mat, j : int)\n\
+             \x20 y = [size(v, 0), v[0, j]]\n\
+             end\n\
+             x = reshape(0..{last}, [{m}, {n}]) + 0.0\n\
+             print host(x, {i}, {j})\n\
+             y = zeros({m}, {n})\n\
+             parallel_do(size(x), x, y, k)\n\
+             print y[{i}, {j}]\n\
+             print row(0..{nl}, {j})\n",
+            last = m * n - 1,
+            nl = n - 1,
+        );
+        let e = i * n + j;
+        let want = format!("[{m},{n},1,{e}]\n{}\n[1,{j}]\n", 2 * e);
+        let host = output(&src, usize::MAX);
+        prop_assert_eq!(&host, &want, "{}", src);
     }
 }

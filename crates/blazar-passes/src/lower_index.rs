@@ -142,15 +142,17 @@ impl<'a> Lower<'a> {
 /// Indices for an array of lower rank than they address (rank promotion: a vec read as
 /// a 1×N mat, a mat as an M×N×1 cube): the extra indices, whose extent is 1, fold into
 /// the array's last dimension (`last + n * extra`), so an extra index other than 0 lands
-/// outside the array and reads as the boundary mode says. A vec's extra index is its
-/// leading one (`v[0, j]`), a larger array's the trailing ones (`x[i, j, 0]`).
+/// outside the array and reads as the boundary mode says. A vec (1×N) is indexed by the
+/// second index (`v[0, j]`, `v[0, j, 0]`), a larger array by its leading ones
+/// (`x[i, j, 0]`).
 pub(crate) fn fit_rank(arr: ArrId, rank: u8, mut idx: Vec<Expr>) -> Vec<Expr> {
     let r = rank as usize;
     if idx.len() <= r.max(1) {
         return idx;
     }
     let (last, extras) = if r == 1 {
-        let last = idx.pop().expect("more indices than the rank");
+        // A vec is 1×N: its index is the second; the first and any past it are extra.
+        let last = idx.remove(1);
         (last, std::mem::take(&mut idx))
     } else {
         let extras = idx.split_off(r);

@@ -81,7 +81,7 @@ impl<'p> Interp<'p> {
         Ok(Some(Value::Array(out)))
     }
 
-    /// `cumsum` or `cumprod` of an operand along a dimension (default 0) of a matrix or
+    /// `cumsum` or `cumprod` of an operand along a dimension (default 1) of a matrix or
     /// larger, as one kernel with a thread per lane; `None` leaves it to the host (a
     /// vec: one lane, better scanned on the host; an axis past the rank).
     pub(super) fn scan(
@@ -100,7 +100,8 @@ impl<'p> Interp<'p> {
                 Some(a) => a,
                 None => return Ok(None),
             },
-            None => 0,
+            // Quasar's default: along the second index (a matrix's rows).
+            None => 1,
         };
         let Some(done) = f.b.finish_scan(n, r, axis) else {
             return Ok(None);
