@@ -24,6 +24,8 @@ use std::rc::Rc;
 pub struct KernelCache {
     map: HashMap<(FnId, Signature), Rc<Kernel>>,
     order: Vec<Rc<Kernel>>,
+    /// Kernels that index with `:`: their signatures carry the arrays' extents.
+    needs_extents: std::collections::HashSet<FnId>,
 }
 
 impl KernelCache {
@@ -290,7 +292,9 @@ impl<'p> Interp<'p> {
             args: vec![],
             captures: vec![],
             rank: rank as u8,
+            extents: vec![],
         };
+        let mut extents = Vec::with_capacity(data.len());
         for (v, decl) in data.iter().zip(&ordinary) {
             let v = match decl {
                 Some(t) => crate::coerce::coerce(
@@ -315,6 +319,14 @@ impl<'p> Interp<'p> {
                 .map_err(|e| fail(e.message))?,
                 None => v.clone(),
             };
+            extents.push(match &v {
+                Value::Array(a) => a
+                    .data
+                    .meta()
+                    .map(|m| m.dims.iter().map(|&d| d as u32).collect())
+                    .unwrap_or_default(),
+                _ => vec![],
+            });
             sig.args
                 .push(self.arg_sig(&v, decl.as_ref(), &mut flat).map_err(fail)?);
         }
@@ -322,7 +334,22 @@ impl<'p> Interp<'p> {
             sig.captures
                 .push(self.arg_sig(v, None, &mut flat).map_err(fail)?);
         }
-        let kernel = self.specialize(fid, sig, span)?;
+        // A kernel that indexes with `:` is compiled for its arrays' extents too.
+        let retry = if self.kernels.needs_extents.contains(&fid) {
+            sig.extents = std::mem::take(&mut extents);
+            None
+        } else {
+            Some(sig.clone())
+        };
+        let kernel = match self.specialize(fid, sig, span) {
+            Err(e) if e.message == blazar_passes::NEEDS_EXTENTS && retry.is_some() => {
+                let mut sig = retry.expect("checked above");
+                self.kernels.needs_extents.insert(fid);
+                sig.extents = extents;
+                self.specialize(fid, sig, span)?
+            }
+            r => r?,
+        };
         let plan = {
             let mut d = [1usize; 4];
             let mut b = [1usize; 4];

@@ -18,7 +18,7 @@ mod lower_stmt;
 pub mod sig;
 
 pub use lower_region::lower_region;
-pub use sig::{ArgSig, Signature};
+pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
 
 use blazar_diagnostics::Diagnostic;
 use blazar_hir::{FnId, Program};

@@ -68,6 +68,8 @@ pub struct Lower<'a> {
     pub dry: bool,
     pub float: Scalar,
     pub complex: Scalar,
+    /// Dims of array parameters known at the launch (`Signature::extents`).
+    pub extents: std::collections::HashMap<ArrId, Vec<u32>>,
 }
 
 pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kernel, Diagnostic> {
@@ -96,6 +98,7 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
         dry: false,
         float,
         complex,
+        extents: Default::default(),
     };
     match l.kernel(func, sig) {
         Ok(()) => Ok(l.k),
@@ -248,8 +251,13 @@ impl<'a> Lower<'a> {
                 ),
             );
         }
-        for (p, s) in ordinary.iter().zip(&sig.args) {
+        for (i, (p, s)) in ordinary.iter().zip(&sig.args).enumerate() {
             let (slot, binds) = self.bind_param(&p.name, s, p.ty.as_ref(), p.span)?;
+            if let (Slot::Array(id), Some(d)) = (&slot, sig.extents.get(i)) {
+                if !d.is_empty() {
+                    self.extents.insert(*id, d.clone());
+                }
+            }
             slots[p.slot as usize] = slot;
             for b in binds {
                 self.k.params.push(kir::Param {

@@ -223,7 +223,7 @@ impl<'a> Lower<'a> {
         if t.is_const {
             return err(span, "cannot write to a 'const array");
         }
-        let (index, range) = self.index_list(args)?;
+        let (index, range) = self.index_list(arr, args)?;
         let elem = Ty::Scalar(t.elem);
         let targets: Vec<(Vec<Expr>, Expr)> = match range {
             None => vec![(index, v)],

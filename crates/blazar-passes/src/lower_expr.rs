@@ -161,7 +161,12 @@ impl<'a> Lower<'a> {
                 }
                 _ => return self.val(x),
             },
-            H::Colon => return err(span, "`:` cannot be used in kernel code; write the range"),
+            H::Colon => {
+                return err(
+                    span,
+                    "`:` in kernel code is only allowed as an index of an array",
+                )
+            }
             H::Unary(op, a) => {
                 let x = self.expr(a)?;
                 match op {

@@ -11,13 +11,24 @@ impl<'a> Lower<'a> {
     /// Index expressions of an array access: vectors (positions) spread into their lanes.
     pub fn index_list(
         &mut self,
+        arr: ArrId,
         args: &'a [hir::Expr],
     ) -> LR<(Vec<Expr>, Option<(usize, Vec<i64>)>)> {
         let mut out = Vec::new();
         let mut range = None;
-        for a in args {
-            if matches!(a.kind, H::Range { .. }) {
-                range = Some((out.len(), self.const_range(a)?));
+        for (d, a) in args.iter().enumerate() {
+            if matches!(a.kind, H::Range { .. } | H::Colon) {
+                if range.is_some() {
+                    return err(
+                        a.span,
+                        "an index in kernel code takes at most one range or `:`",
+                    );
+                }
+                let items = match a.kind {
+                    H::Colon => self.colon(arr, d, args.len(), a.span)?,
+                    _ => self.const_range(a)?,
+                };
+                range = Some((out.len(), items));
                 out.push(Expr::int(0));
                 continue;
             }
@@ -44,6 +55,35 @@ impl<'a> Lower<'a> {
         Ok((out, range))
     }
 
+    /// `:` as index `d` of `n` into `arr`: every coordinate of that dimension, whose
+    /// extent the launch gives (at most 32: the result is a fixed-length vector).
+    fn colon(&self, arr: ArrId, d: usize, n: usize, span: Span) -> LR<Vec<i64>> {
+        let Some(dims) = self.extents.get(&arr) else {
+            return err(span, crate::sig::NEEDS_EXTENTS);
+        };
+        // The logical shape (a vec is 1×N), with extents of 1 past its rank.
+        let logical: Vec<u32> = if dims.len() == 1 && n >= 2 {
+            vec![1, dims[0]]
+        } else {
+            dims.clone()
+        };
+        let extent = if n < logical.len() && d + 1 == n {
+            logical[d..].iter().product()
+        } else {
+            logical.get(d).copied().unwrap_or(1)
+        };
+        if extent > 32 {
+            return err(
+                span,
+                format!(
+                    "`:` in kernel code selects a fixed-length vector of at most 32 elements; \
+                     this dimension has {extent}"
+                ),
+            );
+        }
+        Ok((0..extent as i64).collect())
+    }
+
     pub(crate) fn index(
         &mut self,
         base: &'a hir::Expr,
@@ -52,7 +92,7 @@ impl<'a> Lower<'a> {
     ) -> LR<Val> {
         match self.val(base)? {
             Val::Arr(a) => {
-                let (idx, range) = self.index_list(args)?;
+                let (idx, range) = self.index_list(a, args)?;
                 let t = self.arr_ty(a);
                 let elem = t.elem;
                 let load = |idx: Vec<Expr>| {

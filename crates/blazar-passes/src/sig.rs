@@ -26,4 +26,13 @@ pub struct Signature {
     pub args: Vec<ArgSig>,
     pub captures: Vec<ArgSig>,
     pub rank: u8,
+    /// Per ordinary argument, the dims of an array argument, for kernels that index
+    /// with `:` (the whole extent, a fixed-length vector); empty otherwise. A kernel
+    /// compiled without them asks for them with [`NEEDS_EXTENTS`].
+    pub extents: Vec<Vec<u32>>,
 }
+
+/// The message of the error a kernel using `:` gives when compiled without
+/// [`Signature::extents`]: the launcher retries with them.
+pub const NEEDS_EXTENTS: &str =
+    "`:` in kernel code needs the extents of the array it indexes, known at the launch";
