@@ -17,6 +17,7 @@ mod interp;
 mod intrinsics;
 mod launch;
 mod load;
+mod precheck;
 mod profile;
 mod source;
 mod stdlib;

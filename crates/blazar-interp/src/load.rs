@@ -78,6 +78,9 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         (b.name.to_string(), b.min_args, b.max_args)
     };
     diagnostics.extend(blazar_hir::check_program(&program, &arity));
+    if !diagnostics.iter().any(|d| d.is_error()) {
+        diagnostics.extend(crate::precheck::check_kernels(&program, &sources));
+    }
     Loaded {
         sources,
         program,
