@@ -1,5 +1,6 @@
 % A block-wise sum kernel whose data parameter is `x : vec`, given a cube: the cube is
-% read in linear order. Launched as one block over a `[1, B]` size, with an output.
+% read in linear order. Launched as one block over a `[1, B]` size (B from
+% `max_block_size`), with an output.
 % ==
 % stdout {
 % 1225
@@ -29,7 +30,7 @@ function y : scalar = __kernel__ block_sum(x : vec, rounds : int, blkdim : int, 
   end
 end
 function s = total(x : cube)
-  B = 8
+  B = prevpow2(prod(max_block_size(block_sum, numel(x))))
   rounds = int((numel(x) + B - 1) / B)
   s = parallel_do([[1, B], [1, B]], x, rounds, block_sum)
 end

@@ -6,6 +6,7 @@
 % 10
 % nearest
 % 4
+% [0,2,4.5,6.5]
 % }
 function y = twice(n : int)
   y = 2 * n
@@ -19,3 +20,12 @@ n = 5
 print twice(n : int)
 x = ones(2, 2, 2)
 print weigh(x : cube, 1/2, "nearest")
+function y = __device__ half(n : int)
+  y = n / 2
+end
+function [] = __kernel__ k(y : vec, pos : int)
+  y[pos] = half(4.5 * pos : int)
+end
+y = zeros(4)
+parallel_do(4, y, k)
+print y

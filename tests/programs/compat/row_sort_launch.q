@@ -1,6 +1,7 @@
 % A bitonic sort of each row in shared memory, launched as published sorting code does:
-% a three-entry size with a trailing 1 (`[[rows, threads, 1], [1, threads, 1]]`) for a
-% kernel whose positions are `ivec2`; rows shorter than a power of two are padded.
+% sizes of three entries with a trailing 1 (`max_block_size(k, [rows, n, 1])` and
+% `[[rows, b, 1], block]`) for a kernel whose positions are `ivec2`; rows shorter than
+% a power of two are padded.
 % ==
 % stdout {
 % [ [1,2,3,5,8,9],
@@ -43,8 +44,8 @@ function [] = row_sort(x : mat)
     end
   end
   len = int(2 ^ ceil(log2(size(x, 1))))
-  threads = min(len, 4)
-  parallel_do([[size(x, 0), threads, 1], [1, threads, 1]], x, len, sorter)
+  block = max_block_size(sorter, [size(x, 0), min(len, 256), 1])
+  parallel_do([[size(x, 0), block[1], 1], block], x, len, sorter)
 end
 A = [[5, 3, 9, 1, 8, 2], [0, 7, -4, 6, 2, 0], [15, 14, 13, 12, 11, 10]]
 row_sort(A)
