@@ -42,6 +42,7 @@ pub fn lower_program_with(
         declared: HashMap::new(),
         fn_asts: HashMap::new(),
         plugins: plugins.to_vec(),
+        declared_fields: HashMap::new(),
     };
     l.lower_script(p);
     (l.prog, l.diags)
@@ -67,6 +68,9 @@ pub(crate) struct Lowerer<'a> {
     pub fn_asts: HashMap<FnId, &'a ast::Function>,
     /// Imported plugins that Blazar does not provide, with their known names.
     pub plugins: Vec<(String, Vec<String>)>,
+    /// Field types stated at an assignment (`p.gain : scalar = 2.5`), by scope,
+    /// variable and field: later assignments to the field convert to them.
+    pub declared_fields: HashMap<(usize, hir::Var, String), Annot>,
 }
 
 struct Names<'b> {
@@ -302,6 +306,7 @@ impl<'a> Lowerer<'a> {
     /// reused by the next sibling function, which must not inherit them.
     fn forget_declared(&mut self, depth: usize) {
         self.declared.retain(|(d, _), _| *d < depth);
+        self.declared_fields.retain(|(d, _, _), _| *d < depth);
     }
 
     pub fn lower_param(&mut self, p: &'a ast::Param, slot: u32) -> hir::Param {

@@ -183,3 +183,34 @@ fn literal(d: &ast::Expr) -> Option<ExprKind> {
         _ => return None,
     })
 }
+
+impl<'a> Lowerer<'a> {
+    /// The value of an assignment to `p.f`: a typed one (`p.f : T = e`) states the
+    /// field's type, and later plain assignments to `p.f` in the same scope convert to
+    /// it.
+    pub(crate) fn typed_field(
+        &mut self,
+        target: &crate::hir::Place,
+        set: bool,
+        value: Expr,
+    ) -> Expr {
+        let [crate::hir::Access::Field(name)] = target.path.as_slice() else {
+            return value;
+        };
+        if !set {
+            return value;
+        }
+        let key = (self.cur, target.var, name.clone());
+        if let ExprKind::Convert(_, a) = &value.kind {
+            self.declared_fields.insert(key, a.clone());
+            return value;
+        }
+        match self.declared_fields.get(&key) {
+            Some(a) => Expr {
+                span: value.span,
+                kind: ExprKind::Convert(Box::new(value), a.clone()),
+            },
+            None => value,
+        }
+    }
+}
