@@ -98,6 +98,18 @@ fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
     })
 }
 
+/// The dims of an array argument (empty for other values), for `Signature::extents`.
+fn extents_of(v: &Value) -> Vec<u32> {
+    match v {
+        Value::Array(a) => a
+            .data
+            .meta()
+            .map(|m| m.dims.iter().map(|&d| d as u32).collect())
+            .unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
 /// Launch extents for a kernel whose positions have `rank` components: trailing, then
 /// leading extents of 1 drop (`[1, N]` and `[4, 8, 1]` are 1-d and 2-d), and missing
 /// dimensions are 1 (`size(img2d)` for `pos : ivec3` is M×N×1).
@@ -294,7 +306,8 @@ impl<'p> Interp<'p> {
             rank: rank as u8,
             extents: vec![],
         };
-        let mut extents = Vec::with_capacity(data.len());
+        // A kernel that indexes with `:` is compiled for its arrays' extents too.
+        let needs_extents = self.kernels.needs_extents.contains(&fid);
         for (v, decl) in data.iter().zip(&ordinary) {
             let v = match decl {
                 Some(t) => crate::coerce::coerce(
@@ -319,14 +332,9 @@ impl<'p> Interp<'p> {
                 .map_err(|e| fail(e.message))?,
                 None => v.clone(),
             };
-            extents.push(match &v {
-                Value::Array(a) => a
-                    .data
-                    .meta()
-                    .map(|m| m.dims.iter().map(|&d| d as u32).collect())
-                    .unwrap_or_default(),
-                _ => vec![],
-            });
+            if needs_extents {
+                sig.extents.push(extents_of(&v));
+            }
             sig.args
                 .push(self.arg_sig(&v, decl.as_ref(), &mut flat).map_err(fail)?);
         }
@@ -334,22 +342,7 @@ impl<'p> Interp<'p> {
             sig.captures
                 .push(self.arg_sig(v, None, &mut flat).map_err(fail)?);
         }
-        // A kernel that indexes with `:` is compiled for its arrays' extents too.
-        let retry = if self.kernels.needs_extents.contains(&fid) {
-            sig.extents = std::mem::take(&mut extents);
-            None
-        } else {
-            Some(sig.clone())
-        };
-        let kernel = match self.specialize(fid, sig, span) {
-            Err(e) if e.message == blazar_passes::NEEDS_EXTENTS && retry.is_some() => {
-                let mut sig = retry.expect("checked above");
-                self.kernels.needs_extents.insert(fid);
-                sig.extents = extents;
-                self.specialize(fid, sig, span)?
-            }
-            r => r?,
-        };
+        let kernel = self.specialize(fid, sig, data, span)?;
         let plan = {
             let mut d = [1usize; 4];
             let mut b = [1usize; 4];
@@ -385,7 +378,16 @@ impl<'p> Interp<'p> {
         default
     }
 
-    fn specialize(&mut self, fid: FnId, sig: Signature, span: Span) -> R<Rc<Kernel>> {
+    /// The kernel `fid` compiled for `sig` (cached). A kernel that asks for its arrays'
+    /// extents (`:` in its code) is compiled again with those of `data`, and is given
+    /// them from then on.
+    fn specialize(
+        &mut self,
+        fid: FnId,
+        sig: Signature,
+        data: &[Value],
+        span: Span,
+    ) -> R<Rc<Kernel>> {
         let key = (fid, sig);
         if let Some(k) = self.kernels.map.get(&key) {
             return Ok(k.clone());
@@ -399,7 +401,16 @@ impl<'p> Interp<'p> {
             double: self.prec == Prec::Double,
             line_of: &line_of,
         };
-        let k = blazar_passes::specialize(&env, fid, &key.1).map_err(|d| {
+        let k = match blazar_passes::specialize(&env, fid, &key.1) {
+            Err(d) if d.message == blazar_passes::NEEDS_EXTENTS && key.1.extents.is_empty() => {
+                self.kernels.needs_extents.insert(fid);
+                let mut sig = key.1;
+                sig.extents = data.iter().map(extents_of).collect();
+                return self.specialize(fid, sig, data, span);
+            }
+            r => r,
+        };
+        let k = k.map_err(|d| {
             let mut e = RunError::new(d.span.unwrap_or(span), d.message);
             e.notes.push(format!(
                 "while compiling kernel `{}` for this launch",
