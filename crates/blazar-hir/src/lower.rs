@@ -212,13 +212,9 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 self.prog.groups[g as usize].members.push(id);
-                // The program's own `main` runs; an imported file's runs only when the
-                // program has none (the main file is the first, `FileId(0)`).
-                let own = |id: FnId| self.prog.functions[id as usize].span.file.0 == 0;
-                if f.name.name == "main"
-                    && f.params.is_empty()
-                    && !self.prog.main.is_some_and(|m| own(m) && !own(id))
-                {
+                // Only the program's own `main` runs, never an imported file's (the
+                // main file is the first, `FileId(0)`).
+                if f.name.name == "main" && f.params.is_empty() && f.span.file.0 == 0 {
                     self.prog.main = Some(id);
                 }
             }
