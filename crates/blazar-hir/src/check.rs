@@ -210,7 +210,7 @@ impl Checker<'_> {
                 self.expr(base);
                 args.iter().for_each(|a| self.expr(a));
             }
-            ExprKind::Field { base, .. } => self.expr(base),
+            ExprKind::Field { base, .. } | ExprKind::Convert(base, _) => self.expr(base),
             ExprKind::Matrix(items) | ExprKind::Cell(items) => {
                 items.iter().for_each(|a| self.expr(a))
             }

@@ -234,6 +234,8 @@ pub enum Intrinsic {
     IsDefined,
     /// `$target("gpu")` inside macros.
     Target,
+    /// `nullptr`: the reference to no object (a name, lowered to a call).
+    Nullptr,
 }
 
 impl Intrinsic {
@@ -325,4 +327,6 @@ pub enum ExprKind {
     Cell(Vec<Expr>),
     /// A type used as a value (argument of `type(x, T)` written unquoted).
     TypeValue(Ty),
+    /// `e : T` (a call argument or a typed field assignment): `e` converted to `T`.
+    Convert(Box<Expr>, Annot),
 }

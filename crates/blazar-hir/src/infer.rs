@@ -18,6 +18,7 @@ pub fn expr_type(e: &Expr, params: &[Param]) -> Ty {
             .map_or(Ty::Unknown, |a| a.ty.clone()),
         ExprKind::Unary(UnOp::Neg, x) => expr_type(x, params),
         ExprKind::Unary(UnOp::Not, _) => Ty::Scalar,
+        ExprKind::Convert(_, a) => a.ty.clone(),
         ExprKind::Binary(op, a, b) => {
             let (ta, tb) = (expr_type(a, params), expr_type(b, params));
             match op {

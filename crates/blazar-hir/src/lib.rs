@@ -11,6 +11,7 @@ mod infer;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
+mod named;
 pub mod parallel;
 mod scope;
 pub mod types;
@@ -18,6 +19,6 @@ pub mod visit;
 
 pub use check::check_program;
 pub use hir::*;
-pub use lower::lower_program;
+pub use lower::{lower_program, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

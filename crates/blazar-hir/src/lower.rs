@@ -14,6 +14,17 @@ pub fn lower_program(
     p: &ast::Program,
     builtin: &dyn Fn(&str) -> Option<u32>,
 ) -> (Program, Vec<Diagnostic>) {
+    lower_program_with(p, builtin, &[])
+}
+
+/// [`lower_program`] for a program that imports .NET plugins Blazar does not provide:
+/// each is given with the names known to come from it, so that a use of one (or of any
+/// undefined name) says where it comes from.
+pub fn lower_program_with(
+    p: &ast::Program,
+    builtin: &dyn Fn(&str) -> Option<u32>,
+    plugins: &[(String, Vec<String>)],
+) -> (Program, Vec<Diagnostic>) {
     let mut l = Lowerer {
         prog: Program::default(),
         diags: Vec::new(),
@@ -29,6 +40,9 @@ pub fn lower_program(
         pending: HashMap::new(),
         resolving: Vec::new(),
         declared: HashMap::new(),
+        fn_asts: HashMap::new(),
+        plugins: plugins.to_vec(),
+        declared_fields: HashMap::new(),
     };
     l.lower_script(p);
     (l.prog, l.diags)
@@ -50,6 +64,13 @@ pub(crate) struct Lowerer<'a> {
     resolving: Vec<FnId>,
     /// Declared types of variables, by scope: later plain assignments convert to them.
     pub declared: HashMap<(usize, hir::Var), Annot>,
+    /// The source of every named function, for named arguments (`f(x := 3)`).
+    pub fn_asts: HashMap<FnId, &'a ast::Function>,
+    /// Imported plugins that Blazar does not provide, with their known names.
+    pub plugins: Vec<(String, Vec<String>)>,
+    /// Field types stated at an assignment (`p.gain : scalar = 2.5`), by scope,
+    /// variable and field: later assignments to the field convert to them.
+    pub declared_fields: HashMap<(usize, hir::Var, String), Annot>,
 }
 
 struct Names<'b> {
@@ -176,6 +197,7 @@ impl<'a> Lowerer<'a> {
         for s in &p.stmts {
             if let ast::StmtKind::Function(f) = &s.kind {
                 let id = self.new_fn(placeholder(&f.name.name, f.kind, f.span));
+                self.fn_asts.insert(id, f);
                 top.push((f, id));
                 let g = match self.groups.get(&f.name.name) {
                     Some(&g) => g,
@@ -190,7 +212,9 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 self.prog.groups[g as usize].members.push(id);
-                if f.name.name == "main" && f.params.is_empty() {
+                // Only the program's own `main` runs, never an imported file's (the
+                // main file is the first, `FileId(0)`).
+                if f.name.name == "main" && f.params.is_empty() && f.span.file.0 == 0 {
                     self.prog.main = Some(id);
                 }
             }
@@ -332,6 +356,7 @@ impl<'a> Lowerer<'a> {
     /// reused by the next sibling function, which must not inherit them.
     fn forget_declared(&mut self, depth: usize) {
         self.declared.retain(|(d, _), _| *d < depth);
+        self.declared_fields.retain(|(d, _, _), _| *d < depth);
     }
 
     pub fn lower_param(&mut self, p: &'a ast::Param, slot: u32) -> hir::Param {
@@ -354,6 +379,7 @@ impl<'a> Lowerer<'a> {
     fn register_nested(&mut self, body: &'a [ast::Stmt]) {
         for f in nested_functions(body) {
             let id = self.new_fn(placeholder(&f.name.name, f.kind, f.span));
+            self.fn_asts.insert(id, f);
             self.scopes.stack[self.cur]
                 .nested
                 .insert(f.name.name.clone(), id);

@@ -4,7 +4,7 @@
 use crate::hir::{Callee, Expr, ExprKind, Intrinsic, UnOp};
 use crate::lower::Lowerer;
 use crate::types::Ty;
-use blazar_diagnostics::Span;
+use blazar_diagnostics::{Diagnostic, Span};
 use blazar_syntax as ast;
 
 /// Named constants.
@@ -84,7 +84,8 @@ impl<'a> Lowerer<'a> {
             ),
             A::Call { callee, args } => {
                 let callee = self.lower_callee(callee);
-                let args = args.iter().map(|a| self.lower_expr(a)).collect();
+                let callee = self.builtin_overload(callee, args.len());
+                let args = self.lower_args(&callee, args, e.span);
                 ExprKind::Call { callee, args }
             }
             A::Index { base, indices } => {
@@ -108,6 +109,21 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Closure { func, captures }
             }
             A::Type(t) => ExprKind::TypeValue(self.resolve_ty(t)),
+            A::Typed(x, t) => {
+                let x = self.lower_expr(x);
+                ExprKind::Convert(Box::new(x), self.annot(t))
+            }
+            A::Named(n, x) => {
+                self.error(
+                    n.span,
+                    format!(
+                        "a named argument `{} := ...` must name a parameter of the function \
+                         or a field of the class it is passed to",
+                        n.name
+                    ),
+                );
+                self.lower_expr(x).kind
+            }
         }
     }
 
@@ -148,6 +164,12 @@ impl<'a> Lowerer<'a> {
         if let Some(k) = constant(name) {
             return k;
         }
+        if name == "nullptr" {
+            return ExprKind::Call {
+                callee: Callee::Intrinsic(Intrinsic::Nullptr),
+                args: vec![],
+            };
+        }
         if let Some(&c) = self.classes.get(name) {
             return ExprKind::FuncValue(Callee::Class(c));
         }
@@ -160,7 +182,24 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = Ty::builtin(name).or_else(|| self.aliases.get(name).cloned()) {
             return ExprKind::TypeValue(t);
         }
-        self.error(span, format!("undefined variable or function `{name}`"));
+        if let Some((plugin, _)) = self
+            .plugins
+            .iter()
+            .find(|(_, names)| names.iter().any(|n| n == name))
+        {
+            let msg = format!("`{name}` comes from {plugin}, which Blazar does not provide");
+            self.error(span, msg);
+            return ExprKind::Int(0);
+        }
+        let mut d = Diagnostic::error(span, format!("undefined variable or function `{name}`"));
+        if !self.plugins.is_empty() {
+            let list: Vec<&str> = self.plugins.iter().map(|(p, _)| p.as_str()).collect();
+            d = d.with_note(format!(
+                "the program imports {}, which Blazar does not provide",
+                list.join(", ")
+            ));
+        }
+        self.diags.push(d);
         ExprKind::Int(0)
     }
 

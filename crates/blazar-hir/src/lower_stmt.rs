@@ -116,6 +116,7 @@ impl<'a> Lowerer<'a> {
                         (None, true) => self.declared.get(&(self.cur, target.var)).cloned(),
                         _ => None,
                     };
+                    let value_h = self.typed_field(&target, op.is_none(), value_h);
                     StmtKind::Assign {
                         target,
                         op,

@@ -196,6 +196,24 @@ impl<'p> Interp<'p> {
                 .iter()
                 .map(|i| self.eval(i, frame))
                 .collect::<R<Vec<_>>>()?,
+            ExprKind::Call {
+                callee: Callee::Builtin(b),
+                args,
+            } if args.len() == 1 && blazar_runtime::builtins::get(*b).name == "size" => {
+                // `[M, N, C] = size(img)`: dimensions past the rank are 1 (a mat is an
+                // M×N×1 cube).
+                let v = self.eval(value, frame)?;
+                let mut dims = match &v {
+                    Value::Array(r) => r.data.borrow().to_f64_vec(),
+                    _ => vec![],
+                };
+                if dims.len() < n {
+                    dims.resize(n, 1.0);
+                    dims.into_iter().map(|d| Value::int(d as i64)).collect()
+                } else {
+                    destructure(&v, n).at(value.span)?
+                }
+            }
             _ => {
                 let v = self.eval(value, frame)?;
                 destructure(&v, n).at(value.span)?

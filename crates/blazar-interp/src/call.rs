@@ -345,7 +345,7 @@ impl<'p> Interp<'p> {
 
     fn construct_class(&mut self, c: u32, args: Vec<Value>, span: Span) -> R<Value> {
         let class = &self.prog.classes[c as usize];
-        if !args.is_empty() && args.len() != class.fields.len() {
+        if args.len() > class.fields.len() {
             return Err(RunError::new(
                 span,
                 format!(

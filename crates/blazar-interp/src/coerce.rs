@@ -20,6 +20,29 @@ pub fn int_ty(k: IntKind) -> IntTy {
     }
 }
 
+/// The class name of `nullptr`, the reference to no object (a `$` name: no program can
+/// declare it).
+pub const NULL_CLASS: &str = "$null";
+
+/// `nullptr`: an object of no fields that every class-typed place accepts.
+pub fn null_object() -> Value {
+    Value::Object(std::rc::Rc::new(std::cell::RefCell::new(
+        blazar_runtime::Object {
+            class: Some(std::rc::Rc::from(NULL_CLASS)),
+            fields: Vec::new(),
+        },
+    )))
+}
+
+/// Converts `v` as an argument annotation `e : T` does: like a declaration, except that
+/// a real given for an int truncates (`3.7 : int` is 3), as `int(3.7)` does.
+pub fn convert(v: Value, a: &Annot, prec: Prec) -> RtResult<Value> {
+    match (&a.ty, &v) {
+        (Ty::Int(_), Value::Real(_)) => construct_typed(&a.ty, &[v], prec),
+        _ => coerce(v, a, prec),
+    }
+}
+
 /// The element type that stores values of scalar type `t`.
 pub fn elem_type(t: &Ty, prec: Prec) -> Option<ElemType> {
     Some(match t {
@@ -90,8 +113,11 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 };
                 (a.rank() as u32, a.elem())
             };
+            // Rank promotion: a lower rank is accepted where a higher one is declared (a
+            // vec is a 1×N mat, a mat an M×N×1 cube); the array is not copied, and reads
+            // with more indices than its rank see the extra extents as 1.
             if let Some(want) = rank {
-                if *want != have_rank {
+                if *want < have_rank {
                     return mismatch(&v, t);
                 }
             }
@@ -130,6 +156,7 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
         }
         Ty::Class(_, name) => match &v {
             Value::Object(o) if o.borrow().class.as_deref() == Some(name.as_str()) => Ok(v),
+            Value::Object(o) if o.borrow().class.as_deref() == Some(NULL_CLASS) => Ok(v),
             _ => mismatch(&v, t),
         },
         Ty::Object => match v {
@@ -176,6 +203,7 @@ pub fn default_value(t: &Ty, prec: Prec) -> Value {
         Ty::Int(k) => Value::Int(0, int_ty(*k)),
         Ty::CScalar => Value::Complex(Complex64::new(0.0, 0.0)),
         Ty::Str => Value::str(""),
+        Ty::Class(..) => null_object(),
         Ty::Array { elem, rank } => {
             let e = elem_type(elem, prec).unwrap_or(ElemType::real(prec));
             Value::array(Array::zeros(vec![0; rank.unwrap_or(1) as usize], e))

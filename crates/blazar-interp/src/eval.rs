@@ -44,6 +44,17 @@ impl<'p> Interp<'p> {
         if let Some(v) = ops::binary_scalar(op, a, b, self.prec) {
             return Ok(v);
         }
+        if let (Value::Object(x), Value::Object(y)) = (a, b) {
+            if matches!(op, ops::BinOp::Eq | ops::BinOp::Ne) {
+                // Objects are references: equal when they are the same object (every
+                // `nullptr` is the same).
+                let null = |o: &std::rc::Rc<std::cell::RefCell<blazar_runtime::Object>>| {
+                    o.borrow().class.as_deref() == Some(crate::coerce::NULL_CLASS)
+                };
+                let same = std::rc::Rc::ptr_eq(x, y) || (null(x) && null(y));
+                return Ok(Value::int((same == (op == ops::BinOp::Eq)) as i64));
+            }
+        }
         if let Some(r) = self.device_op(crate::ArrayOp::Binary(op), &[a, b]) {
             return r.map_err(|m| crate::RunError::new(span, m));
         }
@@ -146,6 +157,10 @@ impl<'p> Interp<'p> {
                 "`:` can only be used inside an index",
             )),
             ExprKind::TypeValue(t) => Ok(Value::str(&t.to_string())),
+            ExprKind::Convert(x, a) => {
+                let v = self.eval(x, frame)?;
+                crate::coerce::convert(v, a, self.prec).at(e.span)
+            }
         }
     }
 

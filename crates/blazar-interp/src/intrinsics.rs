@@ -76,6 +76,7 @@ impl<'p> Interp<'p> {
                 Ok(Some(Value::int(defined as i64)))
             }
             Intrinsic::Target => Ok(Some(Value::int(0))),
+            Intrinsic::Nullptr => Ok(Some(crate::coerce::null_object())),
             Intrinsic::ParallelDo | Intrinsic::SerialDo => {
                 let outs = self.launch(args, frame, span, i == Intrinsic::SerialDo)?;
                 Ok(match outs.len() {

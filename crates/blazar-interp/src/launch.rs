@@ -26,6 +26,8 @@ pub struct KernelCache {
     /// Loop kernels that did not compile for a signature (those loops run serially).
     failed: std::collections::HashSet<(FnId, Signature)>,
     order: Vec<Rc<Kernel>>,
+    /// Kernels that index with `:`: their signatures carry the arrays' extents.
+    needs_extents: std::collections::HashSet<FnId>,
 }
 
 impl KernelCache {
@@ -96,6 +98,33 @@ fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
         is_const: a.mode.is_const,
         space: Space::Global,
     })
+}
+
+/// The dims of an array argument (empty for other values), for `Signature::extents`.
+fn extents_of(v: &Value) -> Vec<u32> {
+    match v {
+        Value::Array(a) => a
+            .data
+            .meta()
+            .map(|m| m.dims.iter().map(|&d| d as u32).collect())
+            .unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
+/// Launch extents for a kernel whose positions have `rank` components: trailing, then
+/// leading extents of 1 drop (`[1, N]` and `[4, 8, 1]` are 1-d and 2-d), and missing
+/// dimensions are 1 (`size(img2d)` for `pos : ivec3` is M×N×1).
+fn fit_launch_rank(dims: &mut Vec<usize>, rank: usize) {
+    while dims.len() > rank && dims.last() == Some(&1) {
+        dims.pop();
+    }
+    while dims.len() > rank && dims[0] == 1 {
+        dims.remove(0);
+    }
+    if !dims.is_empty() {
+        dims.resize(rank.max(dims.len()), 1);
+    }
 }
 
 /// The values a launch passes, flattened in the kernel's parameter order.
@@ -235,18 +264,14 @@ impl<'p> Interp<'p> {
         let fail = |m: String| RunError::new(span, format!("({name}) {} - {m}", f.name));
         let (mut ddims, block) = read_dims(dims_v).map_err(fail)?;
         let rank = self.kernel_rank(fid, ddims.len());
-        while ddims.len() > rank && ddims[0] == 1 {
-            ddims.remove(0);
-        }
+        fit_launch_rank(&mut ddims, rank);
         if ddims.is_empty() || ddims.len() > 4 || ddims.len() != rank {
             return Err(fail(format!("an index space of {} dimensions does not fit the kernel's {rank}-dimensional positions", ddims.len())));
         }
         let block_given = block.is_some();
         let block = match block {
             Some(mut b) => {
-                while b.len() > rank && b[0] == 1 {
-                    b.remove(0);
-                }
+                fit_launch_rank(&mut b, rank);
                 if b.len() != rank || b.iter().zip(&ddims).any(|(&b, &d)| b == 0 || d % b != 0) {
                     return Err(fail(format!(
                         "the block dimensions {b:?} must divide the data dimensions {ddims:?}"
@@ -282,13 +307,26 @@ impl<'p> Interp<'p> {
             captures: vec![],
             rank: rank as u8,
             outputs: vec![],
+            extents: vec![],
         };
+        // A kernel that indexes with `:` is compiled for its arrays' extents too.
+        let needs_extents = self.kernels.needs_extents.contains(&fid);
         for (v, decl) in data.iter().zip(&ordinary) {
             let v = match decl {
                 Some(t) => crate::coerce::coerce(
                     v.clone(),
                     &blazar_hir::Annot {
-                        ty: t.clone(),
+                        ty: match t {
+                            // A kernel's `x : vec` accepts any array, read in linear order.
+                            HTy::Array {
+                                elem,
+                                rank: Some(1),
+                            } if matches!(v, Value::Array(_)) => HTy::Array {
+                                elem: elem.clone(),
+                                rank: None,
+                            },
+                            t => t.clone(),
+                        },
                         mode: None,
                         is_const: false,
                     },
@@ -297,6 +335,9 @@ impl<'p> Interp<'p> {
                 .map_err(|e| fail(e.message))?,
                 None => v.clone(),
             };
+            if needs_extents {
+                sig.extents.push(extents_of(&v));
+            }
             sig.args
                 .push(self.arg_sig(&v, decl.as_ref(), &mut flat).map_err(fail)?);
         }
@@ -304,7 +345,7 @@ impl<'p> Interp<'p> {
             sig.captures
                 .push(self.arg_sig(v, None, &mut flat).map_err(fail)?);
         }
-        let kernel = self.specialize(fid, sig, span)?;
+        let kernel = self.specialize(fid, sig, data, span)?;
         let plan = {
             let mut d = [1usize; 4];
             let mut b = [1usize; 4];
@@ -340,7 +381,16 @@ impl<'p> Interp<'p> {
         default
     }
 
-    fn specialize(&mut self, fid: FnId, sig: Signature, span: Span) -> R<Rc<Kernel>> {
+    /// The kernel `fid` compiled for `sig` (cached). A kernel that asks for its arrays'
+    /// extents (`:` in its code) is compiled again with those of `data`, and is given
+    /// them from then on.
+    fn specialize(
+        &mut self,
+        fid: FnId,
+        sig: Signature,
+        data: &[Value],
+        span: Span,
+    ) -> R<Rc<Kernel>> {
         let key = (fid, sig);
         if let Some(k) = self.kernels.map.get(&key) {
             return Ok(k.clone());
@@ -354,7 +404,16 @@ impl<'p> Interp<'p> {
             double: self.prec == Prec::Double,
             line_of: &line_of,
         };
-        let k = blazar_passes::specialize(&env, fid, &key.1).map_err(|d| {
+        let k = match blazar_passes::specialize(&env, fid, &key.1) {
+            Err(d) if d.message == blazar_passes::NEEDS_EXTENTS && key.1.extents.is_empty() => {
+                self.kernels.needs_extents.insert(fid);
+                let mut sig = key.1;
+                sig.extents = data.iter().map(extents_of).collect();
+                return self.specialize(fid, sig, data, span);
+            }
+            r => r,
+        };
+        let k = k.map_err(|d| {
             let mut e = RunError::new(d.span.unwrap_or(span), d.message);
             e.notes.push(format!(
                 "while compiling kernel `{}` for this launch",
@@ -370,12 +429,18 @@ impl<'p> Interp<'p> {
 
     /// Specialises a kernel made from a host loop; `None` (remembered) when it does not
     /// compile for these types, and the loop then runs serially.
-    pub(crate) fn specialize_quiet(&mut self, fid: FnId, sig: Signature) -> Option<Rc<Kernel>> {
+    pub(crate) fn specialize_quiet(
+        &mut self,
+        fid: FnId,
+        sig: Signature,
+        data: &[Value],
+    ) -> Option<Rc<Kernel>> {
         let key = (fid, sig);
         if self.kernels.failed.contains(&key) {
             return None;
         }
-        match self.specialize(fid, key.1.clone(), self.prog.functions[fid as usize].span) {
+        let span = self.prog.functions[fid as usize].span;
+        match self.specialize(fid, key.1.clone(), data, span) {
             Ok(k) => Some(k),
             Err(_) => {
                 self.kernels.failed.insert(key);

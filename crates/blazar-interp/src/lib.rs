@@ -18,7 +18,10 @@ mod intrinsics;
 mod launch;
 mod load;
 mod loops;
+mod precheck;
 mod profile;
+mod source;
+mod stdlib;
 mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};

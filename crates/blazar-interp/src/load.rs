@@ -1,7 +1,7 @@
 //! Loading a program: reading the file, splicing in `import`ed files, parsing and
 //! resolving. All diagnostics of all files are collected before anything runs.
 
-use blazar_diagnostics::{Diagnostic, FileId, SourceMap};
+use blazar_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use blazar_hir::Program;
 use blazar_syntax::{self as syntax, StmtKind};
 use std::path::{Path, PathBuf};
@@ -23,13 +23,27 @@ impl Loaded {
 
 /// Reads, parses and resolves the program in `path`.
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(check(
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (text, bad) = crate::source::decode(bytes);
+    let mut loaded = check(
         &path.display().to_string(),
         &text,
         path.parent().map(Path::to_path_buf),
-    ))
+    );
+    if let Some(at) = bad {
+        // The main file is the first of the source map.
+        loaded.diagnostics.insert(0, not_utf8(FileId(0), &text, at));
+    }
+    Ok(loaded)
+}
+
+/// The warning for a file read as Windows-1252, at its first such character.
+fn not_utf8(file: FileId, text: &str, at: usize) -> Diagnostic {
+    let len = text[at..].chars().next().map_or(0, char::len_utf8);
+    Diagnostic::warning(
+        Span::new(file, at, at + len),
+        "this file is not UTF-8; it was read as Windows-1252",
+    )
 }
 
 /// Parses and resolves program text; `dir` is where `import`s are looked up (none: imports
@@ -41,12 +55,16 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     let (mut ast, diags) = syntax::parse(text, file);
     diagnostics.extend(diags);
     let mut seen = vec![name.to_string()];
+    let mut plugins = Vec::new();
     splice_imports(
         &mut ast,
         dir.as_deref(),
-        &mut sources,
-        &mut diagnostics,
-        &mut seen,
+        &mut Imports {
+            sources: &mut sources,
+            diags: &mut diagnostics,
+            seen: &mut seen,
+            plugins: &mut plugins,
+        },
         0,
     );
     // After a syntax error, names assigned in the broken statements are missing: resolving
@@ -55,13 +73,16 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         ast = syntax::Program::default();
     }
     let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
-    let (program, diags) = blazar_hir::lower_program(&ast, &lookup);
+    let (program, diags) = blazar_hir::lower_program_with(&ast, &lookup, &plugins);
     diagnostics.extend(diags);
     let arity = |id: u32| {
         let b = blazar_runtime::builtins::get(id);
         (b.name.to_string(), b.min_args, b.max_args)
     };
     diagnostics.extend(blazar_hir::check_program(&program, &arity));
+    if !diagnostics.iter().any(|d| d.is_error()) {
+        diagnostics.extend(crate::precheck::check_kernels(&program, &sources));
+    }
     let mut program = program;
     let mut loops = Vec::new();
     if !diagnostics.iter().any(|d| d.is_error()) {
@@ -83,51 +104,90 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     }
 }
 
-/// Replaces each `import "f.q"` by the statements of f.q (once per file).
-fn splice_imports(
-    ast: &mut syntax::Program,
-    dir: Option<&Path>,
-    sources: &mut SourceMap,
-    diags: &mut Vec<Diagnostic>,
-    seen: &mut Vec<String>,
-    depth: usize,
-) {
+/// What splicing imports accumulates.
+struct Imports<'a> {
+    sources: &'a mut SourceMap,
+    diags: &'a mut Vec<Diagnostic>,
+    /// Files imported so far (each is spliced once).
+    seen: &'a mut Vec<String>,
+    /// Imported plugins Blazar does not provide, with their known names.
+    plugins: &'a mut Vec<(String, Vec<String>)>,
+}
+
+/// Replaces each `import "f.q"` by the statements of f.q (once per file): the file next
+/// to the importing one, else Blazar's bundled module of that name. A .NET plugin
+/// (`"Quasar.UI.dll"`) is dropped with a warning; its names are errors where used.
+fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Imports, depth: usize) {
     let mut out = Vec::with_capacity(ast.stmts.len());
     for s in std::mem::take(&mut ast.stmts) {
         let StmtKind::Import(file) = &s.kind else {
             out.push(s);
             continue;
         };
-        let Some(dir) = dir else {
-            diags.push(Diagnostic::error(
-                s.span,
-                "imports need the program to be a file",
-            ));
-            continue;
-        };
-        let path = dir.join(file);
-        let key = path.display().to_string();
-        if seen.contains(&key) {
-            continue;
-        }
-        seen.push(key.clone());
-        if depth > 32 {
-            diags.push(Diagnostic::error(s.span, "imports are nested too deeply"));
-            continue;
-        }
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let id: FileId = sources.add(key, text.clone());
-                let (mut sub, d) = syntax::parse(&text, id);
-                diags.extend(d);
-                splice_imports(&mut sub, path.parent(), sources, diags, seen, depth + 1);
-                out.extend(sub.stmts);
+        if crate::stdlib::is_plugin(file) {
+            if !im.plugins.iter().any(|(p, _)| p == file) {
+                im.diags.push(Diagnostic::warning(
+                    s.span,
+                    format!("the plugin {file} is not available in Blazar; its functions cannot be used"),
+                ));
+                let names = crate::stdlib::plugin_names(file);
+                im.plugins
+                    .push((file.clone(), names.iter().map(|n| n.to_string()).collect()));
             }
-            Err(e) => diags.push(Diagnostic::error(
-                s.span,
-                format!("cannot import \"{file}\": {e}"),
-            )),
+            continue;
         }
+        let local = dir.map(|d| d.join(file)).filter(|p| p.is_file());
+        let bundled = crate::stdlib::module(file);
+        let (key, text, sub_dir) = match (&local, bundled) {
+            (Some(path), _) => match std::fs::read(path) {
+                Ok(bytes) => (
+                    path.display().to_string(),
+                    bytes,
+                    path.parent().map(Path::to_path_buf),
+                ),
+                Err(e) => {
+                    im.diags.push(Diagnostic::error(
+                        s.span,
+                        format!("cannot import \"{file}\": {e}"),
+                    ));
+                    continue;
+                }
+            },
+            (None, Some(text)) => (format!("<blazar>/{file}"), text.as_bytes().to_vec(), None),
+            (None, None) => {
+                let msg = match dir {
+                    None => "imports need the program to be a file".to_string(),
+                    Some(_) if !file.contains(['/', '\\']) => format!(
+                        "cannot import \"{file}\": there is no file {file} next to the program, \
+                         and Blazar's bundled library has no module \"{file}\" yet"
+                    ),
+                    Some(d) => format!(
+                        "cannot import \"{file}\": no file {}",
+                        d.join(file).display()
+                    ),
+                };
+                im.diags.push(Diagnostic::error(s.span, msg));
+                continue;
+            }
+        };
+        if im.seen.contains(&key) {
+            continue;
+        }
+        im.seen.push(key.clone());
+        if depth > 32 {
+            im.diags
+                .push(Diagnostic::error(s.span, "imports are nested too deeply"));
+            continue;
+        }
+        let (text, bad) = crate::source::decode(text);
+        let id: FileId = im.sources.add(key, text.clone());
+        if let Some(at) = bad {
+            im.diags.push(not_utf8(id, &text, at));
+        }
+        let (mut sub, d) = syntax::parse(&text, id);
+        im.diags.extend(d);
+        splice_imports(&mut sub, sub_dir.as_deref().or(dir), im, depth + 1);
+        out.extend(sub.stmts);
     }
     ast.stmts = out;
 }

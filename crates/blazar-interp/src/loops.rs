@@ -92,7 +92,10 @@ impl<'p> Interp<'p> {
             captures: vec![],
             rank: ranges.len() as u8,
             outputs: vec![],
+            extents: vec![],
         };
+        // The ordinary arguments' values, in order (for kernels that need extents).
+        let mut data = Vec::new();
         for (l, r) in p.levels.iter().zip(&ranges) {
             if l.literal().is_some() {
                 continue;
@@ -100,6 +103,7 @@ impl<'p> Interp<'p> {
             for x in [r.start, r.step] {
                 flat.push(Flat::Value(KValue::Int(x)));
                 sig.args.push(ArgSig::Scalar(Scalar::I32));
+                data.push(Value::Int(x, IntTy::I32));
             }
         }
         let mut arrays: Vec<(Var, ArrayRef)> = Vec::new();
@@ -126,6 +130,7 @@ impl<'p> Interp<'p> {
                 Ok(s) => sig.args.push(s),
                 Err(_) => return Ok(false),
             }
+            data.push(val);
         }
         // A written array must not be reachable through another argument.
         for (v, a) in &arrays {
@@ -156,11 +161,11 @@ impl<'p> Interp<'p> {
             sig.outputs.push(t);
         }
         let kernel = match self.cached_kernel(p, frame) {
-            Some(fid) => match self.specialize_quiet(fid, sig.clone()) {
+            Some(fid) => match self.specialize_quiet(fid, sig.clone(), &data) {
                 Some(k) => Some(k),
-                None => self.specialize_quiet(p.kernel, sig),
+                None => self.specialize_quiet(p.kernel, sig, &data),
             },
-            None => self.specialize_quiet(p.kernel, sig),
+            None => self.specialize_quiet(p.kernel, sig, &data),
         };
         let Some(kernel) = kernel else {
             return Ok(false);

@@ -1,5 +1,6 @@
 //! Differential property test of fusion: random whole-array expressions (operators,
-//! comparisons, logic, exact builtins, broadcasting, slices, conversions, reductions,
+//! comparisons, logic, exact builtins, broadcasting, slices (MATLAB shapes: columns
+//! `b[:, 2]`, 1×N×C cubes `c[1, :, :]`), conversions, reductions,
 //! running sums; int and real arrays with NaN and infinities) print exactly the same
 //! when the host evaluates them (`fuse_min: off`) and when each runs as one fused
 //! kernel on the SIMT interpreter (`fuse_min: 0`). Transcendental functions are left
@@ -77,6 +78,11 @@ fn expr(depth: u32) -> BoxedStrategy<String> {
         Just("c[:, :, 1]".to_string()),
         Just("a[0..1, 0..2]".to_string()),
         Just("b[1, :]".to_string()),
+        Just("b[:, 2]".to_string()),
+        Just("a[0..1, 1]".to_string()),
+        Just("c[1, :, :]".to_string()),
+        Just("c[:, 0..1, 1]".to_string()),
+        Just("c[0..0, 0..2, 0]".to_string()),
         Just("a .* b".to_string()),
         Just("i + j".to_string()),
         Just("2".to_string()),

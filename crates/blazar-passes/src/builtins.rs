@@ -95,7 +95,7 @@ pub fn classify(name: &str, nargs: usize) -> Option<KBuiltin> {
         ("zeros", _) => K::Zeros,
         ("ones", _) => K::Ones,
         ("uninit", _) => K::Uninit,
-        ("clamp", 3) => K::Clamp,
+        ("clamp", 2 | 3) => K::Clamp,
         ("saturate", 1) => K::Saturate,
         ("pos2ind", 2) => K::Pos2Ind,
         ("ind2pos", 2) => K::Ind2Pos,

@@ -27,7 +27,7 @@ pub use apply_rules::apply_rules;
 pub use lower_region::lower_region;
 pub use outline::Names;
 pub use parallelize::parallelize;
-pub use sig::{ArgSig, Signature};
+pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
 
 use blazar_diagnostics::Diagnostic;
 use blazar_hir::{FnId, Program};

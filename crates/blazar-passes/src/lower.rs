@@ -70,6 +70,8 @@ pub struct Lower<'a> {
     pub complex: Scalar,
     /// Outputs whose type widens with what is accumulated (see `Signature::outputs`).
     pub open_outputs: bool,
+    /// Dims of array parameters known at the launch (`Signature::extents`).
+    pub extents: std::collections::HashMap<ArrId, Vec<u32>>,
 }
 
 pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kernel, Diagnostic> {
@@ -99,6 +101,7 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
         float,
         complex,
         open_outputs: !sig.outputs.is_empty(),
+        extents: Default::default(),
     };
     match l.kernel(func, sig) {
         Ok(()) => Ok(l.k),
@@ -251,8 +254,13 @@ impl<'a> Lower<'a> {
                 ),
             );
         }
-        for (p, s) in ordinary.iter().zip(&sig.args) {
+        for (i, (p, s)) in ordinary.iter().zip(&sig.args).enumerate() {
             let (slot, binds) = self.bind_param(&p.name, s, p.ty.as_ref(), p.span)?;
+            if let (Slot::Array(id), Some(d)) = (&slot, sig.extents.get(i)) {
+                if !d.is_empty() {
+                    self.extents.insert(*id, d.clone());
+                }
+            }
             slots[p.slot as usize] = slot;
             for b in binds {
                 self.k.params.push(kir::Param {

@@ -285,7 +285,7 @@ impl<'a> Lower<'a> {
         if t.is_const {
             return err(span, "cannot write to a 'const array");
         }
-        let (index, range) = self.index_list(args)?;
+        let (index, range) = self.index_list(arr, args)?;
         let elem = Ty::Scalar(t.elem);
         let targets: Vec<(Vec<Expr>, Expr)> = match range {
             None => vec![(index, v)],
@@ -310,6 +310,7 @@ impl<'a> Lower<'a> {
             }
         };
         for (index, v) in targets {
+            let index = crate::lower_index::fit_rank(arr, t.rank, index);
             if matches!(v.ty, Ty::Vector(..)) {
                 return err(span, "a vector cannot be stored in one array element");
             }

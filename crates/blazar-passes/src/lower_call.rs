@@ -305,7 +305,10 @@ pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: 
         KBuiltin::Uninit => return l.alloc(Space::Local, args, Fill::Uninit, span),
         KBuiltin::Clamp | KBuiltin::Saturate => {
             let x = e(l, 0)?;
-            let (lo, hi) = if matches!(b, KBuiltin::Clamp) {
+            let (lo, hi) = if matches!(b, KBuiltin::Clamp) && args.len() == 2 {
+                // `clamp(x, hi)` clamps to [0, hi].
+                (Expr::int(0), e(l, 1)?)
+            } else if matches!(b, KBuiltin::Clamp) {
                 (e(l, 1)?, e(l, 2)?)
             } else {
                 (Expr::int(0), Expr::int(1))

@@ -148,7 +148,25 @@ impl<'a> Lower<'a> {
                     "this function cannot be used as a value in kernel code",
                 )
             }
-            H::Colon => return err(span, "`:` cannot be used in kernel code; write the range"),
+            H::Convert(x, a) => match &a.ty {
+                hir::Ty::Scalar | hir::Ty::CScalar | hir::Ty::Int(_) => {
+                    let v = self.expr(x)?;
+                    match self.hir_ty(&a.ty, span)? {
+                        Some(ty) => {
+                            let t = with_elem(v.ty, ty.elem());
+                            cast(v, t)
+                        }
+                        None => v,
+                    }
+                }
+                _ => return self.val(x),
+            },
+            H::Colon => {
+                return err(
+                    span,
+                    "`:` in kernel code is only allowed as an index of an array",
+                )
+            }
             H::Unary(op, a) => {
                 let x = self.expr(a)?;
                 match op {

@@ -11,13 +11,24 @@ impl<'a> Lower<'a> {
     /// Index expressions of an array access: vectors (positions) spread into their lanes.
     pub fn index_list(
         &mut self,
+        arr: ArrId,
         args: &'a [hir::Expr],
     ) -> LR<(Vec<Expr>, Option<(usize, Vec<i64>)>)> {
         let mut out = Vec::new();
         let mut range = None;
-        for a in args {
-            if matches!(a.kind, H::Range { .. }) {
-                range = Some((out.len(), self.const_range(a)?));
+        for (d, a) in args.iter().enumerate() {
+            if matches!(a.kind, H::Range { .. } | H::Colon) {
+                if range.is_some() {
+                    return err(
+                        a.span,
+                        "an index in kernel code takes at most one range or `:`",
+                    );
+                }
+                let items = match a.kind {
+                    H::Colon => self.colon(arr, d, args.len(), a.span)?,
+                    _ => self.const_range(a)?,
+                };
+                range = Some((out.len(), items));
                 out.push(Expr::int(0));
                 continue;
             }
@@ -44,6 +55,35 @@ impl<'a> Lower<'a> {
         Ok((out, range))
     }
 
+    /// `:` as index `d` of `n` into `arr`: every coordinate of that dimension, whose
+    /// extent the launch gives (at most 32: the result is a fixed-length vector).
+    fn colon(&self, arr: ArrId, d: usize, n: usize, span: Span) -> LR<Vec<i64>> {
+        let Some(dims) = self.extents.get(&arr) else {
+            return err(span, crate::sig::NEEDS_EXTENTS);
+        };
+        // The logical shape (a vec is 1×N), with extents of 1 past its rank.
+        let logical: Vec<u32> = if dims.len() == 1 && n >= 2 {
+            vec![1, dims[0]]
+        } else {
+            dims.clone()
+        };
+        let extent = if n < logical.len() && d + 1 == n {
+            logical[d..].iter().product()
+        } else {
+            logical.get(d).copied().unwrap_or(1)
+        };
+        if extent > 32 {
+            return err(
+                span,
+                format!(
+                    "`:` in kernel code selects a fixed-length vector of at most 32 elements; \
+                     this dimension has {extent}"
+                ),
+            );
+        }
+        Ok((0..extent as i64).collect())
+    }
+
     pub(crate) fn index(
         &mut self,
         base: &'a hir::Expr,
@@ -52,10 +92,13 @@ impl<'a> Lower<'a> {
     ) -> LR<Val> {
         match self.val(base)? {
             Val::Arr(a) => {
-                let (idx, range) = self.index_list(args)?;
-                let elem = self.arr_ty(a).elem;
-                let load =
-                    |idx: Vec<Expr>| Expr::new(K::Load { arr: a, index: idx }, Ty::Scalar(elem));
+                let (idx, range) = self.index_list(a, args)?;
+                let t = self.arr_ty(a);
+                let elem = t.elem;
+                let load = |idx: Vec<Expr>| {
+                    let index = fit_rank(a, t.rank, idx);
+                    Expr::new(K::Load { arr: a, index }, Ty::Scalar(elem))
+                };
                 Ok(Val::E(match range {
                     None => load(idx),
                     Some((at, items)) => {
@@ -134,4 +177,49 @@ impl<'a> Lower<'a> {
             _ => unreachable!("array slots hold array types"),
         }
     }
+}
+
+/// Indices for an array of lower rank than they address (rank promotion: a vec read as
+/// a 1×N mat, a mat as an M×N×1 cube): the extra indices, whose extent is 1, fold into
+/// the array's last dimension (`last + n * extra`), so an extra index other than 0 lands
+/// outside the array and reads as the boundary mode says. A vec (1×N) is indexed by the
+/// second index (`v[0, j]`, `v[0, j, 0]`), a larger array by its leading ones
+/// (`x[i, j, 0]`).
+pub(crate) fn fit_rank(arr: ArrId, rank: u8, mut idx: Vec<Expr>) -> Vec<Expr> {
+    let r = rank as usize;
+    if idx.len() <= r.max(1) {
+        return idx;
+    }
+    let (last, extras) = if r == 1 {
+        // A vec is 1×N: its index is the second; the first and any past it are extra.
+        let last = idx.remove(1);
+        (last, std::mem::take(&mut idx))
+    } else {
+        let extras = idx.split_off(r);
+        (idx.pop().expect("rank >= 2"), extras)
+    };
+    let n = Expr::new(
+        K::Size {
+            arr,
+            dim: (r - 1) as u8,
+        },
+        Ty::I32,
+    );
+    let mut folded = cast(last, Ty::I32);
+    for e in extras {
+        let scaled = Expr::new(
+            K::Binary(
+                blazar_kir::BinOp::Mul,
+                Box::new(n.clone()),
+                Box::new(cast(e, Ty::I32)),
+            ),
+            Ty::I32,
+        );
+        folded = Expr::new(
+            K::Binary(blazar_kir::BinOp::Add, Box::new(folded), Box::new(scaled)),
+            Ty::I32,
+        );
+    }
+    idx.push(folded);
+    idx
 }

@@ -233,16 +233,52 @@ impl<'a> Lower<'a> {
                     self.emit(StmtKind::Break(n))
                 }
             },
-            H::Match { .. } => {
-                return err(
-                    s.span,
-                    "`match` cannot be used in kernel code; use if/elseif",
-                )
-            }
+            H::Match { scrutinee, arms } => self.match_stmt(scrutinee, arms)?,
             H::Print(_) => return err(s.span, "kernel and device functions cannot print"),
             H::Parallel(_) | H::Rewritten(_) => {
                 return err(s.span, "host code cannot be kernel code")
             }
+        }
+        Ok(())
+    }
+
+    /// `match x with | p -> ... | _ -> ... end`: `x` evaluated once, then an if/elseif
+    /// chain of `x == p` tests (the first arm that matches runs; `_` is the else).
+    fn match_stmt(
+        &mut self,
+        scrutinee: &'a hir::Expr,
+        arms: &'a [(Option<hir::Expr>, Vec<hir::Stmt>)],
+    ) -> LR<()> {
+        let x = self.expr(scrutinee)?;
+        let t = x.ty;
+        let v = self.new_var("$match", t);
+        self.emit(StmtKind::Assign { var: v, value: x });
+        // Arms after a `_` are never reached.
+        let last = arms.iter().position(|(p, _)| p.is_none());
+        let arms = &arms[..last.map_or(arms.len(), |i| i + 1)];
+        let mut els = Vec::new();
+        for (p, b) in arms.iter().rev() {
+            let Some(p) = p else {
+                els = self.block(b)?;
+                continue;
+            };
+            self.set_line(p.span);
+            let (pre, cond) = self.capture(|l| {
+                let pe = l.expr(p)?;
+                let eq = l.binary(hir::BinOp::Eq, Expr::new(K::Var(v), t), pe, p.span)?;
+                cond_bool(eq, p.span)
+            });
+            let cond = cond?;
+            let then = self.block(b)?;
+            let mut block = pre;
+            block.push(blazar_kir::Stmt {
+                kind: StmtKind::If { cond, then, els },
+                line: self.line,
+            });
+            els = block;
+        }
+        for st in els {
+            self.out.last_mut().map(|o| o.push(st));
         }
         Ok(())
     }

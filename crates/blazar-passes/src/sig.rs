@@ -31,4 +31,13 @@ pub struct Signature {
     /// value accumulated into it (`total = 0; total += x[i]` sums reals). Empty for
     /// `parallel_do`, whose undeclared outputs are `scalar`.
     pub outputs: Vec<Scalar>,
+    /// Per ordinary argument, the dims of an array argument, for kernels that index
+    /// with `:` (the whole extent, a fixed-length vector); empty otherwise. A kernel
+    /// compiled without them asks for them with [`NEEDS_EXTENTS`].
+    pub extents: Vec<Vec<u32>>,
 }
+
+/// The message of the error a kernel using `:` gives when compiled without
+/// [`Signature::extents`]: the launcher retries with them.
+pub const NEEDS_EXTENTS: &str =
+    "`:` in kernel code needs the extents of the array it indexes, known at the launch";

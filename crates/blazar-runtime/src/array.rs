@@ -470,18 +470,14 @@ impl Array {
         out
     }
 
-    /// The smallest rank that holds `dims` (`[1,1,4]` is a vec of 4): leading
-    /// singleton dimensions are dropped, keeping at least one.
+    /// The dims an array of extents `dims` is stored with, as MATLAB keeps them:
+    /// trailing singleton dimensions drop down to two (`[4,1,1]` is a 4×1 mat), leading
+    /// ones stay (`[1,3,2]` is a 1×3×2 cube), and a 1×N result is a vec of N.
     pub fn canonical_dims(dims: &[usize]) -> Vec<usize> {
-        let first = dims
-            .iter()
-            .position(|&d| d != 1)
-            .unwrap_or(dims.len().saturating_sub(1));
-        let out: Vec<usize> = dims[first.min(dims.len())..].to_vec();
-        if out.is_empty() {
-            vec![dims.last().copied().unwrap_or(0)]
-        } else {
-            out
+        match dims {
+            [] => vec![0],
+            [n] => vec![*n],
+            _ => crate::index::slice_dims(dims),
         }
     }
 }

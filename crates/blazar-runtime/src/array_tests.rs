@@ -10,8 +10,11 @@ fn vec_reports_row_size() {
 }
 
 #[test]
-fn canonical_dims_pick_smallest_rank() {
-    assert_eq!(Array::canonical_dims(&[1, 1, 4]), vec![4]);
+fn canonical_dims_drop_trailing_singletons() {
+    assert_eq!(Array::canonical_dims(&[1, 1, 4]), vec![1, 1, 4]);
+    assert_eq!(Array::canonical_dims(&[1, 4]), vec![4]);
+    assert_eq!(Array::canonical_dims(&[4, 1, 1]), vec![4, 1]);
+    assert_eq!(Array::canonical_dims(&[1, 3, 2]), vec![1, 3, 2]);
     assert_eq!(Array::canonical_dims(&[2, 3]), vec![2, 3]);
     assert_eq!(Array::canonical_dims(&[1, 1]), vec![1]);
     assert_eq!(Array::canonical_dims(&[4, 1]), vec![4, 1]);

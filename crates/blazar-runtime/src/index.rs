@@ -30,9 +30,11 @@
 //! # Results of reads
 //! All-scalar arguments (or a position) give the element as a [`Value`] (the stored value
 //! for cells). Otherwise a new array (same element type, default access) whose dims are the
-//! lengths of the non-scalar arguments in order, scalar arguments dropped (numpy rule:
-//! `A[i, :]` is a vec of N, `x[:, :, 0]` a mat, `A[0..0, 1..1]` a 1x1 mat). A mask read is a
-//! vec of the selected elements in row-major order.
+//! numbers of coordinates of the arguments in order, 1 for a scalar argument, with
+//! trailing singleton dimensions dropped down to two and a 1×N result a vec (MATLAB rule,
+//! [`slice_dims`]: `A[:, j]` is an M×1 mat, `A[i, :]` a vec of N, `x[:, :, 0]` a mat,
+//! `x[i, :, :]` a 1×N×C cube). A single argument gives a vec. A mask read is a vec of the
+//! selected elements in row-major order.
 //!
 //! # Boundary modes (LANGUAGE.md §5)
 //! Reads: default, `checked` and `unchecked` (checked in host code) fail outside; `safe`
@@ -54,6 +56,7 @@
 //! (`A[0..2] = A[1..3]`): it is copied first.
 
 mod select;
+pub use select::slice_dims;
 #[cfg(test)]
 mod tests;
 

@@ -249,6 +249,11 @@ pub enum ExprKind {
     /// `` `a, b, c' ``.
     Cell(Vec<Expr>),
     Lambda(Box<Lambda>),
+    /// `e : T` as a call argument (`twice(n : int)`) or the value of a typed field
+    /// assignment (`p.gain : scalar = 2.5`): `e` converted to `T`.
+    Typed(Box<Expr>, Box<TypeExpr>),
+    /// `name := e` as a call argument: the parameter or field `name`.
+    Named(Ident, Box<Expr>),
     /// A type used as a value, where the parser can tell: `vec[int8]` in `vec[int8](5)`
     /// is still parsed as an `Index` of `Ident("vec")`; the resolver decides.
     Type(Box<TypeExpr>),

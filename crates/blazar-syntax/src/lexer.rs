@@ -290,12 +290,6 @@ impl<'a> Lexer<'a> {
                     self.push(Tok::Str(content), lo);
                     return;
                 }
-                Some('\\') => {
-                    self.bump();
-                    if self.peek().is_some_and(|c| c != '\n') {
-                        self.bump();
-                    }
-                }
                 Some(c) if (double && is_double_quote(c)) || (!double && is_single_quote(c)) => {
                     let content = self.src[start..self.pos].to_string();
                     self.bump();
@@ -323,6 +317,13 @@ impl<'a> Lexer<'a> {
             prev,
             Some(Tok::Ident(_) | Tok::RParen | Tok::RBracket | Tok::RBrace | Tok::QQ)
         );
+        // `step : 'unchecked`: a type that is only a modifier (a word not closed by a
+        // quote on its own, so `c ? 'a' : 'b'` stays a string).
+        if matches!(prev, Some(Tok::Colon)) && self.modifier_only_ahead() {
+            self.bump();
+            self.push(Tok::Apostrophe, lo);
+            return;
+        }
         if after_name {
             let closed_later = self.rest_of_line()[self.peek().map_or(1, char::len_utf8)..]
                 .contains(is_single_quote);
@@ -333,6 +334,15 @@ impl<'a> Lexer<'a> {
             }
         }
         self.string(lo)
+    }
+
+    /// After `: '`: a word follows, and no quote closes it right after.
+    fn modifier_only_ahead(&self) -> bool {
+        let rest = &self.rest()[self.peek().map_or(1, char::len_utf8)..];
+        let word = rest
+            .find(|c: char| !is_ident_continue(c))
+            .unwrap_or(rest.len());
+        word > 0 && rest.starts_with(is_ident_start) && !rest[word..].starts_with(is_single_quote)
     }
 
     /// Reads an attribute after its `!`, `{!` or `#pragma` introducer.

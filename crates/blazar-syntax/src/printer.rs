@@ -116,6 +116,14 @@ impl Printer {
                 } else {
                     self.list(targets, |p, t| p.expr(t));
                 }
+                if let (AssignOp::Set, ExprKind::Typed(x, t)) = (op, &value.kind) {
+                    // `p.gain : scalar = 2.5`
+                    self.w(" : ");
+                    self.ty(t);
+                    self.w(" = ");
+                    self.expr(x);
+                    return;
+                }
                 self.w(match op {
                     AssignOp::Set => " = ",
                     AssignOp::Update(op) => match op {

@@ -94,7 +94,10 @@ pub fn find_programs(dir: &Path) -> Vec<PathBuf> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "q") {
-                if let Ok(text) = std::fs::read_to_string(&p) {
+                // Programs need not be UTF-8 (Blazar reads them as Windows-1252 then).
+                if let Ok(text) =
+                    std::fs::read(&p).map(|b| String::from_utf8_lossy(&b).into_owned())
+                {
                     if text.lines().any(|l| l.trim() == "% ==") {
                         out.push(p);
                     }
@@ -133,7 +136,8 @@ impl Program {
             .unwrap_or(file)
             .display()
             .to_string();
-        let spec = std::fs::read_to_string(file)
+        let spec = std::fs::read(file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
             .map_err(|e| format!("cannot read {}: {e}", file.display()))
             .and_then(|text| parse_spec(&text).map_err(|e| e.to_string()));
         Program {

@@ -1,6 +1,6 @@
 % Reductions along one dimension (`sum(x, d)`, `mean`, `prod`) fuse with their producer: a
 % thread per element of the other dimensions loops over the reduced one. Int sums stay
-% int, int means are real; leading unit dimensions of the result are dropped as on the host.
+% int, int means are real; unit dimensions of the result drop as on the host (a 1×N result is a vec).
 % ==
 % stdout {
 % [ [6,46,86],
@@ -12,11 +12,7 @@
 %   [660,666,672,678] ]
 % [ [0.020000001,1.32,4.62],
 %   [103.020004,124.32,147.62] ]
-% [5,2][ [1,1],
-%   [1,1],
-%   [1,1],
-%   [1,1],
-%   [1,1] ]
+% [1,5][2,2,2,2,2]
 % [ [6,46,86],
 %   [406,446,486] ]
 % [ [1.5,11.5,21.5],

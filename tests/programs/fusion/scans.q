@@ -1,12 +1,12 @@
 % Running sums and products along a dimension (`cumsum`, `cumprod`) of matrices and
-% larger arrays fuse with their producer: a thread per lane of the dimension stores
+% larger arrays (by default along the second index) fuse with their producer: a thread per lane of the dimension stores
 % every partial value (f64 running sums rounded per element, int sums wrapping as on
 % the host); a vec (one lane) is scanned on the host.
 % ==
 % stdout {
-% [ [1,2,3],
-%   [5,7,9],
-%   [12,15,18] ]
+% [ [1,3,6],
+%   [4,9,15],
+%   [7,15,24] ]
 % [ [1,3,6],
 %   [4,9,15],
 %   [7,15,24] ]

@@ -13,7 +13,7 @@
 %   [12,13],
 %   [22,23] ]
 % 33
-% [ [1.8333334,2.1666667,2.5] ]
+% [1.8333334,2.1666667,2.5]
 % }
 % error: slices.q:31:7: error: index 5 is out of bounds for dimension 1 of size 4
 C = zeros(3, 4, 2)

@@ -1,9 +1,11 @@
-% Range and colon indexing of vectors and matrices.
+% Range and colon indexing of vectors and matrices; `M[:, 1]` is a 3x1 column.
 % ==
 % stdout {
 % [20,30,40]
 % [4,5,6]
-% [2,5,8]
+% [ [2],
+%   [5],
+%   [8] ]
 % [ [5,6],
 %   [8,9] ]
 % [ [1,3],

@@ -1,4 +1,5 @@
-% vec/mat/cube creation functions and their shapes and types.
+% vec/mat/cube creation functions and their shapes and types; leading singleton
+% dimensions stay (`zeros([1, 1, 4])` is a 1×1×4 cube).
 % ==
 % stdout {
 % [1,5]
@@ -11,8 +12,8 @@
 %   [0,1,0],
 %   [0,0,1] ]
 % [0,0.25,0.5,0.75,1]
-% [1,4]
-% vec
+% [1,1,4]
+% cube
 % [3,2]
 % [4,2,3]
 % [1,1,1,1]

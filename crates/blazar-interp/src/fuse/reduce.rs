@@ -72,7 +72,7 @@ impl<'p> Interp<'p> {
         let elem = elem_type(along.elem);
         let out = self.alloc_out(done.dims.clone(), elem, span)?;
         self.launch_region(&done, Some(out.clone()), f, span)?;
-        // The host's shape: leading unit dimensions dropped (the elements' order is
+        // The host's shape: unit dimensions dropped as `canonical_dims` does (the elements' order is
         // the same).
         let canonical = blazar_runtime::Array::canonical_dims(&done.dims);
         if let Ok(mut a) = out.data.host_unsynced().try_borrow_mut() {
@@ -81,7 +81,7 @@ impl<'p> Interp<'p> {
         Ok(Some(Value::Array(out)))
     }
 
-    /// `cumsum` or `cumprod` of an operand along a dimension (default 0) of a matrix or
+    /// `cumsum` or `cumprod` of an operand along a dimension (default 1) of a matrix or
     /// larger, as one kernel with a thread per lane; `None` leaves it to the host (a
     /// vec: one lane, better scanned on the host; an axis past the rank).
     pub(super) fn scan(
@@ -100,7 +100,8 @@ impl<'p> Interp<'p> {
                 Some(a) => a,
                 None => return Ok(None),
             },
-            None => 0,
+            // Quasar's default: along the second index (a matrix's rows).
+            None => 1,
         };
         let Some(done) = f.b.finish_scan(n, r, axis) else {
             return Ok(None);

@@ -45,7 +45,7 @@ impl<'p> Interp<'p> {
         if src.len() < 2 || src.len() > 4 {
             return None;
         }
-        // The result's dimensions before the host drops leading units, and per array
+        // The result's dimensions before the host drops unit dimensions (`canonical_dims`), and per array
         // dimension the result dimension it runs along.
         let (full, along): (Vec<usize>, Vec<usize>) = match m {
             Move::Transpose if src.len() == 2 => (vec![src[1], src[0]], vec![1, 0]),
@@ -69,13 +69,14 @@ impl<'p> Interp<'p> {
             _ => return None,
         };
         let dims = blazar_runtime::Array::canonical_dims(&full);
-        let dropped = full.len() - dims.len();
+        // Only a 1×N result drops a leading unit; trailing units drop too.
+        let dropped = usize::from(full.len() >= 2 && dims.len() == 1);
         if dims.iter().product::<usize>() == 0 || dims.len() > 4 {
             return None;
         }
         let (mut axes, mut params) = (Vec::new(), Vec::new());
         for (j, &d) in along.iter().enumerate() {
-            if d < dropped {
+            if d < dropped || d - dropped >= dims.len() {
                 axes.push(Axis::Fixed);
                 params.push(0);
             } else if m == Move::Repmat {
@@ -107,7 +108,9 @@ impl<'p> Interp<'p> {
         if m.dims.len() != idx.len() || m.len() > i32::MAX as usize {
             return None;
         }
-        let (mut axes, mut params, mut dims) = (Vec::new(), Vec::new(), Vec::new());
+        // Per index: (start, step, count); a scalar index is a count of 1 whose
+        // dimension stays unless the host's slice rule drops it.
+        let mut sel = Vec::with_capacity(idx.len());
         for (a, &n) in idx.iter().zip(&m.dims) {
             let n = n as i64;
             let (start, step, len) = match a {
@@ -124,18 +127,34 @@ impl<'p> Interp<'p> {
                     if !(0..n).contains(&i) {
                         return None;
                     }
-                    axes.push(Axis::Fixed);
-                    params.push(i);
-                    continue;
+                    (i, 0, 1)
                 }
             };
             let last = start.checked_add(step.checked_mul(len - 1)?)?;
             if len <= 0 || !(0..n).contains(&start) || !(0..n).contains(&last) {
                 return None;
             }
-            axes.push(Axis::Range(dims.len() as u8));
-            params.extend([start, step]);
-            dims.push(len as usize);
+            sel.push((start, step, len));
+        }
+        // The host's shape (`index::slice_dims`): dimensions kept from `lead` on.
+        let lens: Vec<usize> = sel.iter().map(|s| s.2 as usize).collect();
+        let dims = blazar_runtime::index::slice_dims(&lens);
+        let lead = if idx.len() >= 2 && dims.len() < 2 {
+            1
+        } else {
+            0
+        };
+        let (mut axes, mut params) = (Vec::new(), Vec::new());
+        for (j, &(start, step, len)) in sel.iter().enumerate() {
+            let out = j.wrapping_sub(lead);
+            if len == 1 || out >= dims.len() || j < lead {
+                // One coordinate: fixed (its unit output dimension, if kept, is read at 0).
+                axes.push(Axis::Fixed);
+                params.push(start);
+            } else {
+                axes.push(Axis::Range(out as u8));
+                params.extend([start, step]);
+            }
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let n = f.b.view(key, elem, axes, params, dims)?;

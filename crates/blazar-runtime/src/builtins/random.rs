@@ -2,7 +2,7 @@
 //!
 //! Both take the same dims forms as `zeros`: no argument gives a scalar, `(N)` a vec,
 //! `(M, N)` a mat, `(M, N, P)` a cube (more for `cube{K}`), or one dims vector such as
-//! `size(x)`. The rank is the smallest that holds the dims (leading 1s dropped, see
+//! `size(x)`. Trailing singleton dimensions drop, leading ones stay (see
 //! [`Array::canonical_dims`]). Numbers come from the context's seeded generator, so a
 //! program is reproducible; elements are generated in row-major order.
 
@@ -137,7 +137,7 @@ mod tests {
         let mean = q.to_f64_vec().iter().sum::<f64>() / q.len() as f64;
         assert!((mean - 0.5).abs() < 0.05, "{mean}");
         let dv = Value::array(Array::from_ints(vec![3], vec![1, 1, 4]));
-        assert_eq!(arr(&rand(&mut c, &[dv]).unwrap()).dims, vec![4]);
+        assert_eq!(arr(&rand(&mut c, &[dv]).unwrap()).dims, vec![1, 1, 4]);
         let dv = Value::array(Array::from_ints(vec![2], vec![2, 3]));
         assert_eq!(arr(&randn(&mut c, &[dv]).unwrap()).dims, vec![2, 3]);
         assert_eq!(

@@ -271,7 +271,9 @@ fn max(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     }
 }
 
-/// Running sums or products along a dimension (default: a vec's only axis, else 0).
+/// Running sums or products along a dimension; without one, along the second index
+/// (Quasar's default: a vec's only axis, a matrix's rows, as published code computes
+/// vertical sums as `transpose(cumsum(transpose(A)))`).
 fn cumulative(name: &str, product: bool, ctx: &Ctx, args: &[Value]) -> RtResult<Value> {
     let v = &args[0];
     if v.is_scalar() {
@@ -281,8 +283,7 @@ fn cumulative(name: &str, product: bool, ctx: &Ctx, args: &[Value]) -> RtResult<
     let size = a.size();
     let d = match args.get(1) {
         Some(d) => dim_arg(name, d)?,
-        None if a.rank() == 1 => 1,
-        None => 0,
+        None => 1,
     };
     let lanes = Lanes::along(&size, d);
     let prec = ctx.prec;

@@ -236,17 +236,32 @@ fn build(dims: &[usize], coords: &[Coords], mode: Mode, write: bool) -> RtResult
         };
         if !matches!(c, Coords::One(_)) {
             all_scalar = false;
-            shape.push(list.len());
         }
+        shape.push(list.len());
         sels.push(list);
     }
     Ok(Plan {
         sels,
-        shape,
+        shape: slice_dims(&shape),
         count: total as usize,
         all_scalar,
         mask: false,
     })
+}
+
+/// The dims of a slice whose index arguments select `lens` coordinates each (1 for a
+/// scalar index), as MATLAB keeps them: every dimension stays, trailing singleton
+/// dimensions drop down to two, and a 1×N result is a vec of N. So `A[:, j]` is an M×1
+/// mat, `A[i, :]` a vec, `x[:, :, k]` a mat and `x[i, :, :]` a 1×N×C cube.
+pub fn slice_dims(lens: &[usize]) -> Vec<usize> {
+    let mut dims = lens.to_vec();
+    while dims.len() > 2 && dims.last() == Some(&1) {
+        dims.pop();
+    }
+    if dims.len() == 2 && dims[0] == 1 {
+        dims.remove(0);
+    }
+    dims
 }
 
 /// Calls `f` with the flat offset of every selected element in row-major order of the

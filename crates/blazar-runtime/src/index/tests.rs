@@ -151,7 +151,7 @@ fn gathers_and_ranges() {
 }
 
 #[test]
-fn slice_dims_follow_numpy() {
+fn slice_dims_follow_matlab() {
     let m = iota(vec![3, 4]);
     assert_eq!(
         arr(get(&m, &[i(1), IndexArg::All]).unwrap()),
@@ -159,21 +159,25 @@ fn slice_dims_follow_numpy() {
     );
     assert_eq!(
         arr(get(&m, &[IndexArg::All, i(2)]).unwrap()),
-        (vec![3], vec![2.0, 6.0, 10.0])
+        (vec![3, 1], vec![2.0, 6.0, 10.0])
     );
     let q = arr(get(&m, &[range(0, 1, 1), range(2, 1, 3)]).unwrap());
     assert_eq!(q, (vec![2, 2], vec![2.0, 3.0, 6.0, 7.0]));
     assert_eq!(
         arr(get(&m, &[range(0, 1, 0), range(1, 1, 1)]).unwrap()),
-        (vec![1, 1], vec![1.0])
+        (vec![1], vec![1.0])
     );
     let c = iota(vec![2, 3, 4]);
     let plane = arr(get(&c, &[IndexArg::All, IndexArg::All, i(0)]).unwrap());
     assert_eq!(plane, (vec![2, 3], vec![0.0, 4.0, 8.0, 12.0, 16.0, 20.0]));
     assert_eq!(
         arr(get(&c, &[i(1), i(2), range(0, 1, 2)]).unwrap()),
-        (vec![3], vec![20.0, 21.0, 22.0])
+        (vec![1, 1, 3], vec![20.0, 21.0, 22.0])
     );
+    let row = arr(get(&c, &[i(1), IndexArg::All, IndexArg::All]).unwrap());
+    assert_eq!(row.0, vec![1, 3, 4]);
+    let col = arr(get(&c, &[IndexArg::All, i(1), i(2)]).unwrap());
+    assert_eq!(col, (vec![2, 1], vec![6.0, 18.0]));
     // The result is a copy.
     let Value::Array(r) = get(&m, &[i(0), IndexArg::All]).unwrap() else {
         panic!()
@@ -373,7 +377,7 @@ fn odd_inputs_do_not_panic() {
     assert!(get(&e, &[i(0), i(0)]).is_err());
     assert_eq!(
         arr(get(&e, &[IndexArg::All, i(1)]).unwrap()),
-        (vec![0], vec![])
+        (vec![0, 1], vec![])
     );
     assert_eq!(
         num(get_scalar_index(&with_mode(&e, Mode::Safe), &[0, 0]).unwrap()),

@@ -234,14 +234,46 @@ impl Parser {
                 return Ok(items);
             }
             let next = self.peek_at(1);
+            let call = colon && close == &Tok::RParen;
             if colon && self.at(&Tok::Colon) && (next == close || next == &Tok::Comma) {
                 let span = self.bump().span;
                 items.push(Expr {
                     kind: ExprKind::Colon,
                     span,
                 });
+            } else if call
+                && matches!(self.peek(), Tok::Ident(_))
+                && next == &Tok::Colon
+                && self.peek_at(2) == &Tok::Eq
+            {
+                // `name := value`
+                let start = self.span();
+                let name = self.expect_ident("a parameter name")?;
+                self.bump();
+                self.bump();
+                let value = self.parse_expr()?;
+                items.push(Expr {
+                    kind: ExprKind::Named(name, Box::new(value)),
+                    span: self.span_from(start),
+                });
             } else {
-                items.push(self.parse_expr()?);
+                let start = self.span();
+                let e = self.parse_expr()?;
+                if call && self.eat(&Tok::Colon) {
+                    // `n : int`: the argument with its type stated.
+                    let ty = self.parse_type()?;
+                    items.push(Expr {
+                        kind: ExprKind::Typed(Box::new(e), Box::new(ty)),
+                        span: self.span_from(start),
+                    });
+                } else {
+                    let lambda = matches!(e.kind, ExprKind::Lambda(_));
+                    items.push(e);
+                    // `h.add(() -> (s.v = 7);)`: the `;` ends the lambda's statement.
+                    if lambda && self.at(&Tok::Semi) && self.peek_at(1) == close {
+                        self.bump();
+                    }
+                }
             }
             if !self.eat(&Tok::Comma) && !self.at(close) {
                 let what = match close {

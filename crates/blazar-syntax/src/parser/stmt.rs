@@ -214,6 +214,19 @@ impl Parser {
     /// An expression statement or an assignment.
     pub(crate) fn simple_stmt(&mut self) -> PResult<StmtKind> {
         let lhs = self.parse_expr()?;
+        if matches!(lhs.kind, ExprKind::Field { .. }) && self.at(&Tok::Colon) {
+            // `p.gain : scalar = 2.5`: the field's type, stated at its assignment.
+            self.bump();
+            let ty = self.parse_type()?;
+            self.expect(&Tok::Eq, "`=` after the field's type")?;
+            let value = self.parse_expr()?;
+            let span = value.span;
+            let value = Expr {
+                kind: ExprKind::Typed(Box::new(value), Box::new(ty)),
+                span,
+            };
+            return self.assignment(lhs, AssignOp::Set, value);
+        }
         let op = match self.peek() {
             Tok::Eq => AssignOp::Set,
             Tok::OpAssign(op) => AssignOp::Update(*op),

@@ -1,5 +1,6 @@
 //! Type expressions: `??`, `vec[int8]`, `cube{4}`, `mat'unchecked'const`,
-//! `[vec | mat]`, `[(scalar, scalar) -> scalar]`, `[__device__ mat -> ()]`.
+//! `[vec | mat]`, `[(scalar, scalar) -> scalar]`, `[__device__ mat -> ()]`, `'unchecked`
+//! (a modifier alone), `^node` (read as `node`).
 
 use super::{Failed, PResult, Parser};
 use crate::ast::*;
@@ -25,6 +26,13 @@ impl Parser {
     fn type_atom(&mut self) -> PResult<TypeExpr> {
         let start = self.span();
         let kind = match self.peek().clone() {
+            // `'unchecked` alone: a parameter of unspecified type with that modifier.
+            Tok::Apostrophe => TypeKind::Unknown,
+            // `^node`: a reference to a mutable class; objects are references already.
+            Tok::Caret => {
+                self.bump();
+                return self.type_atom();
+            }
             Tok::QQ => {
                 self.bump();
                 TypeKind::Unknown

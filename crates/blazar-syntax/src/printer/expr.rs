@@ -86,6 +86,16 @@ impl Printer {
             }
             ExprKind::Lambda(l) => self.lambda(l),
             ExprKind::Type(t) => self.ty(t),
+            ExprKind::Typed(x, t) => {
+                self.expr(x);
+                self.w(" : ");
+                self.ty(t);
+            }
+            ExprKind::Named(n, x) => {
+                self.w(&n.name);
+                self.w(" := ");
+                self.expr(x);
+            }
         }
     }
 

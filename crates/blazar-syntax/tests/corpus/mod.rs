@@ -31,4 +31,7 @@ pub const PROGRAMS: &[&str] = &[
     "import \"lib.q\"\n[s[v], s[w]] = [s[w], s[v]]\n[M, N, P] = blkdim + [2, 0, 0]\no = object()\no.field = 3\na .*= 2\na ./= 2\na .^= 2\na ^= 2\nassert(type(a, '??'))\nprint type(a)\n",
     // 14: continuation lines and comments
     "% a comment\nq = 1 + _ % continued\n    2\nr = f(1,\n      2)\ns = 1 +\n    2\nfunction [] = __kernel__ k(a : mat'unchecked, _\n    b : mat'unchecked, pos : ivec2)\n    b[pos] = a[pos]\nend\n",
+    // 15: forms of published programs: typed and named arguments, typed field
+    // assignment, modifier-only types, `;` after a lambda argument, `^class`, raw strings
+    "r = twice(n : int)\ny = f(img : cube, 1 / s, \"nearest\")\np = point(x := 3, y := 4)\np.gain : scalar = 2.5\nfunction y = g(v : vec'unchecked, step : 'unchecked)\n    y = v[0]\nend\nh.add(() -> (s.v = 7);)\ntype node : mutable class\n    next : ^node\nend\nd = \"C:\\out\\\"\nq = c ? 'a' : 'b'\n",
 ];

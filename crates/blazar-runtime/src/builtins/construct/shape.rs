@@ -1,8 +1,8 @@
 //! Shape builtins: `size numel ndims reshape repmat transpose squeeze pos2ind ind2pos`.
 //!
 //! Sizes follow `Array::size` (a vec of N is `[1, N]`); results that are arrays get the
-//! smallest rank that holds them (`Array::canonical_dims`), except `transpose` of a vec,
-//! which is an N×1 matrix.
+//! dims MATLAB keeps (`Array::canonical_dims`: trailing singleton dimensions drop, leading
+//! ones stay, 1×N is a vec), except `transpose` of a vec, which is an N×1 matrix.
 
 use super::{check_count, dims_from_args, to_array};
 use crate::array::{Array, Buffer};

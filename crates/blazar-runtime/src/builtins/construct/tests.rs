@@ -23,7 +23,14 @@ fn zeros_shapes() {
         arr(&call("zeros", &[Value::int(2), Value::int(3)]).unwrap()).0,
         vec![2, 3]
     );
-    assert_eq!(arr(&call("zeros", &[ints(&[1, 1, 4])]).unwrap()).0, vec![4]);
+    assert_eq!(
+        arr(&call("zeros", &[ints(&[1, 1, 4])]).unwrap()).0,
+        vec![1, 1, 4]
+    );
+    assert_eq!(
+        arr(&call("zeros", &[ints(&[4, 1, 1])]).unwrap()).0,
+        vec![4, 1]
+    );
     assert_eq!(
         arr(&call("zeros", &[Value::int(1), Value::int(5)]).unwrap()).0,
         vec![5]

@@ -9,7 +9,7 @@ use super::bi;
 use crate::builtins::{Builtin, Ctx};
 use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, Kernel2, Who};
 use crate::value::{IntTy, Prec, Value};
-use crate::RtResult;
+use crate::{rt_bail, RtResult};
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -168,10 +168,15 @@ fn pow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     })
 }
 
-/// `clamp(x, lo, hi)` = `min(max(x, lo), hi)`.
+/// `clamp(x, lo, hi)` = `min(max(x, lo), hi)`; `clamp(x, hi)` clamps to `[0, hi]`.
 fn clamp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let lower = elementwise::<MaxK>(Who::Func("clamp"), &args[0], &args[1], ctx.prec)?;
-    elementwise::<MinK>(Who::Func("clamp"), &lower, &args[2], ctx.prec)
+    let (lo, hi) = match args {
+        [_, hi] => (&Value::int(0), hi),
+        [_, lo, hi, ..] => (lo, hi),
+        _ => rt_bail!("clamp takes 2 or 3 arguments"),
+    };
+    let lower = elementwise::<MaxK>(Who::Func("clamp"), &args[0], lo, ctx.prec)?;
+    elementwise::<MinK>(Who::Func("clamp"), &lower, hi, ctx.prec)
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
@@ -180,7 +185,7 @@ pub(in crate::builtins) static TABLE: &[Builtin] = &[
     bi("periodize", periodize, 2, 2),
     bi("mirror_ext", mirror_ext, 2, 2),
     bi("pow", pow, 2, 2),
-    bi("clamp", clamp, 3, 3),
+    bi("clamp", clamp, 2, 3),
     bi("and", bit_and, 2, 2),
     bi("or", bit_or, 2, 2),
     bi("xor", bit_xor, 2, 2),

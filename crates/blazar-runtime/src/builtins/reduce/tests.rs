@@ -106,6 +106,10 @@ fn cumulative_and_dot() {
     );
     assert_eq!(
         arr(&call("cumsum", &[mat23()]).unwrap()).1,
+        vec![1.0, 3.0, 6.0, 4.0, 9.0, 15.0]
+    );
+    assert_eq!(
+        arr(&call("cumsum", &[mat23(), Value::int(0)]).unwrap()).1,
         vec![1.0, 2.0, 3.0, 5.0, 7.0, 9.0]
     );
     assert_eq!(
