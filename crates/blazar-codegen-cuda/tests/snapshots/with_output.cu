@@ -9,12 +9,12 @@ extern "C" __global__ void __launch_bounds__(1024) bz_acc(
     bz_pool bz_pl)
 {
   bz_arr<f32> a0_w = {(f32*)a0_w_p, {a0_w_d.d[0], a0_w_d.d[1], a0_w_d.d[2], a0_w_d.d[3]}};
+  f32 bz_acc0 = bz_identity<0, f32>();
   const bz_v<i32, 2> bz_pos = {{(i32)blockIdx.y * (i32)blockDim.y + (i32)threadIdx.y, (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x}};
   bz_v<f32, 3> v0_v = {};
   u8 v2_b = {};
   bz_arr<u8> a1_t = {};
   u32 a1_t_cap = 0;
-  f32 bz_acc0 = bz_identity<0, f32>();
 #line 2 "test.q"
   v0_v = bz_map2(bz_v<f32, 3>{{bz_map1(bz_pos, [](auto x) { return bz_cast<f32>(x); })[0], 0.5f, -1.0f}}, bz_splat<3, f32>(2.0f), [](auto x, auto y) { return (x * y); });
   v0_v[2] = 1e-7f;
