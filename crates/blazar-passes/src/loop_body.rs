@@ -91,6 +91,32 @@ fn expr_ok(
                         group.name
                     ));
                 }
+                // Writes through a device function's array arguments are not seen by the
+                // dependence analysis.
+                let writes = group.members.iter().any(|f| {
+                    let f = &prog.functions[*f as usize];
+                    writes_params(&f.body, &f.params)
+                });
+                if writes {
+                    return no(format!(
+                        "it calls `{}`, which writes into its array arguments",
+                        group.name
+                    ));
+                }
+                // Kernel code has one access mode per array: a mode written on a device
+                // function's parameter would not apply there as it does on the host.
+                let modes = group.members.iter().any(|f| {
+                    prog.functions[*f as usize]
+                        .params
+                        .iter()
+                        .any(|p| p.ty.as_ref().is_some_and(|a| a.mode.is_some()))
+                });
+                if modes {
+                    return no(format!(
+                        "it calls `{}`, whose parameters declare access modes",
+                        group.name
+                    ));
+                }
             }
             _ => return no("it calls a function value or an intrinsic".into()),
         },
@@ -100,6 +126,18 @@ fn expr_ok(
         expr_ok(c, builtin_name, prog)?;
     }
     Ok(())
+}
+
+/// Whether `body` assigns an element of one of `params` (anywhere in it).
+fn writes_params(body: &[Stmt], params: &[hir::Param]) -> bool {
+    body.iter().any(|s| {
+        let own = matches!(&s.kind, StmtKind::Assign { target, .. }
+            if !target.path.is_empty()
+                && params.iter().any(|p| target.var == Var::Local(p.slot)));
+        own || hir::visit::blocks(s)
+            .iter()
+            .any(|b| writes_params(b, params))
+    })
 }
 
 /// One element write `A[index] op= value`.

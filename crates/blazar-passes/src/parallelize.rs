@@ -349,6 +349,8 @@ impl<'a> Scan<'_, 'a> {
                 &live,
                 &*names,
             ) {
+                // A level whose range the body changes stays an inner serial loop.
+                Ok(analysis) if !inner_ranges_fixed(s, depth, &analysis) => {}
                 Ok(analysis) => {
                     let bodies: Vec<&[Stmt]> = levels[..depth].iter().map(|l| l.1).collect();
                     let caching =
@@ -407,6 +409,40 @@ impl<'a> Scan<'_, 'a> {
                 .any(|(k, g)| k != self.fid as usize && g.body.iter().any(|s| reads(s, v))),
         }
     }
+}
+
+/// Whether the ranges of the inner levels of the nest at `s` (evaluated once, before the
+/// kernel) use no variable the body assigns.
+fn inner_ranges_fixed(s: &Stmt, depth: usize, an: &Analysis) -> bool {
+    let modified: Vec<Var> = an
+        .vars
+        .iter()
+        .filter(|(_, c)| matches!(c, Class::Private | Class::Accum(_)))
+        .map(|(v, _)| *v)
+        .collect();
+    let mut cur = s;
+    for _ in 1..depth {
+        let StmtKind::ForRange { body, .. } = &cur.kind else {
+            return true;
+        };
+        let Some(inner) = body
+            .iter()
+            .find(|x| matches!(x.kind, StmtKind::ForRange { .. }))
+        else {
+            return true;
+        };
+        if let StmtKind::ForRange {
+            start, step, end, ..
+        } = &inner.kind
+        {
+            let ranges = [Some(start), step.as_ref(), Some(end)];
+            if ranges.iter().flatten().any(|e| names_any(e, &modified)) {
+                return false;
+            }
+        }
+        cur = inner;
+    }
+    true
 }
 
 /// What `#pragma`s and `!` attributes just before a loop say: (forced, serial).
