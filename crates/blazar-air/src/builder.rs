@@ -63,6 +63,11 @@ pub enum HostOp {
     Atan2,
 }
 
+/// The most nodes a region takes: past it, operations run on the host (each a kernel
+/// of its own or a host loop). A region's kernel is compiled as nested expressions,
+/// and compilers take long on deep ones (`blazar_kir::visit::MAX_COMPILED_DEPTH`).
+pub const MAX_NODES: usize = 256;
+
 impl Builder {
     pub fn new(prec: Prec) -> Builder {
         Builder {
@@ -82,6 +87,15 @@ impl Builder {
         self.dims.push(dims);
         self.clean.push(clean);
         NodeRef(self.nodes.len() as u32 - 1)
+    }
+
+    /// Nodes in the region so far.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
     }
 
     pub fn ty(&self, n: NodeRef) -> Scalar {

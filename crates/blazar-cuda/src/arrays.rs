@@ -364,8 +364,11 @@ pub(crate) fn new_device_array(
     dims: Vec<usize>,
     elem: ElemType,
 ) -> Result<(ArrayRef, u64), String> {
+    let bytes = dims
+        .iter()
+        .try_fold(elem.size_bytes(), |acc, &d| acc.checked_mul(d))
+        .ok_or("out of GPU memory (the array's size overflows)")?;
     let arr = Array::device_only(dims, elem);
-    let bytes = arr.len() * elem.size_bytes();
     let slice = pool
         .take(bytes)
         .map_err(|e| crate::memory::oom_or(e, bytes))?;

@@ -48,6 +48,9 @@ pub struct CudaBackend {
     /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
     /// cannot be reused).
     modules: HashMap<(usize, Shape), (Rc<Kernel>, Rc<Module>)>,
+    /// Per kernel (held, so the address stays its own): whether its expressions nest
+    /// too deeply for NVRTC (`visit::MAX_COMPILED_DEPTH`); those run on the CPU.
+    too_deep: HashMap<usize, (Rc<Kernel>, bool)>,
     /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
@@ -100,6 +103,7 @@ impl CudaBackend {
             cache: DiskCache::default_location(),
             file_name: file_name.to_string(),
             modules: HashMap::new(),
+            too_deep: HashMap::new(),
             scratch,
             readback,
             pool: None,
@@ -283,6 +287,13 @@ impl Backend for CudaBackend {
         }
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
+        }
+        let deep = &mut self.too_deep.entry(Rc::as_ptr(k) as usize).or_insert_with(|| {
+            let d = blazar_kir::visit::max_expr_depth(k);
+            (k.clone(), d > blazar_kir::visit::MAX_COMPILED_DEPTH)
+        });
+        if deep.1 {
+            return Ok(None);
         }
         self.pool_mem.queue().issue();
         // The default block shape is only a suggestion for kernels that cannot observe

@@ -95,6 +95,10 @@ impl Backend for NvrtcCheck {
         let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays)?;
         if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
+            if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH {
+                // The GPU declines it too (`CudaBackend::launch`): nothing to compile.
+                return Ok(None);
+            }
             let gen = module::source_of(k, &self.file_name, Some(shape));
             module::cubin_for(&gen, &k.name, self.arch, self.nvrtc, None, &mut self.stats)
                 .map_err(|m| KernelError::new(0, KernelErrorKind::BadLaunch, m))?;

@@ -268,6 +268,7 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
     } else {
         ElemType::real(prec)
     };
+    blazar_runtime::alloc::result(&out_dims, elem.size_bytes())?;
     let mut out = Array::zeros(out_dims, elem);
     let mut k = 0;
     for v in &vals {
@@ -300,6 +301,8 @@ pub fn construct_typed(t: &Ty, args: &[Value], prec: Prec) -> RtResult<Value> {
                     dims.insert(0, 1);
                 }
             }
+            let n = blazar_runtime::alloc::count("constructor", &dims)?;
+            blazar_runtime::alloc::reserve_elems(&t.to_string(), Some(n), e)?;
             Ok(Value::array(Array::zeros(dims, e)))
         }
         Ty::Scalar | Ty::CScalar | Ty::Int(_) if args.len() == 1 => {

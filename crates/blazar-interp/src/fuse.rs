@@ -355,7 +355,7 @@ impl<'p> Interp<'p> {
         grow: &dyn Fn(&mut Builder, [NodeRef; N]) -> Option<NodeRef>,
         host: &dyn Fn(&mut Self, [Value; N], Span) -> R<Value>,
     ) -> R<Operand> {
-        if ops.iter().any(|o| self.big(o)) {
+        if f.b.len() < blazar_air::MAX_NODES && ops.iter().any(|o| self.big(o)) {
             let nodes: Option<Vec<NodeRef>> = ops.iter().map(|o| self.node_of(o, f)).collect();
             if let Some(nodes) = nodes {
                 let nodes: [NodeRef; N] = nodes.try_into().expect("one node per operand");

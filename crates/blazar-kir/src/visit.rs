@@ -1,6 +1,101 @@
-//! Walks over KIR shared by the passes and backends: rewriting expressions bottom-up.
+//! Walks over KIR shared by the passes and backends: rewriting expressions bottom-up,
+//! and how deep a kernel's expressions nest.
 
-use crate::ir::{Expr, ExprKind, VarId};
+use crate::ir::{Block, Expr, ExprKind, Kernel, StmtKind, VarId};
+
+/// Calls `f` on each operand of `e` (not on `e`).
+pub fn operands<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+    match &e.kind {
+        ExprKind::Const(_)
+        | ExprKind::Var(_)
+        | ExprKind::Special(_)
+        | ExprKind::Size { .. }
+        | ExprKind::Numel(_) => {}
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Splat(a) => f(a),
+        ExprKind::VecReduce(_, a) => f(a),
+        ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Select(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        ExprKind::Math(_, args) | ExprKind::VecLit(args) | ExprKind::Load { index: args, .. } => {
+            args.iter().for_each(f)
+        }
+    }
+}
+
+/// Levels of `e` (1 for a leaf), counted with an explicit stack: however deep `e`
+/// is, this takes no call stack.
+pub fn depth(e: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut work = vec![(e, 1usize)];
+    while let Some((x, d)) = work.pop() {
+        deepest = deepest.max(d);
+        operands(x, &mut |o| work.push((o, d + 1)));
+    }
+    deepest
+}
+
+/// The deepest expression a backend hands to a compiler (C++, CUDA): past it the
+/// kernel runs on the interpreter (g++ takes 0.4 s and 120 MB on a chain of 512
+/// additions, 4 s and 1 GB on 2,000, and exhausts 24 GB on 10,000).
+pub const MAX_COMPILED_DEPTH: usize = 512;
+
+/// The deepest expression of kernel `k`. Backends that hand expressions to a compiler
+/// as nested text (C++, CUDA) decline kernels past a bound: compilers take minutes
+/// or run out of stack on chains of 100,000 operators, which the interpreter runs.
+pub fn max_expr_depth(k: &Kernel) -> usize {
+    fn block(b: &Block) -> usize {
+        let mut deepest = 0;
+        for s in b {
+            let mut e = |x: &Expr| deepest = deepest.max(depth(x));
+            let mut inner = 0;
+            match &s.kind {
+                StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => e(value),
+                StmtKind::SetLane { lane, value, .. } => {
+                    e(lane);
+                    e(value);
+                }
+                StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
+                    index.iter().for_each(&mut e);
+                    e(value);
+                }
+                StmtKind::If { cond, then, els } => {
+                    e(cond);
+                    inner = block(then).max(block(els));
+                }
+                StmtKind::While { cond, body } => {
+                    e(cond);
+                    inner = block(body);
+                }
+                StmtKind::For {
+                    start,
+                    step,
+                    end,
+                    body,
+                    ..
+                } => {
+                    e(start);
+                    e(step);
+                    e(end);
+                    inner = block(body);
+                }
+                StmtKind::Assert { cond } => e(cond),
+                StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
+                    dims.iter().for_each(&mut e)
+                }
+                StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
+            }
+            deepest = deepest.max(inner);
+        }
+        deepest
+    }
+    block(&k.body)
+}
 
 /// `e` with every node passed through `f` after its operands (bottom-up).
 pub fn map_expr(e: &Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
@@ -54,5 +149,7 @@ mod tests {
         let e = add(v(0), add(v(1), v(0)));
         let got = substitute(&e, 0, &Expr::int(7));
         assert_eq!(got, add(Expr::int(7), add(v(1), Expr::int(7))));
+        assert_eq!(depth(&e), 3);
+        assert_eq!(depth(&v(0)), 1);
     }
 }

@@ -51,6 +51,7 @@ pub trait Backend {
     /// A new array that a kernel will write whole (the result of a whole-array
     /// statement): on the host by default, in device memory on a GPU.
     fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
+        blazar_runtime::alloc::result(&dims, elem.size_bytes()).map_err(|e| e.message)?;
         Ok(ArrayRef::new(Array::zeros(dims, elem)))
     }
 

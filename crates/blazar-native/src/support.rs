@@ -156,6 +156,13 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
     if k.vars.iter().any(|v| matches!(v.ty, Ty::Array(_))) {
         return Err("a variable holds an array".into());
     }
+    let depth = blazar_kir::visit::max_expr_depth(k);
+    if depth > blazar_kir::visit::MAX_COMPILED_DEPTH {
+        return Err(format!(
+            "an expression nests {depth} levels deep (the C++ compiler takes only {})",
+            blazar_kir::visit::MAX_COMPILED_DEPTH
+        ));
+    }
     let mut slots = vec![SlotKind::Unused; k.arrays.len()];
     for p in &k.params {
         if let Bind::Array(a) = p.bind {

@@ -3,6 +3,7 @@
 //! This crate is shared by the host interpreter and the backends. It does no parsing and
 //! knows nothing of syntax; errors are [`RtError`] messages that the caller locates.
 
+pub mod alloc;
 pub mod array;
 pub mod builtins;
 pub mod cycles;

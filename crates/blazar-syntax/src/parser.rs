@@ -12,6 +12,7 @@ use blazar_diagnostics::{Diagnostic, FileId, Span};
 mod decl;
 mod expr;
 mod lambda;
+mod stack;
 mod stmt;
 mod types;
 
@@ -26,8 +27,6 @@ pub(crate) type PResult<T> = Result<T, Failed>;
 
 /// Deepest nesting of brackets, blocks and prefix operators the parser follows.
 const MAX_DEPTH: u32 = 200;
-/// Deepest tree (left-associative chains included) the parser builds.
-const MAX_TREE: u32 = 1000;
 
 /// Words that end a block.
 const CLOSERS: &[&str] = &[
@@ -75,6 +74,7 @@ pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnosti
         line_starts,
         depth: 0,
         tree: 0,
+        max_tree: stack::max_tree(),
         no_lambda: false,
         last_hi: 0,
     };
@@ -94,6 +94,9 @@ pub(crate) struct Parser {
     depth: u32,
     /// Current depth of the tree being built, left-associative folds included.
     tree: u32,
+    /// The deepest tree allowed: as deep as this thread's stack lets later passes
+    /// walk it (`stack`).
+    max_tree: u32,
     /// Set while parsing a match pattern, where `x -> ...` is not a lambda.
     no_lambda: bool,
     /// End of the last consumed token.
@@ -245,7 +248,7 @@ impl Parser {
 
     /// Enters one level of nesting; fails with an error beyond [`MAX_DEPTH`].
     pub(crate) fn enter(&mut self) -> PResult<()> {
-        if self.depth >= MAX_DEPTH || self.tree >= MAX_TREE {
+        if self.depth >= MAX_DEPTH || self.tree >= self.max_tree {
             let span = self.span();
             self.error(
                 span,

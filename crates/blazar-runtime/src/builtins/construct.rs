@@ -74,24 +74,7 @@ pub(super) fn check_count(name: &str, dims: &[usize]) -> RtResult<usize> {
     }
 }
 
-/// An "out of memory" error, instead of an abort, when `bytes` (a user-sized buffer of
-/// 64 MiB or more) cannot be allocated now: the allocator is asked for them first.
-pub(super) fn reserve(name: &str, bytes: Option<usize>) -> RtResult<()> {
-    let Some(bytes) = bytes else {
-        rt_bail!("{name}: out of memory (the array's size overflows)");
-    };
-    if bytes < 1 << 26 {
-        return Ok(());
-    }
-    let mut probe: Vec<u8> = Vec::new();
-    if probe.try_reserve_exact(bytes).is_err() {
-        rt_bail!(
-            "{name}: out of memory: cannot allocate {:.1} GB",
-            bytes as f64 / 1e9
-        );
-    }
-    Ok(())
-}
+pub(super) use crate::alloc::reserve;
 
 fn filled(ctx: &Ctx, name: &str, args: &[Value], value: f64) -> RtResult<Value> {
     let dims = Array::canonical_dims(&dims_from_args(name, args)?);

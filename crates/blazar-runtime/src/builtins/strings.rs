@@ -17,15 +17,21 @@ fn write_out(ctx: &mut Ctx, name: &str, text: &str) -> RtResult<()> {
 }
 
 /// `strcat(a, b, ...)`: joins strings; other values are formatted as `print` does.
+/// The result's length is checked first (`alloc::reserve_string`): doubling a string
+/// in a loop ends in a located "out of memory" error, not an abort.
 fn strcat(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let mut s = String::new();
-    for a in args {
-        match a {
-            Value::Str(t) => s.push_str(t),
-            other => s.push_str(&format_value(other, ctx.prec)),
-        }
-    }
-    Ok(Value::str(&s))
+    let parts: Vec<std::borrow::Cow<str>> = args
+        .iter()
+        .map(|a| match a {
+            Value::Str(t) => std::borrow::Cow::Borrowed(&**t),
+            other => std::borrow::Cow::Owned(format_value(other, ctx.prec)),
+        })
+        .collect();
+    let len = parts
+        .iter()
+        .try_fold(0usize, |n, p| n.checked_add(p.len()));
+    crate::alloc::reserve_string("strcat", len)?;
+    Ok(Value::Str(std::rc::Rc::from(parts.concat())))
 }
 
 fn format_arg<'a>(name: &str, args: &'a [Value]) -> RtResult<&'a str> {

@@ -335,7 +335,8 @@ impl Plan {
         } else if b.is_empty() {
             dims = a.to_vec();
         }
-        let n = dims.iter().product();
+        // Results are probed as 8-byte elements (complex ones take 16, rarely so large).
+        let n = crate::alloc::result(&dims, 8)?;
         let (sa, sb) = (strides(a, &dims), strides(b, &dims));
         Ok(Plan { dims, n, sa, sb })
     }

@@ -149,6 +149,7 @@ pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
     if a.len() != m * k || b.len() != k * n {
         rt_bail!("matrix product: malformed array");
     }
+    crate::alloc::result(&[m, n], 16)?;
     let buf = match (a.elem(), b.elem()) {
         (ElemType::Int(ta), ElemType::Int(tb)) => {
             let t = common_int(ta, tb);

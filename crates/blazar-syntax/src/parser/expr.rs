@@ -4,7 +4,7 @@
 //! Precedence, high to low: postfix > `^ .^` (right-assoc) > unary `- ! +` >
 //! `* / .* ./` > `+ -` > `..` > comparisons > `&&` > `||` > `c ? a : b`.
 
-use super::{Failed, PResult, Parser, MAX_TREE};
+use super::{Failed, PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
 
@@ -59,14 +59,19 @@ impl Parser {
         })
     }
 
-    /// One more level in a left-associative chain; bounded by [`MAX_TREE`].
+    /// One more level in a left-associative chain; bounded by `max_tree`, which the
+    /// stack of the parsing thread decides (`parser::stack`).
     fn fold(&mut self) -> PResult<()> {
         self.tree += 1;
-        if self.tree >= MAX_TREE {
+        if self.tree >= self.max_tree {
             let span = self.span();
             self.error(
                 span,
-                format!("expression too deeply nested (more than {MAX_TREE} levels)"),
+                format!(
+                    "expression too deeply nested (more than {} levels: a chain of \
+                     operators this long needs a larger stack)",
+                    self.max_tree
+                ),
             );
             return Err(Failed);
         }

@@ -5,7 +5,7 @@
 //! ones stay, 1×N is a vec), except `transpose` of a vec, which is an N×1 matrix.
 
 use super::{check_count, dims_from_args, to_array};
-use crate::array::{Array, Buffer};
+use crate::array::{Array, Buffer, ElemType};
 use crate::builtins::math::bi;
 use crate::builtins::{Builtin, Ctx};
 use crate::value::{IntTy, Value};
@@ -140,8 +140,14 @@ fn repmat(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     s.resize(r, 1);
     let mut reps = reps;
     reps.resize(r, 1);
-    let out: Vec<usize> = s.iter().zip(&reps).map(|(x, k)| x * k).collect();
+    let out: Vec<usize> = s
+        .iter()
+        .zip(&reps)
+        .map(|(x, k)| x.checked_mul(*k).unwrap_or(usize::MAX))
+        .collect();
     let n = check_count("repmat", &out)?;
+    // The gather's index list and the result.
+    crate::alloc::reserve_elems("repmat", n.checked_mul(2), ElemType::F64)?;
     let mut idx = Vec::with_capacity(n);
     if n > 0 {
         let mut strides = vec![1usize; r];
