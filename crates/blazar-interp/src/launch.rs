@@ -414,7 +414,14 @@ impl<'p> Interp<'p> {
                 _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
                 _ => e.message.clone(),
             };
-            RunError::new(span, format!("({name}) {} - {what}", k.name))
+            let mut err = RunError::new(span, format!("({name}) {} - {what}", k.name));
+            // Located at the kernel's own line, with the launch as a note.
+            if let Some(at) = self.kernel_line_span(&k.name, e.line, span) {
+                err.span = at;
+                err.related
+                    .push((span, format!("`{}` was launched here", k.name)));
+            }
+            err
         };
         let Some(backend) = self.backend.clone() else {
             return Err(RunError::new(
@@ -446,6 +453,27 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(outs)
+    }
+}
+
+impl Interp<'_> {
+    /// The span of line `line` (from its first non-blank character) in the file that
+    /// defines kernel `kernel` (the launch's file when no function has that name);
+    /// `None` for line 0.
+    fn kernel_line_span(&self, kernel: &str, line: u32, launch: Span) -> Option<Span> {
+        let line = (line as usize).checked_sub(1)?;
+        let file = self
+            .prog
+            .functions
+            .iter()
+            .find(|f| f.name == kernel)
+            .map_or(launch.file, |f| f.span.file);
+        let src = self.sources.files().get(file.0 as usize)?;
+        let range = src.line_range(line);
+        let text = src.text.get(range.clone())?;
+        let lo = range.start + (text.len() - text.trim_start().len());
+        let hi = range.start + text.trim_end().len();
+        (hi > lo).then(|| Span::new(file, lo, hi))
     }
 }
 

@@ -22,7 +22,7 @@ mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
-pub use interp::{Interp, Options};
+pub use interp::{Frame, Interp, Options};
 pub use load::{check, load, Loaded};
 
 use blazar_diagnostics::Diagnostic;
