@@ -179,6 +179,15 @@ fn open(path: &Path) -> Result<Library, String> {
     }
 }
 
+/// The kernels of a generated source, from its `// ---- kernel NAME` comments.
+fn kernel_names(source: &str) -> String {
+    let names: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("// ---- kernel ")?.split_whitespace().next())
+        .collect();
+    names.join("`, `")
+}
+
 /// Compiles `source` into the cache entry `key` (in a fresh temporary folder when the
 /// cache folder cannot be written).
 pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Result<(), String> {
@@ -200,6 +209,7 @@ pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Resu
         let _ = std::fs::remove_file(&tmp_so);
     };
     std::fs::write(&tmp_cpp, source).map_err(|e| format!("cannot write the kernel source: {e}"))?;
+    let started = std::time::Instant::now();
     let out = Command::new(&tc.cxx)
         .args(FLAGS)
         .arg("-o")
@@ -222,6 +232,7 @@ pub(crate) fn build(tc: &Toolchain, dir: &Path, key: &str, source: &str) -> Resu
             .join("\n");
         return Err(format!("the generated C++ does not compile:\n{log}"));
     }
+    blazar_launch::note_compiled(&kernel_names(source), "the CPU (C++)", started.elapsed());
     let bytes = std::fs::read(&tmp_so).map_err(|e| e.to_string())?;
     let tmp_ok = dir.join(format!("{tag}.ok"));
     let steps = std::fs::rename(&tmp_so, dir.join(format!("{key}.so")))
