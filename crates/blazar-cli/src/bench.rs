@@ -140,7 +140,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         if let blazar_testkit::Probe::Unavailable(why) =
             blazar_testkit::probe_backend(&exe, "cuda", &tmp)
         {
-            eprintln!("blazar: error: CUDA is not available here ({why}); nothing was measured");
+            eprintln!("blazar: error: {why}; nothing was measured");
             return ExitCode::from(crate::cli::EXIT_UNAVAILABLE);
         }
     }

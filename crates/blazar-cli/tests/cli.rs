@@ -169,3 +169,79 @@ fn the_session_through_a_pipe() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn bench_on_a_missing_gpu_says_so_once() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = blazar()
+        .current_dir(&root)
+        .args(["bench", "--device", "cuda", "--no-reference"])
+        .output()
+        .unwrap();
+    if out.status.code() != Some(69) {
+        eprintln!("SKIP: CUDA works here; the missing-GPU case is not tested");
+        return;
+    }
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not available") && err.contains("nothing was measured"),
+        "{err}"
+    );
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn the_interpreter_fallback_is_announced_once() {
+    let file = program("tier.q", KERNELS);
+    let out = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .args(["run", "--device", "cpu"])
+        .arg(&file)
+        .env("CXX", "/nonexistent/c++")
+        .env_remove("BLAZAR_QUIET")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(
+        err.matches("CPU kernels run on the interpreter").count(),
+        1,
+        "{err}"
+    );
+}
+
+#[test]
+fn verbose_runs_note_each_compile() {
+    if Command::new("c++").arg("--version").output().is_err() {
+        eprintln!("SKIP: no C++ compiler here");
+        return;
+    }
+    let file = program("verbose.q", KERNELS);
+    let cache = std::env::temp_dir().join(format!("blazar-cli-cache-{}", std::process::id()));
+    let run = || {
+        blazar()
+            .args([
+                "run",
+                "--device",
+                "cpu",
+                "--cpu-tier",
+                "native",
+                "--verbose",
+            ])
+            .arg(&file)
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap()
+    };
+    let first = text(&run().stderr);
+    assert_eq!(
+        first.matches("blazar: note: compiled kernel `").count(),
+        2,
+        "{first}"
+    );
+    assert!(first.contains("for the CPU (C++) in "), "{first}");
+    // The second run finds both kernels in the cache: nothing is compiled.
+    let second = text(&run().stderr);
+    assert!(!second.contains("compiled kernel"), "{second}");
+    let _ = std::fs::remove_dir_all(&cache);
+}

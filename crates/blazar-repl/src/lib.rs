@@ -162,14 +162,19 @@ impl Session {
         let program = match program {
             Ok(p) => p,
             Err(ds) => {
-                diags.extend(ds.into_iter().filter(|d| in_file(d, file)));
-                if diags.iter().any(Diagnostic::is_error) {
-                    return Reply {
-                        diagnostics: diags,
-                        quit: false,
-                    };
+                // This input's own diagnostics; when none of them is the error (it sits
+                // in an earlier definition or the workspace preamble), every error.
+                let (mine, other): (Vec<_>, Vec<_>) =
+                    ds.into_iter().partition(|d| in_file(d, file));
+                if mine.iter().any(Diagnostic::is_error) {
+                    diags.extend(mine);
+                } else {
+                    diags.extend(other.into_iter().filter(Diagnostic::is_error));
                 }
-                unreachable!("program() fails only with an error")
+                return Reply {
+                    diagnostics: diags,
+                    quit: false,
+                };
             }
         };
         let (program, warnings) = program;

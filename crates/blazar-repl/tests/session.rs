@@ -130,3 +130,19 @@ fn redefinition_replaces_and_kernels_run() {
     let reply = s.finish().expect("a pending input");
     assert!(s.render(&reply.diagnostics).contains("found end of file"));
 }
+
+#[test]
+fn names_that_change_kind_do_not_break_the_session() {
+    let (mut s, out) = session();
+    input(&mut s, &out, &["f = 3"]);
+    // A function named like a workspace variable: reported or accepted, never a panic,
+    // and the session goes on.
+    let _ = input(&mut s, &out, &["function y = f(x)", "  y = x", "end"]);
+    assert_eq!(input(&mut s, &out, &["1 + 1"]).0, "2\n");
+    // A call of a function with no outputs prints nothing.
+    input(&mut s, &out, &["function [] = noop()", "end"]);
+    assert_eq!(
+        input(&mut s, &out, &["noop()"]),
+        (String::new(), String::new())
+    );
+}
