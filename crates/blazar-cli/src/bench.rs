@@ -143,6 +143,16 @@ pub fn main(args: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cuda {
+        // One probe instead of the same driver error under every workload.
+        let tmp = std::env::temp_dir();
+        if let blazar_testkit::Probe::Unavailable(why) =
+            blazar_testkit::probe_backend(&exe, "cuda", &tmp)
+        {
+            eprintln!("blazar: error: {why}; nothing was measured");
+            return ExitCode::from(crate::cli::EXIT_UNAVAILABLE);
+        }
+    }
     let to_stderr = args.json.as_deref() == Some("-");
     let say = |line: &str| {
         if to_stderr {

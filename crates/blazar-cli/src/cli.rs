@@ -1,4 +1,4 @@
-//! Command-line parsing and the `run` and `check` commands.
+//! Command-line parsing and the `run`, `check` and `emit` commands.
 
 use blazar_diagnostics::render_all;
 use blazar_interp::{load, BackendRef, Loaded, Options};
@@ -11,18 +11,22 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Blazar runs Quasar array-language programs on CPUs (and, later, NVIDIA GPUs).
+/// Blazar runs Quasar array-language programs on CPUs and NVIDIA GPUs. Without a
+/// command it starts an interactive session (`blazar repl`).
 #[derive(Parser, Debug)]
 #[command(name = "blazar", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run a Quasar program: output on stdout, errors on stderr.
     Run(RunArgs),
+    /// An interactive session: statements run as they are typed, variables and
+    /// functions are kept between lines (`:help` inside lists its commands).
+    Repl(crate::repl::ReplArgs),
     /// Print an intermediate form of a program.
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
@@ -43,15 +47,26 @@ pub enum Command {
     Test(crate::test_cmd::TestArgs),
     /// Parse and check a program without running it.
     Check {
-        /// The program to check (a `.q` file).
+        /// The program to check (a `.q` file, `-` for standard input).
         file: PathBuf,
+        /// `text` (as `run` prints errors) or `json`: one JSON object per line and
+        /// diagnostic, on stdout (severity, message, file, line, col, end, notes,
+        /// related).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
 }
 
 /// The options of `blazar run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The program to run (a `.q` file).
+    /// The program to run (a `.q` file; `-` reads it from standard input).
     file: PathBuf,
     /// Where kernels run: `cpu`, `cuda` or `auto` (the best available).
     #[arg(long, value_enum, default_value_t = Device::Auto)]
@@ -81,6 +96,10 @@ pub struct RunArgs {
     /// and device, on stderr.
     #[arg(long)]
     profile: bool,
+    /// Notes on stderr about work outside the program: each kernel compiled on its
+    /// first launch, and how long compiling it took.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 fn parse_fuse_min(s: &str) -> Result<usize, String> {
@@ -116,20 +135,61 @@ pub enum Device {
 
 pub fn main(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Run(args) => run(&args),
-        Command::Emit { what, file, double } => emit_kir(&file, double, what),
-        Command::Bench(args) => crate::bench::main(args),
-        Command::Test(args) => crate::test_cmd::main(args),
-        Command::Check { file } => match load_checked(&file) {
+        None => crate::repl::main(crate::repl::ReplArgs::default()),
+        Some(Command::Repl(args)) => crate::repl::main(args),
+        Some(Command::Run(args)) => run(&args),
+        Some(Command::Emit { what, file, double }) => emit_kir(&file, double, what),
+        Some(Command::Bench(args)) => crate::bench::main(args),
+        Some(Command::Test(args)) => crate::test_cmd::main(args),
+        Some(Command::Check {
+            file,
+            format: Format::Json,
+        }) => check_json(&file),
+        Some(Command::Check { file, .. }) => match load_checked(&file) {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,
         },
     }
 }
 
+/// Reads and resolves a program file, or standard input for `-`.
+fn load_any(file: &Path) -> Result<Loaded, String> {
+    if file.as_os_str() != "-" {
+        return load(file);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        .map_err(|e| format!("cannot read the program from standard input: {e}"))?;
+    // Imports are looked up from the current directory.
+    Ok(blazar_interp::check("<stdin>", &text, Some(".".into())))
+}
+
+/// `blazar check --format json`: every diagnostic as a JSON line on stdout; the exit
+/// status says whether one is an error.
+fn check_json(file: &Path) -> ExitCode {
+    match load_any(file) {
+        Ok(loaded) => {
+            print!(
+                "{}",
+                blazar_diagnostics::to_json_lines(&loaded.diagnostics, &loaded.sources)
+            );
+            if loaded.has_errors() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(msg) => {
+            let d = blazar_diagnostics::Diagnostic::global(msg);
+            println!("{}", blazar_diagnostics::to_json(&d, &Default::default()));
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Loads a program and prints its diagnostics; `Err` when it cannot run.
 fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
-    let loaded = match load(file) {
+    let loaded = match load_any(file) {
         Ok(l) => l,
         Err(msg) => {
             eprintln!("blazar: error: {msg}");
@@ -151,7 +211,7 @@ fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
 }
 
 /// The runtime context of a program: output sink, precision, and its directory.
-fn context(file: &Path, double: bool, out: Box<dyn Write>) -> Ctx {
+pub fn context(file: &Path, double: bool, out: Box<dyn Write>) -> Ctx {
     let dir = file
         .parent()
         .map(Path::to_path_buf)
@@ -160,6 +220,7 @@ fn context(file: &Path, double: bool, out: Box<dyn Write>) -> Ctx {
     let stem = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| s != "-")
         .unwrap_or_else(|| "program".into());
     let prec = if double { Prec::Double } else { Prec::Single };
     Ctx::new(prec, out, dir, stem)
@@ -249,16 +310,9 @@ fn run(args: &RunArgs) -> ExitCode {
     };
     let mut ctx = context(file, args.double, out);
     let interrupt = crate::signals::install();
-    let cpu_tier = match args.cpu_tier {
-        CpuTierArg::Auto => CpuTier::Auto,
-        CpuTierArg::Interp => CpuTier::Interp,
-        CpuTierArg::Native => match blazar_native::available() {
-            Ok(()) => CpuTier::Native,
-            Err(e) => {
-                eprintln!("blazar: error: --cpu-tier native: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    blazar_launch::set_compile_notes(args.verbose);
+    let Some(cpu_tier) = cpu_tier(args.cpu_tier) else {
+        return ExitCode::from(2);
     };
     // `#line` directives name the file; a canonical path keeps cached cubins valid
     // from any working directory.
@@ -271,6 +325,9 @@ fn run(args: &RunArgs) -> ExitCode {
         Ok(b) => b,
         Err(code) => return code,
     };
+    if !args.check_cuda {
+        crate::device::note_cpu_tier(&backend, args.cpu_tier);
+    }
     let opts = Options {
         backend: Some(backend.clone()),
         profile: args.profile,
@@ -299,6 +356,22 @@ fn run(args: &RunArgs) -> ExitCode {
         }
         (Ok(()), _) => finished,
         (Err(d), None) => report(&d, &loaded),
+    }
+}
+
+/// The CPU tier of `--cpu-tier`; `None` (after an error message) when `native` is asked
+/// for where no C++ compiler works.
+pub fn cpu_tier(arg: CpuTierArg) -> Option<CpuTier> {
+    match arg {
+        CpuTierArg::Auto => Some(CpuTier::Auto),
+        CpuTierArg::Interp => Some(CpuTier::Interp),
+        CpuTierArg::Native => match blazar_native::available() {
+            Ok(()) => Some(CpuTier::Native),
+            Err(e) => {
+                eprintln!("blazar: error: --cpu-tier native: {e}");
+                None
+            }
+        },
     }
 }
 

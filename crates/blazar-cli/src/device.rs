@@ -1,7 +1,7 @@
 //! Choosing where kernels run (`--device`, `--check-cuda`) and closing the device at
 //! the end of a run (last synchronisation, `BLAZAR_STATS=1` line).
 
-use crate::cli::{Device, EXIT_UNAVAILABLE};
+use crate::cli::{CpuTierArg, Device, EXIT_UNAVAILABLE};
 use blazar_interp::BackendRef;
 use blazar_launch::Chain;
 use blazar_native::CpuBackend;
@@ -80,4 +80,20 @@ pub fn finish(b: &BackendRef) -> ExitCode {
         }
     }
     code
+}
+
+/// Says once, at the start, when CPU kernels will run on the SIMT interpreter because
+/// no C++ compiler works here (`--cpu-tier auto` falls back per kernel without a word
+/// otherwise; `BLAZAR_QUIET` silences the note, as the missing-GPU one).
+pub fn note_cpu_tier(backend: &BackendRef, tier: CpuTierArg) {
+    if tier != CpuTierArg::Auto || std::env::var_os("BLAZAR_QUIET").is_some() {
+        return;
+    }
+    let on_cpu = backend.0.try_borrow().is_ok_and(|b| b.name() == "cpu");
+    if let (true, Err(e)) = (on_cpu, blazar_native::available()) {
+        eprintln!(
+            "blazar: note: CPU kernels run on the interpreter, several times slower than \
+             compiled code ({e}; install a C++ compiler or set CXX)"
+        );
+    }
 }

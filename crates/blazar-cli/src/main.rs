@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod device;
+mod repl;
 mod signals;
 mod test_cmd;
 
@@ -10,6 +11,13 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A closed output pipe (`blazar emit kir prog.q | head -1`) ends the process quietly,
+    // as it does other command-line tools, instead of failing a write.
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // A panic is a bug in Blazar; the user sees one line, never a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let msg = info

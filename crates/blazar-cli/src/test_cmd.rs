@@ -4,7 +4,10 @@
 //!
 //! Output: one line per program and backend (`PASS name [cpu]`, `FAIL name [cpu]: why`,
 //! `SKIP name [cuda]: why`), then, last, `tests: N passed, M failed, K skipped`. The exit
-//! status is 1 when a program failed, 2 when no program could be found.
+//! status is 1 when a program failed, 2 when no program could be found, and 69
+//! (`EX_UNAVAILABLE`) when the device named by `--device cpu|cuda` is not available
+//! here, unless `--allow-skip` accepts that (a CI job must not read "every program
+//! skipped" as success).
 
 use crate::cli::Device;
 use blazar_testkit::{
@@ -54,11 +57,23 @@ pub struct TestArgs {
     /// Also print each failure's expected and actual output and stderr, and timings.
     #[arg(long, short)]
     pub verbose: bool,
+    /// With `--device cuda` (or `cpu`): exit 0 when that device is not available here
+    /// and every program is skipped (the default is an error, exit status 69).
+    #[arg(long)]
+    pub allow_skip: bool,
 }
 
 pub fn main(args: TestArgs) -> ExitCode {
     match run(&args) {
-        Ok(tally) if tally.failed > 0 => ExitCode::FAILURE,
+        Ok((tally, _)) if tally.failed > 0 => ExitCode::FAILURE,
+        Ok((_, Some(why))) if !args.allow_skip => {
+            eprintln!(
+                "blazar: error: --device {} is not available here ({why}); every program \
+                 was skipped (pass --allow-skip to accept that)",
+                device_name(args.device)
+            );
+            ExitCode::from(crate::cli::EXIT_UNAVAILABLE)
+        }
         Ok(_) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("blazar: error: {msg}");
@@ -107,10 +122,19 @@ fn collect(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<Program>, Stri
     Ok(programs)
 }
 
+fn device_name(d: Device) -> &'static str {
+    match d {
+        Device::Cpu => "cpu",
+        Device::Cuda => "cuda",
+        Device::Auto => "auto",
+    }
+}
+
 /// What one program did on each backend, and how long each took.
 type Results = Vec<(&'static str, Verdict, Duration)>;
 
-fn run(args: &TestArgs) -> Result<Tally, String> {
+/// The tally, and why the device that `--device` named is unavailable (if it is).
+fn run(args: &TestArgs) -> Result<(Tally, Option<String>), String> {
     let exe =
         std::env::current_exe().map_err(|e| format!("cannot find the blazar executable: {e}"))?;
     let programs = collect(&args.paths, args.filter.as_deref())?;
@@ -120,6 +144,7 @@ fn run(args: &TestArgs) -> Result<Tally, String> {
         Device::Auto => ALL_BACKENDS,
     };
     let mut tally = Tally::default();
+    let mut unavailable = None;
     let mut backends = Vec::new();
     let tmp = std::env::temp_dir();
     for &b in wanted {
@@ -138,6 +163,7 @@ fn run(args: &TestArgs) -> Result<Tally, String> {
                     programs.iter().for_each(|p| say!("SKIP {} [{b}]", p.name));
                 }
                 tally.skipped += programs.len();
+                unavailable = Some(why);
             }
         }
     }
@@ -163,7 +189,7 @@ fn run(args: &TestArgs) -> Result<Tally, String> {
         run_all(args, &exe, &programs, &backends, jobs.max(1), &mut tally);
     }
     say!("{tally}");
-    Ok(tally)
+    Ok((tally, unavailable))
 }
 
 /// Runs every program on `backends` with `jobs` worker threads, printing results in

@@ -234,6 +234,7 @@ pub fn cubin_for(
     })?;
     stats.compiled += 1;
     stats.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
+    blazar_launch::note_compiled(kernel, "the GPU (NVRTC)", t.elapsed());
     if let Some(c) = cache {
         c.put(&key, &bin);
     }

@@ -5,8 +5,10 @@
 //! [`render`] turns diagnostics into the `file:line:col: error: message` text that the
 //! command-line tool writes to stderr.
 
+mod json;
 mod render;
 
+pub use json::{to_json, to_json_lines};
 pub use render::{render, render_all};
 
 /// Index of a file inside a [`SourceMap`].
@@ -55,6 +57,16 @@ pub struct Diagnostic {
     pub message: String,
     pub span: Option<Span>,
     pub notes: Vec<String>,
+    /// Notes that point at other places of the program, in order: the calls that led
+    /// to a run-time error (innermost first), the launch of a failing kernel.
+    pub related: Vec<Related>,
+}
+
+/// A located note of a [`Diagnostic`]: rendered as `file:line:col: note: message`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Related {
+    pub span: Span,
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -64,6 +76,7 @@ impl Diagnostic {
             message: message.into(),
             span: Some(span),
             notes: vec![],
+            related: vec![],
         }
     }
 
@@ -73,6 +86,7 @@ impl Diagnostic {
             message: message.into(),
             span: Some(span),
             notes: vec![],
+            related: vec![],
         }
     }
 
@@ -83,11 +97,21 @@ impl Diagnostic {
             message: message.into(),
             span: None,
             notes: vec![],
+            related: vec![],
         }
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a note located at `span` (see [`Diagnostic::related`]).
+    pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            span,
+            message: message.into(),
+        });
         self
     }
 

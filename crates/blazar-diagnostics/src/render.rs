@@ -1,7 +1,9 @@
 //! Rendering of diagnostics to text with codespan-reporting.
 //!
 //! The first line is always `file:line:col: severity: message` (the "short" style),
-//! followed by the source line with a caret under the span and any notes.
+//! followed by the source line with a caret under the span and any notes; each located
+//! note ([`crate::Related`]: a frame of the call stack, a kernel's launch) follows as
+//! one more `file:line:col: note: message` line.
 
 use crate::{Diagnostic, FileId, Severity, SourceMap};
 use codespan_reporting::diagnostic as cs;
@@ -94,7 +96,21 @@ pub fn render(d: &Diagnostic, map: &SourceMap) -> String {
     let body = rich.split_once('\n').map_or("", |(_, rest)| rest);
     let mut out = String::from_utf8_lossy(&text).into_owned();
     out.push_str(body);
+    for r in &d.related {
+        out.push_str(&format!("{}: note: {}\n", location(r.span, map), r.message));
+    }
     out
+}
+
+/// `file:line:col` of a span's start (`?` for a span outside the map).
+pub(crate) fn location(span: crate::Span, map: &SourceMap) -> String {
+    match map.files().get(span.file.0 as usize) {
+        Some(f) => {
+            let (line, col) = f.line_col(span.lo as usize);
+            format!("{}:{line}:{col}", f.name)
+        }
+        None => "?".to_string(),
+    }
 }
 
 /// Renders every diagnostic, errors and warnings in the order given.
@@ -117,6 +133,23 @@ mod tests {
         assert_eq!(first, "prog.q:2:9: error: undefined variable `z`");
         assert!(text.contains("y = x + z"), "{text}");
         assert!(text.contains('^'), "{text}");
+    }
+
+    #[test]
+    fn related_notes_follow_as_located_lines() {
+        let mut map = SourceMap::new();
+        let f = map.add("p.q", "function y = f(x)\n  y = x[5]\nend\nz = f(1)\n");
+        let d = Diagnostic::error(Span::new(f, 24, 28), "out of bounds")
+            .with_related(Span::new(f, 37, 41), "`f` was called here: f(1)");
+        let text = render(&d, &map);
+        assert!(
+            text.starts_with("p.q:2:7: error: out of bounds\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("p.q:4:5: note: `f` was called here: f(1)\n"),
+            "{text}"
+        );
     }
 
     #[test]

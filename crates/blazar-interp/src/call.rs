@@ -246,9 +246,39 @@ impl<'p> Interp<'p> {
             frame.locals[p.slot as usize] = Some(v);
         }
         self.depth += 1;
-        let result = self.call_body(id, nargs, nout, &mut frame, span);
+        let mut result = self.call_body(id, nargs, nout, &mut frame, span);
         self.depth -= 1;
+        if let Err(e) = &mut result {
+            // A failure inside the body: the call stack grows one frame on the way out
+            // (errors of the call itself are already located at it).
+            if e.span != span && span != Span::default() {
+                e.add_frame(span, self.call_note(&f.name, span));
+            }
+        }
         result
+    }
+
+    /// `` `f` was called here: f(x + 1) `` for a call at `span`.
+    fn call_note(&self, name: &str, span: Span) -> String {
+        let file = self.sources.get(span.file);
+        let text = file
+            .text
+            .get(span.lo as usize..span.hi as usize)
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = if text.chars().count() > 60 {
+            format!("{}...", text.chars().take(57).collect::<String>())
+        } else {
+            text
+        };
+        let who = if name.is_empty() || name.starts_with('<') || name.contains("lambda") {
+            "a lambda".to_string()
+        } else {
+            format!("`{name}`")
+        };
+        format!("{who} was called here: {text}")
     }
 
     fn call_body(

@@ -474,13 +474,21 @@ impl<'p> Interp<'p> {
         name: &str,
         span: Span,
     ) -> R<Vec<KValue>> {
+        let (prog, sources) = (self.prog, self.sources);
         let fail = |e: KernelError| {
             let what = match e.kind {
                 KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
                 _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
                 _ => e.message.clone(),
             };
-            RunError::new(span, format!("({name}) {} - {what}", k.name))
+            let mut err = RunError::new(span, format!("({name}) {} - {what}", k.name));
+            // Located at the kernel's own line, with the launch as a note.
+            if let Some(at) = kernel_line_span(prog, sources, &k.name, e.line, span) {
+                err.span = at;
+                err.related
+                    .push((span, format!("`{}` was launched here", k.name)));
+            }
+            err
         };
         self.run_kernel_mapped(k, plan, flat, name, span, &fail)
     }
@@ -543,6 +551,32 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(outs)
+    }
+}
+
+/// The span of line `line` (from its first non-blank character) in the file that
+/// defines kernel `kernel` (the launch's file when no function has that name); `None`
+/// for line 0.
+fn kernel_line_span(
+    prog: &blazar_hir::Program,
+    sources: &blazar_diagnostics::SourceMap,
+    kernel: &str,
+    line: u32,
+    launch: Span,
+) -> Option<Span> {
+    {
+        let line = (line as usize).checked_sub(1)?;
+        let file = prog
+            .functions
+            .iter()
+            .find(|f| f.name == kernel)
+            .map_or(launch.file, |f| f.span.file);
+        let src = sources.files().get(file.0 as usize)?;
+        let range = src.line_range(line);
+        let text = src.text.get(range.clone())?;
+        let lo = range.start + (text.len() - text.trim_start().len());
+        let hi = range.start + text.trim_end().len();
+        (hi > lo).then(|| Span::new(file, lo, hi))
     }
 }
 

@@ -26,7 +26,7 @@ mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
-pub use interp::{Interp, Options};
+pub use interp::{Frame, Interp, Options};
 pub use load::{check, load, Loaded};
 pub use loops::LOOP_MIN;
 

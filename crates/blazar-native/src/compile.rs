@@ -216,6 +216,15 @@ fn open(bytes: &[u8]) -> Result<Library, String> {
     }
 }
 
+/// The kernels of a generated source, from its `// ---- kernel NAME` comments.
+fn kernel_names(source: &str) -> String {
+    let names: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("// ---- kernel ")?.split_whitespace().next())
+        .collect();
+    names.join("`, `")
+}
+
 /// Compiles `source`, keeps it in `store` as the entry of `key` (a failure to store
 /// only costs a later recompilation) and loads it.
 pub(crate) fn build(
@@ -241,6 +250,7 @@ fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8
     .map_err(|e| format!("cannot create a private folder for the compiler: {e}"))?;
     let (cpp, so) = (dir.path().join("kernel.cpp"), dir.path().join("kernel.so"));
     std::fs::write(&cpp, source).map_err(|e| format!("cannot write the kernel source: {e}"))?;
+    let started = std::time::Instant::now();
     let out = Command::new(&tc.cxx)
         .args(FLAGS)
         .arg("-o")
@@ -256,5 +266,6 @@ fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8
             .join("\n");
         return Err(format!("the generated C++ does not compile:\n{log}"));
     }
+    blazar_launch::note_compiled(&kernel_names(source), "the CPU (C++)", started.elapsed());
     std::fs::read(&so).map_err(|e| format!("cannot read the compiled kernel: {e}"))
 }

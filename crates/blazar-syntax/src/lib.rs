@@ -12,6 +12,9 @@ mod token;
 
 pub use ast::*;
 pub use blazar_diagnostics::{Diagnostic, FileId, Span};
+/// Words that can never be names (block words, loop control): what an editor's grammar
+/// must highlight as keywords.
+pub use parser::RESERVED;
 
 /// Parses one source file.
 pub fn parse(text: &str, file: FileId) -> (Program, Vec<Diagnostic>) {

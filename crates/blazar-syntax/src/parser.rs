@@ -42,7 +42,7 @@ const CLOSERS: &[&str] = &[
 ];
 
 /// Words that can never be used as a name.
-const RESERVED: &[&str] = &[
+pub const RESERVED: &[&str] = &[
     "end",
     "endif",
     "endfor",

@@ -1,6 +1,7 @@
-% A failing assert inside a kernel reports the kernel's name and the assert's line.
+% A failing assert inside a kernel is reported at the assert (its line is also in the
+% message), with the launch as a located note.
 % ==
-% error: assert_failed\.q:9:1: error: \(parallel_do\) check_positive - assertion failed: line 6
+% error: (?s)assert_failed\.q:7:5: error: \(parallel_do\) check_positive - assertion failed: line 7.*assert_failed\.q:10:1: note: `check_positive` was launched here
 function [] = __kernel__ check_positive(x : vec, pos : int)
     v = x[pos]
     assert(v >= 0)

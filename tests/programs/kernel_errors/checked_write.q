@@ -1,6 +1,6 @@
 % A 'checked write outside the array inside a kernel is an error.
 % ==
-% error: checked_write\.q:7:1: error: \(parallel_do\) spill - .*out of bounds.*line 5
+% error: (?s)checked_write\.q:5:5: error: \(parallel_do\) spill - .*out of bounds.*line 5.*checked_write\.q:7:1: note: `spill` was launched here
 function [] = __kernel__ spill(y : vec'checked, pos : int)
     y[pos + 2] = pos
 end

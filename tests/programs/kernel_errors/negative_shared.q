@@ -4,7 +4,7 @@
 % stdout {
 % [2,2,2,2]
 % }
-% error: negative_shared\.q:16:1: error: \(parallel_do\) tile - shared: dimensions must be non-negative integers, got -5: line 9
+% error: (?s)negative_shared\.q:9:5: error: \(parallel_do\) tile - shared: dimensions must be non-negative integers, got -5: line 9.*negative_shared\.q:16:1: note: `tile` was launched here
 function [] = __kernel__ tile(y : vec, n : int, pos : int, blkpos : int)
     s = shared(n)
     syncthreads

@@ -4,7 +4,7 @@
 % stdout {
 % [3,3,3,3]
 % }
-% error: negative_zeros\.q:15:1: error: \(parallel_do\) window - zeros: dimensions must be non-negative integers, got -7: line 9
+% error: (?s)negative_zeros\.q:9:5: error: \(parallel_do\) window - zeros: dimensions must be non-negative integers, got -7: line 9.*negative_zeros\.q:15:1: note: `window` was launched here
 function [] = __kernel__ window(y : vec, n : int, pos : int)
     r = zeros(n)
     y[pos] = numel(r)

@@ -124,10 +124,7 @@ fn fraction(part: Option<f64>, whole: Option<f64>) -> Option<f64> {
 }
 
 fn ms_cell(s: &Side) -> String {
-    s.ms.map_or_else(
-        || s.note.clone().unwrap_or_else(|| "n/a".into()),
-        |v| format!("{v:.3}"),
-    )
+    super::report::ms_spread(s, 3)
 }
 
 fn num(v: Option<f64>, p: usize) -> String {
@@ -136,12 +133,12 @@ fn num(v: Option<f64>, p: usize) -> String {
 
 pub(super) fn header() -> String {
     format!(
-        "{:<18} {:>12} {:>12} {:>7} {:>12} {:>8} {:>6} {:>8} {:>6} {:>10}  checksum",
+        "{:<18} {:>24} {:>24} {:>7} {:>24} {:>8} {:>6} {:>8} {:>6} {:>10}  checksum",
         "workload",
-        "blazar ms",
-        "cuda ms",
+        "blazar ms (min-max)",
+        "cuda ms (min-max)",
         "ratio",
-        "cupy ms",
+        "cupy ms (min-max)",
         "GB/s",
         "%copy",
         "compiled",
@@ -154,7 +151,7 @@ pub(super) fn table_line(r: &CudaRow, copy_gbps: Option<f64>) -> String {
     let cupy = r.cupy.as_ref().map_or("-".to_string(), ms_cell);
     let stat = |f: fn(&Stats) -> String| r.ours.stats.as_ref().map_or("-".into(), f);
     format!(
-        "{:<18} {:>12} {:>12} {:>7} {:>12} {:>8} {:>6} {:>8} {:>6} {:>10}  {}",
+        "{:<18} {:>24} {:>24} {:>7} {:>24} {:>8} {:>6} {:>8} {:>6} {:>10}  {}",
         r.name,
         ms_cell(&r.ours),
         ms_cell(&r.cuda),
@@ -190,6 +187,22 @@ pub(super) fn copy_line(c: &CopyCeiling) -> String {
 
 pub(super) fn summary(rows: &[CudaRow], copy: &CopyCeiling, say: &dyn Fn(&str)) {
     say(&compile_line(rows));
+    let mut wide = Vec::new();
+    for r in rows {
+        let sides = [
+            ("blazar", Some(&r.ours)),
+            ("cuda", Some(&r.cuda)),
+            ("cupy", r.cupy.as_ref()),
+        ];
+        for (who, side) in sides {
+            if side.is_some_and(super::report::is_wide) {
+                wide.push(format!("{} ({who})", r.name));
+            }
+        }
+    }
+    if let Some(line) = super::report::wide_line(&wide) {
+        say(&line);
+    }
     let slow: Vec<String> = rows
         .iter()
         .filter_map(|r| Some((r, r.ratio()?)))

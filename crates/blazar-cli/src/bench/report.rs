@@ -63,24 +63,53 @@ pub(super) fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+/// A side's repetitions spread widely when the slowest took more than this many times
+/// the fastest: its median, and any ratio built on it, is then not to be trusted.
+pub(super) const WIDE_SPREAD: f64 = 2.0;
+
+/// Whether a side's repetitions spread widely (see [`WIDE_SPREAD`]).
+pub(super) fn is_wide(s: &Side) -> bool {
+    s.spread
+        .is_some_and(|(lo, hi)| hi > WIDE_SPREAD * lo.max(f64::MIN_POSITIVE))
+}
+
+/// A side's median with the fastest and slowest repetition, `1.23 (1.10-1.52)`, and a
+/// `!` after a wide spread; or why it has no time.
+pub(super) fn ms_spread(s: &Side, p: usize) -> String {
+    match (s.ms, s.spread) {
+        (Some(m), Some((lo, hi))) => format!(
+            "{m:.p$} ({lo:.p$}-{hi:.p$}){}",
+            if is_wide(s) { "!" } else { "" }
+        ),
+        (Some(m), None) => format!("{m:.p$}"),
+        _ => s.note.clone().unwrap_or_else(|| "n/a".into()),
+    }
+}
+
+/// The closing line that names the sides whose spread is wide (`None`: none is).
+pub(super) fn wide_line(names: &[String]) -> Option<String> {
+    (!names.is_empty()).then(|| {
+        format!(
+            "! wide spread (slowest repetition over {WIDE_SPREAD}x the fastest): {}; \
+             their ratios are unreliable, rerun on a quieter machine",
+            names.join(", ")
+        )
+    })
+}
+
 pub(super) fn gbps(bytes: Option<u64>, ms: Option<f64>) -> Option<f64> {
     Some(bytes? as f64 / (ms? * 1e-3) / 1e9)
 }
 
 pub(super) fn header() -> String {
     format!(
-        "{:<18} {:>11} {:>11} {:>8} {:>8} {:>8}  checksum",
-        "workload", "blazar ms", "ref ms", "ratio", "GB/s", "ref GB/s"
+        "{:<18} {:>22} {:>22} {:>8} {:>8} {:>8}  checksum",
+        "workload", "blazar ms (min-max)", "ref ms (min-max)", "ratio", "GB/s", "ref GB/s"
     )
 }
 
 pub(super) fn table_line(r: &Row) -> String {
-    let ms = |s: &Side| {
-        s.ms.map_or_else(
-            || s.note.clone().unwrap_or_else(|| "n/a".into()),
-            |v| format!("{v:.2}"),
-        )
-    };
+    let ms = |s: &Side| ms_spread(s, 2);
     let num = |v: Option<f64>, p: usize| v.map_or("-".to_string(), |x| format!("{x:.p$}"));
     let check = match (r.checksum_ok(), r.ours.checksum, r.theirs.checksum) {
         (Some(true), ..) => "ok".to_string(),
@@ -89,7 +118,7 @@ pub(super) fn table_line(r: &Row) -> String {
         _ => "n/a".to_string(),
     };
     format!(
-        "{:<18} {:>11} {:>11} {:>8} {:>8} {:>8}  {check}",
+        "{:<18} {:>22} {:>22} {:>8} {:>8} {:>8}  {check}",
         r.name,
         ms(&r.ours),
         ms(&r.theirs),
@@ -120,6 +149,18 @@ pub(super) fn summary(rows: &[Row], say: &dyn Fn(&str)) {
         .filter(|r| r.ours.ms.is_none())
         .map(|r| r.name.as_str())
         .collect();
+    let mut wide = Vec::new();
+    for r in rows {
+        if is_wide(&r.ours) {
+            wide.push(format!("{} (blazar)", r.name));
+        }
+        if is_wide(&r.theirs) {
+            wide.push(format!("{} (reference)", r.name));
+        }
+    }
+    if let Some(line) = wide_line(&wide) {
+        say(&line);
+    }
     problems(&bad, &failed, say);
 }
 
@@ -194,6 +235,30 @@ mod tests {
     fn median_of_odd_and_even() {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn times_show_their_spread_and_wide_ones_are_marked() {
+        let side = |m, lo, hi| Side {
+            ms: Some(m),
+            spread: Some((lo, hi)),
+            reps: 5,
+            ..Side::default()
+        };
+        assert_eq!(ms_spread(&side(1.0, 0.9, 1.2), 2), "1.00 (0.90-1.20)");
+        // The CPU histogram reference of issue 15: 0.71 to 13.6 ms.
+        assert_eq!(ms_spread(&side(8.0, 0.71, 13.6), 2), "8.00 (0.71-13.60)!");
+        assert!(is_wide(&side(8.0, 0.71, 13.6)));
+        assert!(!is_wide(&side(1.0, 1.0, 2.0)));
+        let failed = Side {
+            note: Some("failed".into()),
+            ..Side::default()
+        };
+        assert_eq!(ms_spread(&failed, 2), "failed");
+        assert_eq!(wide_line(&[]), None);
+        assert!(wide_line(&["hist (reference)".into()])
+            .unwrap()
+            .contains("hist (reference)"));
     }
 
     #[test]

@@ -298,6 +298,20 @@ impl Parser {
             Tok::Imag(v) => ExprKind::Imag(v),
             Tok::Str(s) => ExprKind::Str(s),
             Tok::Ident(name) => {
+                if name == "end" && self.end_as_index() {
+                    // MATLAB's `x[end]`: one error with the Quasar spelling, and the
+                    // expression goes on as if an index were there (no cascade).
+                    self.error(
+                        span,
+                        "`end` is not an index in Quasar: the last element of `x` is \
+                         `x[numel(x)-1]` (`x[size(x, d)-1]` along dimension d)",
+                    );
+                    self.bump();
+                    return Ok(Expr {
+                        kind: ExprKind::Int(0),
+                        span,
+                    });
+                }
                 if Self::is_reserved(&name) {
                     self.error(
                         span,
@@ -377,5 +391,21 @@ impl Parser {
         let r = self.nested(|p| p.parse_list(close, false));
         self.no_lambda = saved;
         r
+    }
+    /// Whether the `end` at the current token sits where an index would (`x[end]`,
+    /// `x[end-1]`, `x[1:end]`): followed by what continues an expression or an index
+    /// list, never by what ends a block's closing line.
+    fn end_as_index(&self) -> bool {
+        matches!(
+            self.peek_at(1),
+            Tok::RBracket
+                | Tok::RParen
+                | Tok::Comma
+                | Tok::Colon
+                | Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::Slash
+        )
     }
 }

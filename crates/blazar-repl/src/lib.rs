@@ -1,0 +1,336 @@
+//! The interactive session of `blazar` (the REPL), as line-level logic with no terminal
+//! code: a [`Session`] takes input lines and runs each complete input against a
+//! workspace of variables and functions that persists between inputs.
+//!
+//! Each complete input is parsed as its own source file (`In[N]`, so errors point into
+//! it), joined with the definitions (functions, types) of earlier inputs and a
+//! never-run preamble that makes every workspace variable a top-level variable, resolved
+//! and checked like a program, and run by a fresh interpreter whose globals start from
+//! the workspace; the globals are copied back afterwards, even when the input failed
+//! (what ran before the error is kept, as in MATLAB). The value of a final expression
+//! statement is printed and kept as `ans`. Lines starting with `:` are commands
+//! (`commands.rs`). Program output, printed values and command output go to the
+//! session's writer, in order; diagnostics are returned as data.
+
+mod commands;
+mod input;
+
+pub use input::needs_more;
+
+use blazar_diagnostics::{render_all, Diagnostic, FileId, SourceMap};
+use blazar_hir::{ExprKind, Program, StmtKind};
+use blazar_interp::{Frame, Interp, Options, RunError};
+use blazar_runtime::builtins::Ctx;
+use blazar_runtime::Value;
+use blazar_syntax::ast;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// What one line did.
+#[derive(Debug)]
+pub enum Step {
+    /// The input is not complete yet (an open block or bracket): read another line.
+    More,
+    /// The input ran (or a command did).
+    Done(Reply),
+}
+
+/// The result of one complete input.
+#[derive(Debug, Default)]
+pub struct Reply {
+    /// Errors and warnings, located in the session's sources ([`Session::render`]).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The input was `:quit`.
+    pub quit: bool,
+}
+
+impl Reply {
+    pub fn is_error(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// An interactive session: the workspace and the text of every input so far.
+pub struct Session {
+    sources: SourceMap,
+    /// Function and type definitions of earlier inputs (spans into `sources`).
+    defs: Vec<ast::Stmt>,
+    workspace: BTreeMap<String, Value>,
+    /// The runtime context (output, random state, timers), lent to each run.
+    ctx: Option<Ctx>,
+    opts: Options,
+    inputs: usize,
+    pending: String,
+}
+
+impl Session {
+    /// A session whose program output goes to `ctx.out` and whose kernels run on
+    /// `opts.backend`.
+    pub fn new(ctx: Ctx, opts: Options) -> Session {
+        Session {
+            sources: SourceMap::new(),
+            defs: Vec::new(),
+            workspace: BTreeMap::new(),
+            ctx: Some(ctx),
+            opts,
+            inputs: 0,
+            pending: String::new(),
+        }
+    }
+
+    /// Takes one line (without its newline): a command, the start or the rest of an
+    /// input, or the line that completes one, which then runs.
+    pub fn feed(&mut self, line: &str) -> Step {
+        if self.pending.is_empty() && line.trim_start().starts_with(':') {
+            return Step::Done(self.command(line.trim()));
+        }
+        self.pending.push_str(line);
+        self.pending.push('\n');
+        if needs_more(&self.pending) {
+            return Step::More;
+        }
+        let text = std::mem::take(&mut self.pending);
+        Step::Done(self.run_input(&text))
+    }
+
+    /// Whether a started input waits for more lines.
+    pub fn is_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Drops a started input (Ctrl-C at a continuation prompt).
+    pub fn cancel(&mut self) {
+        self.pending.clear();
+    }
+
+    /// Runs what is left of a started input (end of input): its errors are reported.
+    pub fn finish(&mut self) -> Option<Reply> {
+        if self.pending.trim().is_empty() {
+            self.pending.clear();
+            return None;
+        }
+        let text = std::mem::take(&mut self.pending);
+        Some(self.run_input(&text))
+    }
+
+    /// The diagnostics as text, as `blazar run` prints them.
+    pub fn render(&self, ds: &[Diagnostic]) -> String {
+        render_all(ds, &self.sources)
+    }
+
+    /// The workspace variable `name`, if it has a value.
+    pub fn variable(&self, name: &str) -> Option<&Value> {
+        self.workspace.get(name)
+    }
+
+    /// The names of the workspace variables, sorted.
+    pub fn variables(&self) -> Vec<String> {
+        self.workspace.keys().cloned().collect()
+    }
+
+    /// Writes text to the session's output.
+    fn say(&mut self, text: &str) {
+        if let Some(ctx) = self.ctx.as_mut() {
+            let _ = ctx.out.write_all(text.as_bytes());
+            let _ = ctx.out.flush();
+        }
+    }
+
+    /// Parses, resolves and runs one complete input.
+    pub fn run_input(&mut self, text: &str) -> Reply {
+        self.inputs += 1;
+        let file = self.sources.add(format!("In[{}]", self.inputs), text);
+        let (input, mut diags) = blazar_syntax::parse(text, file);
+        if let Some(s) = input
+            .stmts
+            .iter()
+            .find(|s| matches!(s.kind, ast::StmtKind::Import(_)))
+        {
+            diags.push(Diagnostic::error(
+                s.span,
+                "`import` is not available in the interactive session; run the program \
+                 with `blazar run`",
+            ));
+        }
+        if diags.iter().any(Diagnostic::is_error) {
+            return Reply {
+                diagnostics: diags,
+                quit: false,
+            };
+        }
+        let program = self.program(&input);
+        let program = match program {
+            Ok(p) => p,
+            Err(ds) => {
+                // This input's own diagnostics; when none of them is the error (it sits
+                // in an earlier definition or the workspace preamble), every error.
+                let (mine, other): (Vec<_>, Vec<_>) =
+                    ds.into_iter().partition(|d| in_file(d, file));
+                if mine.iter().any(Diagnostic::is_error) {
+                    diags.extend(mine);
+                } else {
+                    diags.extend(other.into_iter().filter(Diagnostic::is_error));
+                }
+                return Reply {
+                    diagnostics: diags,
+                    quit: false,
+                };
+            }
+        };
+        let (program, warnings) = program;
+        diags.extend(warnings.into_iter().filter(|d| in_file(d, file)));
+        // Definitions are kept once they resolve (a later definition of a name
+        // replaces the earlier ones).
+        let names = defined_names(&input.stmts);
+        self.defs.retain(|s| !defines_any(s, &names));
+        self.defs
+            .extend(input.stmts.iter().filter(|s| is_def(s)).cloned());
+        if let Err(e) = self.execute(&program) {
+            diags.push(e.into_diagnostic());
+        }
+        Reply {
+            diagnostics: diags,
+            quit: false,
+        }
+    }
+
+    /// The program of an input: the workspace preamble, earlier definitions and the
+    /// input, resolved and checked; `Err` with the diagnostics when one is an error.
+    #[allow(clippy::type_complexity)]
+    fn program(
+        &mut self,
+        input: &ast::Program,
+    ) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut stmts = Vec::new();
+        if !self.workspace.is_empty() {
+            // `if 0 ... end` never runs; its assignments make the names top-level
+            // variables, which the run then fills from the workspace.
+            let mut pre = String::from("if 0\n");
+            for name in self.workspace.keys() {
+                pre.push_str(&format!("{name} = 0\n"));
+            }
+            pre.push_str("end\n");
+            let id = self.preamble_file(&pre);
+            stmts.extend(blazar_syntax::parse(&pre, id).0.stmts);
+        }
+        let names = defined_names(&input.stmts);
+        stmts.extend(
+            self.defs
+                .iter()
+                .filter(|s| !defines_any(s, &names))
+                .cloned(),
+        );
+        stmts.extend(input.stmts.iter().cloned());
+        let ast = ast::Program { stmts };
+        let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
+        let (program, mut diags) = blazar_hir::lower_program(&ast, &lookup);
+        let arity = |id: u32| {
+            let b = blazar_runtime::builtins::get(id);
+            (b.name.to_string(), b.min_args, b.max_args)
+        };
+        diags.extend(blazar_hir::check_program(&program, &arity));
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        Ok((program, diags))
+    }
+
+    /// The preamble's source file (one per input; never shown in a diagnostic that
+    /// reaches the user).
+    fn preamble_file(&mut self, text: &str) -> FileId {
+        self.sources.add("<workspace>", text)
+    }
+
+    /// Runs the script of `program` with the workspace as its globals, prints the value
+    /// of a final expression statement, and copies the globals back.
+    fn execute(&mut self, program: &Program) -> Result<(), Box<RunError>> {
+        let ctx = self
+            .ctx
+            .take()
+            .expect("the session's context is always returned");
+        let mut it = Interp::new(program, &self.sources, ctx, self.opts.clone());
+        for (i, name) in program.global_names.iter().enumerate() {
+            if let (Some(v), Some(slot)) = (self.workspace.get(name), it.globals.get_mut(i)) {
+                *slot = Some(v.clone());
+            }
+        }
+        let result = run_script(&mut it, program);
+        it.flush();
+        for (i, name) in program.global_names.iter().enumerate() {
+            if let Some(Some(v)) = it.globals.get(i) {
+                self.workspace.insert(name.clone(), v.clone());
+            }
+        }
+        let prec = it.prec;
+        self.ctx = Some(it.ctx);
+        if let Some(flag) = &self.opts.interrupt {
+            flag.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+        let value = result?;
+        if let Some(v) = value {
+            let text = blazar_runtime::format::format_value(&v, prec);
+            self.say(&format!("{text}\n"));
+            self.workspace.insert("ans".to_string(), v);
+        }
+        Ok(())
+    }
+}
+
+/// Runs the script; the value of its last statement when that is an expression (a
+/// call of a function without outputs has none).
+fn run_script<'p>(
+    it: &mut Interp<'p>,
+    program: &'p Program,
+) -> Result<Option<Value>, Box<RunError>> {
+    let script = &program.functions[program.script as usize];
+    let mut frame = Frame {
+        locals: Vec::new(),
+        func: program.script,
+    };
+    let (last, body) = match script.body.split_last() {
+        Some((l, rest)) if matches!(l.kind, StmtKind::Expr(_)) => (Some(l), rest),
+        _ => (None, &script.body[..]),
+    };
+    it.exec_block(body, &mut frame)?;
+    let Some(StmtKind::Expr(e)) = last.map(|s| &s.kind) else {
+        return Ok(None);
+    };
+    match &e.kind {
+        ExprKind::Call { callee, args } => Ok(it
+            .eval_call(callee, args, 0, &mut frame, e.span)?
+            .into_iter()
+            .next()),
+        _ => it.eval(e, &mut frame).map(Some),
+    }
+}
+
+fn in_file(d: &Diagnostic, file: FileId) -> bool {
+    d.span.is_none_or(|s| s.file == file)
+}
+
+fn is_def(s: &ast::Stmt) -> bool {
+    matches!(
+        s.kind,
+        ast::StmtKind::Function(_) | ast::StmtKind::TypeDef { .. }
+    )
+}
+
+fn def_name(s: &ast::Stmt) -> Option<&str> {
+    match &s.kind {
+        ast::StmtKind::Function(f) => Some(&f.name.name),
+        ast::StmtKind::TypeDef { name, .. } => Some(&name.name),
+        _ => None,
+    }
+}
+
+fn defined_names(stmts: &[ast::Stmt]) -> Vec<String> {
+    stmts
+        .iter()
+        .filter_map(def_name)
+        .map(str::to_string)
+        .collect()
+}
+
+fn defines_any(s: &ast::Stmt, names: &[String]) -> bool {
+    def_name(s).is_some_and(|n| names.iter().any(|m| m == n))
+}

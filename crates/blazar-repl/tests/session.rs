@@ -1,0 +1,148 @@
+//! The session driven line by line, as the terminal front end drives it: multi-line
+//! blocks, printed values, an error that leaves the session usable, the workspace.
+
+use blazar_repl::{Session, Step};
+use blazar_runtime::builtins::Ctx;
+use blazar_runtime::Prec;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// A writer whose bytes the test reads back.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn take(&self) -> String {
+        String::from_utf8(std::mem::take(&mut *self.0.borrow_mut())).unwrap()
+    }
+}
+
+fn session() -> (Session, Shared) {
+    let out = Shared::default();
+    let ctx = Ctx::new(
+        Prec::Single,
+        Box::new(out.clone()),
+        ".".into(),
+        "repl".into(),
+    );
+    let opts = blazar_interp::Options {
+        backend: Some(blazar_interp::BackendRef::new(
+            blazar_native::CpuBackend::new(blazar_native::CpuTier::Interp, 1),
+        )),
+        ..Default::default()
+    };
+    (Session::new(ctx, opts), out)
+}
+
+/// Feeds lines; every line but the last must ask for more, the last must complete.
+/// Returns the output and the rendered diagnostics.
+fn input(s: &mut Session, out: &Shared, lines: &[&str]) -> (String, String) {
+    for (i, line) in lines.iter().enumerate() {
+        match s.feed(line) {
+            Step::More => assert!(i + 1 < lines.len(), "`{line}` still waits for more"),
+            Step::Done(reply) => {
+                assert_eq!(i + 1, lines.len(), "`{line}` completed the input early");
+                return (out.take(), s.render(&reply.diagnostics));
+            }
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn blocks_errors_and_the_workspace() {
+    let (mut s, out) = session();
+    assert_eq!(
+        input(&mut s, &out, &["x = [1, 2, 3]"]),
+        (String::new(), String::new())
+    );
+    // A function over several lines, then used on a later line.
+    let def = ["function y = twice(v)", "    y = 2 * v", "end"];
+    assert_eq!(input(&mut s, &out, &def).1, "");
+    assert_eq!(input(&mut s, &out, &["twice(x)"]).0, "[2,4,6]\n");
+    // A loop over several lines sees the workspace.
+    let (printed, errs) = input(&mut s, &out, &["for i = 0..1", "  print x[i]", "end"]);
+    assert_eq!((printed.as_str(), errs.as_str()), ("1\n2\n", ""));
+    // A run-time error is reported, located in its input...
+    let (_, errs) = input(&mut s, &out, &["y = x[7]"]);
+    assert!(
+        errs.starts_with("In[5]:1:5: error: index 7 is out of bounds"),
+        "{errs}"
+    );
+    // ... and so is a compile-time one, after which nothing is lost.
+    let (_, errs) = input(&mut s, &out, &["z = undefined_thing + 1"]);
+    assert!(
+        errs.contains("undefined variable or function `undefined_thing`"),
+        "{errs}"
+    );
+    assert_eq!(input(&mut s, &out, &["x[2] + 1"]).0, "4\n");
+    assert_eq!(input(&mut s, &out, &["ans * 10"]).0, "40\n");
+    assert_eq!(s.variables(), ["ans", "i", "x"]);
+}
+
+#[test]
+fn commands() {
+    let (mut s, out) = session();
+    input(&mut s, &out, &["a = ones(2, 3)"]);
+    assert_eq!(input(&mut s, &out, &[":type a"]).0, "mat\n");
+    assert!(input(&mut s, &out, &[":device"])
+        .0
+        .starts_with("kernels run on: cpu"));
+    let (printed, _) = input(&mut s, &out, &[":time b = a + 1"]);
+    assert!(
+        printed.starts_with("time: ") && printed.ends_with(" ms\n"),
+        "{printed}"
+    );
+    assert_eq!(input(&mut s, &out, &["sum(b)"]).0, "12\n");
+    assert!(input(&mut s, &out, &[":help"]).0.contains(":quit"));
+    let (_, errs) = input(&mut s, &out, &[":nope"]);
+    assert!(errs.contains("unknown command `:nope`"), "{errs}");
+    assert!(matches!(s.feed(":quit"), Step::Done(r) if r.quit));
+}
+
+#[test]
+fn redefinition_replaces_and_kernels_run() {
+    let (mut s, out) = session();
+    input(&mut s, &out, &["function y = f(x)", "  y = x + 1", "end"]);
+    input(&mut s, &out, &["function y = f(x)", "  y = x + 100", "end"]);
+    assert_eq!(input(&mut s, &out, &["f(1)"]).0, "101\n");
+    input(&mut s, &out, &["v = zeros(4)"]);
+    let lines = [
+        "parallel_do(4, v, __kernel__ (v : vec, pos : int) -> _",
+        "    v[pos] = pos * pos)",
+    ];
+    let (_, errs) = input(&mut s, &out, &lines);
+    assert_eq!(errs, "");
+    assert_eq!(input(&mut s, &out, &["v"]).0, "[0,1,4,9]\n");
+    // An unfinished input at the end is run, and its error reported.
+    assert!(matches!(s.feed("for k = 0..2"), Step::More));
+    let reply = s.finish().expect("a pending input");
+    assert!(s.render(&reply.diagnostics).contains("found end of file"));
+}
+
+#[test]
+fn names_that_change_kind_do_not_break_the_session() {
+    let (mut s, out) = session();
+    input(&mut s, &out, &["f = 3"]);
+    // A function named like a workspace variable: reported or accepted, never a panic,
+    // and the session goes on.
+    let _ = input(&mut s, &out, &["function y = f(x)", "  y = x", "end"]);
+    assert_eq!(input(&mut s, &out, &["1 + 1"]).0, "2\n");
+    // A call of a function with no outputs prints nothing.
+    input(&mut s, &out, &["function [] = noop()", "end"]);
+    assert_eq!(
+        input(&mut s, &out, &["noop()"]),
+        (String::new(), String::new())
+    );
+}
