@@ -129,9 +129,8 @@ fn check_emits_json_lines() {
     assert_eq!(lines.len(), 1, "{stdout}");
     let name = file.display().to_string();
     assert!(
-        lines[0].starts_with(&format!(
-            "{{\"severity\":\"error\",\"message\":\"`end` is not an index in Quasar"
-        )),
+        lines[0]
+            .starts_with("{\"severity\":\"error\",\"message\":\"`end` is not an index in Quasar"),
         "{stdout}"
     );
     assert!(
