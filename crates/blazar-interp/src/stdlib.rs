@@ -7,6 +7,7 @@ const MODULES: &[(&str, &str)] = &[
     ("system.q", include_str!("../stdlib/system.q")),
     ("inttypes.q", include_str!("../stdlib/inttypes.q")),
     ("imfilter.q", include_str!("../stdlib/imfilter.q")),
+    ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
