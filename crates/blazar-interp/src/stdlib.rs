@@ -8,6 +8,7 @@ const MODULES: &[(&str, &str)] = &[
     ("inttypes.q", include_str!("../stdlib/inttypes.q")),
     ("imfilter.q", include_str!("../stdlib/imfilter.q")),
     ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
+    ("immorphology.q", include_str!("../stdlib/immorphology.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
