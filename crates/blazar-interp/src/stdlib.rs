@@ -9,6 +9,7 @@ const MODULES: &[(&str, &str)] = &[
     ("imfilter.q", include_str!("../stdlib/imfilter.q")),
     ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
     ("immorphology.q", include_str!("../stdlib/immorphology.q")),
+    ("imresize.q", include_str!("../stdlib/imresize.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
