@@ -10,6 +10,10 @@ const MODULES: &[(&str, &str)] = &[
     ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
     ("immorphology.q", include_str!("../stdlib/immorphology.q")),
     ("imresize.q", include_str!("../stdlib/imresize.q")),
+    (
+        "colortransform.q",
+        include_str!("../stdlib/colortransform.q"),
+    ),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
