@@ -10,6 +10,10 @@
 %   "bilinear": linear interpolation between the pixels floor(s) and floor(s) + 1 on each
 %               axis, with s clamped to [0, size - 1] (OpenCV's INTER_LINEAR). There is
 %               no antialiasing when shrinking (MATLAB's "Antialiasing", false).
+%   "bicubic":  Keys' cubic convolution with a = -0.5 (MATLAB's) over the 4 x 4 pixels
+%               floor(s) - 1 .. floor(s) + 2, the image extended symmetrically outside
+%               its borders (-1 reads 0, N reads N-1, as MATLAB); no antialiasing either.
+%               Values may overshoot the input's range, as MATLAB's do.
 % imresize(x, factor) and imresize(x, [rows, cols]) use "bilinear".
 
 function [] = __kernel__ imresize_nearest(x : cube'clamped, sr : scalar, sc : scalar, _
@@ -30,6 +34,43 @@ function [] = __kernel__ imresize_bilinear(x : cube'clamped, sr : scalar, sc : s
     top = (1 - b) * x[i, j, pos[2]] + b * x[i, j + 1, pos[2]]
     bottom = (1 - b) * x[i + 1, j, pos[2]] + b * x[i + 1, j + 1, pos[2]]
     y[pos] = (1 - a) * top + a * bottom
+end
+
+function w = __device__ imresize_cubic(t : scalar)
+    t = abs(t)
+    w = 0.0
+    if t <= 1
+        w = (1.5 * t - 2.5) * t * t + 1
+    elseif t < 2
+        w = ((-0.5 * t + 2.5) * t - 4) * t + 2
+    end
+end
+
+function i = __device__ imresize_symmetric(i : int, n : int)
+    i = periodize(i, 2 * n)
+    if i >= n
+        i = 2 * n - 1 - i
+    end
+end
+
+function [] = __kernel__ imresize_bicubic(x : cube'unchecked, sr : scalar, sc : scalar, _
+        y : cube'unchecked, pos : ivec3)
+    si = (pos[0] + 0.5) / sr - 0.5
+    sj = (pos[1] + 0.5) / sc - 0.5
+    i0 = int(floor(si)) - 1
+    j0 = int(floor(sj)) - 1
+    acc = 0.0
+    for a = 0..3
+        wi = imresize_cubic(si - (i0 + a))
+        i = imresize_symmetric(i0 + a, size(x, 0))
+        row = 0.0
+        for b = 0..3
+            j = imresize_symmetric(j0 + b, size(x, 1))
+            row += imresize_cubic(sj - (j0 + b)) * x[i, j, pos[2]]
+        end
+        acc += wi * row
+    end
+    y[pos] = acc
 end
 
 function y = imresize(x, sz, method : string)
@@ -57,7 +98,8 @@ function y = imresize(x, sz, method : string)
     match method with
     | "nearest" -> parallel_do(dims, x, sr, sc, y, imresize_nearest)
     | "bilinear" -> parallel_do(dims, x, sr, sc, y, imresize_bilinear)
-    | _ -> error(sprintf("imresize: unknown method %s (use nearest or bilinear)", method))
+    | "bicubic" -> parallel_do(dims, x, sr, sc, y, imresize_bicubic)
+    | _ -> error(sprintf("imresize: unknown method %s (use nearest, bilinear or bicubic)", method))
     end
 end
 

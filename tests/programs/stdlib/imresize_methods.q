@@ -1,8 +1,9 @@
 % imresize.q: nearest and bilinear enlargement by 2, shrinking to a given [rows, cols],
-% a non-integer factor (1.5: ceil(1.5 * size) pixels) and a cube keeping its channels.
-% Reference: NumPy loops of s = (d + 0.5) / scale - 0.5; nearest takes floor(s + 0.5)
-% clamped, bilinear interpolates between floor(s) and floor(s) + 1 with s clamped to
-% [0, size - 1].
+% a non-integer factor (1.5: ceil(1.5 * size) pixels), a cube keeping its channels, and
+% bicubic enlargement and shrinking. Reference: NumPy loops of s = (d + 0.5) / scale -
+% 0.5; nearest takes floor(s + 0.5) clamped, bilinear interpolates between floor(s) and
+% floor(s) + 1 with s clamped to [0, size - 1], bicubic sums Keys' kernel (a = -0.5)
+% over floor(s) - 1 .. floor(s) + 2 with symmetric extension (i mod 2N, N..2N-1 -> 2N-1-i).
 % ==
 % tolerance { 1e-4 }
 % stdout {
@@ -30,6 +31,14 @@
 % [6,8,2]
 % [ [2.16667,3.5,4.83333],
 %   [8.16667,9.5,11.4583] ]
+% [ [0.53125,0.804688,1.35156,1.875,2.375,2.89844,3.44531,3.71875],
+%   [1.625,1.89844,2.44531,2.9693,3.4704,3.98743,4.52039,4.78687],
+%   [3.8125,4.08594,4.63281,5.1579,5.66119,6.16541,6.67053,6.9231],
+%   [6,6.27344,6.82031,7.33899,7.82947,8.40845,9.07593,9.40967],
+%   [8.1875,8.46094,9.00781,9.51257,9.97522,10.7166,11.7366,12.2466],
+%   [9.28125,9.55469,10.1016,10.5994,11.0481,11.8706,13.0669,13.665] ]
+% [ [1.82755,3.22021,4.58934],
+%   [8.39005,9.73145,11.8734] ]
 % }
 import "imresize.q"
 x = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 13]]
@@ -44,3 +53,5 @@ c[:, :, 1] = x
 print size(imresize(c, 2, "nearest"))
 y = imresize(c, [2, 3])
 print y[:, :, 1]
+print imresize(x, 2, "bicubic")
+print imresize(x, [2, 3], "bicubic")
