@@ -11,6 +11,10 @@
 % rgb2hsv(x) / hsv2rgb(x): hue and saturation in [0, 1] as MATLAB's, value the largest
 %   channel (in the input's range, so hsv2rgb(rgb2hsv(x)) gives x back). A grey pixel has
 %   hue 0 and saturation 0; black has saturation 0.
+% rgb2lab(x) / lab2rgb(x): CIE L*a*b* (L in [0, 100]) of sRGB data (IEC 61966-2-1 transfer
+%   curve and matrix [0.4124 0.3576 0.1805; 0.2126 0.7152 0.0722; 0.0193 0.1192 0.9505],
+%   D65 white = that matrix's row sums [0.9505 1 1.089], so white has a = b = 0), and the
+%   inverse back to [0, 255] without clipping.
 
 function [] = __kernel__ rgb2gray_kernel(x : cube'unchecked, y : mat'unchecked, _
         pos : ivec2)
@@ -108,6 +112,66 @@ function [] = __kernel__ hsv2rgb_kernel(x : cube'unchecked, y : cube'unchecked, 
     y[pos[0], pos[1], 2] = b
 end
 
+function c = __device__ srgb_decode(v : scalar)
+    c = v / 255
+    if c <= 0.04045
+        c = c / 12.92
+    else
+        c = ((c + 0.055) / 1.055)^2.4
+    end
+end
+
+function v = __device__ srgb_encode(c : scalar)
+    if c <= 0.0031308
+        v = 12.92 * c
+    else
+        v = 1.055 * c^(1 / 2.4) - 0.055
+    end
+    v = 255 * v
+end
+
+function f = __device__ lab_f(t : scalar)
+    if t > 216 / 24389
+        f = t^(1 / 3)
+    else
+        f = t * 841 / 108 + 4 / 29
+    end
+end
+
+function t = __device__ lab_finv(f : scalar)
+    if f > 6 / 29
+        t = f * f * f
+    else
+        t = (f - 4 / 29) * 108 / 841
+    end
+end
+
+function [] = __kernel__ rgb2lab_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    r = srgb_decode(x[pos[0], pos[1], 0])
+    g = srgb_decode(x[pos[0], pos[1], 1])
+    b = srgb_decode(x[pos[0], pos[1], 2])
+    fx = lab_f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505)
+    fy = lab_f(0.2126 * r + 0.7152 * g + 0.0722 * b)
+    fz = lab_f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089)
+    y[pos[0], pos[1], 0] = 116 * fy - 16
+    y[pos[0], pos[1], 1] = 500 * (fx - fy)
+    y[pos[0], pos[1], 2] = 200 * (fy - fz)
+end
+
+function [] = __kernel__ lab2rgb_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    fy = (x[pos[0], pos[1], 0] + 16) / 116
+    fx = fy + x[pos[0], pos[1], 1] / 500
+    fz = fy - x[pos[0], pos[1], 2] / 200
+    cx = 0.9505 * lab_finv(fx)
+    cy = lab_finv(fy)
+    cz = 1.089 * lab_finv(fz)
+    y[pos[0], pos[1], 0] = srgb_encode(3.2406254773 * cx - 1.5372079722 * cy - 0.4986285987 * cz)
+    y[pos[0], pos[1], 1] = srgb_encode(-0.9689307147 * cx + 1.8757560609 * cy + 0.0415175238 * cz)
+    y[pos[0], pos[1], 2] = srgb_encode(0.0557101204 * cx - 0.2040210506 * cy + 1.0569959423 * cz)
+end
+
 function [] = colortransform_check(x, name : string)
     if ndims(x) != 3 || size(x, 2) != 3
         error(sprintf("%s: expects an M x N x 3 cube", name))
@@ -142,4 +206,16 @@ function y = hsv2rgb(x)
     colortransform_check(x, "hsv2rgb")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, hsv2rgb_kernel)
+end
+
+function y = rgb2lab(x)
+    colortransform_check(x, "rgb2lab")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, rgb2lab_kernel)
+end
+
+function y = lab2rgb(x)
+    colortransform_check(x, "lab2rgb")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, lab2rgb_kernel)
 end

@@ -1,8 +1,11 @@
 % colortransform.q: rgb2gray, rgb2ycbcr, rgb2hsv on a 2x3 colour image, hsv2rgb of known
-% colours, and the round trips ycbcr2rgb(rgb2ycbcr(x)) and hsv2rgb(rgb2hsv(x)).
+% colours, the round trips ycbcr2rgb(rgb2ycbcr(x)) and hsv2rgb(rgb2hsv(x)), and rgb2lab
+% (with white) and its round trip through lab2rgb.
 % Reference: NumPy (0.299 R + 0.587 G + 0.114 B; x @ T' + [16, 128, 128] with MATLAB's
 % Rec. 601 matrix T / 255) and Python's colorsys.rgb_to_hsv / hsv_to_rgb on x / 255,
-% value scaled back by 255.
+% value scaled back by 255. rgb2lab: NumPy of the sRGB curve, the IEC matrix M, white =
+% M's row sums and the CIE f(t) (cube root above (6/29)^3); a grey pixel's a and b are 0
+% (NumPy gives -1e-14 for one of them).
 % ==
 % tolerance { 1e-4 }
 % stdout {
@@ -24,6 +27,13 @@
 %   [0,100,100],
 %   [255,191.25,229.5] ]
 % 1
+% 1
+% [ [53.2329,70.5018,16.1144],
+%   [0,44.4144,100] ]
+% [ [80.1053,-70.5181,0],
+%   [0,66.7117,0] ]
+% [ [67.2228,64.9454,0],
+%   [0,-84.7445,0] ]
 % 1
 % }
 import "colortransform.q"
@@ -49,3 +59,9 @@ h[2, 0, :] = [0.9, 0.25, 255]
 print reshape(hsv2rgb(h), [3, 3])
 print max(abs(ycbcr2rgb(ycc) - x)) < 1e-3
 print max(abs(hsv2rgb(hsv) - x)) < 1e-3
+x[1, 2, :] = [255, 255, 255]
+lab = rgb2lab(x)
+print lab[:, :, 0]
+print lab[:, :, 1]
+print lab[:, :, 2]
+print max(abs(lab2rgb(lab) - x)) < 1e-2
