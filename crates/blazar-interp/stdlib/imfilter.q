@@ -63,6 +63,11 @@ function [] = __kernel__ imfilter_zero(x : cube'safe, h : mat'unchecked, c0 : in
 end
 
 function y = imfilter(x, h, c, mode : string)
+    if ndims(x) == 1
+        % a vec as a 1 x N mat: kernels then read its rows through the access modifier
+        % of a mat (a promoted vec's boundary reads are not per dimension yet)
+        x = [x]
+    end
     y = zeros(size(x))
     dims = [size(x, 0), size(x, 1), size(x, 2)]
     c0 = int(c[0])

@@ -36,6 +36,11 @@ function [] = __kernel__ immedfilt_kernel(x : cube'clamped, r : int, y : cube'un
 end
 
 function y = immedfilt(x, r)
+    if ndims(x) == 1
+        % a vec as a 1 x N mat: kernels then read its rows through the access modifier
+        % of a mat (a promoted vec's boundary reads are not per dimension yet)
+        x = [x]
+    end
     if r < 0
         error("immedfilt: the radius must not be negative")
     end

@@ -74,6 +74,11 @@ function [] = __kernel__ imresize_bicubic(x : cube'unchecked, sr : scalar, sc : 
 end
 
 function y = imresize(x, sz, method : string)
+    if ndims(x) == 1
+        % a vec as a 1 x N mat: kernels then read its rows through the access modifier
+        % of a mat (a promoted vec's boundary reads are not per dimension yet)
+        x = [x]
+    end
     rows = size(x, 0)
     cols = size(x, 1)
     if numel(sz) == 1
