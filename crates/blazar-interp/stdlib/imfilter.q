@@ -68,6 +68,9 @@ function y = imfilter(x, h, c, mode : string)
         % of a mat (a promoted vec's boundary reads are not per dimension yet)
         x = [x]
     end
+    if numel(c) != 2
+        error("imfilter: the origin c must be [row, column]")
+    end
     y = zeros(size(x))
     dims = [size(x, 0), size(x, 1), size(x, 2)]
     c0 = int(c[0])

@@ -54,12 +54,18 @@ function [] = __kernel__ imdilate_kernel(x : cube'unchecked, mask : mat'unchecke
 end
 
 function y = imerode(x, mask, origin)
+    if numel(origin) != 2
+        error("imerode: the origin must be [row, column]")
+    end
     y = zeros(size(x))
     dims = [size(x, 0), size(x, 1), size(x, 2)]
     parallel_do(dims, x, mask, int(origin[0]), int(origin[1]), y, imerode_kernel)
 end
 
 function y = imdilate(x, mask, origin)
+    if numel(origin) != 2
+        error("imdilate: the origin must be [row, column]")
+    end
     y = zeros(size(x))
     dims = [size(x, 0), size(x, 1), size(x, 2)]
     parallel_do(dims, x, mask, int(origin[0]), int(origin[1]), y, imdilate_kernel)
