@@ -6,6 +6,14 @@
 const MODULES: &[(&str, &str)] = &[
     ("system.q", include_str!("../stdlib/system.q")),
     ("inttypes.q", include_str!("../stdlib/inttypes.q")),
+    ("imfilter.q", include_str!("../stdlib/imfilter.q")),
+    ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
+    ("immorphology.q", include_str!("../stdlib/immorphology.q")),
+    ("imresize.q", include_str!("../stdlib/imresize.q")),
+    (
+        "colortransform.q",
+        include_str!("../stdlib/colortransform.q"),
+    ),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as

@@ -1,0 +1,221 @@
+% colortransform.q: Blazar's bundled colour-space module. Colour images are cubes whose
+% last index is the channel (R, G, B = 0, 1, 2), with values in Quasar's usual range
+% [0, 255] (imread's).
+%
+% rgb2gray(x): the M x N luma 0.299 R + 0.587 G + 0.114 B (Rec. 601, MATLAB's weights).
+% rgb2ycbcr(x) / ycbcr2rgb(x): MATLAB's Rec. 601 studio-range transform for 8-bit data,
+%   Y  = 16  + ( 65.481 R + 128.553 G +  24.966 B) / 255
+%   Cb = 128 + (-37.797 R -  74.203 G + 112.000 B) / 255
+%   Cr = 128 + (112.000 R -  93.786 G -  18.214 B) / 255
+%   and its exact inverse (no rounding and no clipping: values stay floats).
+% rgb2hsv(x) / hsv2rgb(x): hue and saturation in [0, 1] as MATLAB's, value the largest
+%   channel (in the input's range, so hsv2rgb(rgb2hsv(x)) gives x back). A grey pixel has
+%   hue 0 and saturation 0; black has saturation 0.
+% rgb2lab(x) / lab2rgb(x): CIE L*a*b* (L in [0, 100]) of sRGB data (IEC 61966-2-1 transfer
+%   curve and matrix [0.4124 0.3576 0.1805; 0.2126 0.7152 0.0722; 0.0193 0.1192 0.9505],
+%   D65 white = that matrix's row sums [0.9505 1 1.089], so white has a = b = 0), and the
+%   inverse back to [0, 255] without clipping.
+
+function [] = __kernel__ rgb2gray_kernel(x : cube'unchecked, y : mat'unchecked, _
+        pos : ivec2)
+    y[pos] = 0.299 * x[pos[0], pos[1], 0] + 0.587 * x[pos[0], pos[1], 1] + _
+        0.114 * x[pos[0], pos[1], 2]
+end
+
+function [] = __kernel__ rgb2ycbcr_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    r = x[pos[0], pos[1], 0]
+    g = x[pos[0], pos[1], 1]
+    b = x[pos[0], pos[1], 2]
+    y[pos[0], pos[1], 0] = 16 + (65.481 * r + 128.553 * g + 24.966 * b) / 255
+    y[pos[0], pos[1], 1] = 128 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255
+    y[pos[0], pos[1], 2] = 128 + (112.0 * r - 93.786 * g - 18.214 * b) / 255
+end
+
+function [] = __kernel__ ycbcr2rgb_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    l = x[pos[0], pos[1], 0] - 16
+    cb = x[pos[0], pos[1], 1] - 128
+    cr = x[pos[0], pos[1], 2] - 128
+    y[pos[0], pos[1], 0] = 1.16438356 * l + 3.01124397e-07 * cb + 1.59602689 * cr
+    y[pos[0], pos[1], 1] = 1.16438356 * l - 0.39176254 * cb - 0.812968292 * cr
+    y[pos[0], pos[1], 2] = 1.16438356 * l + 2.01723264 * cb + 3.05426175e-06 * cr
+end
+
+function [] = __kernel__ rgb2hsv_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    r = x[pos[0], pos[1], 0]
+    g = x[pos[0], pos[1], 1]
+    b = x[pos[0], pos[1], 2]
+    v = max(r, max(g, b))
+    d = v - min(r, min(g, b))
+    h = 0.0
+    s = 0.0
+    if v > 0
+        s = d / v
+    end
+    if d > 0
+        if v == r
+            h = (g - b) / d
+            if h < 0
+                h += 6
+            end
+        elseif v == g
+            h = 2 + (b - r) / d
+        else
+            h = 4 + (r - g) / d
+        end
+        h = h / 6
+    end
+    y[pos[0], pos[1], 0] = h
+    y[pos[0], pos[1], 1] = s
+    y[pos[0], pos[1], 2] = v
+end
+
+function [] = __kernel__ hsv2rgb_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    h6 = x[pos[0], pos[1], 0] * 6
+    s = x[pos[0], pos[1], 1]
+    v = x[pos[0], pos[1], 2]
+    k = floor(h6)
+    f = h6 - k
+    sector = int(periodize(k, 6))
+    p = v * (1 - s)
+    q = v * (1 - s * f)
+    t = v * (1 - s * (1 - f))
+    r = v
+    g = t
+    b = p
+    if sector == 1
+        r = q
+        g = v
+        b = p
+    elseif sector == 2
+        r = p
+        g = v
+        b = t
+    elseif sector == 3
+        r = p
+        g = q
+        b = v
+    elseif sector == 4
+        r = t
+        g = p
+        b = v
+    elseif sector == 5
+        r = v
+        g = p
+        b = q
+    end
+    y[pos[0], pos[1], 0] = r
+    y[pos[0], pos[1], 1] = g
+    y[pos[0], pos[1], 2] = b
+end
+
+function c = __device__ srgb_decode(v : scalar)
+    c = v / 255
+    if c <= 0.04045
+        c = c / 12.92
+    else
+        c = ((c + 0.055) / 1.055)^2.4
+    end
+end
+
+function v = __device__ srgb_encode(c : scalar)
+    if c <= 0.0031308
+        v = 12.92 * c
+    else
+        v = 1.055 * c^(1 / 2.4) - 0.055
+    end
+    v = 255 * v
+end
+
+function f = __device__ lab_f(t : scalar)
+    if t > 216 / 24389
+        f = t^(1 / 3)
+    else
+        f = t * 841 / 108 + 4 / 29
+    end
+end
+
+function t = __device__ lab_finv(f : scalar)
+    if f > 6 / 29
+        t = f * f * f
+    else
+        t = (f - 4 / 29) * 108 / 841
+    end
+end
+
+function [] = __kernel__ rgb2lab_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    r = srgb_decode(x[pos[0], pos[1], 0])
+    g = srgb_decode(x[pos[0], pos[1], 1])
+    b = srgb_decode(x[pos[0], pos[1], 2])
+    fx = lab_f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505)
+    fy = lab_f(0.2126 * r + 0.7152 * g + 0.0722 * b)
+    fz = lab_f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089)
+    y[pos[0], pos[1], 0] = 116 * fy - 16
+    y[pos[0], pos[1], 1] = 500 * (fx - fy)
+    y[pos[0], pos[1], 2] = 200 * (fy - fz)
+end
+
+function [] = __kernel__ lab2rgb_kernel(x : cube'unchecked, y : cube'unchecked, _
+        pos : ivec2)
+    fy = (x[pos[0], pos[1], 0] + 16) / 116
+    fx = fy + x[pos[0], pos[1], 1] / 500
+    fz = fy - x[pos[0], pos[1], 2] / 200
+    cx = 0.9505 * lab_finv(fx)
+    cy = lab_finv(fy)
+    cz = 1.089 * lab_finv(fz)
+    y[pos[0], pos[1], 0] = srgb_encode(3.2406254773 * cx - 1.5372079722 * cy - 0.4986285987 * cz)
+    y[pos[0], pos[1], 1] = srgb_encode(-0.9689307147 * cx + 1.8757560609 * cy + 0.0415175238 * cz)
+    y[pos[0], pos[1], 2] = srgb_encode(0.0557101204 * cx - 0.2040210506 * cy + 1.0569959423 * cz)
+end
+
+function [] = colortransform_check(x, name : string)
+    if ndims(x) != 3 || size(x, 2) != 3
+        error(sprintf("%s: expects an M x N x 3 cube", name))
+    end
+end
+
+function y = rgb2gray(x)
+    colortransform_check(x, "rgb2gray")
+    y = zeros(size(x, 0), size(x, 1))
+    parallel_do([size(x, 0), size(x, 1)], x, y, rgb2gray_kernel)
+end
+
+function y = rgb2ycbcr(x)
+    colortransform_check(x, "rgb2ycbcr")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, rgb2ycbcr_kernel)
+end
+
+function y = ycbcr2rgb(x)
+    colortransform_check(x, "ycbcr2rgb")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, ycbcr2rgb_kernel)
+end
+
+function y = rgb2hsv(x)
+    colortransform_check(x, "rgb2hsv")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, rgb2hsv_kernel)
+end
+
+function y = hsv2rgb(x)
+    colortransform_check(x, "hsv2rgb")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, hsv2rgb_kernel)
+end
+
+function y = rgb2lab(x)
+    colortransform_check(x, "rgb2lab")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, rgb2lab_kernel)
+end
+
+function y = lab2rgb(x)
+    colortransform_check(x, "lab2rgb")
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, lab2rgb_kernel)
+end
