@@ -310,7 +310,7 @@ impl<'a> Lower<'a> {
             }
         };
         for (index, v) in targets {
-            let index = crate::lower_index::fit_rank(arr, t.rank, index);
+            let index = crate::lower_index::fit_rank(arr, t, false, index);
             if matches!(v.ty, Ty::Vector(..)) {
                 return err(span, "a vector cannot be stored in one array element");
             }

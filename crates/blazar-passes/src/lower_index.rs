@@ -96,7 +96,7 @@ impl<'a> Lower<'a> {
                 let t = self.arr_ty(a);
                 let elem = t.elem;
                 let load = |idx: Vec<Expr>| {
-                    let index = fit_rank(a, t.rank, idx);
+                    let index = fit_rank(a, t, true, idx);
                     Expr::new(K::Load { arr: a, index }, Ty::Scalar(elem))
                 };
                 Ok(Val::E(match range {
@@ -184,11 +184,26 @@ impl<'a> Lower<'a> {
 /// the array's last dimension (`last + n * extra`), so an extra index other than 0 lands
 /// outside the array and reads as the boundary mode says. A vec (1×N) is indexed by the
 /// second index (`v[0, j]`, `v[0, j, 0]`), a larger array by its leading ones
-/// (`x[i, j, 0]`).
-pub(crate) fn fit_rank(arr: ArrId, rank: u8, mut idx: Vec<Expr>) -> Vec<Expr> {
-    let r = rank as usize;
+/// (`x[i, j, 0]`). A read under `'clamped`, `'mirror` or `'circular` maps every index of
+/// an extent-1 dimension to 0, so the extra indices are dropped instead.
+pub(crate) fn fit_rank(arr: ArrId, t: ArrayTy, read: bool, mut idx: Vec<Expr>) -> Vec<Expr> {
+    let r = t.rank as usize;
     if idx.len() <= r.max(1) {
         return idx;
+    }
+    let extends = matches!(
+        t.read,
+        blazar_kir::ReadMode::Clamped
+            | blazar_kir::ReadMode::Mirror
+            | blazar_kir::ReadMode::Circular
+    );
+    if read && extends {
+        return if r == 1 {
+            vec![idx.remove(1)]
+        } else {
+            idx.truncate(r);
+            idx
+        };
     }
     let (last, extras) = if r == 1 {
         // A vec is 1×N: its index is the second; the first and any past it are extra.
