@@ -43,7 +43,11 @@ fn unsafe_ancestor(a: &Path) -> Option<String> {
 /// (no links) that this user owns, nobody else can write, and no other user can
 /// replace; `Err` says why not.
 pub(crate) fn trusted_dir(path: &Path, parents: bool) -> Result<PathBuf, String> {
-    match DirBuilder::new().mode(0o700).recursive(parents).create(path) {
+    match DirBuilder::new()
+        .mode(0o700)
+        .recursive(parents)
+        .create(path)
+    {
         Ok(()) => {}
         Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
         Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
@@ -105,11 +109,7 @@ pub fn private_dir(parent: &Path) -> std::io::Result<PrivateDir> {
     }
     for _ in 0..16 {
         let r = crate::random::<8>()?;
-        let p = parent.join(format!(
-            "blazar-{}-{}",
-            std::process::id(),
-            crate::hex(&r)
-        ));
+        let p = parent.join(format!("blazar-{}-{}", std::process::id(), crate::hex(&r)));
         match DirBuilder::new().mode(0o700).create(&p) {
             Ok(()) => {}
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,

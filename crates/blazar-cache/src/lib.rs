@@ -195,7 +195,11 @@ impl Store {
     /// The MAC of entry `name` holding `payload`, not yet finalised.
     fn mac(&self, name: &str, payload: &[u8]) -> Hmac<Sha256> {
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key).expect("any key length");
-        for part in [b"blazar cache v1".as_slice(), self.sub.as_bytes(), name.as_bytes()] {
+        for part in [
+            b"blazar cache v1".as_slice(),
+            self.sub.as_bytes(),
+            name.as_bytes(),
+        ] {
             mac.update(&(part.len() as u64).to_le_bytes());
             mac.update(part);
         }

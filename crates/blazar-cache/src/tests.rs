@@ -102,7 +102,10 @@ fn folders_others_can_write_or_own_are_refused() {
     std::fs::set_permissions(&r, std::fs::Permissions::from_mode(0o777)).unwrap();
     let e = Store::open(&r, "native").unwrap_err();
     assert!(e.contains("writable by others"), "{e}");
-    assert!(!r.join("key").exists(), "nothing is written in a refused root");
+    assert!(
+        !r.join("key").exists(),
+        "nothing is written in a refused root"
+    );
     // A store below a good root that others can write.
     std::fs::set_permissions(&r, std::fs::Permissions::from_mode(0o700)).unwrap();
     std::fs::create_dir(r.join("cubin")).unwrap();
@@ -146,7 +149,9 @@ fn a_folder_owned_by_another_user_is_refused() {
     let k = root("foreign-key");
     Store::open(&k, "native").unwrap();
     std::os::unix::fs::chown(k.join("key"), Some(12345), None).unwrap();
-    assert!(Store::open(&k, "native").unwrap_err().contains("another user"));
+    assert!(Store::open(&k, "native")
+        .unwrap_err()
+        .contains("another user"));
     let _ = std::fs::remove_dir_all(&r);
     let _ = std::fs::remove_dir_all(&k);
 }

@@ -116,7 +116,11 @@ fn a_forged_entry_is_refused_and_rebuilt() {
     std::fs::write(&real, &forged).unwrap();
     assert_eq!(run(&dir, &root).0, WANT, "the kernel is rebuilt");
     assert!(!marker.exists(), "the planted constructor ran");
-    assert_ne!(std::fs::read(&real).unwrap(), forged, "the entry is rebuilt");
+    assert_ne!(
+        std::fs::read(&real).unwrap(),
+        forged,
+        "the entry is rebuilt"
+    );
     // The rebuilt entry is used as it is.
     assert_eq!(run(&dir, &root).0, WANT);
     let _ = std::fs::remove_dir_all(&dir);
@@ -141,7 +145,11 @@ fn a_link_planted_at_an_entry_is_not_followed() {
     std::os::unix::fs::symlink(&outside, &real).unwrap();
     assert_eq!(run(&dir, &root).0, WANT);
     assert!(!marker.exists(), "the planted constructor ran");
-    assert_eq!(std::fs::read(&outside).unwrap(), forged, "the link's target is untouched");
+    assert_eq!(
+        std::fs::read(&outside).unwrap(),
+        forged,
+        "the link's target is untouched"
+    );
     assert!(std::fs::symlink_metadata(&real).unwrap().is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -158,8 +166,15 @@ fn a_cache_folder_others_can_write_is_refused() {
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o777)).unwrap();
     let (out, err) = run(&dir, &root);
     assert_eq!(out, WANT);
-    assert!(err.contains("not kept on disk") && err.contains("writable by others"), "{err}");
-    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0, "nothing written there");
+    assert!(
+        err.contains("not kept on disk") && err.contains("writable by others"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&root).unwrap().count(),
+        0,
+        "nothing written there"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -181,7 +196,11 @@ fn a_cache_folder_another_user_owns_is_refused() {
     let (out, err) = run(&dir, &root);
     assert_eq!(out, WANT);
     assert!(err.contains("owned by another user"), "{err}");
-    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0, "nothing written there");
+    assert_eq!(
+        std::fs::read_dir(&root).unwrap().count(),
+        0,
+        "nothing written there"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

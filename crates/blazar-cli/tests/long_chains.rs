@@ -65,7 +65,11 @@ fn long_chains_of_arrays_and_in_kernels_run_on_every_tier() {
     );
     for fuse in ["off", "0"] {
         let (out, t) = blazar(&["run", "--device", "cpu", "--fuse-min", fuse], &file);
-        assert_eq!(ok(&out), "100000\n[1,1,1,1,1,1,1,1,1,1]\n", "--fuse-min {fuse}");
+        assert_eq!(
+            ok(&out),
+            "100000\n[1,1,1,1,1,1,1,1,1,1]\n",
+            "--fuse-min {fuse}"
+        );
         assert!(t < SLOW, "run took {t:?}");
     }
     let file = program(
@@ -93,11 +97,20 @@ fn deep_nesting_is_a_clean_error() {
     let (out, _) = blazar(&["check"], &file);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("parens.q:1:") && err.contains("nested too deeply"), "{err}");
+    assert!(
+        err.contains("parens.q:1:") && err.contains("nested too deeply"),
+        "{err}"
+    );
     // A chain longer than the stack allows is an error too, never an overflow.
-    let file = program("huge.q", &format!("x = {}\nprint x\n", sum_of("1", 2_000_000)));
+    let file = program(
+        "huge.q",
+        &format!("x = {}\nprint x\n", sum_of("1", 2_000_000)),
+    );
     let (out, _) = blazar(&["run"], &file);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("huge.q:1:") && err.contains("too deeply nested"), "{err}");
+    assert!(
+        err.contains("huge.q:1:") && err.contains("too deeply nested"),
+        "{err}"
+    );
 }

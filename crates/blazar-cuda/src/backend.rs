@@ -288,10 +288,13 @@ impl Backend for CudaBackend {
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
-        let deep = &mut self.too_deep.entry(Rc::as_ptr(k) as usize).or_insert_with(|| {
-            let d = blazar_kir::visit::max_expr_depth(k);
-            (k.clone(), d > blazar_kir::visit::MAX_COMPILED_DEPTH)
-        });
+        let deep = &mut self
+            .too_deep
+            .entry(Rc::as_ptr(k) as usize)
+            .or_insert_with(|| {
+                let d = blazar_kir::visit::max_expr_depth(k);
+                (k.clone(), d > blazar_kir::visit::MAX_COMPILED_DEPTH)
+            });
         if deep.1 {
             return Ok(None);
         }

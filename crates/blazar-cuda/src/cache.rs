@@ -135,7 +135,8 @@ mod tests {
     #[test]
     fn a_folder_others_can_write_is_refused() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("blazar-cache-test-open-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("blazar-cache-test-open-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
         assert!(DiskCache::at(&dir).is_err());

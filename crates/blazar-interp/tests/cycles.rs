@@ -55,7 +55,10 @@ print size(c), size(o.self.self.data), size(o.f(1)[0][1])
     );
     run(&loaded, ctx, Options::default()).expect("the program runs");
     let grown = rss_kib().saturating_sub(before);
-    assert_eq!(String::from_utf8_lossy(&out.borrow()), "[1,3][1,2000][1,2000]\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.borrow()),
+        "[1,3][1,2000][1,2000]\n"
+    );
     let stats = blazar_runtime::cycles::stats();
     assert!(stats.reclaimed >= 19_000 * 3, "{stats:?}");
     assert!(stats.tracked < 4096, "{stats:?}");

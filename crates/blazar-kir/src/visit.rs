@@ -88,7 +88,10 @@ pub fn max_expr_depth(k: &Kernel) -> usize {
                 StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
                     dims.iter().for_each(&mut e)
                 }
-                StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
+                StmtKind::Break(_)
+                | StmtKind::Continue(_)
+                | StmtKind::Barrier
+                | StmtKind::Return => {}
             }
             deepest = deepest.max(inner);
         }

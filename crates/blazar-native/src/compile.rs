@@ -156,11 +156,7 @@ pub(crate) fn key(tc: &Toolchain, source: &str) -> String {
 pub(crate) fn lookup(source: &str) -> Result<Option<Arc<Library>>, String> {
     let tc = toolchain()?;
     let key = key(tc, source);
-    if let Some(lib) = loaded()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&key)
-    {
+    if let Some(lib) = loaded().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(Some(lib.clone()));
     }
     let Some(lib) = store().and_then(|s| from_disk(s, &key, source)) else {

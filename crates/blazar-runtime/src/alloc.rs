@@ -61,10 +61,10 @@ pub fn result(dims: &[usize], bytes: usize) -> RtResult<usize> {
         (_, t) => rt_bail!(
             "out of memory: a result of size {} needs {}",
             fmt_size(dims),
-            t.map_or("more bytes than there are addresses".to_string(), |t| format!(
-                "{:.1} GB",
-                t as f64 / 1e9
-            ))
+            t.map_or(
+                "more bytes than there are addresses".to_string(),
+                |t| format!("{:.1} GB", t as f64 / 1e9)
+            )
         ),
     }
 }
@@ -99,7 +99,10 @@ mod tests {
     fn an_allocation_that_cannot_succeed_is_an_error_not_an_abort() {
         // A petabyte: refused by the allocator on any machine, reported as a message.
         let e = reserve("zeros", Some(1 << 50)).unwrap_err();
-        assert_eq!(e.message, "zeros: out of memory: cannot allocate 1125899.9 GB");
+        assert_eq!(
+            e.message,
+            "zeros: out of memory: cannot allocate 1125899.9 GB"
+        );
         assert!(reserve("zeros", None).is_err());
         assert!(reserve("zeros", Some(1 << 20)).is_ok());
         assert!(reserve_elems("x", Some(1 << 60), ElemType::F64).is_err());

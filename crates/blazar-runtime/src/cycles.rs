@@ -321,7 +321,9 @@ mod tests {
     }
 
     fn store_of(v: &Value) -> Weak<Store> {
-        let Value::Array(ArrayRef { data, .. }) = v else { unreachable!() };
+        let Value::Array(ArrayRef { data, .. }) = v else {
+            unreachable!()
+        };
         Rc::downgrade(data)
     }
 
@@ -331,7 +333,9 @@ mod tests {
         put(&c, 0, c.clone());
         let w = store_of(&c);
         let o = Value::Object(Rc::new(RefCell::new(Object::default())));
-        let Value::Object(orc) = &o else { unreachable!() };
+        let Value::Object(orc) = &o else {
+            unreachable!()
+        };
         orc.borrow_mut().set("self", o.clone());
         note_store(&o, &o);
         let wo = Rc::downgrade(orc);
@@ -372,7 +376,11 @@ mod tests {
         for _ in 0..5000 {
             let c = cell(3);
             put(&c, 0, c.clone());
-            put(&c, 1, Value::array(Array::zeros(vec![100], crate::array::ElemType::F64)));
+            put(
+                &c,
+                1,
+                Value::array(Array::zeros(vec![100], crate::array::ElemType::F64)),
+            );
         }
         let after = stats();
         assert!(after.collections > before.collections);

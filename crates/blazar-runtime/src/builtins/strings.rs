@@ -27,9 +27,7 @@ fn strcat(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             other => std::borrow::Cow::Owned(format_value(other, ctx.prec)),
         })
         .collect();
-    let len = parts
-        .iter()
-        .try_fold(0usize, |n, p| n.checked_add(p.len()));
+    let len = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len()));
     crate::alloc::reserve_string("strcat", len)?;
     Ok(Value::Str(std::rc::Rc::from(parts.concat())))
 }
