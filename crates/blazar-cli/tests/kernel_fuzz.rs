@@ -10,6 +10,8 @@
 //! the seed and the program; the test fails on any disagreement, panic, or generated
 //! program that does not check.
 
+#[path = "kernel_fuzz/expr.rs"]
+mod expr;
 #[path = "kernel_fuzz/gen.rs"]
 mod gen;
 
