@@ -19,11 +19,9 @@
 //! - Writes go to a fresh file (`O_EXCL | O_NOFOLLOW`, 0600) in the same folder, renamed
 //!   over the entry: rename replaces a planted link instead of following it.
 
-mod dirs_check;
-mod loadable;
+mod private;
 
-pub use dirs_check::{euid, private_dir, PrivateDir};
-pub use loadable::Loadable;
+pub use private::{euid, private_dir, Loadable, PrivateDir};
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -177,8 +175,8 @@ impl Store {
     /// the cache is refused.
     pub fn open(root: &Path, sub: &str) -> Result<Store, String> {
         assert!(check_name(sub), "store names are plain words");
-        let root = dirs_check::trusted_dir(root, true)?;
-        let dir = dirs_check::trusted_dir(&root.join(sub), false)?;
+        let root = private::trusted_dir(root, true)?;
+        let dir = private::trusted_dir(&root.join(sub), false)?;
         let key = load_key(&root)?;
         Ok(Store {
             dir,

@@ -12,7 +12,6 @@ use blazar_diagnostics::{Diagnostic, FileId, Span};
 mod decl;
 mod expr;
 mod lambda;
-mod stack;
 mod stmt;
 mod types;
 
@@ -74,7 +73,7 @@ pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnosti
         line_starts,
         depth: 0,
         tree: 0,
-        max_tree: stack::max_tree(),
+        max_tree: max_tree(),
         no_lambda: false,
         last_hi: 0,
     };
@@ -95,7 +94,7 @@ pub(crate) struct Parser {
     /// Current depth of the tree being built, left-associative folds included.
     tree: u32,
     /// The deepest tree allowed: as deep as this thread's stack lets later passes
-    /// walk it (`stack`).
+    /// walk it ([`max_tree`]).
     max_tree: u32,
     /// Set while parsing a match pattern, where `x -> ...` is not a lambda.
     no_lambda: bool,
@@ -387,4 +386,59 @@ impl Parser {
             self.bump();
         }
     }
+}
+
+// How deep a tree the parser may build: as deep as the stack of the thread parsing
+// it lets every later pass (lowering, checking, evaluation, dropping) walk it
+// recursively, within fixed bounds.
+//
+// Passes recurse once per tree level; the deepest of them takes about 600 bytes of
+// stack per level of a binary chain (a debug build; measured with `x = 1 + 1 + ...`).
+// The parser allows one level per `STACK_PER_LEVEL` bytes of the stack left when it
+// starts, so the `blazar` command's 512 MiB thread takes flat chains of about 350,000
+// operators, and a 2 MiB test thread still takes `MIN_TREE`.
+
+/// Stack bytes budgeted per tree level (about 2.5 times the deepest pass's use).
+const STACK_PER_LEVEL: usize = 1536;
+/// The depth allowed whatever the stack (what an 8 MiB main thread always takes).
+const MIN_TREE: u32 = 1000;
+/// The depth allowed however large the stack.
+const MAX_TREE: u32 = 1_000_000;
+
+/// The deepest tree to build on this thread.
+fn max_tree() -> u32 {
+    match remaining() {
+        Some(bytes) => u32::try_from(bytes / STACK_PER_LEVEL)
+            .unwrap_or(MAX_TREE)
+            .clamp(MIN_TREE, MAX_TREE),
+        None => MIN_TREE,
+    }
+}
+
+/// Bytes of stack left below the caller on this thread, when the platform says.
+#[cfg(target_os = "linux")]
+fn remaining() -> Option<usize> {
+    // SAFETY: pthread_getattr_np fills `attr` for the calling thread (initialised on
+    // success, destroyed after use); pthread_attr_getstack writes the lowest address
+    // and size of the stack. Only addresses are compared; nothing is dereferenced.
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return None;
+        }
+        let mut low: *mut libc::c_void = std::ptr::null_mut();
+        let mut size: libc::size_t = 0;
+        let ok = libc::pthread_attr_getstack(&attr, &mut low, &mut size) == 0;
+        libc::pthread_attr_destroy(&mut attr);
+        if !ok {
+            return None;
+        }
+        let here = &attr as *const _ as usize;
+        here.checked_sub(low as usize)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn remaining() -> Option<usize> {
+    None
 }

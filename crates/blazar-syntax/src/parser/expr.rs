@@ -60,7 +60,7 @@ impl Parser {
     }
 
     /// One more level in a left-associative chain; bounded by `max_tree`, which the
-    /// stack of the parsing thread decides (`parser::stack`).
+    /// stack of the parsing thread decides (`parser::max_tree`).
     fn fold(&mut self) -> PResult<()> {
         self.tree += 1;
         if self.tree >= self.max_tree {

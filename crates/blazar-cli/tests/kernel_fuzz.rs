@@ -1,0 +1,244 @@
+//! The random-kernel differential fuzzer (issue 16): random well-typed kernels
+//! (`kernel_fuzz/gen.rs`) run on the SIMT interpreter (1 thread), the native C++ tier
+//! (2 threads) and, where libnvrtc is found, with every kernel also compiled by NVRTC;
+//! each program also runs its kernel's body as a host function. Every tier must print
+//! the same (errors included), and the host the same as the kernel.
+//!
+//! Bounded by time: `BLAZAR_FUZZ_SECS` (default 20), `BLAZAR_FUZZ_CASES` (no default
+//! limit). Reproducible: program `i` comes from seed `BLAZAR_FUZZ_SEED + i` (default
+//! seed 0; `BLAZAR_FUZZ_SEED=time` picks one from the clock). A disagreement prints
+//! the seed and the program; the test fails on any disagreement, panic, or generated
+//! program that does not check.
+
+#[path = "kernel_fuzz/expr.rs"]
+mod expr;
+#[path = "kernel_fuzz/gen.rs"]
+mod gen;
+
+use blazar_interp::{check, run, BackendRef, Options};
+use blazar_launch::Chain;
+use blazar_native::{CpuBackend, CpuTier};
+use blazar_runtime::builtins::Ctx;
+use std::cell::RefCell;
+use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Default)]
+struct Sink(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Tier {
+    Interp,
+    Native,
+    Nvrtc,
+}
+
+/// What a run printed, then its error (if any); `Err` for a panic.
+fn output(src: &str, tier: Tier) -> Result<String, String> {
+    let loaded = check("fuzz.q", src, None);
+    if loaded.has_errors() {
+        return Ok(format!("CHECK: {:?}", loaded.diagnostics[0].message));
+    }
+    let sink = Sink::default();
+    let ctx = Ctx::new(
+        blazar_runtime::Prec::Single,
+        Box::new(sink.clone()),
+        std::env::temp_dir(),
+        "fuzz".into(),
+    );
+    let backend = match tier {
+        Tier::Interp => BackendRef::new(CpuBackend::new(CpuTier::Interp, 1)),
+        Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
+        Tier::Nvrtc => BackendRef::new(Chain {
+            first: blazar_cuda::NvrtcCheck::new("fuzz.q").map_err(|e| e.to_string())?,
+            then: CpuBackend::new(CpuTier::Interp, 2),
+        }),
+    };
+    let opts = Options {
+        backend: Some(backend),
+        max_steps: 1_000_000,
+        max_depth: 100,
+        ..Options::default()
+    };
+    let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(&loaded, ctx, opts)));
+    let mut out = String::from_utf8_lossy(&sink.0.borrow()).into_owned();
+    match r {
+        Ok(Ok(())) => {}
+        Ok(Err(d)) => out.push_str(&format!("ERROR: {}", d.message)),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            return Err(format!("{tier:?} panicked: {msg}"));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether two runs printed the same and then failed in the same kernel launch, each
+/// reporting a failure of its own thread: when several threads fail, the interpreter
+/// reports the first failure in its order (statement by statement across a chunk's
+/// lanes), the native tier the first in thread order (ARCHITECTURE.md, "Errors in
+/// kernels").
+fn same_launch_failed(a: &str, b: &str) -> bool {
+    const KERNEL_ERROR: &str = "ERROR: (parallel_do) k - ";
+    match (a.find(KERNEL_ERROR), b.find(KERNEL_ERROR)) {
+        (Some(i), Some(j)) => a[..i] == b[..j],
+        _ => false,
+    }
+}
+
+/// The kernel's and the host's printed outputs of a run that finished.
+fn halves(out: &str) -> Option<(&str, &str)> {
+    let k = out.find("== kernel\n")?;
+    let h = out.find("== host\n")?;
+    (!out.contains("ERROR:")).then(|| (&out[k + 10..h], &out[h + 8..]))
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    programs: u64,
+    errors: u64,
+    disagreements: u64,
+    panics: u64,
+    rejected: u64,
+    nvrtc: u64,
+    /// Runs that failed in the same launch as the interpreter's, reporting another
+    /// thread's failure.
+    other_thread: u64,
+    /// Host and kernel agreeing to f32 rounding where complex arithmetic is inexact.
+    rounded: u64,
+}
+
+#[test]
+fn random_kernels_agree_across_tiers_and_with_the_host() {
+    let env = |k: &str| std::env::var(k).ok();
+    let secs: u64 = env("BLAZAR_FUZZ_SECS")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let cases: u64 = env("BLAZAR_FUZZ_CASES")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
+    let seed: u64 = match env("BLAZAR_FUZZ_SEED").as_deref() {
+        Some("time") => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs()),
+        Some(s) => s.parse().expect("BLAZAR_FUZZ_SEED is a number or `time`"),
+        None => 0,
+    };
+    // Compiled kernels go to a private cache of this run, removed at the end.
+    let cache = std::env::temp_dir().join(format!("blazar-fuzz-cache-{}", std::process::id()));
+    std::env::set_var("BLAZAR_CACHE_DIR", &cache);
+    let native = blazar_native::available().is_ok();
+    let nvrtc = blazar_cuda::NvrtcCheck::new("fuzz.q").is_ok();
+    eprintln!(
+        "kernel fuzz: seed {seed}, {secs} s; tiers: interp{}{}",
+        if native {
+            ", native"
+        } else {
+            " (no C++ compiler: native skipped)"
+        },
+        if nvrtc {
+            ", nvrtc"
+        } else {
+            " (no libnvrtc: nvrtc skipped)"
+        }
+    );
+    let start = Instant::now();
+    let mut t = Tally::default();
+    let mut failures = Vec::new();
+    let mut i = 0;
+    while i < cases && start.elapsed() < Duration::from_secs(secs) {
+        let s = seed.wrapping_add(i);
+        i += 1;
+        let gen::Program { src, inexact } = gen::program(s);
+        t.programs += 1;
+        let mut report = |what: String, t: &mut Tally| {
+            eprintln!("--- kernel fuzz: seed {s}: {what}\n{src}---");
+            failures.push(s);
+            t.disagreements += 1;
+        };
+        let base = match output(&src, Tier::Interp) {
+            Ok(o) => o,
+            Err(p) => {
+                t.panics += 1;
+                report(p, &mut t);
+                continue;
+            }
+        };
+        if base.starts_with("CHECK:") {
+            t.rejected += 1;
+            report(
+                format!("the generated program does not check: {base}"),
+                &mut t,
+            );
+            continue;
+        }
+        if base.contains("ERROR:") {
+            t.errors += 1;
+        }
+        match halves(&base) {
+            Some((k, h)) if k != h => {
+                let rounded = inexact
+                    && blazar_testkit::compare::first_difference(k, h, Some(1e-5)).is_none();
+                if rounded {
+                    t.rounded += 1;
+                } else {
+                    report(format!("host and kernel differ:\n{base}"), &mut t);
+                }
+            }
+            _ => {}
+        }
+        let mut others = Vec::new();
+        if native {
+            others.push(Tier::Native);
+        }
+        if nvrtc {
+            others.push(Tier::Nvrtc);
+            t.nvrtc += 1;
+        }
+        for tier in others {
+            match output(&src, tier) {
+                Ok(o) if o == base => {}
+                Ok(o) if same_launch_failed(&o, &base) => t.other_thread += 1,
+                Ok(o) => report(
+                    format!("{tier:?} differs from the interpreter:\n{o}\ninterpreter:\n{base}"),
+                    &mut t,
+                ),
+                Err(p) => {
+                    t.panics += 1;
+                    report(p, &mut t);
+                }
+            }
+        }
+    }
+    blazar_native::wait_for_compiles();
+    let _ = std::fs::remove_dir_all(&cache);
+    eprintln!(
+        "kernel fuzz: {} programs in {:.0} s ({} ended in a kernel or host error, {} of them reporting another failing thread on another tier; {} with complex results equal to f32 rounding), {} disagreements, {} panics, {} rejected, {} compiled by NVRTC",
+        t.programs,
+        start.elapsed().as_secs_f64(),
+        t.errors,
+        t.other_thread,
+        t.rounded,
+        t.disagreements - t.panics - t.rejected,
+        t.panics,
+        t.rejected,
+        t.nvrtc
+    );
+    assert!(failures.is_empty(), "failing seeds: {failures:?}");
+}
