@@ -10,6 +10,7 @@ pub mod hir;
 mod infer;
 mod lower;
 mod lower_expr;
+mod lower_rule;
 mod lower_stmt;
 mod named;
 pub mod parallel;

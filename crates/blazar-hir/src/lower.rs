@@ -144,7 +144,7 @@ impl<'a> Lowerer<'a> {
         a
     }
 
-    fn new_fn(&mut self, f: hir::Function) -> FnId {
+    pub(crate) fn new_fn(&mut self, f: hir::Function) -> FnId {
         self.prog.functions.push(f);
         self.prog.functions.len() as FnId - 1
     }
@@ -298,63 +298,9 @@ impl<'a> Lowerer<'a> {
         func.ty = ty;
     }
 
-    /// A `reduction` rule: its parameters are the only locals of a scope of its own
-    /// (other names are builtins and functions), so they take slots `0..n`.
-    pub fn lower_rule(
-        &mut self,
-        params: &'a [ast::Param],
-        pattern: &'a ast::Stmt,
-        replacement: &'a ast::Stmt,
-        cond: Option<&'a ast::Expr>,
-        span: blazar_diagnostics::Span,
-    ) {
-        let id = self.new_fn(hir::Function {
-            name: "reduction".into(),
-            kind: ast::FnKind::Host,
-            params: vec![],
-            outputs: vec![],
-            capture_slots: vec![],
-            capture_names: vec![],
-            n_locals: 0,
-            local_names: vec![],
-            body: vec![],
-            result: None,
-            span,
-            ty: Ty::Unknown,
-        });
-        let saved = self.cur;
-        let mut sc = Scope::new(id, None);
-        let slots: Vec<u32> = params.iter().map(|p| sc.add_local(&p.name.name)).collect();
-        self.scopes.stack.push(sc);
-        self.cur = self.scopes.stack.len() - 1;
-        let params: Vec<hir::Param> = params
-            .iter()
-            .zip(slots)
-            .map(|(p, slot)| self.lower_param(p, slot))
-            .collect();
-        let pattern = self.lower_stmt(pattern);
-        let replacement = self.lower_stmt(replacement);
-        let cond = cond.map(|c| self.lower_expr(c));
-        let sc = self.scopes.stack.pop().expect("scope pushed above");
-        self.forget_declared(self.scopes.stack.len());
-        self.cur = saved;
-        let func = &mut self.prog.functions[id as usize];
-        func.n_locals = sc.local_names.len() as u32;
-        func.local_names = sc.local_names;
-        if let (Some(pattern), Some(replacement)) = (pattern, replacement) {
-            self.prog.rules.push(hir::RewriteRule {
-                params,
-                pattern,
-                replacement,
-                cond,
-                span,
-            });
-        }
-    }
-
     /// Drops the declared types of the scope at `depth` (and deeper): scope indices are
     /// reused by the next sibling function, which must not inherit them.
-    fn forget_declared(&mut self, depth: usize) {
+    pub(crate) fn forget_declared(&mut self, depth: usize) {
         self.declared.retain(|(d, _), _| *d < depth);
         self.declared_fields.retain(|(d, _, _), _| *d < depth);
     }

@@ -11,13 +11,15 @@ use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
-use blazar_kir::{ArrayTy, Kernel, ReadMode, Scalar, Space, WriteMode};
+use blazar_kir::{Kernel, Scalar};
 use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
-use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, FuncRef, IntTy, Mode, Prec, Value};
-use num_complex::Complex64;
+use blazar_runtime::{ArrayRef, Buffer, FuncRef, Prec, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+use crate::launch_values::{array_ty, extents_of, kernel_line_span};
+pub(crate) use crate::launch_values::{elem_scalar, int_of, kvalue_to_value, scalar_of};
 
 /// Specialised kernels by (function, signature), remembering the order of first use.
 #[derive(Default)]
@@ -38,77 +40,6 @@ impl KernelCache {
     /// Lists a kernel made elsewhere (from a whole-array expression) in launch order.
     pub fn record(&mut self, k: Rc<Kernel>) {
         self.order.push(k);
-    }
-}
-
-/// The int type of an int scalar type.
-pub(crate) fn int_of(s: Scalar) -> IntTy {
-    match s {
-        Scalar::I8 => IntTy::I8,
-        Scalar::I16 => IntTy::I16,
-        Scalar::I64 => IntTy::I64,
-        Scalar::U8 => IntTy::U8,
-        Scalar::U16 => IntTy::U16,
-        Scalar::U32 => IntTy::U32,
-        Scalar::U64 => IntTy::U64,
-        _ => IntTy::I32,
-    }
-}
-
-pub(crate) fn scalar_of(t: IntTy) -> Scalar {
-    match t {
-        IntTy::I8 => Scalar::I8,
-        IntTy::I16 => Scalar::I16,
-        IntTy::I32 => Scalar::I32,
-        IntTy::I64 => Scalar::I64,
-        IntTy::U8 => Scalar::U8,
-        IntTy::U16 => Scalar::U16,
-        IntTy::U32 => Scalar::U32,
-        IntTy::U64 => Scalar::U64,
-    }
-}
-
-pub(crate) fn elem_scalar(e: ElemType) -> Option<Scalar> {
-    Some(match e {
-        ElemType::F32 => Scalar::F32,
-        ElemType::F64 => Scalar::F64,
-        ElemType::C32 => Scalar::C32,
-        ElemType::C64 => Scalar::C64,
-        ElemType::Int(t) => scalar_of(t),
-        ElemType::Cell => return None,
-    })
-}
-
-fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
-    // Shape and element type only: a launch must not pull device data to the host.
-    let arr = a.data.meta().ok()?;
-    let (read, write) = match a.mode.mode {
-        Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
-        Mode::Circular => (ReadMode::Circular, WriteMode::Skip),
-        Mode::Mirror => (ReadMode::Mirror, WriteMode::Skip),
-        Mode::Clamped => (ReadMode::Clamped, WriteMode::Skip),
-        Mode::Checked => (ReadMode::Checked, WriteMode::Checked),
-        Mode::Unchecked => (ReadMode::Unchecked, WriteMode::Unchecked),
-    };
-    Some(ArrayTy {
-        elem: elem_scalar(arr.elem())?,
-        rank: arr.rank().min(255) as u8,
-        read,
-        write,
-        is_const: a.mode.is_const,
-        space: Space::Global,
-    })
-}
-
-/// The dims of an array argument (empty for other values), for `Signature::extents`.
-fn extents_of(v: &Value) -> Vec<u32> {
-    match v {
-        Value::Array(a) => a
-            .data
-            .meta()
-            .map(|m| m.dims.iter().map(|&d| d as u32).collect())
-            .unwrap_or_default(),
-        _ => vec![],
     }
 }
 
@@ -551,61 +482,5 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(outs)
-    }
-}
-
-/// The span of line `line` (from its first non-blank character) in the file that
-/// defines kernel `kernel` (the launch's file when no function has that name); `None`
-/// for line 0.
-fn kernel_line_span(
-    prog: &blazar_hir::Program,
-    sources: &blazar_diagnostics::SourceMap,
-    kernel: &str,
-    line: u32,
-    launch: Span,
-) -> Option<Span> {
-    {
-        let line = (line as usize).checked_sub(1)?;
-        let file = prog
-            .functions
-            .iter()
-            .find(|f| f.name == kernel)
-            .map_or(launch.file, |f| f.span.file);
-        let src = sources.files().get(file.0 as usize)?;
-        let range = src.line_range(line);
-        let text = src.text.get(range.clone())?;
-        let lo = range.start + (text.len() - text.trim_start().len());
-        let hi = range.start + text.trim_end().len();
-        (hi > lo).then(|| Span::new(file, lo, hi))
-    }
-}
-
-pub(crate) fn kvalue_to_value(v: KValue, ty: Scalar, prec: Prec) -> Value {
-    match v {
-        KValue::Bool(b) => Value::int(b as i64),
-        KValue::Int(i) => match ty {
-            Scalar::I8 => Value::Int(i, IntTy::I8),
-            Scalar::I16 => Value::Int(i, IntTy::I16),
-            Scalar::I64 => Value::Int(i, IntTy::I64),
-            Scalar::U8 => Value::Int(i, IntTy::U8),
-            Scalar::U16 => Value::Int(i, IntTy::U16),
-            Scalar::U32 => Value::Int(i, IntTy::U32),
-            Scalar::U64 => Value::Int(i, IntTy::U64),
-            _ => Value::int(i),
-        },
-        KValue::Float(x) => Value::Real(prec.round(x)),
-        KValue::Complex(re, im) => Value::Complex(prec.round_c(Complex64::new(re, im))),
-        KValue::Vector(items) => {
-            let vals: Vec<f64> = items
-                .iter()
-                .map(|x| match x {
-                    KValue::Int(i) => *i as f64,
-                    KValue::Float(f) => *f,
-                    _ => 0.0,
-                })
-                .collect();
-            let n = vals.len();
-            Value::array(Array::from_reals(vec![n], vals, prec))
-        }
     }
 }

@@ -16,6 +16,7 @@ mod fuse;
 mod interp;
 mod intrinsics;
 mod launch;
+mod launch_values;
 mod load;
 mod loops;
 mod precheck;

@@ -6,6 +6,7 @@
 //! outputs; host statements after the launch fold each output into its variable or
 //! element (`total += out`, `A[k] += out`, `m = min(m, out)`).
 
+pub use crate::loop_cache::Caching;
 use crate::loop_deps::{Analysis, Class, RedKind};
 use blazar_diagnostics::Span;
 use blazar_hir::{
@@ -23,19 +24,19 @@ pub struct Names<'a> {
 }
 
 /// The generated kernel function under construction.
-struct Kernel {
-    slots: HashMap<Var, u32>,
-    names: Vec<String>,
-    params: Vec<Param>,
+pub(crate) struct Kernel {
+    pub(crate) slots: HashMap<Var, u32>,
+    pub(crate) names: Vec<String>,
+    pub(crate) params: Vec<Param>,
 }
 
 impl Kernel {
-    fn slot(&mut self, name: &str) -> u32 {
+    pub(crate) fn slot(&mut self, name: &str) -> u32 {
         self.names.push(name.to_string());
         self.names.len() as u32 - 1
     }
 
-    fn param(&mut self, name: &str, ty: Option<Annot>, span: Span) -> u32 {
+    pub(crate) fn param(&mut self, name: &str, ty: Option<Annot>, span: Span) -> u32 {
         let slot = self.slot(name);
         self.params.push(Param {
             name: name.to_string(),
@@ -48,11 +49,11 @@ impl Kernel {
     }
 }
 
-fn e(kind: ExprKind, span: Span) -> Expr {
+pub(crate) fn e(kind: ExprKind, span: Span) -> Expr {
     Expr { kind, span }
 }
 
-fn assign(target: Place, op: Option<BinOp>, value: Expr, span: Span) -> Stmt {
+pub(crate) fn assign(target: Place, op: Option<BinOp>, value: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Assign {
             target,
@@ -64,7 +65,7 @@ fn assign(target: Place, op: Option<BinOp>, value: Expr, span: Span) -> Stmt {
     }
 }
 
-fn place(var: Var, span: Span) -> Place {
+pub(crate) fn place(var: Var, span: Span) -> Place {
     Place {
         var,
         path: vec![],
@@ -264,7 +265,8 @@ pub fn outline(
     }
     if let Some(c) = cache {
         let y = k.slots[&c.array];
-        let (pro, epi) = shared_cache(&mut k, &mut body, y, c.numel, depth, names, span);
+        let (pro, epi) =
+            crate::loop_cache::shared_cache(&mut k, &mut body, y, c.numel, depth, names, span);
         let mut all = pro;
         all.append(&mut prologue);
         prologue = all;
@@ -302,132 +304,6 @@ pub fn outline(
         tiling: None,
         forced,
         serial: Box::new(nest.clone()),
-    }
-}
-
-/// The shared-memory caching transform of seed 003 (`!kernel_transform
-/// enable="sharedmemcaching"` with `!kernel_arg name=y; ...; numel=N`): each block
-/// updates a copy of `y` in shared memory and adds it to `y` once at its end.
-#[derive(Clone, Debug)]
-pub struct Caching {
-    pub array: Var,
-    pub numel: i64,
-}
-
-/// Rewrites the kernel body for [`Caching`] of array slot `y`: updates of `y` go to a
-/// zeroed shared copy; returns the statements before the body (allocation, barrier)
-/// and after it (barrier, then the block's threads add the copy into `y`).
-fn shared_cache(
-    k: &mut Kernel,
-    body: &mut [Stmt],
-    y: u32,
-    numel: i64,
-    depth: usize,
-    names: &Names,
-    span: Span,
-) -> (Vec<Stmt>, Vec<Stmt>) {
-    let ysh = k.slot("y_shared");
-    retarget(body, y, ysh);
-    let block_ty = if depth == 1 {
-        Ty::Int(IntKind::I32)
-    } else {
-        Ty::FixedVec {
-            elem: Box::new(Ty::Int(IntKind::I32)),
-            len: depth as u32,
-        }
-    };
-    let annot = Annot {
-        ty: block_ty,
-        mode: None,
-        is_const: false,
-    };
-    let blkpos = k.param("blkpos", Some(annot.clone()), span);
-    let blkdim = k.param("blkdim", Some(annot), span);
-    let var = |s: u32| e(ExprKind::Var(Var::Local(s)), span);
-    let call = |callee: Callee, args: Vec<Expr>| e(ExprKind::Call { callee, args }, span);
-    let builtin = |n: &str| Callee::Builtin((names.builtin_id)(n).expect("a builtin"));
-    let sync = Stmt {
-        kind: StmtKind::Expr(call(Callee::Intrinsic(hir::Intrinsic::Syncthreads), vec![])),
-        span,
-    };
-    let alloc = call(
-        Callee::Intrinsic(hir::Intrinsic::SharedZeros),
-        vec![e(ExprKind::Int(numel), span)],
-    );
-    let before = vec![
-        assign(place(Var::Local(ysh), span), None, alloc, span),
-        sync.clone(),
-    ];
-    let (cnt, ind, i) = (k.slot("bz_count"), k.slot("bz_index"), k.slot("bz_bin"));
-    let (count, index) = if depth == 1 {
-        (var(blkdim), var(blkpos))
-    } else {
-        (
-            call(builtin("prod"), vec![var(blkdim)]),
-            call(builtin("pos2ind"), vec![var(blkdim), var(blkpos)]),
-        )
-    };
-    let elem = |arr: u32| {
-        e(
-            ExprKind::Index {
-                base: Box::new(var(arr)),
-                args: vec![var(i)],
-            },
-            span,
-        )
-    };
-    let add = Stmt {
-        kind: StmtKind::Assign {
-            target: Place {
-                var: Var::Local(y),
-                path: vec![hir::Access::Index(vec![var(i)])],
-                span,
-            },
-            op: Some(BinOp::Add),
-            value: elem(ysh),
-            ty: None,
-        },
-        span,
-    };
-    let merge = Stmt {
-        kind: StmtKind::ForRange {
-            var: Var::Local(i),
-            start: var(ind),
-            step: Some(var(cnt)),
-            end: e(ExprKind::Int(numel - 1), span),
-            body: vec![add],
-        },
-        span,
-    };
-    let after = vec![
-        sync,
-        assign(place(Var::Local(cnt), span), None, count, span),
-        assign(place(Var::Local(ind), span), None, index, span),
-        merge,
-    ];
-    (before, after)
-}
-
-/// Points every element update of slot `from` at slot `to`.
-fn retarget(body: &mut [Stmt], from: u32, to: u32) {
-    for s in body {
-        if let StmtKind::Assign { target, .. } = &mut s.kind {
-            if target.var == Var::Local(from) && !target.path.is_empty() {
-                target.var = Var::Local(to);
-            }
-        }
-        match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    retarget(b, from, to);
-                }
-                retarget(otherwise, from, to);
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => retarget(body, from, to),
-            _ => {}
-        }
     }
 }
 

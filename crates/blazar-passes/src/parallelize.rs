@@ -11,6 +11,7 @@
 
 use crate::loop_body::names_any;
 use crate::loop_deps::{analyze, Analysis, Class, Refusal};
+use crate::loop_live::{live_after, Outer};
 use crate::outline::{outline, Caching, Names};
 use blazar_diagnostics::Span;
 use blazar_hir::{
@@ -145,14 +146,6 @@ fn stmt_at_mut<'a>(body: &'a mut [Stmt], path: &[(usize, usize)]) -> &'a mut Stm
         s = &mut blocks.into_iter().nth(b).expect("a valid path")[i];
     }
     s
-}
-
-/// One enclosing block of the statement being looked at.
-struct Outer<'a> {
-    block: &'a [Stmt],
-    index: usize,
-    /// `block[index]` is a loop: the block holding the statement looked at runs again.
-    looping: bool,
 }
 
 struct Scan<'s, 'a> {
@@ -334,7 +327,7 @@ impl<'a> Scan<'_, 'a> {
             }
         }
         let names = self.names_of();
-        let live = |v: Var| self.live_after(v, s, block, i, outer);
+        let live = |v: Var| live_after(self.prog, self.fid, v, s, block, i, outer);
         let mut first_err = None;
         for depth in (1..=levels.len()).rev() {
             let vars: Vec<Var> = levels[..depth].iter().map(|l| l.0).collect();
@@ -374,40 +367,6 @@ impl<'a> Scan<'_, 'a> {
             }
         }
         Err(first_err.unwrap_or((s.span, "no loop level can run in parallel".into())))
-    }
-
-    /// Whether the value `v` has after the loop `block[i]` may be read.
-    fn live_after(&self, v: Var, lp: &Stmt, block: &[Stmt], i: usize, outer: &[Outer]) -> bool {
-        if let Some(live) = scan_seq(&block[i + 1..], v) {
-            return live;
-        }
-        // Walk out through the enclosing statements; one that is a loop runs the block
-        // holding our loop again, so a read anywhere else in that block may see `v`.
-        let (mut inner, mut holder): (&Stmt, &[Stmt]) = (lp, block);
-        for o in outer.iter().rev() {
-            if o.looping
-                && holder
-                    .iter()
-                    .any(|s| !std::ptr::eq(s, inner) && reads(s, v))
-            {
-                return true;
-            }
-            if let Some(live) = scan_seq(&o.block[o.index + 1..], v) {
-                return live;
-            }
-            inner = &o.block[o.index];
-            holder = o.block;
-        }
-        let f = &self.prog.functions[self.fid as usize];
-        match v {
-            Var::Local(s) => f.outputs.iter().any(|o| o.slot == s),
-            Var::Global(_) => self
-                .prog
-                .functions
-                .iter()
-                .enumerate()
-                .any(|(k, g)| k != self.fid as usize && g.body.iter().any(|s| reads(s, v))),
-        }
     }
 }
 
@@ -535,89 +494,4 @@ fn pure(e: &hir::Expr, builtin_name: &dyn Fn(u32) -> &'static str, prog: &Progra
     });
     let _ = prog;
     ok
-}
-
-/// Scans statements in order: `Some(false)` when `v` is assigned (whole, without
-/// reading it) first, `Some(true)` when it may be read first, `None` when neither.
-fn scan_seq(stmts: &[Stmt], v: Var) -> Option<bool> {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Assign {
-                target,
-                op: None,
-                value,
-                ..
-            } if target.var == v && target.path.is_empty() && !names_any(value, &[v]) => {
-                return Some(false)
-            }
-            // A loop may run no iteration: what its body kills, it may not.
-            StmtKind::ForRange {
-                var,
-                start,
-                step,
-                end,
-                body,
-            } => {
-                let header = [Some(start), step.as_ref(), Some(end)];
-                if header.iter().flatten().any(|e| names_any(e, &[v])) {
-                    return Some(true);
-                }
-                if *var != v && scan_seq(body, v) == Some(true) {
-                    return Some(true);
-                }
-            }
-            StmtKind::If { arms, otherwise } => {
-                if arms.iter().any(|(c, _)| names_any(c, &[v])) {
-                    return Some(true);
-                }
-                let mut all_kill = true;
-                for b in arms
-                    .iter()
-                    .map(|(_, b)| b)
-                    .chain(std::iter::once(otherwise))
-                {
-                    match scan_seq(b, v) {
-                        Some(true) => return Some(true),
-                        Some(false) => {}
-                        None => all_kill = false,
-                    }
-                }
-                if all_kill {
-                    return Some(false);
-                }
-            }
-            _ if reads(s, v) => return Some(true),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Whether statement `s` (with its nested blocks) may read `v`.
-fn reads(s: &Stmt, v: Var) -> bool {
-    let mut hit = false;
-    let mut look = |e: &hir::Expr| {
-        hir::visit::each_expr(e, &mut |x| match &x.kind {
-            ExprKind::Var(y) => hit |= *y == v,
-            ExprKind::Closure { captures, .. } => hit |= captures.contains(&v),
-            ExprKind::Call {
-                callee: hir::Callee::Nested { captures, .. },
-                ..
-            } => hit |= captures.contains(&v),
-            _ => {}
-        });
-    };
-    for e in hir::visit::own_exprs(s) {
-        look(e);
-    }
-    match &s.kind {
-        StmtKind::Assign { target, op, .. } => {
-            hit |= target.var == v && (op.is_some() || !target.path.is_empty())
-        }
-        StmtKind::Parallel(p) => hit |= reads(&p.serial, v),
-        _ => {}
-    }
-    hit || hir::visit::blocks(s)
-        .iter()
-        .any(|b| b.iter().any(|x| reads(x, v)))
 }
