@@ -81,7 +81,12 @@ impl<'p> Interp<'p> {
                 count: n as usize,
             });
         }
-        let total: usize = ranges.iter().map(|r| r.count).product();
+        let Some(total) = ranges
+            .iter()
+            .try_fold(1usize, |t, r| t.checked_mul(r.count))
+        else {
+            return Ok(false);
+        };
         if !p.forced && total < self.fuse_min.min(LOOP_MIN) {
             return Ok(false);
         }
