@@ -115,6 +115,42 @@ pub fn blocks(s: &Stmt) -> Vec<&[Stmt]> {
     }
 }
 
+/// The blocks nested directly in a statement, to change them.
+pub fn blocks_mut(s: &mut Stmt) -> Vec<&mut [Stmt]> {
+    match &mut s.kind {
+        StmtKind::If { arms, otherwise } => {
+            let mut v: Vec<&mut [Stmt]> = arms.iter_mut().map(|(_, b)| b.as_mut_slice()).collect();
+            v.push(otherwise);
+            v
+        }
+        StmtKind::ForRange { body, .. }
+        | StmtKind::ForEach { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Repeat { body, .. } => vec![body],
+        StmtKind::Match { arms, .. } => arms.iter_mut().map(|(_, b)| b.as_mut_slice()).collect(),
+        StmtKind::Parallel(p) => vec![std::slice::from_mut(&mut *p.serial)],
+        StmtKind::Rewritten(r) => {
+            let r = &mut **r;
+            vec![
+                std::slice::from_mut(&mut r.replaced),
+                std::slice::from_mut(&mut r.original),
+            ]
+        }
+        _ => vec![],
+    }
+}
+
+/// Calls `f` on every statement of `stmts` and of their nested blocks, each statement
+/// before the blocks inside it.
+pub fn each_stmt_mut(stmts: &mut [Stmt], f: &mut dyn FnMut(&mut Stmt)) {
+    for s in stmts {
+        f(s);
+        for b in blocks_mut(s) {
+            each_stmt_mut(b, f);
+        }
+    }
+}
+
 /// Calls `f` on every expression of `stmts` and of their nested blocks.
 pub fn each_expr_in<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Expr)) {
     for s in stmts {

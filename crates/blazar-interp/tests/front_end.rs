@@ -3,23 +3,9 @@
 
 use blazar_interp::{check, run, Options};
 use blazar_runtime::builtins::Ctx;
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
+mod common;
 
-/// A writer whose bytes can be read after the run.
-#[derive(Clone, Default)]
-struct Sink(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use common::Sink;
 
 fn output_of(src: &str) -> String {
     let loaded = check("t.q", src, None);

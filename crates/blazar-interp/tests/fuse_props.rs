@@ -6,55 +6,10 @@
 //! kernel on the SIMT interpreter (`fuse_min: 0`). Transcendental functions are left
 //! out: they are exact only to their library's error.
 
-use blazar_interp::{check, run, BackendRef, Options};
-use blazar_native::CpuBackend;
-use blazar_runtime::builtins::Ctx;
+mod common;
+
+use common::output;
 use proptest::prelude::*;
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
-#[derive(Clone, Default)]
-struct Sink(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The program's output (or its error message) with fusion at `fuse_min`.
-fn output(src: &str, fuse_min: usize, double: bool) -> String {
-    let loaded = check("fuse.q", src, None);
-    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
-    let sink = Sink::default();
-    let prec = if double {
-        blazar_runtime::Prec::Double
-    } else {
-        blazar_runtime::Prec::Single
-    };
-    let ctx = Ctx::new(
-        prec,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "f".into(),
-    );
-    let opts = Options {
-        backend: Some(BackendRef::new(CpuBackend::default())),
-        fuse_min: Some(fuse_min),
-        ..Options::default()
-    };
-    let r = run(&loaded, ctx, opts);
-    let mut out = String::from_utf8_lossy(&sink.0.borrow()).into_owned();
-    if let Err(d) = r {
-        out.push_str(&format!("ERROR: {}", d.message));
-    }
-    out
-}
 
 const SETUP: &str = "\
 nan = 0 / 0

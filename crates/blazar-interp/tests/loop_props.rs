@@ -1,54 +1,14 @@
 //! Differential property test of the loop parallelizer: random host `for` loops
 //! (independent element writes, gathers, conditionals, scalar and element reductions
 //! with `+= -=`, `min`, `max`, atomic scatters, two-level nests, carried values and two
-//! names for one array that must stay serial) print exactly the same when every loop runs in the interpreter
-//! (`fuse_min: off`) and when every loop the analysis accepts runs as a kernel on the
-//! CPU backend (`fuse_min: 0`). Values are small integers, so sums in any order agree.
+//! names for one array that must stay serial) print exactly the same when every loop
+//! runs in the interpreter (`fuse_min: off`) and when every loop the analysis accepts
+//! runs as a kernel on the CPU backend (`fuse_min: 0`). Values are small integers, so sums in any order agree.
 
-use blazar_interp::{check, run, BackendRef, Options};
-use blazar_native::CpuBackend;
-use blazar_runtime::builtins::Ctx;
+mod common;
+
+use common::output;
 use proptest::prelude::*;
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
-#[derive(Clone, Default)]
-struct Sink(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The program's output (or its error) with loops and fusion at `fuse_min`.
-fn output(src: &str, fuse_min: usize) -> String {
-    let loaded = check("loops.q", src, None);
-    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
-    let sink = Sink::default();
-    let ctx = Ctx::new(
-        blazar_runtime::Prec::Single,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "l".into(),
-    );
-    let opts = Options {
-        backend: Some(BackendRef::new(CpuBackend::default())),
-        fuse_min: Some(fuse_min),
-        ..Options::default()
-    };
-    let r = run(&loaded, ctx, opts);
-    let mut out = String::from_utf8_lossy(&sink.0.borrow()).into_owned();
-    if let Err(d) = r {
-        out.push_str(&format!("ERROR: {}", d.message));
-    }
-    out
-}
 
 const SETUP: &str = "\
 N = 37
@@ -146,8 +106,8 @@ proptest! {
 
     #[test]
     fn parallel_loops_print_what_serial_loops_print(src in program()) {
-        let serial = output(&src, usize::MAX);
-        let parallel = output(&src, 0);
+        let serial = output(&src, usize::MAX, false);
+        let parallel = output(&src, 0, false);
         prop_assert_eq!(serial, parallel, "program:\n{}", src);
     }
 }

@@ -6,49 +6,10 @@
 //! a lower-rank array passed to a higher-rank parameter is promoted (vec → 1×N mat, mat
 //! → M×N×1 cube, in host functions and kernels) with its elements unchanged.
 
-use blazar_interp::{check, run, BackendRef, Options};
-use blazar_native::CpuBackend;
-use blazar_runtime::builtins::Ctx;
+mod common;
+
+use common::output;
 use proptest::prelude::*;
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
-#[derive(Clone, Default)]
-struct Sink(Rc<RefCell<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn output(src: &str, fuse_min: usize) -> String {
-    let loaded = check("slice.q", src, None);
-    assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
-    let sink = Sink::default();
-    let ctx = Ctx::new(
-        blazar_runtime::Prec::Single,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "s".into(),
-    );
-    let opts = Options {
-        backend: Some(BackendRef::new(CpuBackend::default())),
-        fuse_min: Some(fuse_min),
-        ..Options::default()
-    };
-    let r = run(&loaded, ctx, opts);
-    let mut out = String::from_utf8_lossy(&sink.0.borrow()).into_owned();
-    if let Err(d) = r {
-        out.push_str(&format!("ERROR: {}", d.message));
-    }
-    out
-}
 
 /// One index argument: a scalar, an inclusive range with a step, or `:`.
 #[derive(Clone, Debug)]
@@ -157,9 +118,9 @@ proptest! {
             list(&shape)
         };
         let want = format!("{want_size}\n{}\n", list(&elems));
-        let host = output(&src, usize::MAX);
+        let host = output(&src, usize::MAX, false);
         prop_assert_eq!(&host, &want, "{}", src);
-        let fused = output(&src, 0);
+        let fused = output(&src, 0, false);
         prop_assert_eq!(&fused, &want, "{}", src);
     }
 }
@@ -195,7 +156,7 @@ proptest! {
         );
         let e = i * n + j;
         let want = format!("[{m},{n},1,{e}]\n{}\n[1,{j}]\n", 2 * e);
-        let host = output(&src, usize::MAX);
+        let host = output(&src, usize::MAX, false);
         prop_assert_eq!(&host, &want, "{}", src);
     }
 }

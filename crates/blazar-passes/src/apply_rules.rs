@@ -36,23 +36,9 @@ pub fn apply_rules(prog: &mut Program) -> usize {
 
 fn block(stmts: &mut [Stmt], rules: &[RewriteRule], count: &mut usize) {
     for s in stmts.iter_mut() {
-        match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    block(b, rules, count);
-                }
-                block(otherwise, rules, count);
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::ForEach { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => block(body, rules, count),
-            StmtKind::Match { arms, .. } => {
-                for (_, b) in arms {
-                    block(b, rules, count);
-                }
-            }
-            _ => {}
+        // Inner statements first: a rewrite of `s` keeps them inside.
+        for b in hir::visit::blocks_mut(s) {
+            block(b, rules, count);
         }
         for _ in 0..MAX_ROUNDS {
             let Some(new) = rules.iter().find_map(|r| rewrite(s, r)) else {

@@ -113,23 +113,11 @@ pub(crate) fn shared_cache(
 
 /// Points every element update of slot `from` at slot `to`.
 fn retarget(body: &mut [Stmt], from: u32, to: u32) {
-    for s in body {
+    hir::visit::each_stmt_mut(body, &mut |s| {
         if let StmtKind::Assign { target, .. } = &mut s.kind {
             if target.var == Var::Local(from) && !target.path.is_empty() {
                 target.var = Var::Local(to);
             }
         }
-        match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    retarget(b, from, to);
-                }
-                retarget(otherwise, from, to);
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => retarget(body, from, to),
-            _ => {}
-        }
-    }
+    });
 }

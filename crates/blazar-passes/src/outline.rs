@@ -340,32 +340,20 @@ fn fold(target: Place, kind: RedKind, tmp: Var, names: &Names, span: Span) -> St
 
 /// Visits every element update of an `ElemAccum` array, in order.
 fn elem_updates(body: &mut [Stmt], an: &Analysis, f: &mut dyn FnMut(&Place, Option<BinOp>)) {
-    for s in body {
+    hir::visit::each_stmt_mut(body, &mut |s| {
         if let StmtKind::Assign { target, op, .. } = &s.kind {
             if !target.path.is_empty() && an.class(target.var) == Some(Class::ElemAccum) {
                 f(target, *op);
             }
         }
-        match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    elem_updates(b, an, f);
-                }
-                elem_updates(otherwise, an, f);
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => elem_updates(body, an, f),
-            _ => {}
-        }
-    }
+    });
 }
 
 /// Points every element update of an `ElemAccum` array at its output (marked with
 /// [`ELEM_OUT`] so that renaming keeps it), and scalar accumulations `s = s + e` in
 /// the in-place form `s += e` that kernel outputs take.
 fn redirect_elem_updates(body: &mut [Stmt], an: &Analysis, next: &mut dyn FnMut() -> u32) {
-    for s in body {
+    hir::visit::each_stmt_mut(body, &mut |s| {
         if let StmtKind::Assign { target, op, .. } = &mut s.kind {
             if !target.path.is_empty() && an.class(target.var) == Some(Class::ElemAccum) {
                 target.var = Var::Local(next() + ELEM_OUT);
@@ -376,19 +364,7 @@ fn redirect_elem_updates(body: &mut [Stmt], an: &Analysis, next: &mut dyn FnMut(
             }
         }
         in_place_form(s, an);
-        match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                for (_, b) in arms {
-                    redirect_elem_updates(b, an, next);
-                }
-                redirect_elem_updates(otherwise, an, next);
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => redirect_elem_updates(body, an, next),
-            _ => {}
-        }
-    }
+    });
 }
 
 /// `s = s + e` → `s += e`, `s = e * s` → `s *= e`, `s = s - e` → `s -= e` for a scalar

@@ -57,21 +57,10 @@ pub fn parallelize(prog: &mut Program, names: &Names) -> Vec<LoopReport> {
         let fid = c.fid;
         let nest = stmt_at(&prog.functions[fid as usize].body, &c.path).clone();
         let name_of = var_namer(prog, fid);
-        let plan = outline(
-            prog,
-            &nest,
-            c.depth,
-            &c.analysis,
-            c.forced,
-            names,
-            &name_of,
-            &mut |p, name| new_host_var(p, fid, name),
-            None,
-        );
-        let mut plan = plan;
-        plan.tiling = c.tiling.clone();
-        if let Some((cache, target)) = &c.caching {
-            let cached = outline(
+        // The kernel, and the same kernel under the caching transform when asked for
+        // (its host result variables go unused: the plan's outputs are the first's).
+        let make = |prog: &mut Program, cache: Option<&Caching>| {
+            outline(
                 prog,
                 &nest,
                 c.depth,
@@ -80,8 +69,13 @@ pub fn parallelize(prog: &mut Program, names: &Names) -> Vec<LoopReport> {
                 names,
                 &name_of,
                 &mut |p, name| new_host_var(p, fid, name),
-                Some(cache),
-            );
+                cache,
+            )
+        };
+        let mut plan = make(prog, None);
+        plan.tiling = c.tiling.clone();
+        if let Some((cache, target)) = &c.caching {
+            let cached = make(prog, Some(cache));
             plan.cached = Some(hir::CachedKernel {
                 kernel: cached.kernel,
                 target: target.clone(),
@@ -130,20 +124,10 @@ fn stmt_at<'a>(body: &'a [Stmt], path: &[(usize, usize)]) -> &'a Stmt {
 fn stmt_at_mut<'a>(body: &'a mut [Stmt], path: &[(usize, usize)]) -> &'a mut Stmt {
     let mut s = &mut body[path[0].1];
     for &(b, i) in &path[1..] {
-        let blocks: Vec<&mut Vec<Stmt>> = match &mut s.kind {
-            StmtKind::If { arms, otherwise } => {
-                let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
-                v.push(otherwise);
-                v
-            }
-            StmtKind::ForRange { body, .. }
-            | StmtKind::ForEach { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => vec![body],
-            StmtKind::Match { arms, .. } => arms.iter_mut().map(|(_, b)| b).collect(),
-            _ => unreachable!("paths lead through blocks"),
-        };
-        s = &mut blocks.into_iter().nth(b).expect("a valid path")[i];
+        s = &mut hir::visit::blocks_mut(s)
+            .into_iter()
+            .nth(b)
+            .expect("a valid path")[i];
     }
     s
 }

@@ -188,7 +188,9 @@ pub(super) fn sized_program(prog: &Path, dest: &Path, sizes: &Sizes) -> Result<P
     Ok(path)
 }
 
-fn blazar(s: &Setup, device: &str, prog: &Path) -> Side {
+/// Runs `prog` with this executable on `device` (the native CPU tier from the first
+/// launch) and measures it.
+pub(super) fn blazar(s: &Setup, device: &str, prog: &Path) -> Side {
     let mut run = Command::new(&s.exe);
     run.args(["run", "--device", device]);
     if device == "cpu" {

@@ -7,14 +7,11 @@
 //! Both follow the protocol of the other suites (`rep:` lines, a `checksum:` line) and
 //! take their sizes from the lines marked `% bench: size`, as `--suite arrays` does.
 
-use super::arrays::{copy_shared, sized_program, Sizes};
+use super::arrays::{blazar, copy_shared, sized_program, Sizes};
 use super::arrays_report::{header, summary, table_line, to_json, ArrayRow};
-use super::child::measure;
 use super::report::Side;
 use super::{read_head, short, workload_name, Outcome, Setup};
 use crate::cli::Device;
-use std::path::Path;
-use std::process::Command;
 
 pub(super) fn run(s: &Setup) -> Outcome {
     let cuda = s.args.device == Device::Cuda;
@@ -62,19 +59,4 @@ pub(super) fn run(s: &Setup) -> Outcome {
         json: to_json(&rows, device, Some("kernel"), &sizes),
         failed,
     }
-}
-
-fn blazar(s: &Setup, device: &str, prog: &Path) -> Side {
-    let mut run = Command::new(&s.exe);
-    run.args(["run", "--device", device]);
-    if device == "cpu" {
-        run.args(["--cpu-tier", "native"]);
-    }
-    if let (Some(n), "cpu") = (s.args.threads, device) {
-        run.arg("--threads")
-            .arg(n.to_string())
-            .env("RAYON_NUM_THREADS", n.to_string());
-    }
-    run.arg(prog);
-    measure(&mut run, s.limit)
 }
