@@ -40,6 +40,9 @@ pub const FLAGS: &[&str] = &[
 /// The compiler this process uses.
 pub(crate) struct Toolchain {
     pub cxx: String,
+    /// Flags that depend on what the system offers: `-DBZ_MVEC ... -lmvec` where glibc's
+    /// vector math library is installed (see [`vector_math`]).
+    pub extra: Vec<String>,
     /// Compiler version, flags, CPU features, blazar version: part of every key.
     pub id: String,
 }
@@ -80,12 +83,53 @@ fn probe() -> Result<Toolchain, String> {
                 .map(str::to_string)
         })
         .unwrap_or_default();
+    let extra = vector_math(&cxx);
     let id = format!(
-        "{cxx}\n{version}\n{}\n{cpu}\nblazar {}",
+        "{cxx}\n{version}\n{} {}\n{cpu}\nblazar {}",
         FLAGS.join(" "),
+        extra.join(" "),
         env!("CARGO_PKG_VERSION")
     );
-    Ok(Toolchain { cxx, id })
+    Ok(Toolchain { cxx, id, extra })
+}
+
+/// glibc's vector math library (`libmvec`, glibc 2.35 or later for every function the
+/// prelude declares): when the compiler finds it, kernels are built with `-DBZ_MVEC`,
+/// which declares SIMD variants of the libm functions (`atan2f`, `powf`, `expf`, ...)
+/// so that loops over arrays call them eight or sixteen lanes at a time (within 4 ulp,
+/// as glibc documents; the scalar functions are within 1), and linked with `-lmvec`.
+/// `BLAZAR_NO_MVEC` turns this off.
+fn vector_math(cxx: &str) -> Vec<String> {
+    if std::env::var_os("BLAZAR_NO_MVEC").is_some() {
+        return Vec::new();
+    }
+    let found = Command::new(cxx)
+        .arg("-print-file-name=libmvec.so")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|path| std::path::Path::new(path).is_absolute())
+        .is_some();
+    let glibc_235 = Command::new("ldd")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| glibc_minor(&String::from_utf8_lossy(&o.stdout)))
+        .is_some_and(|minor| minor >= 35);
+    if found && glibc_235 {
+        vec!["-DBZ_MVEC".into(), "-lmvec".into()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The minor version of `ldd --version`'s first line, when it is glibc 2.x.
+fn glibc_minor(text: &str) -> Option<u32> {
+    let line = text.lines().next()?;
+    let version = line.split_whitespace().last()?;
+    let minor = version.strip_prefix("2.")?;
+    minor.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 /// 128 bits of hash of `parts` (two independent 64-bit hashes), as hex.
@@ -256,6 +300,7 @@ fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8
         .arg("-o")
         .arg(&so)
         .arg(&cpp)
+        .args(&tc.extra)
         .output()
         .map_err(|e| format!("cannot run `{}`: {e}", tc.cxx))?;
     if !out.status.success() {

@@ -14,6 +14,23 @@ pub const PRELUDE_CORE: &str = r#"// ---- Blazar native prelude: types, complex 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#ifdef BZ_MVEC
+// glibc's vector math library: these declarations give the libm functions their SIMD
+// variants, so a loop over array elements calls them several lanes at a time.
+extern "C" {
+#define BZ_SIMD(R, F, ...) __attribute__((simd("notinbranch"))) R F(__VA_ARGS__) noexcept;
+#define BZ_SIMD1(F) BZ_SIMD(float, F##f, float) BZ_SIMD(double, F, double)
+#define BZ_SIMD2(F) BZ_SIMD(float, F##f, float, float) BZ_SIMD(double, F, double, double)
+BZ_SIMD1(sin) BZ_SIMD1(cos) BZ_SIMD1(tan) BZ_SIMD1(asin) BZ_SIMD1(acos) BZ_SIMD1(atan)
+BZ_SIMD1(sinh) BZ_SIMD1(cosh) BZ_SIMD1(tanh) BZ_SIMD1(asinh) BZ_SIMD1(acosh) BZ_SIMD1(atanh)
+BZ_SIMD1(exp) BZ_SIMD1(exp2) BZ_SIMD1(exp10) BZ_SIMD1(expm1) BZ_SIMD1(log) BZ_SIMD1(log2)
+BZ_SIMD1(log10) BZ_SIMD1(log1p) BZ_SIMD1(cbrt) BZ_SIMD1(erf) BZ_SIMD1(erfc)
+BZ_SIMD2(atan2) BZ_SIMD2(pow) BZ_SIMD2(hypot)
+#undef BZ_SIMD2
+#undef BZ_SIMD1
+#undef BZ_SIMD
+}
+#endif
 using namespace std;
 typedef int8_t i8;
 typedef int16_t i16;
