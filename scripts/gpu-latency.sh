@@ -30,3 +30,5 @@ t "$tmp/l1000.q" > /dev/null
 a=$(t "$tmp/l1000.q"); b=$(t "$tmp/l11000.q")
 echo "s = sum(x), $n elements: $(( (b - a) / 10000 )) us per iteration (host loop, read back included)"
 "$blazar" run "$tmp/l1000.q" --device cuda --profile 2>&1 | grep -E 'array_line|kernel ' | head -4
+# Host time per launch in the backend (prepare, driver call, wait and read back).
+BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda 2>&1 | grep -o 'launches=.*wait_us=[0-9.]*' 

@@ -33,6 +33,8 @@ pub struct Builder {
     scalars: Vec<(u16, ScalarArg)>,
     /// Per view input: the array's key and the view's parameters.
     views: Vec<(u16, usize, Vec<i64>)>,
+    /// Per table input (a gather's array): the array's key.
+    tables: Vec<(u16, usize)>,
     nodes: Vec<Node>,
     /// Per node: the run-time shape (empty: a scalar), and whether it holds f32 values
     /// exactly (single precision computes in f32 only when both operands do).
@@ -76,6 +78,7 @@ impl Builder {
             keys: Vec::new(),
             scalars: Vec::new(),
             views: Vec::new(),
+            tables: Vec::new(),
             nodes: Vec::new(),
             dims: Vec::new(),
             clean: Vec::new(),
@@ -171,6 +174,88 @@ impl Builder {
         Some(self.push(NodeKind::Input(i), elem, dims, elem == Scalar::F32))
     }
 
+    /// `table[index]`: the elements of the array with key `key` (of `elem`, `rank`
+    /// dimensions, read outside as `read` says) at the linear indices of the int node
+    /// `index`, a vec of as many elements. `index` must be plain (its arrays all of its
+    /// shape, no views), so that the gather's region runs over one linear index.
+    pub fn gather(
+        &mut self,
+        key: usize,
+        elem: Scalar,
+        rank: u8,
+        read: blazar_kir::ReadMode,
+        index: NodeRef,
+    ) -> Option<NodeRef> {
+        if !array_elem(elem) || !self.ty(index).is_int() || !self.plain(index) {
+            return None;
+        }
+        let n = self.numel(index);
+        if self.dims(index).is_empty() || n > i32::MAX as usize {
+            return None;
+        }
+        let i = self.inputs.len() as u16;
+        self.inputs.push(Input::Table { elem, rank, read });
+        self.keys.push(None);
+        self.tables.push((i, key));
+        let at = self.cast(index, Scalar::I64);
+        Some(self.push(
+            NodeKind::Gather(i, at.0),
+            elem,
+            vec![n],
+            elem == Scalar::F32,
+        ))
+    }
+
+    /// Whether every array input under `n` has `n`'s shape and none is a view (a
+    /// gather counts as an input of its own shape): the node can be computed at one
+    /// linear index.
+    fn plain(&self, n: NodeRef) -> bool {
+        let dims = self.dims(n);
+        let mut stack = vec![n.0];
+        while let Some(i) = stack.pop() {
+            let d = &self.dims[i as usize];
+            match self.nodes[i as usize].kind {
+                NodeKind::Input(j) => match self.inputs[j as usize] {
+                    Input::Scalar(_) => {}
+                    Input::Array { .. } if d.as_slice() == dims => {}
+                    _ => return false,
+                },
+                NodeKind::Gather(..) if d.as_slice() == dims => {}
+                NodeKind::Gather(..) => return false,
+                NodeKind::Const(_) => {}
+                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
+                    stack.push(a)
+                }
+                NodeKind::Binary(_, a, b) => stack.extend([a, b]),
+                NodeKind::Select(c, a, b) => stack.extend([c, a, b]),
+            }
+        }
+        true
+    }
+
+    /// `a` and `b` are plain and of one shape (or scalars).
+    fn plain_pair(&self, a: NodeRef, b: NodeRef) -> bool {
+        let (x, y) = (self.dims(a), self.dims(b));
+        (x.is_empty() || y.is_empty() || x == y) && self.plain(a) && self.plain(b)
+    }
+
+    /// Whether a gather is under `n`.
+    pub(crate) fn gathers(&self, n: NodeRef) -> bool {
+        let mut stack = vec![n.0];
+        while let Some(i) = stack.pop() {
+            match self.nodes[i as usize].kind {
+                NodeKind::Gather(..) => return true,
+                NodeKind::Input(_) | NodeKind::Const(_) => {}
+                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
+                    stack.push(a)
+                }
+                NodeKind::Binary(_, a, b) => stack.extend([a, b]),
+                NodeKind::Select(c, a, b) => stack.extend([c, a, b]),
+            }
+        }
+        false
+    }
+
     /// A scalar: a constant of the source (folded into the kernel) or a run-time value
     /// (a kernel parameter). Reals have the program precision's type.
     pub fn scalar(&mut self, v: ScalarArg, int_ty: Scalar, constant: bool) -> NodeRef {
@@ -216,6 +301,10 @@ impl Builder {
     /// The broadcast shape of two operands (trailing alignment), or `None`.
     fn broadcast(&self, a: NodeRef, b: NodeRef) -> Option<Vec<usize>> {
         let (x, y) = (self.dims(a), self.dims(b));
+        if (self.gathers(a) || self.gathers(b)) && !self.plain_pair(a, b) {
+            // A region with a gather runs over one linear index: no broadcasting.
+            return None;
+        }
         if x.is_empty() {
             return Some(y.to_vec());
         }
@@ -385,6 +474,9 @@ impl Builder {
     /// to `old`'s type, else `old`. `None` for any other mask, or a value of another
     /// shape than `old`'s (the host then stores the selected elements in order).
     pub fn masked(&mut self, old: NodeRef, mask: NodeRef, value: NodeRef) -> Option<NodeRef> {
+        if self.gathers(old) || self.gathers(mask) || self.gathers(value) {
+            return None;
+        }
         let dims = self.dims(old).to_vec();
         if self.dims(mask) != dims.as_slice() {
             return None;

@@ -22,6 +22,14 @@ pub enum Input {
         rank: u8,
         unit: u8,
     },
+    /// An array read at computed linear indices (`x[idx]`, a [`NodeKind::Gather`]):
+    /// every element in row-major order; an index outside follows `read` (the array's
+    /// access mode: an error by default, 0 for `'safe`, a wrap for `'circular`, ...).
+    Table {
+        elem: Scalar,
+        rank: u8,
+        read: blazar_kir::ReadMode,
+    },
 }
 
 /// One dimension of an array read by an [`Input::View`].
@@ -78,6 +86,8 @@ pub enum NodeKind {
     Math(MathFn, u32),
     /// `c ? a : b` element-wise, `c` a bool.
     Select(u32, u32, u32),
+    /// Element `i` (an int node) of [`Input::Table`] `t`, in row-major order.
+    Gather(u16, u32),
 }
 
 /// A typed node. Operands are earlier nodes of the same region.

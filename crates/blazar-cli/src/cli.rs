@@ -39,6 +39,10 @@ pub enum Command {
         /// Make `scalar` a 64-bit float (the default is 32-bit).
         #[arg(long)]
         double: bool,
+        /// As for `run`: whole-array expressions over at least N elements become
+        /// kernels (`0`: every one, so a small program shows them all).
+        #[arg(long, value_name = "N|off", value_parser = parse_fuse_min)]
+        fuse_min: Option<usize>,
     },
     /// Time the kernel workloads of `benches/cpu` or `benches/cuda` against their
     /// references, or (`--suite arrays`) whole-array statements against NumPy or CuPy.
@@ -88,8 +92,8 @@ pub struct RunArgs {
     check_cuda: bool,
     /// Whole-array expressions over at least N elements run as fused kernels on the
     /// device (default: `BLAZAR_FUSE_MIN`, else the backend's choice); `0` fuses every
-    /// one, `off` none.
-    #[arg(long, value_name = "N|off", value_parser = parse_fuse_min)]
+    /// one, `off` none. Given twice, the last one counts.
+    #[arg(long, value_name = "N|off", value_parser = parse_fuse_min, overrides_with = "fuse_min")]
     fuse_min: Option<usize>,
     /// After the run, print per source line the kernels launched (each launch then
     /// waits for its device, so times are the device's) and the copies between host
@@ -100,6 +104,13 @@ pub struct RunArgs {
     /// first launch, and how long compiling it took.
     #[arg(long, short)]
     verbose: bool,
+}
+
+/// `BLAZAR_FUSE_MIN` (the golden suite runs with every array statement fused this way).
+fn env_fuse_min() -> Option<usize> {
+    std::env::var("BLAZAR_FUSE_MIN")
+        .ok()
+        .and_then(|v| parse_fuse_min(&v).ok())
 }
 
 fn parse_fuse_min(s: &str) -> Result<usize, String> {
@@ -138,7 +149,12 @@ pub fn main(cli: Cli) -> ExitCode {
         None => crate::repl::main(crate::repl::ReplArgs::default()),
         Some(Command::Repl(args)) => crate::repl::main(args),
         Some(Command::Run(args)) => run(&args),
-        Some(Command::Emit { what, file, double }) => emit_kir(&file, double, what),
+        Some(Command::Emit {
+            what,
+            file,
+            double,
+            fuse_min,
+        }) => emit_kir(&file, double, what, fuse_min),
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Test(args)) => crate::test_cmd::main(args),
         Some(Command::Check {
@@ -232,7 +248,7 @@ fn report(d: &blazar_diagnostics::Diagnostic, loaded: &Loaded) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
+fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) -> ExitCode {
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
@@ -244,6 +260,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat) -> ExitCode {
     let ctx = context(file, double, Box::new(std::io::sink()));
     let opts = Options {
         backend: Some(BackendRef::new(blazar_native::CpuBackend::default())),
+        fuse_min: fuse_min.or_else(env_fuse_min),
         ..Options::default()
     };
     let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, opts);
@@ -332,12 +349,7 @@ fn run(args: &RunArgs) -> ExitCode {
         backend: Some(backend.clone()),
         profile: args.profile,
         interrupt: Some(interrupt.clone()),
-        fuse_min: args.fuse_min.or_else(|| {
-            // The golden suite runs with every array statement fused this way.
-            std::env::var("BLAZAR_FUSE_MIN")
-                .ok()
-                .and_then(|v| parse_fuse_min(&v).ok())
-        }),
+        fuse_min: args.fuse_min.or_else(env_fuse_min),
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);

@@ -299,6 +299,7 @@ impl Backend for CudaBackend {
             return Ok(None);
         }
         self.pool_mem.queue().issue();
+        let started = std::time::Instant::now();
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
@@ -404,11 +405,16 @@ impl Backend for CudaBackend {
         for p in &params {
             builder.arg(p);
         }
+        let prepared = std::time::Instant::now();
         // SAFETY: the parameters are laid out exactly as the generated kernel declares
         // them (`ParamLayout`), every pointer is a live device allocation that outlives
         // the launch (arrays are kept by their stores, outputs until the copy below).
         unsafe { builder.launch(cfg) }
             .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
+        let called = std::time::Instant::now();
+        self.stats.launches += 1;
+        self.stats.prep_us += (prepared - started).as_secs_f64() * 1e6;
+        self.stats.call_us += (called - prepared).as_secs_f64() * 1e6;
         for (idx, (p, a)) in k.params.iter().zip(args).enumerate() {
             if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
                 if m.writes.get(idx).copied().unwrap_or(true) {
@@ -420,6 +426,7 @@ impl Backend for CudaBackend {
             return Ok(Some(Vec::new()));
         }
         let bytes = self.read_back(&k.name, nout)?;
+        self.stats.wait_us += called.elapsed().as_secs_f64() * 1e6;
         Ok(Some(
             m.gen
                 .outputs
@@ -471,12 +478,18 @@ impl Backend for CudaBackend {
     }
 
     fn stats(&self) -> Option<String> {
+        let per = |us: f64| us / self.stats.launches.max(1) as f64;
         Some(format!(
-            "stats: compiled={} cached={} compile_ms={:.1} device_ops={} device={} sm_{}",
+            "stats: compiled={} cached={} compile_ms={:.1} device_ops={} launches={} \
+             prep_us={:.1} call_us={:.1} wait_us={:.1} device={} sm_{}",
             self.stats.compiled,
             self.stats.cached,
             self.stats.compile_ms,
             self.stats.array_ops,
+            self.stats.launches,
+            per((self.stats.prep_us - self.stats.compile_ms * 1e3).max(0.0)),
+            per(self.stats.call_us),
+            per(self.stats.wait_us),
             self.device_name.replace(' ', "_"),
             self.arch
         ))

@@ -21,6 +21,13 @@ pub struct Stats {
     pub compile_ms: f64,
     /// Whole-array host operations run on the device.
     pub array_ops: usize,
+    /// Launches, and the host time they took in three parts (µs): preparing one
+    /// (module, uploads, parameters, output set-up), the driver's launch call, and
+    /// waiting for the device and reading back (launches with outputs or errors).
+    pub launches: usize,
+    pub prep_us: f64,
+    pub call_us: f64,
+    pub wait_us: f64,
 }
 
 /// One loaded kernel.

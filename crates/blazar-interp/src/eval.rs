@@ -282,6 +282,11 @@ impl<'p> Interp<'p> {
             if all_int {
                 return index::get_scalar_index(arr, &ints[..args.len()]).at(span);
             }
+            if let [ix @ Value::Array(_)] = vals.as_slice() {
+                if let Some(v) = self.gather_kernel(arr, ix, span)? {
+                    return Ok(v);
+                }
+            }
             let idx: Vec<IndexArg> = vals.into_iter().map(IndexArg::Value).collect();
             return index::get(arr, &idx).at(span);
         }

@@ -45,8 +45,19 @@ const REDUCE_THREADS: usize = 1 << 18;
 #[derive(Default)]
 pub struct FusedCache {
     map: HashMap<Region, Rc<Kernel>>,
+    /// Whole-array reductions use a grid stride (the backend's choice, fixed per run).
+    pub grid_stride: bool,
     /// Kernels made per source line so far (the second one of a line is `_2`, ...).
     per_line: HashMap<u32, u32>,
+}
+
+impl FusedCache {
+    pub fn new(grid_stride: bool) -> FusedCache {
+        FusedCache {
+            grid_stride,
+            ..Default::default()
+        }
+    }
 }
 
 /// An operand while a region grows: a host value (`konst`: a literal of the source),
@@ -196,6 +207,36 @@ impl<'p> Interp<'p> {
                     }
                 }
                 let v = blazar_runtime::index::get(arr, &idx).at(e.span)?;
+                Ok(Operand::Val(v, false))
+            }
+            ExprKind::Index { base, args } if args.len() == 1 => {
+                // A gather `x[idx]` with an int array (or int node) of indices.
+                let b = self.eval(base, frame)?;
+                let Value::Array(arr) = &b else {
+                    return Ok(Operand::Val(
+                        self.index_value(&b, args, frame, e.span)?,
+                        false,
+                    ));
+                };
+                let x = self.operand(&args[0], frame, f)?;
+                let int = match &x {
+                    Operand::Node(n) => f.b.ty(*n).is_int(),
+                    Operand::Val(Value::Array(a), _) => a
+                        .data
+                        .meta()
+                        .is_ok_and(|m| matches!(m.elem(), blazar_runtime::ElemType::Int(_))),
+                    Operand::Val(..) => false,
+                };
+                if int && self.big(&x) {
+                    if let Some(g) = self
+                        .node_of(&x, f)
+                        .and_then(|n| self.gather_node(arr, n, f))
+                    {
+                        return Ok(Operand::Node(g));
+                    }
+                }
+                let ix = self.force(x, f, e.span)?;
+                let v = blazar_runtime::index::get(arr, &[IndexArg::Value(ix)]).at(e.span)?;
                 Ok(Operand::Val(v, false))
             }
             ExprKind::Unary(op, a) => {

@@ -76,7 +76,11 @@ impl<'p> Interp<'p> {
                     .and_then(|b| b.0.try_borrow().ok().map(|b| b.fuse_min()))
                     .unwrap_or(usize::MAX)
             }),
-            fused: Default::default(),
+            fused: crate::fuse::FusedCache::new(
+                opts.backend
+                    .as_ref()
+                    .is_none_or(|b| b.0.try_borrow().is_ok_and(|b| b.grid_stride_reductions())),
+            ),
             interrupt: opts.interrupt.clone(),
             profile: opts.profile.then(|| {
                 let device = opts

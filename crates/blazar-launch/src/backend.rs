@@ -64,6 +64,15 @@ pub trait Backend {
         1 << 17
     }
 
+    /// How a whole-array reduction spreads over threads: `true` (a GPU), a fixed pool
+    /// of threads each walking the elements with a grid stride, so few partial results
+    /// are combined; `false` (the CPU), a thread per element accumulating into the
+    /// kernel's output, so consecutive threads read consecutive elements and the C++
+    /// tier combines them a vector at a time.
+    fn grid_stride_reductions(&self) -> bool {
+        true
+    }
+
     /// Waits for all queued work; reports a device error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
@@ -140,6 +149,10 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
 
     fn fuse_min(&self) -> usize {
         self.first.fuse_min()
+    }
+
+    fn grid_stride_reductions(&self) -> bool {
+        self.first.grid_stride_reductions()
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {

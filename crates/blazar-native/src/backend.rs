@@ -52,6 +52,10 @@ impl Backend for CpuBackend {
         })
     }
 
+    fn grid_stride_reductions(&self) -> bool {
+        false
+    }
+
     fn synchronize(&mut self) -> Result<(), KernelError> {
         Ok(())
     }

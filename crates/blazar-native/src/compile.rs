@@ -129,7 +129,11 @@ fn glibc_minor(text: &str) -> Option<u32> {
     let line = text.lines().next()?;
     let version = line.split_whitespace().last()?;
     let minor = version.strip_prefix("2.")?;
-    minor.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    minor
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// 128 bits of hash of `parts` (two independent 64-bit hashes), as hex.

@@ -58,6 +58,16 @@ template<int OP, typename T> static BZ_INLINE T bz_combine(T a, T x) {
   else if constexpr (OP == 8) return (T)(a | x);
   else return (T)(a ^ x);
 }
+// The `N` values of a strip combined pairwise (halves, quarters, ...): each step is an
+// element-wise map the compiler vectorises. Only for the outputs' associative and
+// commutative operations (the partial results of a launch have no order either).
+template<int OP, typename T, int N> static BZ_INLINE T bz_fold(const T* v) {
+  T w[N];
+  memcpy(w, v, sizeof w);
+  for (int h = N / 2; h >= 1; h /= 2)
+    for (int i = 0; i < h; i++) w[i] = bz_combine<OP, T>(w[i], w[i + h]);
+  return w[0];
+}
 template<int OP, typename T> static BZ_INLINE T bz_identity() {
   if constexpr (OP == 2) return bz_cast<T>(1);
   else if constexpr (OP == 7) return bz_cast<T>((i64)-1);

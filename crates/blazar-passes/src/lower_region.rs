@@ -8,8 +8,9 @@
 //! ones. Every access is in bounds by construction, so reads and writes are unchecked.
 //! A reducing region has no result array: each thread accumulates its elements into
 //! the kernel's one output (`sum(x .* y)` reads `x` and `y` once and allocates
-//! nothing); a flat one loops over the elements with a grid stride (parameters `n` and
-//! `stride` after the inputs), so the launch chooses how many threads share the work.
+//! nothing); a flat one, lowered for a GPU (`grid_stride`), loops over the elements with
+//! a grid stride (parameters `n` and `stride` after the inputs), so the launch chooses
+//! how many threads share the work; for the CPU it keeps a thread per element.
 
 use blazar_air::{Axis, Input, NodeKind, Op, Reduce, Region};
 use blazar_kir::{
@@ -18,7 +19,7 @@ use blazar_kir::{
 };
 
 /// The kernel of `region`, named `name`, its statement on source `line`.
-pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
+pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -> Kernel {
     let rank = match (region.flat, region.along) {
         (true, _) => 1,
         (false, Some(_)) => region.rank - 1,
@@ -112,6 +113,17 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                 });
                 Bind::Array(k.arrays.len() as u32 - 1)
             }
+            Input::Table { elem, rank, read } => {
+                let mut ty = array(*elem, *rank, true);
+                if let Ty::Array(a) = &mut ty {
+                    a.read = *read;
+                }
+                k.arrays.push(ArrayDecl {
+                    name: name.clone(),
+                    ty,
+                });
+                Bind::Array(k.arrays.len() as u32 - 1)
+            }
         };
         k.params.push(Param {
             name: name.clone(),
@@ -183,7 +195,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
     // A flat reduction walks the elements with a grid-stride loop: thread `pos` of
     // `stride` threads accumulates elements pos, pos + stride, ... below `n` in a
     // variable, then adds it to the output once (few threads, one atomic per block).
-    let strided = region.flat && region.reduce.is_some();
+    let strided = grid_stride && region.flat && region.reduce.is_some();
     let elem = if strided {
         let i = k.vars.len() as u32;
         k.vars.push(VarDecl {
@@ -264,7 +276,9 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
                     }
                     ExprKind::Load { arr: a, index }
                 }
-                (Bind::Array(_), Input::Scalar(_)) => unreachable!("scalars bind variables"),
+                (Bind::Array(_), Input::Scalar(_) | Input::Table { .. }) => {
+                    unreachable!("scalars bind variables; tables are read by gathers")
+                }
             },
             NodeKind::Const(bits) => ExprKind::Const(match node.ty {
                 Scalar::Bool => Const::Bool(*bits != 0),
@@ -281,6 +295,13 @@ pub fn lower_region(region: &Region, name: &str, line: u32) -> Kernel {
             ),
             NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
             NodeKind::Select(c, a, b) => ExprKind::Select(arg(*c), arg(*a), arg(*b)),
+            NodeKind::Gather(t, i) => match binds[*t as usize] {
+                Bind::Array(a) => ExprKind::Load {
+                    arr: a,
+                    index: vec![exprs[*i as usize].clone()],
+                },
+                Bind::Var(_) => unreachable!("a table is an array"),
+            },
         };
         exprs.push(Expr::new(kind, ty));
     }

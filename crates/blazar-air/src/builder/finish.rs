@@ -33,9 +33,13 @@ impl Builder {
                     used[a as usize] = true;
                     used[b as usize] = true;
                 }
+                NodeKind::Gather(_, a) => used[a as usize] = true,
                 NodeKind::Input(_) | NodeKind::Const(_) => {}
             }
         }
+        // A gather's region is plain by construction (`Builder::gather`): one linear
+        // index, though the gathered indices may come from arrays of another shape.
+        let gathers = self.gathers(root);
         let mut node_map = vec![u32::MAX; self.nodes.len()];
         let mut input_map: Vec<Option<u16>> = vec![None; self.inputs.len()];
         let mut out = Finished {
@@ -69,10 +73,12 @@ impl Builder {
                             let n = out.region.inputs.len() as u16;
                             out.region.inputs.push(self.inputs[j].clone());
                             let view = self.views.iter().find(|(v, ..)| *v as usize == j);
-                            out.args.push(match (self.keys[j], view) {
-                                (Some(k), _) => Arg::Array(k),
-                                (None, Some((_, k, p))) => Arg::View(*k, p.clone()),
-                                (None, None) => Arg::Scalar(
+                            let table = self.tables.iter().find(|(v, _)| *v as usize == j);
+                            out.args.push(match (self.keys[j], view, table) {
+                                (Some(k), ..) => Arg::Array(k),
+                                (None, Some((_, k, p)), _) => Arg::View(*k, p.clone()),
+                                (None, None, Some((_, k))) => Arg::Array(*k),
+                                (None, None, None) => Arg::Scalar(
                                     self.scalars
                                         .iter()
                                         .find(|(s, _)| *s as usize == j)
@@ -84,9 +90,9 @@ impl Builder {
                         }
                     };
                     let reshaped = match self.inputs[j] {
-                        Input::Array { .. } => self.dims[i] != out.dims,
+                        Input::Array { .. } => self.dims[i] != out.dims && !gathers,
                         Input::View { .. } => true,
-                        Input::Scalar(_) => false,
+                        Input::Scalar(_) | Input::Table { .. } => false,
                     };
                     if reshaped {
                         out.region.flat = false;
@@ -100,6 +106,21 @@ impl Builder {
                 NodeKind::Math(f, a) => NodeKind::Math(f, m(a)),
                 NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
                 NodeKind::Select(c, a, b) => NodeKind::Select(m(c), m(a), m(b)),
+                NodeKind::Gather(t, a) => {
+                    let t = t as usize;
+                    let new = match input_map[t] {
+                        Some(n) => n,
+                        None => {
+                            let n = out.region.inputs.len() as u16;
+                            out.region.inputs.push(self.inputs[t].clone());
+                            let key = self.tables.iter().find(|(v, _)| *v as usize == t);
+                            out.args.push(Arg::Array(key.map_or(0, |(_, k)| *k)));
+                            input_map[t] = Some(n);
+                            n
+                        }
+                    };
+                    NodeKind::Gather(new, m(a))
+                }
             };
             node_map[i] = out.region.nodes.len() as u32;
             out.region.nodes.push(Node { kind, ty: node.ty });

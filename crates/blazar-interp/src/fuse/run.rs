@@ -77,7 +77,8 @@ impl<'p> Interp<'p> {
         if done.region.along.is_some() {
             flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
         }
-        let space: Vec<usize> = if done.region.flat && done.region.reduce.is_some() {
+        let strided = self.fused.grid_stride;
+        let space: Vec<usize> = if strided && done.region.flat && done.region.reduce.is_some() {
             // Grid-stride reduction: a fixed pool of threads (every CPU work item and
             // enough warps to fill a GPU), each summing numel/threads elements.
             let threads = numel.min(REDUCE_THREADS);
@@ -105,7 +106,17 @@ impl<'p> Interp<'p> {
         let block = crate::dims::default_block(&space);
         plan.block_dims[..block.len()].copy_from_slice(&block);
         let name = kernel.name.clone();
-        self.run_kernel_raw(&kernel, &plan, flat, &name, span)
+        // A region's kernel fails only where the host would (an index outside a
+        // gather's array): the host's message at the statement, the kernel as a note.
+        let fail = |e: blazar_launch::KernelError| {
+            let mut err = RunError::new(span, e.message.clone());
+            err.related.push((
+                span,
+                format!("raised by `{name}`, the kernel this expression runs as"),
+            ));
+            err
+        };
+        self.run_kernel_mapped(&kernel, &plan, flat, &name, span, &fail)
     }
 
     /// The kernel of `region`, lowered once.
@@ -120,7 +131,12 @@ impl<'p> Interp<'p> {
             1 => format!("array_line{line}"),
             n => format!("array_line{line}_{n}"),
         };
-        let k = Rc::new(blazar_passes::lower_region(region, &name, line));
+        let k = Rc::new(blazar_passes::lower_region(
+            region,
+            &name,
+            line,
+            self.fused.grid_stride,
+        ));
         self.fused.map.insert(region.clone(), k.clone());
         self.kernels.record(k.clone());
         k

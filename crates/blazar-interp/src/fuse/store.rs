@@ -60,6 +60,13 @@ impl<'p> Interp<'p> {
                     .args
                     .iter()
                     .all(|a| !matches!(a, Arg::View(k, _) if *k == key)));
+        // A gather reads its table anywhere, and may fail part-way: never in place.
+        let safe = safe
+            && !done
+                .region
+                .inputs
+                .iter()
+                .any(|i| matches!(i, blazar_air::Input::Table { .. }));
         let placed = !self.device_arrays || r.data.residency() != blazar_runtime::Residency::Host;
         drop(meta);
         (fits && safe && placed && Rc::strong_count(&r.data) <= holders).then_some(r)

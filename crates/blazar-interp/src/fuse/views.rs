@@ -1,5 +1,6 @@
 //! Arrays read through index maps inside a region: slices (`x[a..s..b, :, k]`),
-//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`).
+//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`); and
+//! gathers `x[idx]` with an int array of indices (AIR `Input::Table`).
 
 use super::*;
 
@@ -162,5 +163,73 @@ impl<'p> Interp<'p> {
             f.arrays.push((key, arr.clone()));
         }
         Some(n)
+    }
+
+    /// `table[index]` as a gather node: `index` an int node (a single index argument of
+    /// int type is a list of linear indices on the host, never a mask), `table` read
+    /// outside as its access mode says (an error for the default, checked and
+    /// unchecked modes, 0 for `'safe`). `None` where the host's rules differ (an int
+    /// vector as long as the table's rank is a position) or the mode wraps.
+    pub(super) fn gather_node(
+        &self,
+        table: &ArrayRef,
+        index: NodeRef,
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        use blazar_kir::ReadMode;
+        let read = match table.mode.mode {
+            blazar_runtime::Mode::Default
+            | blazar_runtime::Mode::Checked
+            | blazar_runtime::Mode::Unchecked => ReadMode::Checked,
+            blazar_runtime::Mode::Safe => ReadMode::Zero,
+            _ => return None,
+        };
+        let m = table.data.meta().ok()?;
+        let elem = elem_scalar(m.elem())?;
+        let rank = m.dims.len();
+        let logical = m.size().len();
+        drop(m);
+        if rank == 0 || rank > 4 {
+            return None;
+        }
+        let idims = f.b.dims(index).to_vec();
+        if idims.len() == 1 && rank >= 2 && idims[0] == logical {
+            return None;
+        }
+        let key = Rc::as_ptr(&table.data) as usize;
+        let n = f.b.gather(key, elem, rank as u8, read, index)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, table.clone()));
+        }
+        Some(n)
+    }
+
+    /// `table[index]` with a large int array `index`, as a kernel (`None`: the host's
+    /// indexing runs).
+    pub(crate) fn gather_kernel(
+        &mut self,
+        table: &ArrayRef,
+        index: &Value,
+        span: Span,
+    ) -> R<Option<Value>> {
+        let o = Operand::Val(index.clone(), false);
+        let Value::Array(ix) = index else {
+            return Ok(None);
+        };
+        let int = ix
+            .data
+            .meta()
+            .is_ok_and(|m| matches!(m.elem(), blazar_runtime::ElemType::Int(_)));
+        if !int || !self.big(&o) || self.backend.is_none() {
+            return Ok(None);
+        }
+        let mut f = self.fusion();
+        let Some(n) = self.node_of(&o, &mut f) else {
+            return Ok(None);
+        };
+        let Some(g) = self.gather_node(table, n, &mut f) else {
+            return Ok(None);
+        };
+        self.force(Operand::Node(g), &mut f, span).map(Some)
     }
 }

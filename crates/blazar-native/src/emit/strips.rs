@@ -11,6 +11,12 @@
 //! change during the launch, so running `pre` for all lanes, then the iterations
 //! lane-interleaved, then `post` lane by lane in thread order, is the executor's
 //! result: `post` (stores, outputs, errors) still runs in thread order.
+//!
+//! A body without the loop, `pre; accumulate*` (a reduction with a thread per element,
+//! as whole-array reductions are lowered for the CPU), runs in strips too: `pre` for all
+//! lanes, then each output's values of the strip folded pairwise (`bz_fold`, vector
+//! operations) into the output, whose operation is associative and has no order
+//! across threads anyway.
 
 use super::Gen;
 use blazar_codegen_c::spell;
@@ -23,7 +29,8 @@ pub(crate) const LANES: usize = 64;
 /// The parts of a kernel run in strips.
 pub(crate) struct Strip<'k> {
     pub pre: &'k [Stmt],
-    pub lp: &'k Stmt,
+    /// The uniform loop; `None` for a reduction strip (`post` only accumulates).
+    pub lp: Option<&'k Stmt>,
     pub post: &'k [Stmt],
     /// Array slots read by `pre` and the loop, and slots the kernel writes.
     pub reads: BTreeSet<u32>,
@@ -74,12 +81,15 @@ impl<'k> Gen<'k> {
         })
     }
 
-    /// The strip plan of the kernel, when it has the shape above.
+    /// The strip plan of the kernel, when it has one of the shapes above.
     pub(crate) fn strip_plan(&self) -> Option<Strip<'k>> {
         let body: &'k [Stmt] = &self.k.body;
-        let i = body
+        let Some(i) = body
             .iter()
-            .position(|s| matches!(s.kind, StmtKind::For { .. }))?;
+            .position(|s| matches!(s.kind, StmtKind::For { .. }))
+        else {
+            return self.reduce_plan();
+        };
         let lp = &body[i];
         if !self
             .proofs
@@ -99,11 +109,75 @@ impl<'k> Gen<'k> {
             && self.pure_assigns(lb, &writes, &mut reads);
         ok.then_some(Strip {
             pre: &body[..i],
-            lp,
+            lp: Some(lp),
             post: &body[i + 1..],
             reads,
             writes,
         })
+    }
+
+    /// `pre; accumulate*`: pure assignments, then outputs accumulated with pure values.
+    fn reduce_plan(&self) -> Option<Strip<'k>> {
+        let body: &'k [Stmt] = &self.k.body;
+        let i = body
+            .iter()
+            .position(|s| matches!(s.kind, StmtKind::Accumulate { .. }))?;
+        let writes = BTreeSet::new();
+        let mut reads = BTreeSet::new();
+        let ok = self.pure_assigns(&body[..i], &writes, &mut reads)
+            && body[i..].iter().all(|s| match &s.kind {
+                StmtKind::Accumulate { output, value } => {
+                    self.k.outputs.get(*output as usize).is_some_and(|o| {
+                        use blazar_kir::AtomicOp::*;
+                        matches!(super::partial_op(o.op), Add | Mul | Min | Max)
+                    }) && self.pure_loads(value, &writes, &mut reads)
+                }
+                _ => false,
+            });
+        ok.then_some(Strip {
+            pre: &body[..i],
+            lp: None,
+            post: &body[i..],
+            reads,
+            writes,
+        })
+    }
+
+    /// The reduction strip: `pre` for every lane, then each output folded.
+    fn reduce_code(&mut self, st: &Strip<'k>) {
+        for (i, v) in self.k.vars.iter().enumerate() {
+            let name = self.var_base(i as u32);
+            self.line_out(&format!("{} {name}_l[{LANES}];", spell::ty(v.ty)));
+        }
+        self.lane_phase(st.pre, true, None, true);
+        for s in st.post {
+            let StmtKind::Accumulate { output, value } = &s.kind else {
+                continue;
+            };
+            let o = &self.k.outputs[*output as usize];
+            let (op, t) = (spell::op_code(super::partial_op(o.op)), spell::scalar(o.ty));
+            let (oty, vty) = (o.ty, value.ty.elem());
+            let vals = self.tmp();
+            self.line_out(&format!("{t} {vals}[{LANES}];"));
+            self.line_out(&format!("for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{"));
+            self.depth += 1;
+            self.lane_pos();
+            for (i, v) in self.k.vars.iter().enumerate() {
+                let name = self.var_base(i as u32);
+                self.line_out(&format!(
+                    "const {} {name} = {name}_l[bz_l];",
+                    spell::ty(v.ty)
+                ));
+            }
+            let x = self.expr(value);
+            let x = spell::cast(oty, vty, &x);
+            self.line_out(&format!("{vals}[bz_l] = {x};"));
+            self.depth -= 1;
+            self.line_out("}");
+            self.line_out(&format!(
+                "bz_acc{output} = bz_combine<{op}, {t}>(bz_acc{output}, bz_fold<{op}, {t}, {LANES}>({vals}));"
+            ));
+        }
     }
 
     /// Launch-wide: no array read by the strip overlaps an array the kernel writes.
@@ -192,13 +266,20 @@ impl<'k> Gen<'k> {
     pub(crate) fn strip_code(&mut self, st: &Strip<'k>) -> String {
         let saved = (std::mem::take(&mut self.out), self.depth, self.next.clone());
         self.depth = 4;
+        let Some(lp) = st.lp else {
+            self.reduce_code(st);
+            let (out, depth, next) = saved;
+            self.depth = depth;
+            self.next = next;
+            return std::mem::replace(&mut self.out, out);
+        };
         let StmtKind::For {
             var,
             start,
             step,
             end,
             body,
-        } = &st.lp.kind
+        } = &lp.kind
         else {
             return String::new();
         };
