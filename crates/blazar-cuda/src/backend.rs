@@ -18,7 +18,6 @@ use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_launch::{ArrayOp, Backend};
-use blazar_runtime::ops::BinOp;
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{
     CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
@@ -61,8 +60,8 @@ pub struct CudaBackend {
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
     stats: Stats,
-    /// Reductions, element-wise operations and cuBLAS, loaded on first use.
-    lib: Option<Result<crate::arrays::ArrayLib, String>>,
+    /// cuBLAS for matrix products, opened on first use.
+    blas: Option<crate::blas::Blas>,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -109,7 +108,7 @@ impl CudaBackend {
             pool: None,
             max_shared_optin,
             stats: Stats::default(),
-            lib: None,
+            blas: None,
         })
     }
 
@@ -263,7 +262,7 @@ impl Backend for CudaBackend {
 
     fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
         // Device memory only: the host buffer appears on the first host read.
-        let (a, _) = crate::arrays::new_device_array(&self.pool_mem, dims, elem)?;
+        let (a, _) = crate::memory::new_device_array(&self.pool_mem, dims, elem)?;
         a.data.set_residency(Residency::Device);
         Ok(a)
     }
@@ -438,37 +437,23 @@ impl Backend for CudaBackend {
     }
 
     fn array_op(&mut self, op: ArrayOp, args: &[Value]) -> Option<Result<Value, String>> {
-        if self.lib.is_none() {
-            self.lib = Some(crate::arrays::ArrayLib::load(
-                &self.ctx,
-                &self.stream,
-                self.arch,
-                self.nvrtc,
-                &self.cache,
-                &mut self.stats,
-            ));
-        }
-        let lib = self.lib.as_ref()?.as_ref().ok()?;
-        self.pool_mem.queue().issue();
-        let r = match (op, args) {
-            (ArrayOp::Binary(BinOp::Mul), [Value::Array(a), Value::Array(b)])
-                if large_matrices(a, b) =>
-            {
-                // A large product runs on cuBLAS wherever its operands are: host
-                // operands are uploaded (and stay on the device for the next use).
-                for r in [a, b] {
-                    if let Err(e) = crate::memory::ensure_on_device(r, &self.pool_mem) {
-                        return Some(Err(e));
-                    }
-                }
-                lib.binary(&self.pool_mem, BinOp::Mul, &args[0], &args[1])
-            }
-            (ArrayOp::Binary(op), [a, b]) => lib.binary(&self.pool_mem, op, a, b),
-            (ArrayOp::Reduce(name), [Value::Array(a)]) => {
-                lib.reduce(self.pool_mem.queue(), name, a)
-            }
-            _ => None,
+        let (ArrayOp::MatMul, [Value::Array(a), Value::Array(b)]) = (op, args) else {
+            return None;
         };
+        let blas = self
+            .blas
+            .get_or_insert_with(|| crate::blas::Blas::open(&self.stream));
+        self.pool_mem.queue().issue();
+        if large_matrices(a, b) {
+            // A large product runs on cuBLAS wherever its operands are: host operands
+            // are uploaded (and stay on the device for the next use).
+            for r in [a, b] {
+                if let Err(e) = crate::memory::ensure_on_device(r, &self.pool_mem) {
+                    return Some(Err(e));
+                }
+            }
+        }
+        let r = blas.product(&self.pool_mem, a, b);
         self.stats.array_ops += r.is_some() as usize;
         r
     }

@@ -11,8 +11,8 @@
 //!   `errors` (error records, outputs), `queue` (the stream and the host's waits for
 //!   it), `timer` (CUDA events for `tic`/`toc`).
 
-mod arrays;
 mod backend;
+mod blas;
 pub mod cache;
 pub mod compile;
 mod errors;

@@ -194,3 +194,24 @@ pub fn dims_of(a: &ArrayRef) -> Result<Vec<usize>, String> {
         .map(|h: std::cell::Ref<'_, Array>| h.dims.clone())
         .map_err(|_| "an array is in use".to_string())
 }
+
+/// A new array whose elements will be written on the device: a lazily zeroed host
+/// buffer (no pages touched until read) and a device copy.
+pub(crate) fn new_device_array(
+    pool: &Rc<Pool>,
+    dims: Vec<usize>,
+    elem: ElemType,
+) -> Result<(ArrayRef, u64), String> {
+    let bytes = dims
+        .iter()
+        .try_fold(elem.size_bytes(), |acc, &d| acc.checked_mul(d))
+        .ok_or("out of GPU memory (the array's size overflows)")?;
+    let arr = Array::device_only(dims, elem);
+    let slice = pool
+        .take(bytes)
+        .map_err(|e| crate::memory::oom_or(e, bytes))?;
+    let ptr = slice.device_ptr(pool.stream()).0;
+    let r = ArrayRef::new(arr);
+    *r.data.device().borrow_mut() = Some(Box::new(DeviceArray::new(slice, pool.clone())));
+    Ok((r, ptr))
+}

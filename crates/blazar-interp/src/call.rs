@@ -127,13 +127,6 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
-        if let [Value::Array(_)] = args {
-            if let n @ ("sum" | "mean" | "min" | "max") = b.name {
-                if let Some(r) = self.device_op(crate::ArrayOp::Reduce(n), &[&args[0]]) {
-                    return r.map_err(|m| RunError::new(span, m));
-                }
-            }
-        }
         (b.func)(&mut self.ctx, args).at(span)
     }
 

@@ -55,8 +55,10 @@ impl<'p> Interp<'p> {
                 return Ok(Value::int((same == (op == ops::BinOp::Eq)) as i64));
             }
         }
-        if let Some(r) = self.device_op(crate::ArrayOp::Binary(op), &[a, b]) {
-            return r.map_err(|m| crate::RunError::new(span, m));
+        if op == ops::BinOp::Mul {
+            if let Some(r) = self.device_op(crate::ArrayOp::MatMul, &[a, b]) {
+                return r.map_err(|m| crate::RunError::new(span, m));
+            }
         }
         ops::binary(op, a, b, self.prec).at(span)
     }

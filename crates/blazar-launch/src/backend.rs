@@ -35,9 +35,9 @@ pub trait Backend {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError>;
 
-    /// A whole-array host operation the backend may run where the data lives: a binary
-    /// operator, or a reduction builtin (`sum`, `mean`, `min`, `max`) of one array.
-    /// `None` lets the host run it (the arrays are downloaded when stale).
+    /// A whole-array library operation the backend may run where the data lives (the
+    /// matrix product). `None` lets the host run it (the arrays are downloaded when
+    /// stale).
     fn array_op(&mut self, _op: ArrayOp, _args: &[Value]) -> Option<Result<Value, String>> {
         None
     }
@@ -82,12 +82,13 @@ pub trait Backend {
     }
 }
 
-/// A host operation offered to [`Backend::array_op`].
+/// A whole-array operation that is a library call on some devices, offered to
+/// [`Backend::array_op`] (everything element-wise, every reduction and all data
+/// movement are kernels made from AIR instead).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArrayOp {
-    Binary(blazar_runtime::ops::BinOp),
-    /// A builtin of one array argument, by name.
-    Reduce(&'static str),
+    /// The matrix product `a * b` of two matrices (cuBLAS on the GPU).
+    MatMul,
 }
 
 /// A shared handle on a backend, as kept by the interpreter.

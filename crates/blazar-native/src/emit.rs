@@ -61,6 +61,9 @@ pub(crate) struct Gen<'k> {
     pub next: String,
     /// The strip code of the fast copy and its launch-wide no-overlap condition.
     pub strip: Option<(String, String)>,
+    /// The strip is a reduction's: outputs accumulate per lane (`bz_lacc<o>`) across
+    /// the work item's strips and are folded once at its end.
+    pub lane_outputs: bool,
     /// Under fission: the variables whose values never cross runs (`runlocal`).
     pub run_local: Vec<bool>,
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
@@ -112,6 +115,7 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         fast: false,
         next: "bz_next".into(),
         strip: None,
+        lane_outputs: false,
         run_local: Vec::new(),
         wide: None,
         aliases: blazar_cpu::kernel_aliases(k),

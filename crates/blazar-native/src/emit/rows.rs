@@ -188,6 +188,7 @@ impl Gen<'_> {
             let op = spell::op_code(super::partial_op(o.op));
             let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
         }
+        s.push_str(&self.lane_accumulators(false));
         s.push_str("    const i64 bz_t0 = bz_item * bz_c->chunk;\n");
         s.push_str("    const i64 bz_t1 = bz_t0 + bz_c->chunk < bz_c->total ? bz_t0 + bz_c->chunk : bz_c->total;\n");
         // The position of the chunk's first thread, then a carry per row (no division
@@ -244,6 +245,7 @@ impl Gen<'_> {
         }
         let zero: Vec<String> = (first_row..r).map(|c| format!("bz_o{c} = 0;")).collect();
         let _ = writeln!(s, "      {} {carry}\n    }}", zero.join(" "));
+        s.push_str(&self.lane_accumulators(true));
         for (i, o) in k.outputs.iter().enumerate() {
             let _ = writeln!(
                 s,

@@ -14,9 +14,10 @@
 //!
 //! A body without the loop, `pre; accumulate*` (a reduction with a thread per element,
 //! as whole-array reductions are lowered for the CPU), runs in strips too: `pre` for all
-//! lanes, then each output's values of the strip folded pairwise (`bz_fold`, vector
-//! operations) into the output, whose operation is associative and has no order
-//! across threads anyway.
+//! lanes, then each output's values of the strip combined into one accumulator per lane
+//! (`bz_lacc<o>`, an element-wise map the compiler vectorises), folded pairwise into the
+//! output once per work item (`bz_fold`). The outputs' operations are associative and
+//! partial results have no order across threads anyway.
 
 use super::Gen;
 use blazar_codegen_c::spell;
@@ -143,8 +144,22 @@ impl<'k> Gen<'k> {
         })
     }
 
+    /// What the compiler may assume of a strip's first lane: without flattening, lanes
+    /// are the last position component, whose extent fits an i32 (the launch checks),
+    /// so `(i32)(bz_sp + l)` never wraps and consecutive lanes read consecutive
+    /// elements (vector loads rather than one element at a time).
+    fn strip_bounds(&mut self) {
+        if self.flat.is_none() {
+            self.line_out(&format!(
+                "if (bz_sp < 0 || bz_sp > {}ll) __builtin_unreachable();",
+                i32::MAX as i64 - LANES as i64
+            ));
+        }
+    }
+
     /// The reduction strip: `pre` for every lane, then each output folded.
     fn reduce_code(&mut self, st: &Strip<'k>) {
+        self.strip_bounds();
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             self.line_out(&format!("{} {name}_l[{LANES}];", spell::ty(v.ty)));
@@ -175,9 +190,28 @@ impl<'k> Gen<'k> {
             self.depth -= 1;
             self.line_out("}");
             self.line_out(&format!(
-                "bz_acc{output} = bz_combine<{op}, {t}>(bz_acc{output}, bz_fold<{op}, {t}, {LANES}>({vals}));"
+                "for (int bz_l = 0; bz_l < {LANES}; bz_l++) bz_lacc{output}[bz_l] = bz_combine<{op}, {t}>(bz_lacc{output}[bz_l], {vals}[bz_l]);"
             ));
         }
+        self.lane_outputs = true;
+    }
+
+    /// Per work item: the lane accumulators of a reduction strip (`fold`: false) or
+    /// their fold into the outputs (`fold`: true).
+    pub(crate) fn lane_accumulators(&self, fold: bool) -> String {
+        let mut s = String::new();
+        if !self.lane_outputs {
+            return s;
+        }
+        for (i, o) in self.k.outputs.iter().enumerate() {
+            let (op, t) = (spell::op_code(super::partial_op(o.op)), spell::scalar(o.ty));
+            s.push_str(&if fold {
+                format!("    bz_acc{i} = bz_combine<{op}, {t}>(bz_acc{i}, bz_fold<{op}, {t}, {LANES}>(bz_lacc{i}));\n")
+            } else {
+                format!("    {t} bz_lacc{i}[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) bz_lacc{i}[bz_l] = bz_identity<{op}, {t}>();\n")
+            });
+        }
+        s
     }
 
     /// Launch-wide: no array read by the strip overlaps an array the kernel writes.
@@ -283,6 +317,7 @@ impl<'k> Gen<'k> {
         else {
             return String::new();
         };
+        self.strip_bounds();
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             self.line_out(&format!("{} {name}_l[{LANES}];", spell::ty(v.ty)));
