@@ -80,10 +80,11 @@ impl<'p> Interp<'p> {
             if d < dropped || d - dropped >= dims.len() {
                 axes.push(Axis::Fixed);
                 params.push(0);
-            } else if m == Move::Repmat {
+            } else if m == Move::Repmat && full[d] != src[j] {
                 axes.push(Axis::Tile((d - dropped) as u8));
                 params.push(src[j] as i64);
             } else {
+                // Not repeated (or transposed): the index itself, no remainder.
                 axes.push(Axis::Range((d - dropped) as u8));
                 params.extend([0, 1]);
             }
