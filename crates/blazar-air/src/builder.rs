@@ -10,7 +10,9 @@ mod finish;
 pub use finish::{Arg, Finished};
 
 use crate::region::{Along, Axis, Input, Node, NodeKind, Op, Reduce, Region};
-use crate::rules::{array_elem, common_int, conversion, convert_const, f32_exact, int_arith, Prec};
+use crate::rules::{
+    array_elem, common_int, complex_of, conversion, convert_const, f32_exact, int_arith, Prec,
+};
 use blazar_kir::{MathFn, Scalar};
 
 /// A node of the region being built.
@@ -63,6 +65,8 @@ pub enum HostOp {
     Max,
     Mod,
     Atan2,
+    /// `complex(re, im)` of two real or int operands.
+    Complex,
 }
 
 /// The most nodes a region takes: past it, operations run on the host (each a kernel
@@ -289,8 +293,11 @@ impl Builder {
             return a;
         }
         let (dims, clean) = (self.dims(a).to_vec(), self.clean[a.0 as usize]);
-        if let NodeKind::Const(bits) = self.nodes[a.0 as usize].kind {
-            // Constants convert here, so the kernel sees a literal of its type.
+        if let (NodeKind::Const(bits), false) =
+            (self.nodes[a.0 as usize].kind.clone(), ty.is_complex())
+        {
+            // Constants convert here, so the kernel sees a literal of its type (a
+            // complex one stays a cast of the real literal).
             let from = self.ty(a);
             let bits = convert_const(bits, from, ty);
             return self.push(NodeKind::Const(bits), ty, dims, clean);
@@ -347,6 +354,34 @@ impl Builder {
     pub fn binary(&mut self, op: HostOp, a: NodeRef, b: NodeRef) -> Option<NodeRef> {
         let dims = self.broadcast(a, b)?;
         let (ta, tb) = (self.ty(a), self.ty(b));
+        if op == HostOp::Complex {
+            if ta.is_complex() || tb.is_complex() {
+                return None;
+            }
+            // Both parts as f64 (the host's values), rounded to the complex type.
+            let (x, y) = (self.cast(a, Scalar::F64), self.cast(b, Scalar::F64));
+            let v = self.push(
+                NodeKind::Binary(Op::Complex, x.0, y.0),
+                Scalar::C64,
+                dims,
+                false,
+            );
+            return Some(self.cast(v, complex_of(self.prec)));
+        }
+        if ta.is_complex() || tb.is_complex() {
+            // The host computes in complex f64 (reals and ints converted) and rounds to
+            // the precision's complex type; other operators stay on the host.
+            let op = match op {
+                HostOp::Add => Op::Add,
+                HostOp::Sub => Op::Sub,
+                HostOp::Mul => Op::Mul,
+                HostOp::Div => Op::Div,
+                _ => return None,
+            };
+            let (x, y) = (self.cast(a, Scalar::C64), self.cast(b, Scalar::C64));
+            let v = self.push(NodeKind::Binary(op, x.0, y.0), Scalar::C64, dims, false);
+            return Some(self.cast(v, complex_of(self.prec)));
+        }
         let ints = ta.is_int() && tb.is_int();
         let real = self.prec.real();
         let node = |s: &mut Builder, op: Op, x: NodeRef, y: NodeRef, ty: Scalar| {
@@ -423,6 +458,7 @@ impl Builder {
                 let v = node(self, op, x, y, Scalar::Bool);
                 self.cast(v, real)
             }
+            HostOp::Complex => return None,
             HostOp::And | HostOp::Or => {
                 let (x, y) = (self.truth(a), self.truth(b));
                 let op = if op == HostOp::And { Op::And } else { Op::Or };
@@ -511,6 +547,9 @@ impl Builder {
 
     /// `!a`: a 0/1 real.
     pub fn not(&mut self, a: NodeRef) -> Option<NodeRef> {
+        if self.ty(a).is_complex() {
+            return None;
+        }
         let b = self.truth(a);
         let dims = self.dims(a).to_vec();
         let v = self.push(NodeKind::Not(b.0), Scalar::Bool, dims, false);
@@ -520,6 +559,9 @@ impl Builder {
     /// A one-argument math builtin by name, on a real or int operand (ints convert to
     /// reals first, except where the host keeps them).
     pub fn math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        if self.ty(a).is_complex() {
+            return self.complex_math(name, a);
+        }
         if let Some(t) = conversion(name, self.prec) {
             // Reals truncate toward zero and saturate (NaN gives 0), ints wrap: KIR's
             // casts, as the host's conversions.
@@ -570,5 +612,27 @@ impl Builder {
         let ty = if test { Scalar::Bool } else { c };
         let v = self.push(NodeKind::Math(f, x.0), ty, dims, ty == Scalar::F32);
         Some(self.cast(v, self.prec.real()))
+    }
+
+    /// `real`, `imag`, `abs`, `angle` (reals) and `conj` of a complex operand, as the
+    /// host computes them: in complex f64, rounded to the precision's type.
+    fn complex_math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        let (f, ty) = match name {
+            "real" => (MathFn::Real, Scalar::F64),
+            "imag" => (MathFn::Imag, Scalar::F64),
+            "abs" => (MathFn::Abs, Scalar::F64),
+            "angle" => (MathFn::Angle, Scalar::F64),
+            "conj" => (MathFn::Conj, Scalar::C64),
+            _ => return None,
+        };
+        let x = self.cast(a, Scalar::C64);
+        let dims = self.dims(a).to_vec();
+        let v = self.push(NodeKind::Math(f, x.0), ty, dims, false);
+        let out = if ty == Scalar::C64 {
+            complex_of(self.prec)
+        } else {
+            self.prec.real()
+        };
+        Some(self.cast(v, out))
     }
 }

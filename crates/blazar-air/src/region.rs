@@ -58,6 +58,8 @@ pub enum Op {
     Min,
     Max,
     Atan2,
+    /// `complex(re, im)`: two reals give a complex value.
+    Complex,
     /// Comparisons and logic give `bool`.
     Eq,
     Ne,

@@ -45,7 +45,16 @@ pub(crate) fn f32_exact(x: f64) -> bool {
 
 /// Element types an array input may have.
 pub(crate) fn array_elem(t: Scalar) -> bool {
-    !matches!(t, Scalar::Bool | Scalar::C32 | Scalar::C64)
+    !matches!(t, Scalar::Bool)
+}
+
+/// The complex type of the program precision (complex results have it, as reals have
+/// `Prec::real`).
+pub(crate) fn complex_of(prec: Prec) -> Scalar {
+    match prec {
+        Prec::Single => Scalar::C32,
+        Prec::Double => Scalar::C64,
+    }
 }
 
 /// The element type a conversion builtin gives, or `None` for any other name.

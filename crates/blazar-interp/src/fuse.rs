@@ -81,7 +81,7 @@ const UNARY: &[&str] = &[
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
     "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "frac", "sign", "isnan", "isinf",
     "isfinite", "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float",
+    "float", "real", "imag", "conj", "angle",
 ];
 
 /// Whether `e` is an expression a region can start from.
@@ -129,6 +129,7 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("max", 2) => Some(BuiltinOp::Binary(HostOp::Max)),
         ("mod", 2) => Some(BuiltinOp::Binary(HostOp::Mod)),
         ("atan2", 2) => Some(BuiltinOp::Binary(HostOp::Atan2)),
+        ("complex", 2) => Some(BuiltinOp::Binary(HostOp::Complex)),
         ("pow", 2) => Some(BuiltinOp::Binary(HostOp::Pow)),
         ("sum", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, false)),
         ("mean", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, true)),

@@ -289,8 +289,12 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
             NodeKind::Neg(a) => ExprKind::Unary(UnOp::Neg, arg(*a)),
             NodeKind::Not(a) => ExprKind::Unary(UnOp::Not, arg(*a)),
             NodeKind::Math(f, a) => ExprKind::Math(*f, vec![exprs[*a as usize].clone()]),
-            NodeKind::Binary(Op::Atan2, a, b) => ExprKind::Math(
-                MathFn::Atan2,
+            NodeKind::Binary(op @ (Op::Atan2 | Op::Complex), a, b) => ExprKind::Math(
+                if *op == Op::Atan2 {
+                    MathFn::Atan2
+                } else {
+                    MathFn::MakeComplex
+                },
                 vec![exprs[*a as usize].clone(), exprs[*b as usize].clone()],
             ),
             NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
@@ -540,6 +544,6 @@ fn bin_op(op: Op) -> BinOp {
         Op::Ge => BinOp::Ge,
         Op::And => BinOp::And,
         Op::Or => BinOp::Or,
-        Op::Atan2 => unreachable!("atan2 is a math function in KIR"),
+        Op::Atan2 | Op::Complex => unreachable!("math functions in KIR"),
     }
 }
