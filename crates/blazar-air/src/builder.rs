@@ -226,12 +226,7 @@ impl Builder {
                 },
                 NodeKind::Gather(..) if d.as_slice() == dims => {}
                 NodeKind::Gather(..) => return false,
-                NodeKind::Const(_) => {}
-                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
-                    stack.push(a)
-                }
-                NodeKind::Binary(_, a, b) => stack.extend([a, b]),
-                NodeKind::Select(c, a, b) => stack.extend([c, a, b]),
+                ref k => stack.extend(k.operands()),
             }
         }
         true
@@ -247,14 +242,9 @@ impl Builder {
     pub(crate) fn gathers(&self, n: NodeRef) -> bool {
         let mut stack = vec![n.0];
         while let Some(i) = stack.pop() {
-            match self.nodes[i as usize].kind {
+            match &self.nodes[i as usize].kind {
                 NodeKind::Gather(..) => return true,
-                NodeKind::Input(_) | NodeKind::Const(_) => {}
-                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
-                    stack.push(a)
-                }
-                NodeKind::Binary(_, a, b) => stack.extend([a, b]),
-                NodeKind::Select(c, a, b) => stack.extend([c, a, b]),
+                k => stack.extend(k.operands()),
             }
         }
         false

@@ -92,6 +92,23 @@ pub enum NodeKind {
     Gather(u16, u32),
 }
 
+impl NodeKind {
+    /// The nodes this one reads (a gather's index, not its table).
+    pub fn operands(&self) -> impl Iterator<Item = u32> {
+        let (a, b, c) = match *self {
+            NodeKind::Input(_) | NodeKind::Const(_) => (None, None, None),
+            NodeKind::Cast(a)
+            | NodeKind::Neg(a)
+            | NodeKind::Not(a)
+            | NodeKind::Math(_, a)
+            | NodeKind::Gather(_, a) => (Some(a), None, None),
+            NodeKind::Binary(_, a, b) => (Some(a), Some(b), None),
+            NodeKind::Select(c, a, b) => (Some(c), Some(a), Some(b)),
+        };
+        a.into_iter().chain(b).chain(c)
+    }
+}
+
 /// A typed node. Operands are earlier nodes of the same region.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {

@@ -53,6 +53,9 @@ pub struct CudaBackend {
     /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
+    /// Whether the output slots of `scratch` hold zeros on the device (cleared after
+    /// each read-back, off the host's path): a sum's launch then sets up nothing.
+    slots_zero: bool,
     /// Pinned host memory that `scratch` is read back into: one direct copy, where
     /// pageable memory would take a staged one (the wait after every launch that can
     /// fail or has outputs).
@@ -104,6 +107,7 @@ impl CudaBackend {
             modules: HashMap::new(),
             too_deep: HashMap::new(),
             scratch,
+            slots_zero: true,
             readback,
             pool: None,
             max_shared_optin,
@@ -165,6 +169,14 @@ impl CudaBackend {
             .and_then(|()| self.pool_mem.queue().wait())
             .map_err(failed)?;
         let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
+        if outputs > 0 {
+            // Cleared for the next launch while the host goes on (same stream, so after
+            // the copy above).
+            self.slots_zero = self
+                .stream
+                .memset_zeros(&mut self.scratch.slice_mut(16..16 + 16 * MAX_OUTPUTS))
+                .is_ok();
+        }
         let word = |i: usize| {
             i32::from_le_bytes([
                 bytes[4 * i],
@@ -358,14 +370,20 @@ impl Backend for CudaBackend {
                 init[16 * i..16 * i + b.len()].copy_from_slice(&b);
             }
             let mut slots = self.scratch.slice_mut(16..16 + 16 * nout);
-            // Sums start at zero bits: an asynchronous memset, where a copy from host
-            // memory would wait for the host.
-            if init.iter().all(|&b| b == 0) {
-                self.stream.memset_zeros(&mut slots)
-            } else {
-                self.stream.memcpy_htod(&init, &mut slots)
+            // Sums start at zero bits: the slots already hold them after a read-back
+            // (else an asynchronous memset, where a copy from host memory would wait
+            // for the host).
+            let zero = init.iter().all(|&b| b == 0);
+            if !(zero && self.slots_zero) {
+                if zero {
+                    self.stream.memset_zeros(&mut slots)
+                } else {
+                    self.stream.memcpy_htod(&init, &mut slots)
+                }
+                .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
             }
-            .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
+            // This launch writes them; the read-back clears them again.
+            self.slots_zero = false;
         }
         let base = self.scratch.device_ptr(&self.stream).0;
         let mut params: Vec<ParamBytes> = Vec::with_capacity(m.gen.params.len());

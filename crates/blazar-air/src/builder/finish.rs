@@ -20,21 +20,8 @@ impl Builder {
             if !used[i] {
                 continue;
             }
-            match self.nodes[i].kind {
-                NodeKind::Cast(a) | NodeKind::Neg(a) | NodeKind::Not(a) | NodeKind::Math(_, a) => {
-                    used[a as usize] = true
-                }
-                NodeKind::Binary(_, a, b) => {
-                    used[a as usize] = true;
-                    used[b as usize] = true;
-                }
-                NodeKind::Select(c, a, b) => {
-                    used[c as usize] = true;
-                    used[a as usize] = true;
-                    used[b as usize] = true;
-                }
-                NodeKind::Gather(_, a) => used[a as usize] = true,
-                NodeKind::Input(_) | NodeKind::Const(_) => {}
+            for a in self.nodes[i].kind.operands() {
+                used[a as usize] = true;
             }
         }
         // A gather's region is plain by construction (`Builder::gather`): one linear
