@@ -41,6 +41,9 @@ pub enum Axis {
     Range(u8),
     /// `i mod n` for index `i` of the view's dimension (`n`: the array's extent).
     Tile(u8),
+    /// `(i + c) mod n` for index `i` of the view's dimension (`circshift`; parameters
+    /// `c` and the extent `n`, at most 2^30).
+    Rotate(u8),
 }
 
 /// Element-wise binary operations, each computed in one type (both operands and, except

@@ -144,6 +144,9 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("copy", 1) => Some(BuiltinOp::Move(Move::Copy)),
         ("transpose", 1) => Some(BuiltinOp::Move(Move::Transpose)),
         ("repmat", n) if n >= 2 => Some(BuiltinOp::Move(Move::Repmat)),
+        ("flipud", 1) => Some(BuiltinOp::Move(Move::FlipUd)),
+        ("fliplr", 1) => Some(BuiltinOp::Move(Move::FlipLr)),
+        ("circshift", 2 | 3) => Some(BuiltinOp::Move(Move::Circshift)),
         (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
         _ => None,
     }

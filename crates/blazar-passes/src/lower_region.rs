@@ -138,6 +138,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
                     Axis::Fixed => &["at"],
                     Axis::Range(_) => &["start", "step"],
                     Axis::Tile(_) => &["tile"],
+                    Axis::Rotate(_) => &["rot", "ext"],
                 };
                 for p in names {
                     k.vars.push(VarDecl {
@@ -261,6 +262,16 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
                                 } else {
                                     let l = full_lane(d as usize + shift);
                                     i32b(BinOp::Add, start, i32b(BinOp::Mul, step, l))
+                                }
+                            }
+                            Axis::Rotate(d) => {
+                                let (c, n) = (var(ps[p]), var(ps[p + 1]));
+                                p += 2;
+                                if unit & (1 << d) != 0 {
+                                    Expr::int(0)
+                                } else {
+                                    let l = full_lane(d as usize + shift);
+                                    i32b(BinOp::Rem, i32b(BinOp::Add, l, c), n)
                                 }
                             }
                             Axis::Tile(d) => {

@@ -24,6 +24,10 @@ pub(super) enum Move {
     Copy,
     Transpose,
     Repmat,
+    /// `flipud`, `fliplr`, `circshift`: the array's shape, elements reordered.
+    FlipUd,
+    FlipLr,
+    Circshift,
 }
 
 impl<'p> Interp<'p> {
@@ -38,6 +42,9 @@ impl<'p> Interp<'p> {
     ) -> Option<NodeRef> {
         if m == Move::Copy {
             return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
+        }
+        if matches!(m, Move::FlipUd | Move::FlipLr | Move::Circshift) {
+            return self.reorder_node(m, arr, rest, f);
         }
         let meta = arr.data.meta().ok()?;
         let elem = elem_scalar(meta.elem())?;
@@ -95,6 +102,88 @@ impl<'p> Interp<'p> {
             f.arrays.push((key, arr.clone()));
         }
         Some(n)
+    }
+
+    /// `flipud`, `fliplr` or `circshift` of `arr` as a view of its own shape: per
+    /// dimension the index itself, reversed (`n-1-i`), or rotated (`(i + c) mod n`),
+    /// with the host's rules for which dimension (`size`: a vec is 1×N; `circshift(x,
+    /// k)` shifts the first dimension that is not 1). `None` for arguments the host
+    /// should judge.
+    fn reorder_node(
+        &self,
+        m: Move,
+        arr: &ArrayRef,
+        rest: &[Value],
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        let meta = arr.data.meta().ok()?;
+        let elem = elem_scalar(meta.elem())?;
+        let (dims, size) = (meta.dims.clone(), meta.size());
+        drop(meta);
+        let n: usize = dims.iter().product();
+        if dims.is_empty() || dims.len() > 4 || n == 0 || dims.iter().any(|&d| d > 1 << 30) {
+            return None;
+        }
+        let (mut flip, mut shift) = (vec![false; size.len()], vec![0i64; size.len()]);
+        match m {
+            Move::FlipUd => flip[0] = true,
+            Move::FlipLr => flip[1] = true,
+            _ => {
+                let shifts: Vec<i64> = match rest.first()? {
+                    Value::Array(r) => {
+                        let a = r.data.try_borrow().ok()?;
+                        if a.is_cell() || a.elem().is_complex() {
+                            return None;
+                        }
+                        (0..a.len()).map(|i| a.get_value(i).as_i64()).collect::<Option<_>>()?
+                    }
+                    v => vec![v.as_i64()?],
+                };
+                match rest.get(1) {
+                    Some(d) => {
+                        let d = usize::try_from(d.as_i64()?).ok().filter(|&d| d < 16)?;
+                        if shifts.len() != 1 {
+                            return None;
+                        }
+                        if d < size.len() {
+                            shift[d] = shifts[0];
+                        }
+                    }
+                    None if shifts.len() == 1 => {
+                        let d = size.iter().position(|&e| e != 1).unwrap_or(0);
+                        shift[d] = shifts[0];
+                    }
+                    None => {
+                        for (k, s) in shifts.iter().enumerate().take(size.len()) {
+                            shift[k] = *s;
+                        }
+                    }
+                }
+            }
+        }
+        // Logical dimensions before `lead` are the unit row of a vec.
+        let lead = size.len() - dims.len();
+        let (mut axes, mut params) = (Vec::new(), Vec::new());
+        for (j, &e) in dims.iter().enumerate() {
+            let (k, e) = (j + lead, e as i64);
+            let c = (e - shift[k].rem_euclid(e)) % e;
+            if flip[k] && e > 1 {
+                axes.push(Axis::Range(j as u8));
+                params.extend([e - 1, -1]);
+            } else if c != 0 {
+                axes.push(Axis::Rotate(j as u8));
+                params.extend([c, e]);
+            } else {
+                axes.push(Axis::Range(j as u8));
+                params.extend([0, 1]);
+            }
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let node = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(node)
     }
 
     /// A slice of `arr` as a view node, when every index is inside the array (else the
