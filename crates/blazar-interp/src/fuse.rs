@@ -19,6 +19,7 @@
 
 mod reduce;
 mod run;
+mod scan;
 mod store;
 mod views;
 

@@ -20,9 +20,11 @@ mod lower_call;
 mod lower_expr;
 mod lower_index;
 mod lower_region;
+mod lower_scan;
 mod lower_stmt;
 mod outline;
 mod parallelize;
+mod region_value;
 pub mod sig;
 
 pub use apply_rules::apply_rules;

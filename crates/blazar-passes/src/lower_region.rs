@@ -12,14 +12,19 @@
 //! a grid stride (parameters `n` and `stride` after the inputs), so the launch chooses
 //! how many threads share the work; for the CPU it keeps a thread per element.
 
-use blazar_air::{Axis, Input, NodeKind, Op, Reduce, Region};
+use crate::region_value::{bind_inputs, region_value};
+use blazar_air::{Reduce, Region};
 use blazar_kir::{
-    ArrayDecl, ArrayTy, AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, MathFn, Output,
-    Param, ReadMode, Scalar, Space, Special, Stmt, StmtKind, Ty, UnOp, VarDecl, WriteMode,
+    ArrayDecl, ArrayTy, AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, Output, Param,
+    ReadMode, Scalar, Space, Special, Stmt, StmtKind, Ty, VarDecl, WriteMode,
 };
 
 /// The kernel of `region`, named `name`, its statement on source `line`.
 pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -> Kernel {
+    if region.flat && region.along.is_some() {
+        // Only a vector's running reduction runs along a flat region.
+        return crate::lower_scan::lower_chunk_scan(region, name, line);
+    }
     let rank = match (region.flat, region.along) {
         (true, _) => 1,
         (false, Some(_)) => region.rank - 1,
@@ -86,76 +91,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
             }
         }
     }
-    // Per input: its array slot or variable (and a view's parameter variables).
-    let mut binds = Vec::with_capacity(region.inputs.len());
-    let mut view_params: Vec<Vec<u32>> = Vec::with_capacity(region.inputs.len());
-    for (i, input) in region.inputs.iter().enumerate() {
-        let name = format!("in{i}");
-        let bind = match input {
-            Input::Array { elem, rank, .. } => {
-                k.arrays.push(ArrayDecl {
-                    name: name.clone(),
-                    ty: array(*elem, *rank, true),
-                });
-                Bind::Array(k.arrays.len() as u32 - 1)
-            }
-            Input::Scalar(s) => {
-                k.vars.push(VarDecl {
-                    name: name.clone(),
-                    ty: Ty::Scalar(*s),
-                });
-                Bind::Var(k.vars.len() as u32 - 1)
-            }
-            Input::View { elem, axes, .. } => {
-                k.arrays.push(ArrayDecl {
-                    name: name.clone(),
-                    ty: array(*elem, axes.len() as u8, true),
-                });
-                Bind::Array(k.arrays.len() as u32 - 1)
-            }
-            Input::Table { elem, rank, read } => {
-                let mut ty = array(*elem, *rank, true);
-                if let Ty::Array(a) = &mut ty {
-                    a.read = *read;
-                }
-                k.arrays.push(ArrayDecl {
-                    name: name.clone(),
-                    ty,
-                });
-                Bind::Array(k.arrays.len() as u32 - 1)
-            }
-        };
-        k.params.push(Param {
-            name: name.clone(),
-            bind,
-        });
-        binds.push(bind);
-        // A view's indices, starts and steps follow its array.
-        let mut params = Vec::new();
-        if let Input::View { axes, .. } = input {
-            for (a, axis) in axes.iter().enumerate() {
-                let names: &[&str] = match axis {
-                    Axis::Fixed => &["at"],
-                    Axis::Range(_) => &["start", "step"],
-                    Axis::Tile(_) => &["tile"],
-                    Axis::Rotate(_) => &["rot", "ext"],
-                };
-                for p in names {
-                    k.vars.push(VarDecl {
-                        name: format!("{name}_{p}{a}"),
-                        ty: Ty::I32,
-                    });
-                    let v = k.vars.len() as u32 - 1;
-                    k.params.push(Param {
-                        name: format!("{name}_{p}{a}"),
-                        bind: Bind::Var(v),
-                    });
-                    params.push(v);
-                }
-            }
-        }
-        view_params.push(params);
-    }
+    let (binds, view_params) = bind_inputs(region, &mut k);
     let pos_ty = if rank == 1 {
         Ty::I32
     } else {
@@ -207,120 +143,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
     } else {
         pos.clone()
     };
-    let mut exprs: Vec<Expr> = Vec::with_capacity(region.nodes.len());
-    for node in &region.nodes {
-        let ty = Ty::Scalar(node.ty);
-        let arg = |i: u32| Box::new(exprs[i as usize].clone());
-        let kind = match &node.kind {
-            NodeKind::Input(i) => match (binds[*i as usize], &region.inputs[*i as usize]) {
-                (Bind::Var(v), _) => ExprKind::Var(v),
-                (Bind::Array(a), Input::Array { rank: r, unit, .. }) => {
-                    let index = if region.flat {
-                        vec![elem.clone()]
-                    } else {
-                        let shift = (region.rank - r) as usize;
-                        (0..*r as usize)
-                            .map(|j| {
-                                if unit & (1 << j) != 0 {
-                                    Expr::int(0)
-                                } else {
-                                    full_lane(j + shift)
-                                }
-                            })
-                            .collect()
-                    };
-                    ExprKind::Load { arr: a, index }
-                }
-                (
-                    Bind::Array(a),
-                    Input::View {
-                        axes,
-                        rank: vr,
-                        unit,
-                        ..
-                    },
-                ) => {
-                    let ps = &view_params[*i as usize];
-                    let var = |v: u32| Expr::new(ExprKind::Var(v), Ty::I32);
-                    let i32b = |op, a: Expr, b: Expr| {
-                        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::I32)
-                    };
-                    let shift = (region.rank - vr) as usize;
-                    let mut p = 0;
-                    let mut index = Vec::with_capacity(axes.len());
-                    for axis in axes {
-                        index.push(match *axis {
-                            Axis::Fixed => {
-                                p += 1;
-                                var(ps[p - 1])
-                            }
-                            Axis::Range(d) => {
-                                let (start, step) = (var(ps[p]), var(ps[p + 1]));
-                                p += 2;
-                                if unit & (1 << d) != 0 {
-                                    start
-                                } else {
-                                    let l = full_lane(d as usize + shift);
-                                    i32b(BinOp::Add, start, i32b(BinOp::Mul, step, l))
-                                }
-                            }
-                            Axis::Rotate(d) => {
-                                let (c, n) = (var(ps[p]), var(ps[p + 1]));
-                                p += 2;
-                                if unit & (1 << d) != 0 {
-                                    Expr::int(0)
-                                } else {
-                                    let l = full_lane(d as usize + shift);
-                                    i32b(BinOp::Rem, i32b(BinOp::Add, l, c), n)
-                                }
-                            }
-                            Axis::Tile(d) => {
-                                let n = var(ps[p]);
-                                p += 1;
-                                if unit & (1 << d) != 0 {
-                                    Expr::int(0)
-                                } else {
-                                    i32b(BinOp::Rem, full_lane(d as usize + shift), n)
-                                }
-                            }
-                        });
-                    }
-                    ExprKind::Load { arr: a, index }
-                }
-                (Bind::Array(_), Input::Scalar(_) | Input::Table { .. }) => {
-                    unreachable!("scalars bind variables; tables are read by gathers")
-                }
-            },
-            NodeKind::Const(bits) => ExprKind::Const(match node.ty {
-                Scalar::Bool => Const::Bool(*bits != 0),
-                Scalar::F32 | Scalar::F64 => Const::Float(f64::from_bits(*bits)),
-                _ => Const::Int(*bits as i64),
-            }),
-            NodeKind::Cast(a) => ExprKind::Cast(arg(*a)),
-            NodeKind::Neg(a) => ExprKind::Unary(UnOp::Neg, arg(*a)),
-            NodeKind::Not(a) => ExprKind::Unary(UnOp::Not, arg(*a)),
-            NodeKind::Math(f, a) => ExprKind::Math(*f, vec![exprs[*a as usize].clone()]),
-            NodeKind::Binary(op @ (Op::Atan2 | Op::Complex), a, b) => ExprKind::Math(
-                if *op == Op::Atan2 {
-                    MathFn::Atan2
-                } else {
-                    MathFn::MakeComplex
-                },
-                vec![exprs[*a as usize].clone(), exprs[*b as usize].clone()],
-            ),
-            NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
-            NodeKind::Select(c, a, b) => ExprKind::Select(arg(*c), arg(*a), arg(*b)),
-            NodeKind::Gather(t, i) => match binds[*t as usize] {
-                Bind::Array(a) => ExprKind::Load {
-                    arr: a,
-                    index: vec![exprs[*i as usize].clone()],
-                },
-                Bind::Var(_) => unreachable!("a table is an array"),
-            },
-        };
-        exprs.push(Expr::new(kind, ty));
-    }
-    let value = exprs.swap_remove(region.root as usize);
+    let value = region_value(region, &binds, &view_params, &elem, &full_lane);
     let kind = match region.reduce {
         None => StmtKind::Store {
             arr: 0,
@@ -506,7 +329,7 @@ fn not_nan(v: &Expr) -> Expr {
 }
 
 /// `value` converted to `ty` (itself when it has that type).
-fn cast(value: Expr, ty: Scalar) -> Expr {
+pub(crate) fn cast(value: Expr, ty: Scalar) -> Expr {
     if value.ty == Ty::Scalar(ty) {
         value
     } else {
@@ -516,7 +339,7 @@ fn cast(value: Expr, ty: Scalar) -> Expr {
 
 /// The starting value of a thread's accumulator: NaN for real `min`/`max`, which
 /// ignore NaN (an all-NaN array stays NaN, as on the host).
-fn identity(r: Reduce, ty: Scalar) -> Expr {
+pub(crate) fn identity(r: Reduce, ty: Scalar) -> Expr {
     let c = match (r, ty.is_float()) {
         (Reduce::Sum, true) => Const::Float(0.0),
         (Reduce::Prod, true) => Const::Float(1.0),
@@ -535,26 +358,4 @@ fn identity(r: Reduce, ty: Scalar) -> Expr {
         }),
     };
     Expr::new(ExprKind::Const(c), Ty::Scalar(ty))
-}
-
-fn bin_op(op: Op) -> BinOp {
-    match op {
-        Op::Add => BinOp::Add,
-        Op::Sub => BinOp::Sub,
-        Op::Mul => BinOp::Mul,
-        Op::Div => BinOp::Div,
-        Op::Pow => BinOp::Pow,
-        Op::Rem => BinOp::Rem,
-        Op::Min => BinOp::Min,
-        Op::Max => BinOp::Max,
-        Op::Eq => BinOp::Eq,
-        Op::Ne => BinOp::Ne,
-        Op::Lt => BinOp::Lt,
-        Op::Gt => BinOp::Gt,
-        Op::Le => BinOp::Le,
-        Op::Ge => BinOp::Ge,
-        Op::And => BinOp::And,
-        Op::Or => BinOp::Or,
-        Op::Atan2 | Op::Complex => unreachable!("math functions in KIR"),
-    }
 }

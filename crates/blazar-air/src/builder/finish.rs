@@ -136,6 +136,35 @@ impl Builder {
         self.along(root, r, axis, false, true)
     }
 
+    /// `cumsum` or `cumprod` of a vec node `root`, run in chunks: the region reads its
+    /// elements at one linear index (`flat`) and runs along its only dimension; the
+    /// kernel of `totals` (`along.scan` false) sums each chunk, the other one scans each
+    /// chunk from the chunks before it (`passes::lower_region` lowers both). `None`
+    /// where the elements are not read at one linear index (views, broadcasting).
+    pub fn finish_vector_scan(&self, root: NodeRef, r: Reduce, totals: bool) -> Option<Finished> {
+        if self.dims(root).len() != 1 || !matches!(r, Reduce::Sum | Reduce::Prod) {
+            return None;
+        }
+        let mut done = self.finish(root, Some(r))?;
+        let (_, acc) = done.region.reduce?;
+        if !done.region.flat {
+            return None;
+        }
+        let elem = if acc.is_float() {
+            self.prec.real()
+        } else {
+            acc
+        };
+        done.region.along = Some(Along {
+            axis: 0,
+            mean: false,
+            scan: !totals,
+            elem: if totals { acc } else { elem },
+        });
+        done.along_len = done.dims[0];
+        Some(done)
+    }
+
     fn along(
         &self,
         root: NodeRef,

@@ -103,6 +103,13 @@ impl<'p> Interp<'p> {
             // Quasar's default: along the second index (a matrix's rows).
             None => 1,
         };
+        if f.b.dims(n).len() == 1 {
+            // A vec is 1×N: its second index runs along it.
+            return match axis {
+                1 => self.vector_scan(n, r, f, span),
+                _ => Ok(None),
+            };
+        }
         let Some(done) = f.b.finish_scan(n, r, axis) else {
             return Ok(None);
         };

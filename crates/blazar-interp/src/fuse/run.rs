@@ -52,27 +52,9 @@ impl<'p> Interp<'p> {
         f: &Fusion,
         span: Span,
     ) -> R<Vec<KValue>> {
-        let kernel = self.fused_kernel(&done.region, span);
         let mut flat = Vec::with_capacity(done.args.len() + 1);
         flat.extend(out.map(Flat::Array));
-        for a in &done.args {
-            flat.push(match a {
-                Arg::Array(k) => match f.arrays.iter().find(|(key, _)| key == k) {
-                    Some((_, arr)) => Flat::Array(arr.clone()),
-                    None => return Err(RunError::new(span, "internal error: a lost array")),
-                },
-                Arg::View(k, params) => {
-                    match f.arrays.iter().find(|(key, _)| key == k) {
-                        Some((_, arr)) => flat.push(Flat::Array(arr.clone())),
-                        None => return Err(RunError::new(span, "internal error: a lost array")),
-                    }
-                    flat.extend(params.iter().map(|p| Flat::Value(KValue::Int(*p))));
-                    continue;
-                }
-                Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
-                Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
-            });
-        }
+        flat.extend(self.region_args(done, f, span)?);
         let numel: usize = done.dims.iter().product();
         if done.region.along.is_some() {
             flat.push(Flat::Value(KValue::Int(done.along_len as i64)));
@@ -95,6 +77,42 @@ impl<'p> Interp<'p> {
         } else {
             done.dims.clone()
         };
+        self.launch_space(done, flat, &space, span)
+    }
+
+    /// The kernel arguments of a finished region's inputs, in order.
+    pub(super) fn region_args(&self, done: &Finished, f: &Fusion, span: Span) -> R<Vec<Flat>> {
+        let mut flat = Vec::with_capacity(done.args.len());
+        for a in &done.args {
+            flat.push(match a {
+                Arg::Array(k) => match f.arrays.iter().find(|(key, _)| key == k) {
+                    Some((_, arr)) => Flat::Array(arr.clone()),
+                    None => return Err(RunError::new(span, "internal error: a lost array")),
+                },
+                Arg::View(k, params) => {
+                    match f.arrays.iter().find(|(key, _)| key == k) {
+                        Some((_, arr)) => flat.push(Flat::Array(arr.clone())),
+                        None => return Err(RunError::new(span, "internal error: a lost array")),
+                    }
+                    flat.extend(params.iter().map(|p| Flat::Value(KValue::Int(*p))));
+                    continue;
+                }
+                Arg::Scalar(ScalarArg::Int(i)) => Flat::Value(KValue::Int(*i)),
+                Arg::Scalar(ScalarArg::Real(x)) => Flat::Value(KValue::Float(*x)),
+            });
+        }
+        Ok(flat)
+    }
+
+    /// Launches the kernel of `done` with arguments `flat` over index space `space`.
+    pub(super) fn launch_space(
+        &mut self,
+        done: &Finished,
+        flat: Vec<Flat>,
+        space: &[usize],
+        span: Span,
+    ) -> R<Vec<KValue>> {
+        let kernel = self.fused_kernel(&done.region, span);
         let mut plan = LaunchPlan {
             rank: kernel.rank,
             data_dims: [1; 4],
@@ -102,8 +120,8 @@ impl<'p> Interp<'p> {
             serial: false,
             block_given: false,
         };
-        plan.data_dims[..space.len()].copy_from_slice(&space);
-        let block = crate::dims::default_block(&space);
+        plan.data_dims[..space.len()].copy_from_slice(space);
+        let block = crate::dims::default_block(space);
         plan.block_dims[..block.len()].copy_from_slice(&block);
         let name = kernel.name.clone();
         // A region's kernel fails only where the host would (an index outside a

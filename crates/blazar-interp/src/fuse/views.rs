@@ -135,7 +135,9 @@ impl<'p> Interp<'p> {
                         if a.is_cell() || a.elem().is_complex() {
                             return None;
                         }
-                        (0..a.len()).map(|i| a.get_value(i).as_i64()).collect::<Option<_>>()?
+                        (0..a.len())
+                            .map(|i| a.get_value(i).as_i64())
+                            .collect::<Option<_>>()?
                     }
                     v => vec![v.as_i64()?],
                 };
