@@ -86,6 +86,13 @@ pub struct RunArgs {
     /// NVRTC (no GPU needed), failing on any CUDA compile error.
     #[arg(long)]
     check_cuda: bool,
+    /// Run every kernel on the SIMT interpreter under the race detector and report
+    /// conflicting accesses of different threads with no barrier between them:
+    /// `warn` (the default: warnings, the program's exit status) or `error` (exit
+    /// status 1 when a race is found).
+    #[arg(long, value_enum, value_name = "warn|error", num_args = 0..=1,
+          require_equals = true, default_missing_value = "warn")]
+    check_races: Option<crate::races::RaceMode>,
     /// Whole-array expressions over at least N elements run as fused kernels on the
     /// device (default: `BLAZAR_FUSE_MIN`, else the backend's choice); `0` fuses every
     /// one, `off` none.
@@ -321,11 +328,25 @@ fn run(args: &RunArgs) -> ExitCode {
         .display()
         .to_string();
     let cpu = CpuBackend::new(cpu_tier, args.threads);
-    let backend = match crate::device::choose(args.device, args.check_cuda, cpu, &name, &mut ctx) {
-        Ok(b) => b,
-        Err(code) => return code,
+    let mut races = None;
+    let backend = if args.check_races.is_some() {
+        if args.device == Device::Cuda || args.check_cuda {
+            eprintln!(
+                "blazar: error: --check-races runs kernels on the CPU's interpreter; leave \
+                 out --device cuda and --check-cuda"
+            );
+            return ExitCode::from(2);
+        }
+        let (b, det) = blazar_cpu::RaceBackend::new();
+        races = Some(det);
+        BackendRef::new(b)
+    } else {
+        match crate::device::choose(args.device, args.check_cuda, cpu, &name, &mut ctx) {
+            Ok(b) => b,
+            Err(code) => return code,
+        }
     };
-    if !args.check_cuda {
+    if !args.check_cuda && races.is_none() {
         crate::device::note_cpu_tier(&backend, args.cpu_tier);
     }
     let opts = Options {
@@ -341,7 +362,12 @@ fn run(args: &RunArgs) -> ExitCode {
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);
-    let finished = crate::device::finish(&backend);
+    let mut finished = crate::device::finish(&backend);
+    if let (Some(det), Some(mode)) = (&races, args.check_races) {
+        if crate::races::report(det, &loaded, mode) {
+            finished = ExitCode::FAILURE;
+        }
+    }
     if let Some(tables) = profile {
         let _ = std::io::stdout().flush();
         eprint!("{tables}");

@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod device;
+mod races;
 mod repl;
 mod signals;
 mod test_cmd;

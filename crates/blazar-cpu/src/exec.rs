@@ -11,6 +11,7 @@ mod fast;
 mod flow;
 mod fused;
 mod mem;
+mod observed;
 mod scratch;
 
 use fast::Span;
@@ -26,7 +27,9 @@ use crate::{KernelError, KernelErrorKind};
 use std::mem::take;
 
 /// Launch-wide, read-only context shared by all workers.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Ctx<'a, 'o> {
+    /// The observer of an observed launch (which runs serially).
+    pub obs: Option<&'a std::sync::Mutex<&'o mut dyn crate::observe::Observer>>,
     pub prog: &'a Program,
     /// Per array slot: the global buffer it is bound to.
     pub globals: Vec<Option<&'a GlobalMem>>,
@@ -53,8 +56,12 @@ pub(crate) struct Scratch {
     pub pos_hi: Vec<i64>,
     /// The work item whose `pos` registers are still to be filled (`skip_pos`).
     pub pos_lazy: Option<usize>,
+    /// The work item being run.
+    pub item: usize,
     /// The mask of the statement being run has every lane set.
     full: bool,
+    /// `(lane, element)` pairs of an observed access.
+    seen: Vec<(u32, usize)>,
     pool: Vec<Vec<bool>>,
     brk: Vec<Vec<bool>>,
     cont: Vec<Vec<bool>>,
@@ -100,6 +107,13 @@ impl Scratch {
     ) -> Result<(), KernelError> {
         for s in b {
             self.full = full;
+            if let Some(o) = ctx.obs {
+                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(
+                    self.item,
+                    s.line,
+                    &mask[..self.n],
+                );
+            }
             self.stmt(ctx, s, mask)?;
             if s.exits {
                 if !mask.iter().any(|&m| m) {
@@ -449,6 +463,11 @@ impl Scratch {
                             "syncthreads is reached by only some threads of a block (line {line})"
                         ),
                     ));
+                }
+                if let Some(o) = ctx.obs {
+                    o.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .barrier(self.item, line);
                 }
             }
             CKind::Assert { code, cond } => {

@@ -9,6 +9,7 @@
 
 use crate::exec::{identity, partial_op, Ctx, Scratch};
 use crate::memory::{index_shape, with_elem, Elem, GlobalMem, MAX_DIMS};
+use crate::observe::{LaunchInfo, Observer};
 use crate::program::{ParamBind, Program, Reg};
 use crate::specials::{fill_specials, Space};
 use crate::values::{KValue, LaneTy, Lanes};
@@ -31,6 +32,18 @@ pub fn launch(
     args: &[ArgVal],
     arrays: &mut [ArrayArg],
     opts: &ExecOptions,
+) -> Result<Vec<KValue>, KernelError> {
+    launch_with(k, plan, args, arrays, opts, None)
+}
+
+/// [`launch`], serially and observed by `obs` when there is one.
+pub(crate) fn launch_with(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+    obs: Option<&mut dyn Observer>,
 ) -> Result<Vec<KValue>, KernelError> {
     let prog = crate::compile::compile(k)?;
     let space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
@@ -114,7 +127,17 @@ pub fn launch(
     }
     let kdims = space.kernel_dims();
     let kstride = (0..kr).map(|c| kdims[c + 1..].iter().product()).collect();
+    let obs = obs.map(|o| {
+        o.launch(&LaunchInfo {
+            kernel: k,
+            shape: space.shape(),
+            slot_arg: &slot_arg,
+            arg_dims: arrays.iter().map(|a| a.dims.clone()).collect(),
+        });
+        Mutex::new(o)
+    });
     let ctx = Ctx {
+        obs: obs.as_ref(),
         prog: &prog,
         globals,
         pos_contig,
@@ -124,12 +147,15 @@ pub fn launch(
     };
     // A small launch runs on the calling thread: handing it to the pool's threads and
     // waiting for them costs more than its work (the results are the same).
-    let partials = if plan.serial || space.items <= INLINE_ITEMS {
+    let partials = if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
         run_items(&ctx, &space, &params, true)
     } else {
         with_pool(opts.threads, || run_items(&ctx, &space, &params, false))
-    }?;
-    Ok(finish(&prog, &partials))
+    };
+    if let Some(o) = &obs {
+        o.lock().unwrap_or_else(|e| e.into_inner()).end();
+    }
+    Ok(finish(&prog, &partials?))
 }
 
 /// Runs `f` on a pool of `threads` workers (0: the current pool).
@@ -181,6 +207,10 @@ fn run_items(
                 break;
             }
             let n = fill_specials(ctx.prog, space, &mut scratch, item);
+            scratch.item = item;
+            if let Some(o) = ctx.obs {
+                o.lock().unwrap_or_else(|e| e.into_inner()).item(item, n);
+            }
             let r = scratch.run(ctx);
             if let Err(e) = r {
                 stop.fetch_min(item, Ordering::Relaxed);

@@ -15,8 +15,11 @@ mod launch;
 mod local;
 mod math;
 mod memory;
+pub mod observe;
 mod ops;
 mod program;
+mod race_backend;
+pub mod races;
 mod specials;
 mod values;
 
@@ -28,3 +31,6 @@ pub(crate) use blazar_launch::{
 };
 pub use compile::kernel_aliases;
 pub use launch::{launch, INLINE_ITEMS};
+pub use observe::{launch_observed, Observer};
+pub use race_backend::RaceBackend;
+pub use races::{Race, RaceDetector};

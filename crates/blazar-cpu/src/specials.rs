@@ -102,6 +102,19 @@ impl Space {
             .collect()
     }
 
+    /// The launch shape as an observer sees it.
+    pub(crate) fn shape(&self) -> crate::observe::Shape {
+        crate::observe::Shape {
+            rank: self.rank,
+            kernel_rank: self.kr,
+            data: self.data,
+            block: self.block,
+            blocky: self.blocky,
+            width: self.width,
+            items: self.items,
+        }
+    }
+
     fn stride(dims: &[usize; 4], rank: usize, p: usize) -> usize {
         dims[p + 1..rank].iter().product()
     }

@@ -90,6 +90,8 @@ impl Scratch {
             pos_hi: vec![0; prog.kernel_rank],
             pos_lazy: None,
             full: false,
+            item: 0,
+            seen: Vec::new(),
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],
             cont: vec![Vec::new(); depth],

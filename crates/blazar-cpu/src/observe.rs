@@ -1,0 +1,148 @@
+//! The observation contract of the SIMT interpreter: hooks at statements, memory accesses and barriers.
+//!
+//! An [`Observer`] given to [`launch_observed`] sees every work item start, every
+//! statement a work item runs (with its execution mask), every shared- and
+//! global-memory access (per lane: the element's linear offset in the array's
+//! buffer) and every barrier. Observed launches run their work items one after the
+//! other on the calling thread, in work-item order, so an observer needs no locking
+//! of its own and sees the same sequence on every run. Without an observer the
+//! executor pays one predictable branch per statement and memory instruction.
+//!
+//! Thread identity: a work item is one block for kernels with barriers or shared
+//! memory (`Shape::blocky`), else a chunk of [`crate::launch::CHUNK`] consecutive
+//! threads; lane `l` of item `i` is one thread. [`Shape::thread`] turns the pair into
+//! the thread's `pos`, `blkpos` and `blkidx`.
+
+use crate::{ArgVal, ArrayArg, KernelError, LaunchPlan};
+use blazar_kir::Kernel;
+
+/// The memory an access touches (per-thread dynamic memory is private: not observed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemSpace {
+    Global,
+    Shared,
+}
+
+/// What an access does to its element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// A read-modify-write by an atomic operation (`+=` and friends on an array).
+    Atomic,
+}
+
+/// One memory instruction of one work item: the lanes that took part, each with the
+/// linear offset of its element.
+#[derive(Debug)]
+pub struct Access<'a> {
+    /// The kernel's array slot (`Kernel::arrays` index).
+    pub slot: u32,
+    pub space: MemSpace,
+    pub kind: AccessKind,
+    /// Source line of the statement.
+    pub line: u32,
+    pub item: usize,
+    /// The array's dimensions (for printing elements).
+    pub dims: &'a [usize],
+    /// `(lane, linear element)` of each active lane whose element is inside the array.
+    pub lanes: &'a [(u32, usize)],
+}
+
+/// The index space of an observed launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Rank of the launch and of the kernel's `pos`.
+    pub rank: usize,
+    pub kernel_rank: usize,
+    pub data: [usize; 4],
+    pub block: [usize; 4],
+    /// One block per work item (else chunks of consecutive threads).
+    pub blocky: bool,
+    /// Lanes per work item.
+    pub width: usize,
+    pub items: usize,
+}
+
+/// Where one thread sits, as the kernel sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    pub pos: Vec<i64>,
+    pub blkpos: Vec<i64>,
+    pub blkidx: Vec<i64>,
+}
+
+impl Shape {
+    /// The position of lane `lane` of work item `item`.
+    pub fn thread(&self, item: usize, lane: usize) -> Thread {
+        let r = self.rank;
+        let mut pos = [0usize; 4];
+        if self.blocky {
+            let (mut bi, mut bl) = (item, lane);
+            for p in (0..r).rev() {
+                let cnt = self.data[p] / self.block[p].max(1);
+                pos[p] = (bi % cnt.max(1)) * self.block[p] + bl % self.block[p].max(1);
+                bi /= cnt.max(1);
+                bl /= self.block[p].max(1);
+            }
+        } else {
+            let mut t = item * crate::launch::CHUNK + lane;
+            for p in (0..r).rev() {
+                pos[p] = t % self.data[p].max(1);
+                t /= self.data[p].max(1);
+            }
+        }
+        let comp = |f: &dyn Fn(usize) -> usize| -> Vec<i64> {
+            (0..self.kernel_rank)
+                .map(|c| match (c + r).checked_sub(self.kernel_rank) {
+                    Some(p) => f(p) as i64,
+                    None => 0,
+                })
+                .collect()
+        };
+        Thread {
+            pos: comp(&|p| pos[p]),
+            blkpos: comp(&|p| pos[p] % self.block[p].max(1)),
+            blkidx: comp(&|p| pos[p] / self.block[p].max(1)),
+        }
+    }
+}
+
+/// What a launch tells its observer before the first work item.
+#[derive(Debug)]
+pub struct LaunchInfo<'a> {
+    pub kernel: &'a Kernel,
+    pub shape: Shape,
+    /// Per array slot: the launch's array argument it is bound to (global arrays).
+    pub slot_arg: &'a [Option<usize>],
+    /// Per launch array argument: its dimensions.
+    pub arg_dims: Vec<Vec<usize>>,
+}
+
+/// Hooks into the SIMT interpreter. Every method but [`Observer::access`] has an
+/// empty default.
+pub trait Observer: Send {
+    /// A launch starts.
+    fn launch(&mut self, _info: &LaunchInfo) {}
+    /// Work item `item` (a block, or a chunk of threads) starts with `lanes` lanes.
+    fn item(&mut self, _item: usize, _lanes: usize) {}
+    /// Work item `item` starts the statement at `line` with the lanes of `mask`.
+    fn stmt(&mut self, _item: usize, _line: u32, _mask: &[bool]) {}
+    /// A memory instruction of work item `item`.
+    fn access(&mut self, a: &Access);
+    /// The threads of work item `item` pass the `syncthreads` at `line`.
+    fn barrier(&mut self, _item: usize, _line: u32) {}
+    /// The launch has finished (also after an error).
+    fn end(&mut self) {}
+}
+
+/// Runs kernel `k` as [`crate::launch`] does, serially, telling `obs` what it does.
+pub fn launch_observed(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    obs: &mut dyn Observer,
+) -> Result<Vec<blazar_launch::KValue>, KernelError> {
+    crate::launch::launch_with(k, plan, args, arrays, &Default::default(), Some(obs))
+}
