@@ -133,6 +133,7 @@ pub(crate) fn launch_with(
             shape: space.shape(),
             slot_arg: &slot_arg,
             arg_dims: arrays.iter().map(|a| a.dims.clone()).collect(),
+            arg_written: written.clone(),
         });
         Mutex::new(o)
     });

@@ -117,6 +117,8 @@ pub struct LaunchInfo<'a> {
     pub slot_arg: &'a [Option<usize>],
     /// Per launch array argument: its dimensions.
     pub arg_dims: Vec<Vec<usize>>,
+    /// Per launch array argument: whether the kernel may write it.
+    pub arg_written: Vec<bool>,
 }
 
 /// Hooks into the SIMT interpreter. Every method but [`Observer::access`] has an

@@ -8,7 +8,8 @@
 //! shadow: the last write and up to two reads since it (of different threads), so a
 //! conflict is found when its second access happens. Shared-memory shadows are per
 //! block and forgotten at each barrier; global-memory shadows live for one launch
-//! (launches are ordered). Findings are deduplicated per kernel, array and pair of
+//! (launches are ordered); arrays a kernel never writes cannot race and are not
+//! tracked. Findings are deduplicated per kernel, array and pair of
 //! source lines, with a count and the first example.
 
 use crate::observe::{Access, AccessKind, LaunchInfo, MemSpace, Observer, Shape, Thread};
@@ -37,24 +38,47 @@ pub struct Race {
     pub count: usize,
 }
 
-/// An access as a shadow remembers it.
-#[derive(Clone, Copy, Debug)]
+/// An access as a shadow remembers it (`kind` 0: no access).
+#[derive(Clone, Copy, Debug, Default)]
 struct Acc {
     item: u32,
-    lane: u32,
-    interval: u32,
     line: u32,
-    kind: AccessKind,
+    interval: u32,
+    lane: u16,
+    kind: u8,
+}
+
+const READ: u8 = 1;
+const ATOMIC: u8 = 3;
+
+fn kind_code(k: AccessKind) -> u8 {
+    match k {
+        AccessKind::Read => READ,
+        AccessKind::Write => 2,
+        AccessKind::Atomic => ATOMIC,
+    }
+}
+
+fn kind_of(code: u8) -> AccessKind {
+    match code {
+        READ => AccessKind::Read,
+        ATOMIC => AccessKind::Atomic,
+        _ => AccessKind::Write,
+    }
 }
 
 impl Acc {
+    fn some(&self) -> bool {
+        self.kind != 0
+    }
+
     /// Whether `self` (earlier) and `b` (later) are a race.
     fn conflicts(&self, b: &Acc) -> bool {
         let other_thread = self.item != b.item || self.lane != b.lane;
-        let writes = self.kind != AccessKind::Read || b.kind != AccessKind::Read;
-        let atomic = self.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic;
+        let writes = self.kind != READ || b.kind != READ;
+        let atomic = self.kind == ATOMIC && b.kind == ATOMIC;
         let unordered = self.item != b.item || self.interval == b.interval;
-        other_thread && writes && !atomic && unordered
+        self.some() && other_thread && writes && !atomic && unordered
     }
 
     fn same_thread(&self, b: &Acc) -> bool {
@@ -62,10 +86,12 @@ impl Acc {
     }
 }
 
+/// What one element remembers; stale (empty) unless `epoch` is the current one.
 #[derive(Clone, Copy, Debug, Default)]
 struct Shadow {
-    write: Option<Acc>,
-    reads: [Option<Acc>; 2],
+    epoch: u32,
+    write: Acc,
+    reads: [Acc; 2],
 }
 
 /// A multiply-rotate hasher for the detector's integer keys.
@@ -87,12 +113,35 @@ impl Hasher for KeyHasher {
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
     }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
 }
 
 type Map<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+/// Arrays up to this many elements keep their shadows in a vector, larger ones in a map.
+const DENSE_MAX: usize = 1 << 24;
+
+/// The shadows of one array.
+enum Shadows {
+    Dense(Vec<Shadow>),
+    Sparse(Map<usize, Shadow>),
+}
+
+impl Shadows {
+    fn new(numel: usize) -> Shadows {
+        if numel <= DENSE_MAX {
+            Shadows::Dense(vec![Shadow::default(); numel])
+        } else {
+            Shadows::Sparse(Map::default())
+        }
+    }
+
+    fn get(&mut self, elem: usize) -> Option<&mut Shadow> {
+        match self {
+            Shadows::Dense(v) => v.get_mut(elem),
+            Shadows::Sparse(m) => Some(m.entry(elem).or_default()),
+        }
+    }
+}
 
 /// The detector's state for the launch under way.
 #[derive(Default)]
@@ -101,6 +150,8 @@ struct Launch {
     names: Vec<String>,
     slot_arg: Vec<Option<usize>>,
     shape: Option<Shape>,
+    /// Per array argument the kernel writes: its shadows (read-only ones cannot race).
+    global: Vec<Option<Shadows>>,
 }
 
 /// Finds data races in the launches it observes (see the module documentation).
@@ -109,8 +160,10 @@ pub struct RaceDetector {
     launch: Launch,
     /// Barrier interval of the current work item.
     interval: u32,
-    shared: Map<(u32, usize), Shadow>,
-    global: Map<(usize, usize), Shadow>,
+    /// Shadows of the shared arrays, per slot; their epoch changes with every work
+    /// item and barrier (global shadows are made anew for each launch).
+    shared: Vec<Shadows>,
+    epoch: u32,
     found: Vec<Race>,
     index: HashMap<(String, String, u32, u32), usize>,
 }
@@ -148,7 +201,7 @@ impl RaceDetector {
         };
         let side = |x: &Acc| Side {
             line: x.line,
-            kind: x.kind,
+            kind: kind_of(x.kind),
             thread: shape.thread(x.item as usize, x.lane as usize),
         };
         let race = Race {
@@ -180,66 +233,95 @@ fn subscript(mut o: usize, dims: &[usize]) -> Vec<usize> {
 
 impl Observer for RaceDetector {
     fn launch(&mut self, info: &LaunchInfo) {
+        let global = (info.arg_dims.iter().zip(&info.arg_written))
+            .map(|(d, &w)| w.then(|| Shadows::new(d.iter().product())))
+            .collect();
         self.launch = Launch {
             kernel: info.kernel.name.clone(),
             names: info.kernel.arrays.iter().map(|a| a.name.clone()).collect(),
             slot_arg: info.slot_arg.to_vec(),
             shape: Some(info.shape.clone()),
+            global,
         };
-        self.global.clear();
         self.shared.clear();
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     fn item(&mut self, _item: usize, _lanes: usize) {
         self.interval = 0;
-        self.shared.clear();
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     fn barrier(&mut self, _item: usize, _line: u32) {
         self.interval += 1;
-        self.shared.clear();
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     fn access(&mut self, a: &Access) {
-        let arg = match a.space {
-            MemSpace::Global => self.launch.slot_arg.get(a.slot as usize).copied().flatten(),
-            MemSpace::Shared => None,
+        let kind = kind_code(a.kind);
+        let mut found: Vec<(Acc, Acc, usize)> = Vec::new();
+        let (epoch, interval) = (self.epoch, self.interval);
+        let shadows = match a.space {
+            MemSpace::Global => {
+                let arg = self.launch.slot_arg.get(a.slot as usize).copied().flatten();
+                match arg.and_then(|g| self.launch.global.get_mut(g)) {
+                    Some(Some(s)) => s,
+                    _ => return,
+                }
+            }
+            MemSpace::Shared => {
+                let slot = a.slot as usize;
+                if self.shared.len() <= slot {
+                    self.shared
+                        .resize_with(slot + 1, || Shadows::Dense(Vec::new()));
+                }
+                let numel: usize = a.dims.iter().product();
+                if matches!(&self.shared[slot], Shadows::Dense(v) if v.len() < numel) {
+                    self.shared[slot] = Shadows::new(numel);
+                }
+                &mut self.shared[slot]
+            }
+        };
+        // Global shadows are fresh each launch: their epoch is 0.
+        let epoch = if a.space == MemSpace::Global {
+            0
+        } else {
+            epoch
         };
         for &(lane, elem) in a.lanes {
             let now = Acc {
                 item: a.item as u32,
-                lane,
-                interval: self.interval,
                 line: a.line,
-                kind: a.kind,
+                interval,
+                lane: lane as u16,
+                kind,
             };
-            let sh = match (a.space, arg) {
-                (MemSpace::Shared, _) => *self.shared.entry((a.slot, elem)).or_default(),
-                (MemSpace::Global, Some(g)) => *self.global.entry((g, elem)).or_default(),
-                (MemSpace::Global, None) => continue,
+            let Some(sh) = shadows.get(elem) else {
+                continue;
             };
-            let mut new = sh;
-            if let Some(w) = sh.write.filter(|w| w.conflicts(&now)) {
-                self.report(a, &w, &now, elem);
-            }
-            if now.kind == AccessKind::Read {
-                record_read(&mut new, now);
-            } else {
-                for r in sh.reads.iter().flatten() {
-                    if r.conflicts(&now) {
-                        self.report(a, r, &now, elem);
-                    }
-                }
-                new = Shadow {
-                    write: Some(now),
-                    reads: [None; 2],
+            if sh.epoch != epoch {
+                *sh = Shadow {
+                    epoch,
+                    ..Shadow::default()
                 };
             }
-            match (a.space, arg) {
-                (MemSpace::Shared, _) => self.shared.insert((a.slot, elem), new),
-                (_, Some(g)) => self.global.insert((g, elem), new),
-                _ => None,
-            };
+            if sh.write.conflicts(&now) {
+                found.push((sh.write, now, elem));
+            }
+            if kind == READ {
+                record_read(sh, now);
+            } else {
+                for r in &sh.reads {
+                    if r.conflicts(&now) {
+                        found.push((*r, now, elem));
+                    }
+                }
+                sh.write = now;
+                sh.reads = [Acc::default(); 2];
+            }
+        }
+        for (earlier, later, elem) in found {
+            self.report(a, &earlier, &later, elem);
         }
     }
 }
@@ -247,16 +329,14 @@ impl Observer for RaceDetector {
 /// Remembers a read: in place of an earlier read of the same thread, else in a free
 /// slot, else in place of the older slot.
 fn record_read(sh: &mut Shadow, now: Acc) {
-    let slot = sh
-        .reads
-        .iter()
-        .position(|r| r.is_some_and(|r| r.same_thread(&now)))
-        .or_else(|| sh.reads.iter().position(Option::is_none));
+    let slot = (sh.reads.iter())
+        .position(|r| r.some() && r.same_thread(&now))
+        .or_else(|| sh.reads.iter().position(|r| !r.some()));
     match slot {
-        Some(i) => sh.reads[i] = Some(now),
+        Some(i) => sh.reads[i] = now,
         None => {
             sh.reads[0] = sh.reads[1];
-            sh.reads[1] = Some(now);
+            sh.reads[1] = now;
         }
     }
 }
