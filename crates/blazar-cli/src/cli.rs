@@ -27,6 +27,9 @@ pub enum Command {
     /// An interactive session: statements run as they are typed, variables and
     /// functions are kept between lines (`:help` inside lists its commands).
     Repl(crate::repl::ReplArgs),
+    /// Debug a program's kernels: breakpoints, stepping, threads, shared memory
+    /// (`help` inside lists the commands).
+    Debug(crate::debug::DebugArgs),
     /// Print an intermediate form of a program.
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
@@ -145,6 +148,7 @@ pub fn main(cli: Cli) -> ExitCode {
         None => crate::repl::main(crate::repl::ReplArgs::default()),
         Some(Command::Repl(args)) => crate::repl::main(args),
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Debug(args)) => crate::debug::main(args),
         Some(Command::Emit { what, file, double }) => emit_kir(&file, double, what),
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Test(args)) => crate::test_cmd::main(args),
@@ -195,7 +199,7 @@ fn check_json(file: &Path) -> ExitCode {
 }
 
 /// Loads a program and prints its diagnostics; `Err` when it cannot run.
-fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
+pub fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
     let loaded = match load_any(file) {
         Ok(l) => l,
         Err(msg) => {

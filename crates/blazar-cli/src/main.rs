@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod debug;
 mod device;
 mod races;
 mod repl;

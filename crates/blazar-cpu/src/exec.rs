@@ -58,6 +58,8 @@ pub(crate) struct Scratch {
     pub pos_lazy: Option<usize>,
     /// The work item being run.
     pub item: usize,
+    /// Blocks entered below the kernel body (for observers).
+    pub depth: usize,
     /// The mask of the statement being run has every lane set.
     full: bool,
     /// `(lane, element)` pairs of an observed access.
@@ -69,7 +71,7 @@ pub(crate) struct Scratch {
     off: Vec<usize>,
     ok: Vec<bool>,
     conv: Vec<Lanes>,
-    shared: Vec<Option<SharedArr>>,
+    pub(crate) shared: Vec<Option<SharedArr>>,
     local: LocalPool,
     zero_regs: Vec<Reg>,
     param_fill: Vec<(Reg, KValue)>,
@@ -80,7 +82,9 @@ impl Scratch {
     pub(crate) fn run(&mut self, ctx: &Ctx) -> Result<(), KernelError> {
         let mut mask = self.take_mask();
         mask.fill(true);
-        let r = self.block(ctx, &ctx.prog.body, &mut mask);
+        self.depth = 0;
+        let full = all_set(&mask);
+        let r = self.block_with(ctx, &ctx.prog.body, &mut mask, full);
         self.pool.push(mask);
         r
     }
@@ -94,7 +98,10 @@ impl Scratch {
 
     fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
         let full = all_set(mask);
-        self.block_with(ctx, b, mask, full)
+        self.depth += 1;
+        let r = self.block_with(ctx, b, mask, full);
+        self.depth -= 1;
+        r
     }
 
     /// `block` when whether `mask` is full is already known.
@@ -108,11 +115,15 @@ impl Scratch {
         for s in b {
             self.full = full;
             if let Some(o) = ctx.obs {
-                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(
-                    self.item,
-                    s.line,
-                    &mask[..self.n],
-                );
+                let view = crate::view::ItemView {
+                    scratch: self,
+                    ctx,
+                    item: self.item,
+                    line: s.line,
+                    depth: self.depth,
+                    mask: &mask[..self.n],
+                };
+                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
             }
             self.stmt(ctx, s, mask)?;
             if s.exits {

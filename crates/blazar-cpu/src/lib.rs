@@ -22,6 +22,7 @@ mod race_backend;
 pub mod races;
 mod specials;
 mod values;
+mod view;
 
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@
 //! threads; lane `l` of item `i` is one thread. [`Shape::thread`] turns the pair into
 //! the thread's `pos`, `blkpos` and `blkidx`.
 
+pub use crate::view::{ArrayData, ItemView};
 use crate::{ArgVal, ArrayArg, KernelError, LaunchPlan};
 use blazar_kir::Kernel;
 
@@ -128,8 +129,8 @@ pub trait Observer: Send {
     fn launch(&mut self, _info: &LaunchInfo) {}
     /// Work item `item` (a block, or a chunk of threads) starts with `lanes` lanes.
     fn item(&mut self, _item: usize, _lanes: usize) {}
-    /// Work item `item` starts the statement at `line` with the lanes of `mask`.
-    fn stmt(&mut self, _item: usize, _line: u32, _mask: &[bool]) {}
+    /// A work item starts a statement (its line, depth and mask are in the view).
+    fn stmt(&mut self, _view: &ItemView) {}
     /// A memory instruction of work item `item`.
     fn access(&mut self, a: &Access);
     /// The threads of work item `item` pass the `syncthreads` at `line`.

@@ -91,6 +91,7 @@ impl Scratch {
             pos_lazy: None,
             full: false,
             item: 0,
+            depth: 0,
             seen: Vec::new(),
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],

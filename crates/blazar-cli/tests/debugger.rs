@@ -1,0 +1,161 @@
+//! `blazar debug` driven by scripted standard input on the kernels of `tests/debug`: a
+//! separable filter with shared memory, a histogram with atomics, a bitonic sort.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// Runs `blazar debug FILE` with `script` on stdin; returns stdout and stderr.
+fn session(file: &str, script: &str) -> (String, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/debug")
+        .join(file);
+    let dir = std::env::temp_dir().join(format!("blazar-debug-{}-{file}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .arg("debug")
+        .arg(&path)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("blazar starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("script written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("blazar ends");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `out` holds every line of `want`, in order.
+fn in_order(out: &str, want: &[&str]) {
+    let mut rest = out;
+    for w in want {
+        match rest.find(w) {
+            Some(i) => rest = &rest[i + w.len()..],
+            None => panic!("missing (in order) `{w}` in:\n{out}"),
+        }
+    }
+}
+
+#[test]
+fn filter_barrier_indices_and_shared_memory() {
+    let (out, err) = session(
+        "row_filter.q",
+        "break 12\nrun\ninfo kernel\nthreads\nshared\nstep\nthreads\nprint tile[0, 2] + 1\n\
+         print acc\nnext\nprint acc\nquit\n",
+    );
+    assert_eq!(err, "");
+    in_order(
+        &out,
+        &[
+            "breakpoint 1 at ",
+            "row_filter.q:12: syncthreads",
+            "breakpoint 1: kernel `smooth_rows` at ",
+            "row_filter.q:12, block [0,0], thread [0,0] (blkpos [0,0])",
+            "kernel `smooth_rows`: 16 threads [2,8], blocks of [1,4] (4 threads), [2,2] blocks",
+            "shared memory per block: 24 bytes",
+            "occupancy 50% (32 blocks of 1 warps per SM, limited by blocks per SM)",
+            "* thread [0,0]    blkpos [0,0]    active   barrier 0",
+            "  thread [0,3]    blkpos [0,3]    active   barrier 0",
+            "tile (1x6):\n       0        0        1        2        3        4",
+            "row_filter.q:13, block [0,0]",
+            "* thread [0,0]    blkpos [0,0]    active   barrier 1",
+            "(bzdb) print tile[0, 2] + 1\n2\n",
+            "(bzdb) print acc\n0\n",
+            "row_filter.q:14, block [0,0]",
+            "(bzdb) print acc\n1\n",
+            "[program finished]",
+        ],
+    );
+}
+
+#[test]
+fn histogram_condition_and_atomics() {
+    let (out, _) = session(
+        "histogram.q",
+        "break 6 if v == 3\nrun\nprint v\nprint pos\nthreads\nprint bins[3]\nstep\n\
+         print bins[3]\ncontinue\nprint v\n",
+    );
+    in_order(
+        &out,
+        &[
+            "breakpoint 1 at ",
+            "histogram.q:6 if v == 3: bins[v] += 1",
+            "breakpoint 1 (v == 3): kernel `count_values` at ",
+            "(bzdb) print v\n3\n",
+            "(bzdb) print pos\n0\n",
+            // The last thread's value (9) is outside the bins: it waits out the `if`.
+            "  thread [6]      blkpos [6]      active   barrier 0",
+            "  thread [7]      blkpos [7]      waiting  barrier 0",
+            "(bzdb) print bins[3]\n0\n",
+            "kernel `count_values` finished",
+            "(bzdb) print bins[3]\nno kernel thread is stopped here",
+            "[1,2,1,3]",
+            "[program finished]",
+            "(bzdb) print v\nthe program has finished",
+        ],
+    );
+}
+
+#[test]
+fn bitonic_sort_moves_between_threads_and_blocks() {
+    let (out, _) = session(
+        "bitonic.q",
+        "break 18\nrun\nprint [x, y]\nthread 2\nprint [blkpos, partner]\nblock 1\nprint pos\n\
+         threads\ndelete 1\nbreak 27\ncontinue\nshared\nthread 0\nquit\n",
+    );
+    in_order(
+        &out,
+        &[
+            "bitonic.q:18, block [0], thread [0] (blkpos [0])",
+            "(bzdb) print [x, y]\n[5,2]\n",
+            "bitonic.q:18, block [0], thread [2] (blkpos [2])",
+            "(bzdb) print [blkpos, partner]\n[2,3]\n",
+            "running until block [1] reaches line 18",
+            "bitonic.q:18, block [1], thread [8] (blkpos [0])",
+            "(bzdb) print pos\n8\n",
+            "* thread [8]      blkpos [0]      active   barrier 1",
+            "  thread [9]      blkpos [1]      waiting  barrier 1",
+            "deleted breakpoint 1",
+            "breakpoint 2: kernel `sort_segments` at ",
+            "bitonic.q:27, block [1]",
+            "seg (8):\n       9       10       11       12       13       14       15       16",
+            "block [0] has already finished (blocks run in order)",
+            "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]",
+        ],
+    );
+}
+
+#[test]
+fn bad_input_gets_messages() {
+    let (out, err) = session(
+        "histogram.q",
+        "break\nbreak x\nbreak 999\nfrobnicate\nprint v\ndelete 7\nbreak 6 if v ==\nrun\n\
+         print nosuch\nprint bins\nprint bins[99]\nthread 99\nblock [1,2,3]\nprint )\nquit\n",
+    );
+    assert_eq!(err, "");
+    in_order(
+        &out,
+        &[
+            "break needs a line",
+            "`x` is not a line",
+            "no line 999 in ",
+            "unknown command `frobnicate`",
+            "the program is not running yet",
+            "no breakpoint 7",
+            "condition `v ==`: cannot parse",
+            "no variable `nosuch` in this kernel",
+            "`bins` is an array of size 4",
+            "index 99 is outside `bins` (size 4)",
+            "no thread [99]",
+            "no block [1,2,3]",
+            "cannot parse `)`",
+        ],
+    );
+}
