@@ -7,6 +7,7 @@
 //! reads further commands. Host code runs without stopping (see the guide, chapter 10).
 
 use crate::cli::context;
+use blazar_debug::dap::Dap;
 use blazar_debug::{DebugBackend, Debugger, Input};
 use blazar_interp::{BackendRef, Options};
 use std::cell::RefCell;
@@ -18,11 +19,14 @@ use std::rc::Rc;
 /// The options of `blazar debug`.
 #[derive(clap::Args, Debug)]
 pub struct DebugArgs {
-    /// The program to debug (a `.q` file).
-    file: PathBuf,
+    /// The program to debug (a `.q` file; with `--dap`, the client's `launch` names it).
+    file: Option<PathBuf>,
     /// Make `scalar` a 64-bit float (the default is 32-bit).
     #[arg(long)]
     double: bool,
+    /// Speak the Debug Adapter Protocol on standard input and output (for editors).
+    #[arg(long)]
+    dap: bool,
 }
 
 /// The command reader: rustyline on a terminal, else echoed lines of standard input.
@@ -57,7 +61,13 @@ fn input() -> Input {
 }
 
 pub fn main(args: DebugArgs) -> ExitCode {
-    let file = args.file.as_path();
+    if args.dap {
+        return dap(args.file, args.double);
+    }
+    let Some(file) = args.file.as_deref() else {
+        eprintln!("blazar: error: `blazar debug` needs a program: blazar debug prog.q");
+        return ExitCode::from(2);
+    };
     let loaded = match crate::cli::load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
@@ -96,4 +106,74 @@ pub fn main(args: DebugArgs) -> ExitCode {
     };
     dbg.borrow_mut().after_run();
     code
+}
+
+/// `blazar debug --dap`: the protocol session around one run of the program.
+fn dap(file: Option<PathBuf>, double: bool) -> ExitCode {
+    let session = Dap::new(
+        Box::new(std::io::BufReader::new(std::io::stdin())),
+        Box::new(std::io::stdout()),
+    );
+    let Some(launch) = session.start() else {
+        return ExitCode::SUCCESS;
+    };
+    let program = launch["arguments"]["program"]
+        .as_str()
+        .map(PathBuf::from)
+        .or(file);
+    let Some(program) = program else {
+        session.respond(
+            &launch,
+            Err("launch needs `program`: the .q file to debug".into()),
+        );
+        session.finish(2);
+        return ExitCode::from(2);
+    };
+    let loaded = match blazar_interp::load(&program) {
+        Ok(l) if !l.has_errors() => l,
+        Ok(l) => {
+            let text = blazar_diagnostics::render_all(&l.diagnostics, &l.sources);
+            session.respond(&launch, Err(text));
+            session.finish(1);
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            session.respond(&launch, Err(e));
+            session.finish(2);
+            return ExitCode::from(2);
+        }
+    };
+    session.respond(&launch, Ok(serde_json::json!({})));
+    let name = program.display().to_string();
+    let text = loaded
+        .sources
+        .files()
+        .first()
+        .map_or("", |f| f.text.as_str());
+    let none: Input = Box::new(|_: &str| None);
+    let mut dbg = Debugger::new(&name, text, none, session.output("console"));
+    if !session.configure(&mut dbg) {
+        return ExitCode::SUCCESS;
+    }
+    dbg.handler = Some(session.handler());
+    let dbg = Rc::new(RefCell::new(dbg));
+    let ctx = context(&program, double, session.output("stdout"));
+    let opts = Options {
+        backend: Some(BackendRef::new(DebugBackend {
+            debugger: dbg.clone(),
+        })),
+        ..Options::default()
+    };
+    let (result, _) = blazar_interp::run_profiled(&loaded, ctx, opts);
+    let code = match result {
+        Ok(()) => 0,
+        Err(d) => {
+            let mut err = session.output("stderr");
+            let _ = write!(err, "{}", blazar_diagnostics::render(&d, &loaded.sources));
+            let _ = err.flush();
+            1
+        }
+    };
+    session.finish(code);
+    ExitCode::from(code as u8)
 }

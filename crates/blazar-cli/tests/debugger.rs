@@ -7,6 +7,12 @@ use std::process::{Command, Stdio};
 
 /// Runs `blazar debug FILE` with `script` on stdin; returns stdout and stderr.
 fn session(file: &str, script: &str) -> (String, String) {
+    let (out, err, _) = session_files(file, script);
+    (out, err)
+}
+
+/// As [`session`], also returning the PNG files the session wrote (name, bytes), sorted.
+fn session_files(file: &str, script: &str) -> (String, String, Vec<(String, Vec<u8>)>) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/debug")
         .join(file);
@@ -25,10 +31,20 @@ fn session(file: &str, script: &str) -> (String, String) {
     stdin.write_all(script.as_bytes()).expect("script written");
     drop(stdin);
     let out = child.wait_with_output().expect("blazar ends");
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .expect("temp dir")
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap_or_default())
+        })
+        .collect();
+    files.sort();
     let _ = std::fs::remove_dir_all(&dir);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
+        files,
     )
 }
 
@@ -158,4 +174,28 @@ fn bad_input_gets_messages() {
             "cannot parse `)`",
         ],
     );
+}
+
+#[test]
+fn record_writes_a_frame_per_barrier_interval() {
+    let (out, _, files) = session_files("bitonic.q", "record seg\nrun\n");
+    assert!(out.contains("recording `seg` after every barrier interval as seg-NNNN.png"));
+    // Two blocks, each passing 7 barriers: the load, then 1 + 2 + 3 sorting stages.
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    let want: Vec<String> = (1..=14).map(|i| format!("seg-{i:04}.png")).collect();
+    assert_eq!(names, want);
+    for (_, bytes) in &files {
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    }
+}
+
+#[test]
+fn image_shaped_shared_memory_is_a_png() {
+    let (out, _, files) = session_files("row_filter_wide.q", "break 12\nrun\nshared\nquit\n");
+    assert!(
+        out.contains("tile (20x34): written to shared-tile-block0.png"),
+        "{out}"
+    );
+    assert_eq!(files.len(), 1);
+    assert!(files[0].1.starts_with(b"\x89PNG"));
 }

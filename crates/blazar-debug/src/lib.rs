@@ -11,7 +11,10 @@
 
 mod backend;
 mod commands;
+mod front;
 mod show;
+
+pub mod dap;
 
 pub mod eval;
 
@@ -53,6 +56,24 @@ struct Launch {
 /// Reads a line for a prompt; `None` at the end of the input.
 pub type Input = Box<dyn FnMut(&str) -> Option<String> + Send>;
 
+/// A front end other than the command line (the DAP server): called at each stop
+/// instead of the prompt; it returns when a command (see [`Debugger::command`]) has
+/// resumed the run.
+pub trait StopHandler: Send {
+    fn stopped(&mut self, dbg: &mut Debugger, view: &ItemView, why: &str);
+}
+
+/// One thread of the stopped block, for front ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadState {
+    pub lane: usize,
+    pub pos: Vec<i64>,
+    pub blkpos: Vec<i64>,
+    /// `active`, `waiting` or `finished`.
+    pub state: &'static str,
+    pub barrier: u32,
+}
+
 /// The debugger's state (see the module documentation).
 pub struct Debugger {
     input: Input,
@@ -74,6 +95,8 @@ pub struct Debugger {
     record_due: bool,
     /// The input has ended or `quit` was given: run to the end without stopping.
     pub done: bool,
+    /// A front end that handles stops itself.
+    pub handler: Option<Box<dyn StopHandler>>,
 }
 
 impl Debugger {
@@ -93,6 +116,7 @@ impl Debugger {
             records: Vec::new(),
             record_due: false,
             done: false,
+            handler: None,
         }
     }
 
@@ -314,7 +338,7 @@ impl Debugger {
 
     /// Runs one command while stopped (`view`: in a kernel thread); true when it
     /// resumes the run.
-    fn command(&mut self, cmd: Command, view: Option<&ItemView>) -> bool {
+    pub fn command(&mut self, cmd: Command, view: Option<&ItemView>) -> bool {
         match cmd {
             Command::Nothing => {}
             Command::Help => self.say(HELP),
@@ -388,6 +412,11 @@ impl Observer for Debugger {
         };
         self.item = view.item;
         self.lane = lane;
+        if let Some(mut h) = self.handler.take() {
+            h.stopped(self, view, &why);
+            self.handler = Some(h);
+            return;
+        }
         self.show_stop(view, &why);
         self.prompt(view);
     }
@@ -404,7 +433,9 @@ impl Observer for Debugger {
             .launch
             .as_ref()
             .map_or(String::new(), |l| l.kernel.clone());
-        if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
+        if self.handler.is_some() {
+            self.mode = Mode::Continue;
+        } else if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
             self.say(format!("kernel `{name}` finished"));
             self.mode = Mode::Continue;
             loop {

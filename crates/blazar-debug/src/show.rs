@@ -15,7 +15,7 @@ const SM_BLOCKS: usize = 32;
 const SM_SHARED: usize = 228 * 1024;
 const WARP: usize = 32;
 
-fn list(v: &[i64]) -> String {
+pub(crate) fn list(v: &[i64]) -> String {
     let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     format!("[{}]", s.join(","))
 }
