@@ -3,13 +3,14 @@
 //! Commands are read with rustyline on a terminal, else line by line from standard
 //! input, each echoed after its prompt so that a transcript reads like a session.
 //! Breakpoints are set before `run`; the program then runs with every kernel on the
-//! SIMT interpreter under `blazar_debug::Debugger`, which stops in kernel threads and
-//! reads further commands. Host code runs without stopping (see the guide, chapter 10).
+//! SIMT interpreter under `blazar_debug::Debugger`, which stops in kernel threads and,
+//! through the host interpreter's statement hook, in host code (see the guide,
+//! chapter 10).
 
 use crate::cli::context;
 use blazar_debug::dap::Dap;
-use blazar_debug::{DebugBackend, Debugger, Input};
-use blazar_interp::{BackendRef, Options};
+use blazar_debug::{DebugBackend, Debugger, HostSide, Input};
+use blazar_interp::{BackendRef, HostHookRef, Options};
 use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -89,6 +90,7 @@ pub fn main(args: DebugArgs) -> ExitCode {
     });
     let opts = Options {
         backend: Some(backend),
+        host_hook: Some(HostHookRef(Rc::new(RefCell::new(HostSide(dbg.clone()))))),
         ..Options::default()
     };
     let (result, _) = blazar_interp::run_profiled(&loaded, ctx, opts);
@@ -162,6 +164,7 @@ fn dap(file: Option<PathBuf>, double: bool) -> ExitCode {
         backend: Some(BackendRef::new(DebugBackend {
             debugger: dbg.clone(),
         })),
+        host_hook: Some(HostHookRef(Rc::new(RefCell::new(HostSide(dbg.clone()))))),
         ..Options::default()
     };
     let (result, _) = blazar_interp::run_profiled(&loaded, ctx, opts);

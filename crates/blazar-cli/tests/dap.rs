@@ -125,7 +125,7 @@ fn a_session_on_the_filter_kernel() {
     assert_eq!(response(&msgs, 11)["body"]["result"], "2");
     let bad = response(&msgs, 12);
     assert_eq!(bad["success"], false);
-    assert_eq!(bad["message"], "no variable `nosuch` in this kernel");
+    assert_eq!(bad["message"], "no variable `nosuch` here");
     assert_eq!(response(&msgs, 14)["body"]["result"], "[0,1]");
     assert_eq!(response(&msgs, 16)["success"], true);
     let out = events(&msgs, "output");
@@ -149,4 +149,60 @@ fn bad_requests_get_error_responses() {
     let launch = response(&msgs, 2);
     assert_eq!(launch["success"], false);
     assert!(launch["message"].as_str().unwrap().contains("file.q"));
+}
+
+#[test]
+fn host_stops_and_stepping_into_the_kernel() {
+    let p = program("histogram.q");
+    let msgs = session(&[
+        json!({"command": "initialize"}),
+        json!({"command": "launch", "arguments": {"program": p}}),
+        json!({"command": "setBreakpoints", "arguments": {"source": {"path": p},
+               "breakpoints": [{"line": 12, "condition": "numel(vals) > 0"}, {"line": 13}]}}),
+        json!({"command": "configurationDone"}),
+        json!({"command": "threads"}),
+        json!({"command": "stackTrace", "arguments": {"threadId": 1}}),
+        json!({"command": "scopes", "arguments": {"frameId": 1}}),
+        json!({"command": "variables", "arguments": {"variablesReference": 4}}),
+        json!({"command": "stepIn", "arguments": {"threadId": 1}}),
+        json!({"command": "stackTrace", "arguments": {"threadId": 1}}),
+        json!({"command": "continue", "arguments": {"threadId": 1}}),
+        json!({"command": "evaluate", "arguments": {"expression": "bins[1]"}}),
+        json!({"command": "continue", "arguments": {"threadId": 1}}),
+        json!({"command": "disconnect"}),
+    ]);
+    let stops = events(&msgs, "stopped");
+    assert_eq!(stops.len(), 3, "{msgs:#?}");
+    // The condition calls a function the debugger does not evaluate: it says so and
+    // stops there.
+    assert!(events(&msgs, "output")
+        .iter()
+        .any(|e| e["body"]["category"] == "console"
+            && e["body"]["output"]
+                .as_str()
+                .unwrap()
+                .contains("condition `numel(vals) > 0`")));
+    assert_eq!(response(&msgs, 5)["body"]["threads"][0]["name"], "host");
+    let frame = &response(&msgs, 6)["body"]["stackFrames"][0];
+    assert_eq!(
+        (frame["name"].as_str(), frame["line"].as_u64()),
+        (Some("script"), Some(12))
+    );
+    assert_eq!(response(&msgs, 7)["body"]["scopes"][0]["name"], "Variables");
+    let vars = response(&msgs, 8)["body"]["variables"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(vars
+        .iter()
+        .any(|v| v["name"] == "vals" && v["value"] == "[3,1,3,0,2,3,1,9]"));
+    let kernel = &response(&msgs, 10)["body"]["stackFrames"][0];
+    assert_eq!(
+        (kernel["name"].as_str(), kernel["line"].as_u64()),
+        (Some("count_values"), Some(4))
+    );
+    assert_eq!(response(&msgs, 12)["body"]["result"], "2");
+    assert!(events(&msgs, "output")
+        .iter()
+        .any(|e| e["body"]["output"] == "[1,2,1,3]\n"));
 }

@@ -16,7 +16,9 @@ fn session_files(file: &str, script: &str) -> (String, String, Vec<(String, Vec<
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/debug")
         .join(file);
-    let dir = std::env::temp_dir().join(format!("blazar-debug-{}-{file}", std::process::id()));
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("blazar-debug-{}-{n}-{file}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
         .arg("debug")
@@ -111,7 +113,10 @@ fn histogram_condition_and_atomics() {
             "  thread [7]      blkpos [7]      waiting  barrier 0",
             "(bzdb) print bins[3]\n0\n",
             "kernel `count_values` finished",
-            "(bzdb) print bins[3]\nno kernel thread is stopped here",
+            // Stepping goes on in the host, at the statement after the launch.
+            "host `script` at ",
+            "histogram.q:13\n   13 | print bins",
+            "(bzdb) print bins[3]\n3\n",
             "[1,2,1,3]",
             "[program finished]",
             "(bzdb) print v\nthe program has finished",
@@ -166,7 +171,7 @@ fn bad_input_gets_messages() {
             "the program is not running yet",
             "no breakpoint 7",
             "condition `v ==`: cannot parse",
-            "no variable `nosuch` in this kernel",
+            "no variable `nosuch` here",
             "`bins` is an array of size 4",
             "index 99 is outside `bins` (size 4)",
             "no thread [99]",
@@ -198,4 +203,33 @@ fn image_shaped_shared_memory_is_a_png() {
     );
     assert_eq!(files.len(), 1);
     assert!(files[0].1.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn from_host_into_a_kernel_and_back() {
+    let (out, err) = session(
+        "row_filter.q",
+        "break 24\nrun\nprint img[1, 7]\nprint img\nthreads\nstep\nprint blkpos\nfinish\n\
+         print out[1, 0]\nnext\n",
+    );
+    assert_eq!(err, "");
+    in_order(
+        &out,
+        &[
+            "breakpoint 1: host `script` at ",
+            "row_filter.q:24\n   24 | parallel_do([[2, 8], [1, 4]], img, out, smooth_rows)",
+            "(bzdb) print img[1, 7]\n17\n",
+            "`img` is an array of size 2x8",
+            "the host is stopped, not a kernel thread",
+            "kernel `smooth_rows` at ",
+            "row_filter.q:4, block [0,0], thread [0,0] (blkpos [0,0])",
+            "(bzdb) print blkpos\n[0,0]\n",
+            "kernel `smooth_rows` finished",
+            "host `script` at ",
+            "row_filter.q:25",
+            "(bzdb) print out[1, 0]\n10.333333\n",
+            "[ [0.33333334,1,2,3,4,5,6,6.6666665],",
+            "[program finished]",
+        ],
+    );
 }

@@ -8,12 +8,14 @@
 //! named by position), `stackTrace` (one frame: the kernel at its line), `scopes`
 //! (locals, kernel built-ins, shared memory), `variables`, `evaluate` (as `print`),
 //! `continue`, `next`, `stepIn`, `stepOut` (to the end of the kernel) and
-//! `disconnect`. Program output and debugger messages become `output` events; the end
+//! `disconnect`. Host code stops too (breakpoints on host lines, stepping out of a
+//! kernel): one thread `host`, one frame (the function), a `Variables` scope. Program output and debugger messages become `output` events; the end
 //! of the program sends `terminated` and `exited`. Unknown requests get an error
 //! response, never a crash.
 
 use crate::{Command, Debugger, StopHandler};
 use blazar_cpu::observe::ItemView;
+use blazar_interp::HostStop;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -227,6 +229,8 @@ fn base_name(path: &str) -> String {
 const LOCALS: i64 = 1;
 const BUILTINS: i64 = 2;
 const SHARED: i64 = 3;
+/// The variables of a host stop.
+const HOST: i64 = 4;
 
 fn vars(list: Vec<(String, String)>) -> Value {
     let v: Vec<Value> = (list.into_iter())
@@ -328,8 +332,69 @@ impl Dap {
     }
 }
 
-impl StopHandler for Dap {
-    fn stopped(&mut self, dbg: &mut Debugger, view: &ItemView, why: &str) {
+impl Dap {
+    /// One request at a host stop; true when it resumes the run.
+    fn at_host(&self, dbg: &mut Debugger, at: &HostStop, req: &Value) -> bool {
+        let resume = |dbg: &mut Debugger, c: Command| dbg.host_command(c, at);
+        match command_of(req) {
+            "threads" => self.respond(req, Ok(json!({"threads": [{"id": 1, "name": "host"}]}))),
+            "stackTrace" => {
+                let frame = json!({
+                    "id": 1,
+                    "name": at.function(),
+                    "line": at.line(),
+                    "column": 1,
+                    "source": {"name": base_name(at.file()), "path": at.file()},
+                });
+                self.respond(req, Ok(json!({"stackFrames": [frame], "totalFrames": 1})));
+            }
+            "scopes" => {
+                let s =
+                    json!({"name": "Variables", "variablesReference": HOST, "expensive": false});
+                self.respond(req, Ok(json!({ "scopes": [s] })));
+            }
+            "variables" => {
+                let list = match req["arguments"]["variablesReference"].as_i64() {
+                    Some(HOST) => at.variables(),
+                    _ => Vec::new(),
+                };
+                self.respond(req, Ok(vars(list)));
+            }
+            "evaluate" => {
+                let text = req["arguments"]["expression"].as_str().unwrap_or("");
+                let r = crate::eval::eval(text, &crate::eval::HostScope { at });
+                let r =
+                    r.map(|v| json!({"result": crate::eval::show(&v), "variablesReference": 0}));
+                self.respond(req, r);
+            }
+            "setBreakpoints" => {
+                let body = set_breakpoints(dbg, req);
+                self.respond(req, Ok(body));
+            }
+            "continue" => {
+                self.respond(req, Ok(json!({"allThreadsContinued": true})));
+                return resume(dbg, Command::Continue);
+            }
+            "next" | "stepIn" | "stepOut" => {
+                self.respond(req, Ok(json!({})));
+                let c = match command_of(req) {
+                    "next" => Command::Next,
+                    "stepIn" => Command::Step,
+                    _ => Command::Finish,
+                };
+                return resume(dbg, c);
+            }
+            "pause" => self.respond(req, Ok(json!({}))),
+            "disconnect" => {
+                self.respond(req, Ok(json!({})));
+                return resume(dbg, Command::Quit);
+            }
+            c => self.respond(req, Err(format!("`{c}` is not supported"))),
+        }
+        false
+    }
+
+    fn stop_event(&self, why: &str, thread: usize) {
         let reason = if why.starts_with("breakpoint") {
             "breakpoint"
         } else {
@@ -340,16 +405,35 @@ impl StopHandler for Dap {
             json!({
                 "reason": reason,
                 "description": why,
-                "threadId": dbg.lane() + 1,
+                "threadId": thread,
                 "allThreadsStopped": true,
             }),
         );
+    }
+}
+
+impl StopHandler for Dap {
+    fn stopped(&mut self, dbg: &mut Debugger, view: &ItemView, why: &str) {
+        self.stop_event(why, dbg.lane() + 1);
         loop {
             let Some(req) = self.read() else {
                 dbg.command(Command::Quit, Some(view));
                 return;
             };
             if self.at_stop(dbg, view, &req) {
+                return;
+            }
+        }
+    }
+
+    fn host_stopped(&mut self, dbg: &mut Debugger, at: &HostStop, why: &str) {
+        self.stop_event(why, 1);
+        loop {
+            let Some(req) = self.read() else {
+                dbg.command(Command::Quit, None);
+                return;
+            };
+            if self.at_host(dbg, at, &req) {
                 return;
             }
         }

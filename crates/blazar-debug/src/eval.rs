@@ -11,6 +11,17 @@ use blazar_cpu::observe::{ItemView, Thread};
 use blazar_launch::KValue;
 use blazar_syntax::{BinOp, ExprKind, StmtKind, UnOp};
 
+/// What names mean where an expression is evaluated: a kernel thread ([`Scope`]) or
+/// the host ([`HostScope`]).
+pub trait Lookup {
+    /// A scalar or vector variable.
+    fn var(&self, name: &str) -> Option<KValue>;
+    /// The dimensions of array `name`.
+    fn array_dims(&self, name: &str) -> Option<Vec<usize>>;
+    /// Element `offset` (row-major) of array `name`.
+    fn element(&self, name: &str, offset: usize) -> Option<KValue>;
+}
+
 /// Where an expression is evaluated: a view of the block, a lane, its position.
 pub struct Scope<'v, 'a, 'o> {
     pub view: &'v ItemView<'a, 'o>,
@@ -20,8 +31,76 @@ pub struct Scope<'v, 'a, 'o> {
     pub blkcnt: Vec<i64>,
 }
 
+impl Lookup for Scope<'_, '_, '_> {
+    fn var(&self, n: &str) -> Option<KValue> {
+        if let Some(v) = self.view.var(n, self.lane) {
+            return Some(v);
+        }
+        match n {
+            "pos" => Some(ints(&self.thread.pos)),
+            "blkpos" => Some(ints(&self.thread.blkpos)),
+            "blkidx" => Some(ints(&self.thread.blkidx)),
+            "blkdim" => Some(ints(&self.blkdim)),
+            "blkcnt" => Some(ints(&self.blkcnt)),
+            _ => None,
+        }
+    }
+
+    fn array_dims(&self, n: &str) -> Option<Vec<usize>> {
+        self.view.array_dims(n)
+    }
+
+    fn element(&self, n: &str, offset: usize) -> Option<KValue> {
+        self.view.element(n, offset)
+    }
+}
+
+/// The host's variables where the host is stopped.
+pub struct HostScope<'s, 'a, 'p> {
+    pub at: &'s blazar_interp::HostStop<'a, 'p>,
+}
+
+impl Lookup for HostScope<'_, '_, '_> {
+    fn var(&self, n: &str) -> Option<KValue> {
+        match self.at.value(n)? {
+            blazar_runtime::Value::Int(i, _) => Some(KValue::Int(i)),
+            blazar_runtime::Value::Real(x) => Some(KValue::Float(x)),
+            blazar_runtime::Value::Complex(c) => Some(KValue::Complex(c.re, c.im)),
+            _ => None,
+        }
+    }
+
+    fn array_dims(&self, n: &str) -> Option<Vec<usize>> {
+        match self.at.value(n)? {
+            blazar_runtime::Value::Array(a) => Some(a.data.borrow().size()),
+            _ => None,
+        }
+    }
+
+    fn element(&self, n: &str, offset: usize) -> Option<KValue> {
+        let blazar_runtime::Value::Array(a) = self.at.value(n)? else {
+            return None;
+        };
+        let a = a.data.borrow();
+        if offset >= a.len() || a.is_cell() {
+            return None;
+        }
+        Some(if a.elem().is_complex() {
+            let c = a.get_c(offset);
+            KValue::Complex(c.re, c.im)
+        } else {
+            let x = a.get_f64(offset);
+            if x.fract() == 0.0 && a.elem().is_int() {
+                KValue::Int(x as i64)
+            } else {
+                KValue::Float(x)
+            }
+        })
+    }
+}
+
 /// Evaluates `text` in `scope`.
-pub fn eval(text: &str, scope: &Scope) -> Result<KValue, String> {
+pub fn eval(text: &str, scope: &dyn Lookup) -> Result<KValue, String> {
     let (prog, diags) = blazar_syntax::parse(text, blazar_syntax::FileId(0));
     if let Some(d) = diags.first() {
         return Err(format!("cannot parse `{text}`: {}", d.message));
@@ -42,26 +121,19 @@ fn ints(v: &[i64]) -> KValue {
     }
 }
 
-fn name(n: &str, s: &Scope) -> Result<KValue, String> {
-    if let Some(v) = s.view.var(n, s.lane) {
+fn name(n: &str, s: &dyn Lookup) -> Result<KValue, String> {
+    if let Some(v) = s.var(n) {
         return Ok(v);
     }
-    match n {
-        "pos" => Ok(ints(&s.thread.pos)),
-        "blkpos" => Ok(ints(&s.thread.blkpos)),
-        "blkidx" => Ok(ints(&s.thread.blkidx)),
-        "blkdim" => Ok(ints(&s.blkdim)),
-        "blkcnt" => Ok(ints(&s.blkcnt)),
-        _ => match s.view.array_dims(n) {
-            Some(d) => Err(format!(
-                "`{n}` is an array of size {}: print an element (`{n}[0]`) or use `shared`",
-                d.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x")
-            )),
-            None => Err(format!("no variable `{n}` in this kernel")),
-        },
+    match s.array_dims(n) {
+        Some(d) => Err(format!(
+            "`{n}` is an array of size {}: print an element (`{n}[0]`)",
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        )),
+        None => Err(format!("no variable `{n}` here")),
     }
 }
 
@@ -78,15 +150,15 @@ fn index_of(v: &KValue) -> Result<Vec<i64>, String> {
 fn index(
     base: &blazar_syntax::Expr,
     idx: &[blazar_syntax::Expr],
-    s: &Scope,
+    s: &dyn Lookup,
 ) -> Result<KValue, String> {
     let mut iv = Vec::new();
     for e in idx {
         iv.extend(index_of(&expr(e, s)?)?);
     }
     if let ExprKind::Ident(n) = &base.kind {
-        if s.view.var(n, s.lane).is_none() {
-            if let Some(dims) = s.view.array_dims(n) {
+        if s.var(n).is_none() {
+            if let Some(dims) = s.array_dims(n) {
                 let mut shape = dims.clone();
                 while shape.len() > iv.len() && shape.len() > 1 && shape[0] == 1 {
                     shape.remove(0);
@@ -111,7 +183,6 @@ fn index(
                     off = off * d + i as usize;
                 }
                 return s
-                    .view
                     .element(n, off)
                     .ok_or_else(|| format!("cannot read `{n}`"));
             }
@@ -189,7 +260,7 @@ fn binary(op: BinOp, a: KValue, b: KValue) -> Result<KValue, String> {
     }
 }
 
-fn expr(e: &blazar_syntax::Expr, s: &Scope) -> Result<KValue, String> {
+fn expr(e: &blazar_syntax::Expr, s: &dyn Lookup) -> Result<KValue, String> {
     match &e.kind {
         ExprKind::Int(i) => Ok(KValue::Int(*i)),
         ExprKind::Real(f) => Ok(KValue::Float(*f)),

@@ -12,6 +12,7 @@
 mod backend;
 mod commands;
 mod front;
+mod host;
 mod show;
 
 pub mod dap;
@@ -20,6 +21,7 @@ pub mod eval;
 
 pub use backend::DebugBackend;
 pub use commands::{Command, HELP};
+pub use host::HostSide;
 
 use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer, Shape};
 use std::io::Write;
@@ -44,6 +46,11 @@ enum Mode {
     Finish,
     /// Stop when work item `item` reaches line `line`.
     Reach { item: usize, line: u32 },
+    /// Stop at the next host statement at call depth `d` or less (`next` in host
+    /// code: kernels and calls run through).
+    HostNext(usize),
+    /// Stop at the next host statement below call depth `d` (`finish` in a function).
+    HostOut(usize),
 }
 
 /// The launch under way.
@@ -61,6 +68,8 @@ pub type Input = Box<dyn FnMut(&str) -> Option<String> + Send>;
 /// resumed the run.
 pub trait StopHandler: Send {
     fn stopped(&mut self, dbg: &mut Debugger, view: &ItemView, why: &str);
+    /// Stopped before a host statement.
+    fn host_stopped(&mut self, dbg: &mut Debugger, at: &blazar_interp::HostStop, why: &str);
 }
 
 /// One thread of the stopped block, for front ends.
@@ -239,7 +248,7 @@ impl Debugger {
                 let l = if active(self.lane) { self.lane } else { first };
                 (l, String::new())
             }),
-            Mode::Finish => None,
+            Mode::Finish | Mode::HostNext(_) | Mode::HostOut(_) => None,
             Mode::Continue => {
                 let hits: Vec<Break> = self
                     .breaks
@@ -433,28 +442,12 @@ impl Observer for Debugger {
             .launch
             .as_ref()
             .map_or(String::new(), |l| l.kernel.clone());
-        if self.handler.is_some() {
-            self.mode = Mode::Continue;
-        } else if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
-            self.say(format!("kernel `{name}` finished"));
-            self.mode = Mode::Continue;
-            loop {
-                let Some(line) = (self.input)("(bzdb) ") else {
-                    self.done = true;
-                    break;
-                };
-                match Command::parse(&line) {
-                    Ok(cmd) => {
-                        if self.command(cmd, None) {
-                            break;
-                        }
-                    }
-                    Err(e) => self.say(e),
-                }
+        // Stepping goes on in the host: the next host statement stops.
+        if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
+            if self.handler.is_none() {
+                self.say(format!("kernel `{name}` finished"));
             }
-            if matches!(self.mode, Mode::Finish) {
-                self.mode = Mode::Continue;
-            }
+            self.mode = Mode::Step(None);
         }
         self.launch = None;
     }
