@@ -18,7 +18,6 @@ mod memory;
 pub mod observe;
 mod ops;
 mod program;
-mod race_backend;
 pub mod races;
 mod specials;
 mod values;
@@ -33,5 +32,4 @@ pub(crate) use blazar_launch::{
 pub use compile::kernel_aliases;
 pub use launch::{launch, INLINE_ITEMS};
 pub use observe::{launch_observed, Observer};
-pub use race_backend::RaceBackend;
-pub use races::{Race, RaceDetector};
+pub use races::{Race, RaceBackend, RaceDetector};

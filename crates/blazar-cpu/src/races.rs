@@ -10,11 +10,18 @@
 //! block and forgotten at each barrier; global-memory shadows live for one launch
 //! (launches are ordered); arrays a kernel never writes cannot race and are not
 //! tracked. Findings are deduplicated per kernel, array and pair of
-//! source lines, with a count and the first example.
+//! source lines, with a count and the first example. [`RaceBackend`] is the launch
+//! contract's backend that runs every kernel under the detector (serially, on the
+//! calling thread), for `blazar run --check-races`.
 
 use crate::observe::{Access, AccessKind, LaunchInfo, MemSpace, Observer, Shape, Thread};
+use blazar_kir::Kernel;
+use blazar_launch::{with_host_arrays, ArgVal, Backend, KValue, KernelError, LaunchPlan};
+use blazar_runtime::ArrayRef;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 /// One side of a race: where and by whom an element was accessed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -338,5 +345,43 @@ fn record_read(sh: &mut Shadow, now: Acc) {
             sh.reads[0] = sh.reads[1];
             sh.reads[1] = now;
         }
+    }
+}
+
+/// Runs kernels on the CPU under the race detector.
+#[derive(Default)]
+pub struct RaceBackend {
+    pub detector: Rc<RefCell<RaceDetector>>,
+}
+
+impl RaceBackend {
+    /// A backend and the detector it fills.
+    pub fn new() -> (RaceBackend, Rc<RefCell<RaceDetector>>) {
+        let b = RaceBackend::default();
+        let d = b.detector.clone();
+        (b, d)
+    }
+}
+
+impl Backend for RaceBackend {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn launch(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        let mut det = self.detector.borrow_mut();
+        with_host_arrays(arrays, |arrays| {
+            crate::launch_observed(k, plan, args, arrays, &mut *det).map(Some)
+        })
+    }
+
+    fn synchronize(&mut self) -> Result<(), KernelError> {
+        Ok(())
     }
 }

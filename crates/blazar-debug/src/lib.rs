@@ -9,19 +9,17 @@
 //! another branch of an `if` wait), and all of a block's threads share one barrier
 //! index. Command syntax and semantics: `HELP` below and the guide's chapter 10.
 
-mod backend;
 mod commands;
 mod front;
-mod host;
+mod hooks;
 mod show;
 
 pub mod dap;
 
 pub mod eval;
 
-pub use backend::DebugBackend;
 pub use commands::{Command, HELP};
-pub use host::HostSide;
+pub use hooks::{DebugBackend, HostSide};
 
 use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer, Shape};
 use std::io::Write;

@@ -1,4 +1,8 @@
-//! Stops in host code: breakpoints and stepping between host statements.
+//! The debugger's hooks into a run: kernels (`DebugBackend`) and host statements (`HostSide`).
+//!
+//! `DebugBackend` runs every kernel on the SIMT interpreter observed by the
+//! [`Debugger`]; whole-array statements stay on the host so that only the program's
+//! own kernels stop.
 //!
 //! The host interpreter calls [`HostSide`] (a `blazar_interp::HostHook`) before each
 //! statement. In host code `step` stops at the next statement, entering kernels (their
@@ -8,8 +12,45 @@
 use crate::eval::{eval, show, HostScope};
 use crate::{Command, Debugger, Mode};
 use blazar_interp::{HostHook, HostStop};
+use blazar_kir::Kernel;
+use blazar_launch::{with_host_arrays, ArgVal, Backend, KValue, KernelError, LaunchPlan};
+use blazar_runtime::ArrayRef;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// Runs kernels on the CPU's interpreter under the debugger.
+pub struct DebugBackend {
+    pub debugger: Rc<RefCell<Debugger>>,
+}
+
+impl Backend for DebugBackend {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn launch(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        let mut dbg = self.debugger.borrow_mut();
+        with_host_arrays(arrays, |arrays| {
+            blazar_cpu::launch_observed(k, plan, args, arrays, &mut *dbg).map(Some)
+        })
+    }
+
+    /// Whole-array expressions stay on the host, so that only the program's own
+    /// kernels stop.
+    fn fuse_min(&self) -> usize {
+        usize::MAX
+    }
+
+    fn synchronize(&mut self) -> Result<(), KernelError> {
+        Ok(())
+    }
+}
 
 /// The host hook of a debugging run: hands each host statement to the debugger.
 pub struct HostSide(pub Rc<RefCell<Debugger>>);
