@@ -368,7 +368,7 @@ fn run(args: &RunArgs) -> ExitCode {
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);
     let mut finished = crate::device::finish(&backend);
     if let (Some(det), Some(mode)) = (&races, args.check_races) {
-        if crate::races::report(det, &loaded, mode) {
+        if crate::races::report(&det.borrow(), &loaded, mode) {
             finished = ExitCode::FAILURE;
         }
     }

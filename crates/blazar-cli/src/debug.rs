@@ -28,6 +28,10 @@ pub struct DebugArgs {
     /// Speak the Debug Adapter Protocol on standard input and output (for editors).
     #[arg(long)]
     dap: bool,
+    /// Also run the race detector: `races` lists what it found so far, and the races
+    /// are reported as warnings when the program ends.
+    #[arg(long)]
+    check_races: bool,
 }
 
 /// The command reader: rustyline on a terminal, else echoed lines of standard input.
@@ -79,7 +83,10 @@ pub fn main(args: DebugArgs) -> ExitCode {
         .files()
         .first()
         .map_or("", |f| f.text.as_str());
-    let dbg = Debugger::new(&name, text, input(), Box::new(std::io::stdout()));
+    let mut dbg = Debugger::new(&name, text, input(), Box::new(std::io::stdout()));
+    if args.check_races {
+        dbg.races = Some(blazar_cpu::RaceDetector::new());
+    }
     let dbg = Rc::new(RefCell::new(dbg));
     if !dbg.borrow_mut().before_run() {
         return ExitCode::SUCCESS;
@@ -106,6 +113,9 @@ pub fn main(args: DebugArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     };
+    if let Some(r) = &dbg.borrow().races {
+        crate::races::report(r, &loaded, crate::races::RaceMode::Warn);
+    }
     dbg.borrow_mut().after_run();
     code
 }

@@ -12,8 +12,6 @@ use blazar_cpu::{Race, RaceDetector};
 use blazar_diagnostics::{Diagnostic, FileId, Severity, Span};
 use blazar_interp::Loaded;
 use clap::ValueEnum;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// How races are reported.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -125,8 +123,7 @@ pub fn diagnostic(r: &Race, loaded: &Loaded, mode: RaceMode) -> Diagnostic {
 }
 
 /// Prints the races of a run on stderr; whether any was an error.
-pub fn report(det: &Rc<RefCell<RaceDetector>>, loaded: &Loaded, mode: RaceMode) -> bool {
-    let det = det.borrow();
+pub fn report(det: &RaceDetector, loaded: &Loaded, mode: RaceMode) -> bool {
     let races = det.races();
     if races.is_empty() {
         return false;

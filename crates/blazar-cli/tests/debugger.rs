@@ -233,3 +233,41 @@ fn from_host_into_a_kernel_and_back() {
         ],
     );
 }
+
+#[test]
+fn races_inside_the_debugger() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/races/neighbour_shared.q");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .args(["debug", "--check-races"])
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("blazar starts");
+    let script = "break 6\nrun\nraces\nstep\nraces\ndelete\ncontinue\nraces\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    in_order(
+        &stdout,
+        &[
+            "(bzdb) races\nno data races so far",
+            "(bzdb) races\n`tile` in kernel `rotate_tile`, element [1]: written at line 5 by \
+             thread [1], then read at line 6 by thread [0] (8 pairs)",
+            "[program finished]",
+            "(bzdb) races\nthe program has finished",
+        ],
+    );
+    assert!(stderr.contains("neighbour_shared.q:6:5: warning: data race on shared array `tile`"));
+    assert!(stderr.contains("blazar: 1 data race found"));
+}

@@ -31,6 +31,7 @@ pub enum Command {
     Print(String),
     Shared,
     Record(String),
+    Races,
 }
 
 /// The text of `help`.
@@ -53,6 +54,7 @@ commands (short forms in brackets):
                                     blkpos, blkidx, blkdim, a[i,j], arithmetic
   shared                            the block's shared memory (a PNG for images)
   record ARRAY                      write ARRAY as PNG frames after every barrier
+  races                             the data races found so far (--check-races)
   help | quit                  [q]";
 
 fn position(text: &str) -> Result<Vec<i64>, String> {
@@ -111,6 +113,7 @@ impl Command {
             "quit" | "q" => none(Command::Quit),
             "threads" => none(Command::Threads),
             "shared" => none(Command::Shared),
+            "races" => none(Command::Races),
             "break" | "b" => break_at(rest),
             "delete" | "d" if rest.is_empty() => Ok(Command::Delete(None)),
             "delete" | "d" => rest

@@ -5,7 +5,7 @@
 
 use crate::eval::{eval, show};
 use crate::{Break, Debugger, ThreadState};
-use blazar_cpu::observe::ItemView;
+use blazar_cpu::observe::{AccessKind, ItemView};
 
 impl Debugger {
     /// The current thread's lane in the stopped block.
@@ -110,5 +110,42 @@ impl Debugger {
             .collect();
         out.push(("barrier".into(), self.barriers.to_string()));
         out
+    }
+
+    /// `races`: the data races found so far, one line each.
+    pub(crate) fn list_races(&mut self) {
+        let Some(r) = &self.races else {
+            return self.say("races are not checked: start with `blazar debug --check-races`");
+        };
+        if r.races().is_empty() {
+            return self.say("no data races so far");
+        }
+        let lines: Vec<String> = (r.races().iter())
+            .map(|r| {
+                let side = |s: &blazar_cpu::races::Side| {
+                    let verb = match s.kind {
+                        AccessKind::Read => "read",
+                        AccessKind::Write => "written",
+                        AccessKind::Atomic => "updated atomically",
+                    };
+                    format!(
+                        "{verb} at line {} by thread {}",
+                        s.line,
+                        crate::show::list(&s.thread.pos)
+                    )
+                };
+                format!(
+                    "`{}` in kernel `{}`, element {}: {}, then {} ({} pair{})",
+                    r.array,
+                    r.kernel,
+                    crate::show::list(&r.element.iter().map(|&e| e as i64).collect::<Vec<_>>()),
+                    side(&r.first),
+                    side(&r.second),
+                    r.count,
+                    if r.count == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        self.say(lines.join("\n"));
     }
 }

@@ -104,6 +104,9 @@ pub struct Debugger {
     pub done: bool,
     /// A front end that handles stops itself.
     pub handler: Option<Box<dyn StopHandler>>,
+    /// The race detector, when the session checks races (`blazar debug --check-races`):
+    /// it observes every launch alongside the debugger.
+    pub races: Option<blazar_cpu::RaceDetector>,
 }
 
 impl Debugger {
@@ -124,6 +127,7 @@ impl Debugger {
             record_due: false,
             done: false,
             handler: None,
+            races: None,
         }
     }
 
@@ -373,6 +377,7 @@ impl Debugger {
             Command::Delete(n) => self.delete(n),
             Command::InfoBreaks => self.list_breaks(),
             Command::Record(a) => self.record(a),
+            Command::Races => self.list_races(),
             cmd => match view {
                 None => self.say("no kernel thread is stopped here"),
                 Some(v) => return self.in_thread(cmd, v),
@@ -384,6 +389,9 @@ impl Debugger {
 
 impl Observer for Debugger {
     fn launch(&mut self, info: &LaunchInfo) {
+        if let Some(r) = &mut self.races {
+            r.launch(info);
+        }
         self.launch = Some(Launch {
             kernel: info.kernel.name.clone(),
             shape: info.shape.clone(),
@@ -396,7 +404,10 @@ impl Observer for Debugger {
         }
     }
 
-    fn item(&mut self, item: usize, _lanes: usize) {
+    fn item(&mut self, item: usize, lanes: usize) {
+        if let Some(r) = &mut self.races {
+            r.item(item, lanes);
+        }
         if let Mode::Reach { item: want, line } = self.mode {
             if item > want {
                 self.say(format!("block {want} did not reach line {line}"));
@@ -428,9 +439,16 @@ impl Observer for Debugger {
         self.prompt(view);
     }
 
-    fn access(&mut self, _a: &Access) {}
+    fn access(&mut self, a: &Access) {
+        if let Some(r) = &mut self.races {
+            r.access(a);
+        }
+    }
 
-    fn barrier(&mut self, _item: usize, _line: u32) {
+    fn barrier(&mut self, item: usize, line: u32) {
+        if let Some(r) = &mut self.races {
+            r.barrier(item, line);
+        }
         self.barriers += 1;
         self.record_due = !self.records.is_empty();
     }
