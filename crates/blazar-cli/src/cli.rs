@@ -96,6 +96,14 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "warn|error", num_args = 0..=1,
           require_equals = true, default_missing_value = "warn")]
     check_races: Option<crate::races::RaceMode>,
+    /// How kernels are scheduled: `serial` (the default: the fastest tier, threads of
+    /// a block in lock step) or `random` (on the SIMT interpreter: blocks, and the
+    /// threads of kernels without blocks, in an order drawn from `--seed`).
+    #[arg(long, value_enum, default_value_t = crate::races::Schedule::Serial)]
+    schedule: crate::races::Schedule,
+    /// The seed of `--schedule random` (the same seed, the same order).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// Whole-array expressions over at least N elements run as fused kernels on the
     /// device (default: `BLAZAR_FUSE_MIN`, else the backend's choice); `0` fuses every
     /// one, `off` none.
@@ -333,15 +341,16 @@ fn run(args: &RunArgs) -> ExitCode {
         .to_string();
     let cpu = CpuBackend::new(cpu_tier, args.threads);
     let mut races = None;
-    let backend = if args.check_races.is_some() {
+    let seed = crate::races::seed_of(args.schedule, args.seed);
+    let backend = if args.check_races.is_some() || seed.is_some() {
         if args.device == Device::Cuda || args.check_cuda {
             eprintln!(
-                "blazar: error: --check-races runs kernels on the CPU's interpreter; leave \
-                 out --device cuda and --check-cuda"
+                "blazar: error: --check-races and --schedule random run kernels on the CPU's \
+                 interpreter; leave out --device cuda and --check-cuda"
             );
             return ExitCode::from(2);
         }
-        let (b, det) = blazar_cpu::RaceBackend::new();
+        let (b, det) = blazar_cpu::RaceBackend::with(args.check_races.is_some(), seed);
         races = Some(det);
         BackendRef::new(b)
     } else {

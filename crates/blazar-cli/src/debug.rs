@@ -32,6 +32,14 @@ pub struct DebugArgs {
     /// are reported as warnings when the program ends.
     #[arg(long)]
     check_races: bool,
+    /// How kernels are scheduled: `serial` (blocks in order, threads in lock step) or
+    /// `random` (blocks, and the threads of kernels without blocks, in an order drawn
+    /// from `--seed`).
+    #[arg(long, value_enum, default_value_t = crate::races::Schedule::Serial)]
+    schedule: crate::races::Schedule,
+    /// The seed of `--schedule random`.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
 }
 
 /// The command reader: rustyline on a terminal, else echoed lines of standard input.
@@ -66,8 +74,9 @@ fn input() -> Input {
 }
 
 pub fn main(args: DebugArgs) -> ExitCode {
+    let seed = crate::races::seed_of(args.schedule, args.seed);
     if args.dap {
-        return dap(args.file, args.double);
+        return dap(args.file, args.double, seed);
     }
     let Some(file) = args.file.as_deref() else {
         eprintln!("blazar: error: `blazar debug` needs a program: blazar debug prog.q");
@@ -94,6 +103,8 @@ pub fn main(args: DebugArgs) -> ExitCode {
     let ctx = context(file, args.double, Box::new(std::io::stdout()));
     let backend = BackendRef::new(DebugBackend {
         debugger: dbg.clone(),
+        seed,
+        launches: 0,
     });
     let opts = Options {
         backend: Some(backend),
@@ -121,7 +132,7 @@ pub fn main(args: DebugArgs) -> ExitCode {
 }
 
 /// `blazar debug --dap`: the protocol session around one run of the program.
-fn dap(file: Option<PathBuf>, double: bool) -> ExitCode {
+fn dap(file: Option<PathBuf>, double: bool, seed: Option<u64>) -> ExitCode {
     let session = Dap::new(
         Box::new(std::io::BufReader::new(std::io::stdin())),
         Box::new(std::io::stdout()),
@@ -173,6 +184,8 @@ fn dap(file: Option<PathBuf>, double: bool) -> ExitCode {
     let opts = Options {
         backend: Some(BackendRef::new(DebugBackend {
             debugger: dbg.clone(),
+            seed,
+            launches: 0,
         })),
         host_hook: Some(HostHookRef(Rc::new(RefCell::new(HostSide(dbg.clone()))))),
         ..Options::default()

@@ -13,6 +13,21 @@ use blazar_diagnostics::{Diagnostic, FileId, Severity, Span};
 use blazar_interp::Loaded;
 use clap::ValueEnum;
 
+/// How kernels are scheduled on the interpreter (`--schedule`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Schedule {
+    /// Blocks in order, threads of a block in lock step (deterministic).
+    Serial,
+    /// Blocks, and the threads of kernels without blocks, in a random order drawn
+    /// from `--seed` (reproducible).
+    Random,
+}
+
+/// The seed of a schedule: `Some` under `--schedule random`.
+pub fn seed_of(schedule: Schedule, seed: u64) -> Option<u64> {
+    (schedule == Schedule::Random).then_some(seed)
+}
+
 /// How races are reported.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RaceMode {

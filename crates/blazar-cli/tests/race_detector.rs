@@ -133,5 +133,36 @@ fn error_mode_fails_the_run() {
 fn races_need_the_cpu() {
     let o = run("race_free.q", &["--check-races", "--device", "cuda"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--check-races runs kernels on the CPU"));
+    assert!(stderr(&o).contains("--check-races and --schedule random run kernels on the CPU"));
+}
+
+fn stdout_of(file: &str, extra: &[&str]) -> String {
+    let o = run(file, extra);
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_random_schedule_is_reproducible_and_shows_order_dependence() {
+    let serial = stdout_of("last_writer.q", &["--device", "cpu"]);
+    assert_eq!(serial, "31\n[0,0,0,0,1,2,3,4]\n");
+    let seeded = |s: &str| stdout_of("last_writer.q", &["--schedule", "random", "--seed", s]);
+    assert_eq!(seeded("1"), seeded("1"));
+    let outs: std::collections::BTreeSet<String> =
+        (1..=6).map(|s| seeded(&s.to_string())).collect();
+    assert!(outs.len() >= 3, "{outs:?}");
+    // The block order shows in the second line: the next block's values, or zeros.
+    assert!(
+        outs.iter().any(|o| o.ends_with("[5,6,7,8,0,0,0,0]\n")),
+        "{outs:?}"
+    );
+}
+
+#[test]
+fn race_free_kernels_do_not_depend_on_the_schedule() {
+    let serial = stdout_of("race_free.q", &["--device", "cpu"]);
+    for seed in ["1", "2", "3"] {
+        let args = ["--schedule", "random", "--seed", seed, "--check-races"];
+        assert_eq!(stdout_of("race_free.q", &args), serial);
+    }
 }

@@ -33,10 +33,11 @@ pub fn launch(
     arrays: &mut [ArrayArg],
     opts: &ExecOptions,
 ) -> Result<Vec<KValue>, KernelError> {
-    launch_with(k, plan, args, arrays, opts, None)
+    launch_with(k, plan, args, arrays, opts, None, None)
 }
 
-/// [`launch`], serially and observed by `obs` when there is one.
+/// [`launch`], serially and observed by `obs` when there is one, under the random
+/// schedule of `seed` when there is one.
 pub(crate) fn launch_with(
     k: &Kernel,
     plan: &LaunchPlan,
@@ -44,9 +45,13 @@ pub(crate) fn launch_with(
     arrays: &mut [ArrayArg],
     opts: &ExecOptions,
     obs: Option<&mut dyn Observer>,
+    seed: Option<u64>,
 ) -> Result<Vec<KValue>, KernelError> {
     let prog = crate::compile::compile(k)?;
-    let space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
+    let mut space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
+    if seed.is_some() {
+        space = space.with_chunk(1);
+    }
     if args.len() != prog.params.len() {
         return Err(KernelError::bad_launch(format!(
             "kernel {} takes {} arguments, {} given",
@@ -118,7 +123,6 @@ pub(crate) fn launch_with(
             })
         })
         .collect();
-    let mut space = space;
     if let Some(pos) = &prog.specials[0] {
         let mut used = Vec::new();
         space.skip_pos = !space.blocky
@@ -148,7 +152,10 @@ pub(crate) fn launch_with(
     };
     // A small launch runs on the calling thread: handing it to the pool's threads and
     // waiting for them costs more than its work (the results are the same).
-    let partials = if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
+    let order = seed.map(|s| crate::observe::permutation(space.items, s));
+    let partials = if let Some(order) = order {
+        run_order(&ctx, &space, &params, &order)
+    } else if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
         run_items(&ctx, &space, &params, true)
     } else {
         with_pool(opts.threads, || run_items(&ctx, &space, &params, false))
@@ -253,6 +260,35 @@ fn run_items(
         return Err(e);
     }
     Ok(parts.into_iter().flatten().collect())
+}
+
+/// Runs the work items one after the other in `order` (a random schedule); the first
+/// error in that order wins.
+fn run_order(
+    ctx: &Ctx,
+    space: &Space,
+    params: &[(Reg, KValue, bool)],
+    order: &[usize],
+) -> Result<Partials, KernelError> {
+    let mut scratch = Scratch::new(ctx.prog, space.width, params);
+    let mut out = Vec::new();
+    for &item in order {
+        fill_specials(ctx.prog, space, &mut scratch, item);
+        scratch.item = item;
+        if let Some(o) = ctx.obs {
+            o.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .item(item, scratch.n);
+        }
+        scratch.run(ctx)?;
+        if !ctx.prog.outputs.is_empty() {
+            out.push(std::mem::take(&mut scratch.partials));
+            scratch.partials = (ctx.prog.outputs.iter())
+                .map(|o| identity(o.op, o.ty))
+                .collect();
+        }
+    }
+    Ok(out)
 }
 
 /// Combines the partials of all work items in order and applies each output's op.

@@ -31,5 +31,5 @@ pub(crate) use blazar_launch::{
 };
 pub use compile::kernel_aliases;
 pub use launch::{launch, INLINE_ITEMS};
-pub use observe::{launch_observed, Observer};
+pub use observe::{launch_observed, launch_scheduled, Observer};
 pub use races::{Race, RaceBackend, RaceDetector};

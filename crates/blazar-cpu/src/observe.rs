@@ -63,6 +63,8 @@ pub struct Shape {
     /// Lanes per work item.
     pub width: usize,
     pub items: usize,
+    /// Threads per work item when the items are chunks of threads (not blocks).
+    pub chunk: usize,
 }
 
 /// Where one thread sits, as the kernel sees it.
@@ -87,7 +89,7 @@ impl Shape {
                 bl /= self.block[p].max(1);
             }
         } else {
-            let mut t = item * crate::launch::CHUNK + lane;
+            let mut t = item * self.chunk + lane;
             for p in (0..r).rev() {
                 pos[p] = t % self.data[p].max(1);
                 t /= self.data[p].max(1);
@@ -147,5 +149,40 @@ pub fn launch_observed(
     arrays: &mut [ArrayArg],
     obs: &mut dyn Observer,
 ) -> Result<Vec<blazar_launch::KValue>, KernelError> {
-    crate::launch::launch_with(k, plan, args, arrays, &Default::default(), Some(obs))
+    crate::launch::launch_with(k, plan, args, arrays, &Default::default(), Some(obs), None)
+}
+
+/// The random schedule (`--schedule random --seed N`): runs kernel `k` serially with
+/// its blocks in a random order drawn from `seed`, and, in a kernel without blocks
+/// (no barriers, no shared memory), each thread as its own work item in a random
+/// order. A thread (or block) runs to its end before the next one starts: there are
+/// no switches inside a thread yet. The same seed gives the same order.
+pub fn launch_scheduled(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    obs: Option<&mut dyn Observer>,
+    seed: u64,
+) -> Result<Vec<blazar_launch::KValue>, KernelError> {
+    crate::launch::launch_with(k, plan, args, arrays, &Default::default(), obs, Some(seed))
+}
+
+/// A seeded permutation of `0..n` (splitmix64 and Fisher-Yates: the same on every
+/// machine).
+pub(crate) fn permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
 }

@@ -348,19 +348,39 @@ fn record_read(sh: &mut Shadow, now: Acc) {
     }
 }
 
-/// Runs kernels on the CPU under the race detector.
+/// Runs kernels on the CPU's interpreter, serially: under the race detector when
+/// `check` (`--check-races`), under the random schedule of `seed` when set
+/// (`--schedule random`; each launch draws its order from the seed and the launch's
+/// number, so a run is reproducible).
 #[derive(Default)]
 pub struct RaceBackend {
     pub detector: Rc<RefCell<RaceDetector>>,
+    pub check: bool,
+    pub seed: Option<u64>,
+    launches: u64,
 }
 
 impl RaceBackend {
-    /// A backend and the detector it fills.
+    /// A backend that checks races, and the detector it fills.
     pub fn new() -> (RaceBackend, Rc<RefCell<RaceDetector>>) {
-        let b = RaceBackend::default();
+        RaceBackend::with(true, None)
+    }
+
+    /// A backend that checks races or not, under a random schedule or not.
+    pub fn with(check: bool, seed: Option<u64>) -> (RaceBackend, Rc<RefCell<RaceDetector>>) {
+        let b = RaceBackend {
+            check,
+            seed,
+            ..RaceBackend::default()
+        };
         let d = b.detector.clone();
         (b, d)
     }
+}
+
+/// The seed of launch number `n` of a run with seed `seed`.
+pub fn launch_seed(seed: u64, n: u64) -> u64 {
+    seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl Backend for RaceBackend {
@@ -376,8 +396,19 @@ impl Backend for RaceBackend {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         let mut det = self.detector.borrow_mut();
+        let seed = self.seed.map(|s| launch_seed(s, self.launches));
+        self.launches += 1;
+        let check = self.check;
         with_host_arrays(arrays, |arrays| {
-            crate::launch_observed(k, plan, args, arrays, &mut *det).map(Some)
+            let obs: Option<&mut dyn crate::Observer> = if check { Some(&mut *det) } else { None };
+            match seed {
+                Some(s) => crate::launch_scheduled(k, plan, args, arrays, obs, s),
+                None => match obs {
+                    Some(o) => crate::launch_observed(k, plan, args, arrays, o),
+                    None => crate::launch(k, plan, args, arrays, &Default::default()),
+                },
+            }
+            .map(Some)
         })
     }
 

@@ -21,6 +21,9 @@ use std::rc::Rc;
 /// Runs kernels on the CPU's interpreter under the debugger.
 pub struct DebugBackend {
     pub debugger: Rc<RefCell<Debugger>>,
+    /// The random schedule's seed (`--schedule random`), if any.
+    pub seed: Option<u64>,
+    pub launches: u64,
 }
 
 impl Backend for DebugBackend {
@@ -36,8 +39,14 @@ impl Backend for DebugBackend {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         let mut dbg = self.debugger.borrow_mut();
+        let seed = (self.seed).map(|s| blazar_cpu::races::launch_seed(s, self.launches));
+        self.launches += 1;
         with_host_arrays(arrays, |arrays| {
-            blazar_cpu::launch_observed(k, plan, args, arrays, &mut *dbg).map(Some)
+            match seed {
+                Some(s) => blazar_cpu::launch_scheduled(k, plan, args, arrays, Some(&mut *dbg), s),
+                None => blazar_cpu::launch_observed(k, plan, args, arrays, &mut *dbg),
+            }
+            .map(Some)
         })
     }
 
