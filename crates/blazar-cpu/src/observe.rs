@@ -186,3 +186,45 @@ pub(crate) fn permutation(n: usize, seed: u64) -> Vec<usize> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations_are_seeded_and_complete() {
+        let a = permutation(100, 7);
+        assert_eq!(a, permutation(100, 7));
+        assert_ne!(a, permutation(100, 8));
+        let mut s = a.clone();
+        s.sort();
+        assert_eq!(s, (0..100).collect::<Vec<_>>());
+        assert!(permutation(0, 1).is_empty());
+    }
+
+    #[test]
+    fn threads_of_blocks_and_chunks() {
+        let shape = Shape {
+            rank: 2,
+            kernel_rank: 2,
+            data: [4, 6, 1, 1],
+            block: [2, 3, 1, 1],
+            blocky: true,
+            width: 6,
+            items: 4,
+            chunk: 512,
+        };
+        // Block 3 is blkidx [1,1]; lane 4 is blkpos [1,1].
+        let t = shape.thread(3, 4);
+        assert_eq!(
+            (t.pos, t.blkpos, t.blkidx),
+            (vec![3, 4], vec![1, 1], vec![1, 1])
+        );
+        let chunks = Shape {
+            blocky: false,
+            chunk: 1,
+            ..shape
+        };
+        assert_eq!(chunks.thread(7, 0).pos, vec![1, 1]);
+    }
+}

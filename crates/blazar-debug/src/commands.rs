@@ -135,3 +135,43 @@ impl Command {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn breakpoints_take_a_line_a_file_and_a_condition() {
+        let b = |line, cond: Option<&str>| Command::Break {
+            line,
+            cond: cond.map(str::to_string),
+        };
+        assert_eq!(Command::parse("break 12"), Ok(b(12, None)));
+        assert_eq!(Command::parse("b prog.q:7"), Ok(b(7, None)));
+        assert_eq!(
+            Command::parse("break 6 if v == 3"),
+            Ok(b(6, Some("v == 3")))
+        );
+        assert!(Command::parse("break").is_err());
+        assert!(Command::parse("break prog.q:x").is_err());
+    }
+
+    #[test]
+    fn positions_and_bad_commands() {
+        assert_eq!(
+            Command::parse("thread [1, 2]"),
+            Ok(Command::Thread(vec![1, 2]))
+        );
+        assert_eq!(Command::parse("block 3"), Ok(Command::Block(vec![3])));
+        assert!(Command::parse("thread [a]").is_err());
+        assert!(Command::parse("step 2").is_err());
+        assert!(Command::parse("frobnicate").is_err());
+        assert_eq!(Command::parse("  "), Ok(Command::Nothing));
+        assert_eq!(
+            Command::parse("p x + 1"),
+            Ok(Command::Print("x + 1".into()))
+        );
+        assert_eq!(Command::parse("delete"), Ok(Command::Delete(None)));
+        assert!(Command::parse("delete x").is_err());
+    }
+}
