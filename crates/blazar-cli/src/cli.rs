@@ -27,6 +27,9 @@ pub enum Command {
     /// An interactive session: statements run as they are typed, variables and
     /// functions are kept between lines (`:help` inside lists its commands).
     Repl(crate::repl::ReplArgs),
+    /// Debug a program's kernels: breakpoints, stepping, threads, shared memory
+    /// (`help` inside lists the commands).
+    Debug(crate::debug::DebugArgs),
     /// Print an intermediate form of a program.
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
@@ -90,6 +93,21 @@ pub struct RunArgs {
     /// NVRTC (no GPU needed), failing on any CUDA compile error.
     #[arg(long)]
     check_cuda: bool,
+    /// Run every kernel on the SIMT interpreter under the race detector and report
+    /// conflicting accesses of different threads with no barrier between them:
+    /// `warn` (the default: warnings, the program's exit status) or `error` (exit
+    /// status 1 when a race is found).
+    #[arg(long, value_enum, value_name = "warn|error", num_args = 0..=1,
+          require_equals = true, default_missing_value = "warn")]
+    check_races: Option<crate::races::RaceMode>,
+    /// How kernels are scheduled: `serial` (the default: the fastest tier, threads of
+    /// a block in lock step) or `random` (on the SIMT interpreter: blocks, and the
+    /// threads of kernels without blocks, in an order drawn from `--seed`).
+    #[arg(long, value_enum, default_value_t = crate::races::Schedule::Serial)]
+    schedule: crate::races::Schedule,
+    /// The seed of `--schedule random` (the same seed, the same order).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// Whole-array expressions over at least N elements run as fused kernels on the
     /// device (default: `BLAZAR_FUSE_MIN`, else the backend's choice); `0` fuses every
     /// one, `off` none. Given twice, the last one counts.
@@ -149,6 +167,7 @@ pub fn main(cli: Cli) -> ExitCode {
         None => crate::repl::main(crate::repl::ReplArgs::default()),
         Some(Command::Repl(args)) => crate::repl::main(args),
         Some(Command::Run(args)) => run(&args),
+        Some(Command::Debug(args)) => crate::debug::main(args),
         Some(Command::Emit {
             what,
             file,
@@ -204,7 +223,7 @@ fn check_json(file: &Path) -> ExitCode {
 }
 
 /// Loads a program and prints its diagnostics; `Err` when it cannot run.
-fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
+pub fn load_checked(file: &Path) -> Result<Loaded, ExitCode> {
     let loaded = match load_any(file) {
         Ok(l) => l,
         Err(msg) => {
@@ -338,11 +357,26 @@ fn run(args: &RunArgs) -> ExitCode {
         .display()
         .to_string();
     let cpu = CpuBackend::new(cpu_tier, args.threads);
-    let backend = match crate::device::choose(args.device, args.check_cuda, cpu, &name, &mut ctx) {
-        Ok(b) => b,
-        Err(code) => return code,
+    let mut races = None;
+    let seed = crate::races::seed_of(args.schedule, args.seed);
+    let backend = if args.check_races.is_some() || seed.is_some() {
+        if args.device == Device::Cuda || args.check_cuda {
+            eprintln!(
+                "blazar: error: --check-races and --schedule random run kernels on the CPU's \
+                 interpreter; leave out --device cuda and --check-cuda"
+            );
+            return ExitCode::from(2);
+        }
+        let (b, det) = blazar_cpu::RaceBackend::with(args.check_races.is_some(), seed);
+        races = Some(det);
+        BackendRef::new(b)
+    } else {
+        match crate::device::choose(args.device, args.check_cuda, cpu, &name, &mut ctx) {
+            Ok(b) => b,
+            Err(code) => return code,
+        }
     };
-    if !args.check_cuda {
+    if !args.check_cuda && races.is_none() {
         crate::device::note_cpu_tier(&backend, args.cpu_tier);
     }
     let opts = Options {
@@ -353,7 +387,12 @@ fn run(args: &RunArgs) -> ExitCode {
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);
-    let finished = crate::device::finish(&backend);
+    let mut finished = crate::device::finish(&backend);
+    if let (Some(det), Some(mode)) = (&races, args.check_races) {
+        if crate::races::report(&det.borrow(), &loaded, mode) {
+            finished = ExitCode::FAILURE;
+        }
+    }
     if let Some(tables) = profile {
         let _ = std::io::stdout().flush();
         eprint!("{tables}");

@@ -2,7 +2,9 @@
 
 mod bench;
 mod cli;
+mod debug;
 mod device;
+mod races;
 mod repl;
 mod signals;
 mod test_cmd;

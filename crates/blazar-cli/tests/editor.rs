@@ -132,3 +132,17 @@ fn the_vscode_manifest_points_at_the_grammar() {
     let text = std::fs::read_to_string(editors().join(config)).unwrap();
     serde_json::from_str::<Value>(&text).expect("the language configuration is JSON");
 }
+
+#[test]
+fn the_vscode_manifest_registers_the_debug_adapter() {
+    let text = std::fs::read_to_string(editors().join("package.json")).unwrap();
+    let manifest: Value = serde_json::from_str(&text).unwrap();
+    let d = &manifest["contributes"]["debuggers"][0];
+    assert_eq!(d["type"], "blazar");
+    assert_eq!(d["args"], serde_json::json!(["debug", "--dap"]));
+    assert_eq!(d["initialConfigurations"][0]["request"], "launch");
+    assert_eq!(
+        manifest["contributes"]["breakpoints"][0]["language"],
+        "quasar"
+    );
+}

@@ -103,6 +103,9 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
         loop_depth: c.max_loops,
         kernel_rank: k.rank as usize,
         has_stencil: c.has_stencil,
+        var_names: k.vars.iter().map(|v| v.name.clone()).collect(),
+        var_regs: c.vars,
+        array_names: k.arrays.iter().map(|a| a.name.clone()).collect(),
     })
 }
 

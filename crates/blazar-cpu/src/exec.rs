@@ -11,6 +11,7 @@ mod fast;
 mod flow;
 mod fused;
 mod mem;
+mod observed;
 mod scratch;
 
 use fast::Span;
@@ -26,7 +27,9 @@ use crate::{KernelError, KernelErrorKind};
 use std::mem::take;
 
 /// Launch-wide, read-only context shared by all workers.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Ctx<'a, 'o> {
+    /// The observer of an observed launch (which runs serially).
+    pub obs: Option<&'a std::sync::Mutex<&'o mut dyn crate::observe::Observer>>,
     pub prog: &'a Program,
     /// Per array slot: the global buffer it is bound to.
     pub globals: Vec<Option<&'a GlobalMem>>,
@@ -53,8 +56,14 @@ pub(crate) struct Scratch {
     pub pos_hi: Vec<i64>,
     /// The work item whose `pos` registers are still to be filled (`skip_pos`).
     pub pos_lazy: Option<usize>,
+    /// The work item being run.
+    pub item: usize,
+    /// Blocks entered below the kernel body (for observers).
+    pub depth: usize,
     /// The mask of the statement being run has every lane set.
     full: bool,
+    /// `(lane, element)` pairs of an observed access.
+    seen: Vec<(u32, usize)>,
     pool: Vec<Vec<bool>>,
     brk: Vec<Vec<bool>>,
     cont: Vec<Vec<bool>>,
@@ -62,7 +71,7 @@ pub(crate) struct Scratch {
     off: Vec<usize>,
     ok: Vec<bool>,
     conv: Vec<Lanes>,
-    shared: Vec<Option<SharedArr>>,
+    pub(crate) shared: Vec<Option<SharedArr>>,
     local: LocalPool,
     zero_regs: Vec<Reg>,
     param_fill: Vec<(Reg, KValue)>,
@@ -73,7 +82,9 @@ impl Scratch {
     pub(crate) fn run(&mut self, ctx: &Ctx) -> Result<(), KernelError> {
         let mut mask = self.take_mask();
         mask.fill(true);
-        let r = self.block(ctx, &ctx.prog.body, &mut mask);
+        self.depth = 0;
+        let full = all_set(&mask);
+        let r = self.block_with(ctx, &ctx.prog.body, &mut mask, full);
         self.pool.push(mask);
         r
     }
@@ -87,7 +98,10 @@ impl Scratch {
 
     fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
         let full = all_set(mask);
-        self.block_with(ctx, b, mask, full)
+        self.depth += 1;
+        let r = self.block_with(ctx, b, mask, full);
+        self.depth -= 1;
+        r
     }
 
     /// `block` when whether `mask` is full is already known.
@@ -100,6 +114,17 @@ impl Scratch {
     ) -> Result<(), KernelError> {
         for s in b {
             self.full = full;
+            if let Some(o) = ctx.obs {
+                let view = crate::view::ItemView {
+                    scratch: self,
+                    ctx,
+                    item: self.item,
+                    line: s.line,
+                    depth: self.depth,
+                    mask: &mask[..self.n],
+                };
+                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
+            }
             self.stmt(ctx, s, mask)?;
             if s.exits {
                 if !mask.iter().any(|&m| m) {
@@ -449,6 +474,11 @@ impl Scratch {
                             "syncthreads is reached by only some threads of a block (line {line})"
                         ),
                     ));
+                }
+                if let Some(o) = ctx.obs {
+                    o.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .barrier(self.item, line);
                 }
             }
             CKind::Assert { code, cond } => {

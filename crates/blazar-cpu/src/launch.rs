@@ -9,6 +9,7 @@
 
 use crate::exec::{identity, partial_op, Ctx, Scratch};
 use crate::memory::{index_shape, with_elem, Elem, GlobalMem, MAX_DIMS};
+use crate::observe::{LaunchInfo, Observer};
 use crate::program::{ParamBind, Program, Reg};
 use crate::specials::{fill_specials, Space};
 use crate::values::{KValue, LaneTy, Lanes};
@@ -32,8 +33,25 @@ pub fn launch(
     arrays: &mut [ArrayArg],
     opts: &ExecOptions,
 ) -> Result<Vec<KValue>, KernelError> {
+    launch_with(k, plan, args, arrays, opts, None, None)
+}
+
+/// [`launch`], serially and observed by `obs` when there is one, under the random
+/// schedule of `seed` when there is one.
+pub(crate) fn launch_with(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+    obs: Option<&mut dyn Observer>,
+    seed: Option<u64>,
+) -> Result<Vec<KValue>, KernelError> {
     let prog = crate::compile::compile(k)?;
-    let space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
+    let mut space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
+    if seed.is_some() {
+        space = space.with_chunk(1);
+    }
     if args.len() != prog.params.len() {
         return Err(KernelError::bad_launch(format!(
             "kernel {} takes {} arguments, {} given",
@@ -105,7 +123,6 @@ pub fn launch(
             })
         })
         .collect();
-    let mut space = space;
     if let Some(pos) = &prog.specials[0] {
         let mut used = Vec::new();
         space.skip_pos = !space.blocky
@@ -114,7 +131,18 @@ pub fn launch(
     }
     let kdims = space.kernel_dims();
     let kstride = (0..kr).map(|c| kdims[c + 1..].iter().product()).collect();
+    let obs = obs.map(|o| {
+        o.launch(&LaunchInfo {
+            kernel: k,
+            shape: space.shape(),
+            slot_arg: &slot_arg,
+            arg_dims: arrays.iter().map(|a| a.dims.clone()).collect(),
+            arg_written: written.clone(),
+        });
+        Mutex::new(o)
+    });
     let ctx = Ctx {
+        obs: obs.as_ref(),
         prog: &prog,
         globals,
         pos_contig,
@@ -124,12 +152,18 @@ pub fn launch(
     };
     // A small launch runs on the calling thread: handing it to the pool's threads and
     // waiting for them costs more than its work (the results are the same).
-    let partials = if plan.serial || space.items <= INLINE_ITEMS {
+    let order = seed.map(|s| crate::observe::permutation(space.items, s));
+    let partials = if let Some(order) = order {
+        run_order(&ctx, &space, &params, &order)
+    } else if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
         run_items(&ctx, &space, &params, true)
     } else {
         with_pool(opts.threads, || run_items(&ctx, &space, &params, false))
-    }?;
-    Ok(finish(&prog, &partials))
+    };
+    if let Some(o) = &obs {
+        o.lock().unwrap_or_else(|e| e.into_inner()).end();
+    }
+    Ok(finish(&prog, &partials?))
 }
 
 /// Runs `f` on a pool of `threads` workers (0: the current pool).
@@ -181,6 +215,10 @@ fn run_items(
                 break;
             }
             let n = fill_specials(ctx.prog, space, &mut scratch, item);
+            scratch.item = item;
+            if let Some(o) = ctx.obs {
+                o.lock().unwrap_or_else(|e| e.into_inner()).item(item, n);
+            }
             let r = scratch.run(ctx);
             if let Err(e) = r {
                 stop.fetch_min(item, Ordering::Relaxed);
@@ -222,6 +260,35 @@ fn run_items(
         return Err(e);
     }
     Ok(parts.into_iter().flatten().collect())
+}
+
+/// Runs the work items one after the other in `order` (a random schedule); the first
+/// error in that order wins.
+fn run_order(
+    ctx: &Ctx,
+    space: &Space,
+    params: &[(Reg, KValue, bool)],
+    order: &[usize],
+) -> Result<Partials, KernelError> {
+    let mut scratch = Scratch::new(ctx.prog, space.width, params);
+    let mut out = Vec::new();
+    for &item in order {
+        fill_specials(ctx.prog, space, &mut scratch, item);
+        scratch.item = item;
+        if let Some(o) = ctx.obs {
+            o.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .item(item, scratch.n);
+        }
+        scratch.run(ctx)?;
+        if !ctx.prog.outputs.is_empty() {
+            out.push(std::mem::take(&mut scratch.partials));
+            scratch.partials = (ctx.prog.outputs.iter())
+                .map(|o| identity(o.op, o.ty))
+                .collect();
+        }
+    }
+    Ok(out)
 }
 
 /// Combines the partials of all work items in order and applies each output's op.

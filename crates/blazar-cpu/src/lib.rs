@@ -15,10 +15,13 @@ mod launch;
 mod local;
 mod math;
 mod memory;
+pub mod observe;
 mod ops;
 mod program;
+pub mod races;
 mod specials;
 mod values;
+mod view;
 
 #[cfg(test)]
 mod tests;
@@ -28,3 +31,5 @@ pub(crate) use blazar_launch::{
 };
 pub use compile::kernel_aliases;
 pub use launch::{launch, INLINE_ITEMS};
+pub use observe::{launch_observed, launch_scheduled, Observer};
+pub use races::{Race, RaceBackend, RaceDetector};

@@ -230,6 +230,11 @@ pub(crate) struct Program {
     pub kernel_rank: usize,
     /// Some load has a stencil index: work items record the range of `pos`.
     pub has_stencil: bool,
+    /// Per KIR variable: its name and registers (for observers).
+    pub var_names: Vec<String>,
+    pub var_regs: Vec<Vec<Reg>>,
+    /// Per array slot: its name.
+    pub array_names: Vec<String>,
 }
 
 impl Inst {

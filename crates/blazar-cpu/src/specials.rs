@@ -29,6 +29,9 @@ pub(crate) struct Space {
     contiguous_blocks: bool,
     /// `pos` is only used by contiguous accesses: do not compute it.
     pub skip_pos: bool,
+    /// Threads per work item of a kernel without blocks ([`CHUNK`], or 1 under a
+    /// random schedule).
+    pub chunk: usize,
 }
 
 impl Space {
@@ -87,7 +90,18 @@ impl Space {
             kr,
             contiguous_blocks,
             skip_pos: false,
+            chunk: CHUNK,
         })
+    }
+
+    /// The same space with `chunk` threads per work item (kernels without blocks).
+    pub(crate) fn with_chunk(mut self, chunk: usize) -> Space {
+        if !self.blocky && chunk >= 1 {
+            self.chunk = chunk;
+            self.width = chunk.min(self.total).max(1);
+            self.items = self.total.div_ceil(chunk);
+        }
+        self
     }
 
     /// The plan dimension of kernel component `c` (None: a leading padding component).
@@ -100,6 +114,20 @@ impl Space {
         (0..self.kr)
             .map(|c| self.plan_dim(c).map_or(1, |p| self.data[p]))
             .collect()
+    }
+
+    /// The launch shape as an observer sees it.
+    pub(crate) fn shape(&self) -> crate::observe::Shape {
+        crate::observe::Shape {
+            rank: self.rank,
+            kernel_rank: self.kr,
+            data: self.data,
+            block: self.block,
+            blocky: self.blocky,
+            width: self.width,
+            items: self.items,
+            chunk: self.chunk,
+        }
     }
 
     fn stride(dims: &[usize; 4], rank: usize, p: usize) -> usize {
@@ -159,11 +187,11 @@ pub(crate) fn fill_specials(prog: &Program, sp: &Space, s: &mut Scratch, item: u
         }
         (sp.width, bidx)
     } else {
-        (CHUNK.min(sp.total - item * CHUNK), [0; 4])
+        (sp.chunk.min(sp.total - item * sp.chunk), [0; 4])
     };
     s.begin(prog, n);
     s.contiguous = if !sp.blocky {
-        Some(item * CHUNK)
+        Some(item * sp.chunk)
     } else if sp.contiguous_blocks {
         Some((0..r).fold(0, |a, p| a * sp.data[p] + bidx[p] * sp.block[p]))
     } else {
@@ -234,7 +262,7 @@ fn fill_kind(
             _ => {
                 odometer(
                     out,
-                    item * CHUNK,
+                    item * sp.chunk,
                     Space::stride(&sp.data, r, p),
                     sp.data[p],
                     0,

@@ -9,6 +9,14 @@ use blazar_runtime::{format, IntTy, Value};
 impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         for s in body {
+            if let Some(h) = self.host_hook.clone() {
+                let at = crate::hook::HostStop {
+                    interp: self,
+                    frame,
+                    span: s.span,
+                };
+                h.0.borrow_mut().stmt(&at);
+            }
             let flow = self.exec_stmt(s, frame)?;
             if self.profile.is_some() {
                 self.charge_copies(s.span);

@@ -27,6 +27,8 @@ pub struct Options {
     /// Set (to the signal's number) by a signal handler the embedding program installs:
     /// the run stops at its next loop iteration or call with a located error.
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// Called before every host statement (the debugger).
+    pub host_hook: Option<crate::hook::HostHookRef>,
 }
 
 pub struct Interp<'p> {
@@ -51,6 +53,8 @@ pub struct Interp<'p> {
     pub max_depth: usize,
     /// Steps left before the budget of [`Options::max_steps`] runs out.
     pub steps_left: u64,
+    /// See [`Options::host_hook`].
+    pub host_hook: Option<crate::hook::HostHookRef>,
 }
 
 /// The local variables of one function activation.
@@ -105,6 +109,7 @@ impl<'p> Interp<'p> {
             } else {
                 opts.max_steps
             },
+            host_hook: opts.host_hook.clone(),
         }
     }
 

@@ -82,7 +82,7 @@ pub(crate) fn extents_of(v: &Value) -> Vec<u32> {
 /// The span of line `line` (from its first non-blank character) in the file that
 /// defines kernel `kernel` (the launch's file when no function has that name); `None`
 /// for line 0.
-pub(crate) fn kernel_line_span(
+pub fn kernel_line_span(
     prog: &blazar_hir::Program,
     sources: &blazar_diagnostics::SourceMap,
     kernel: &str,

@@ -13,6 +13,7 @@ mod error;
 mod eval;
 mod exec;
 mod fuse;
+mod hook;
 mod interp;
 mod intrinsics;
 mod launch;
@@ -27,7 +28,9 @@ mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
+pub use hook::{HostHook, HostHookRef, HostStop};
 pub use interp::{Frame, Interp, Options};
+pub use launch_values::kernel_line_span;
 pub use load::{check, load, Loaded};
 pub use loops::LOOP_MIN;
 

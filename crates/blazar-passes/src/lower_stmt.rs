@@ -99,13 +99,15 @@ impl<'a> Lower<'a> {
                 let mut els = self.block(otherwise)?;
                 for (c, b) in arms.iter().rev() {
                     self.set_line(c.span);
+                    // The test's line, not the body's last one (errors, breakpoints).
+                    let line = self.line;
                     let (pre, cond) = self.capture(|l| l.expr(c));
                     let cond = cond_bool(cond?, c.span)?;
                     let then = self.block(b)?;
                     let mut block = pre;
                     block.push(blazar_kir::Stmt {
                         kind: StmtKind::If { cond, then, els },
-                        line: self.line,
+                        line,
                     });
                     els = block;
                 }
@@ -162,7 +164,9 @@ impl<'a> Lower<'a> {
                         "a loop condition in kernel code cannot call a device function",
                     );
                 }
+                let line = self.line;
                 let body = self.in_loop(body)?;
+                self.line = line;
                 self.emit(StmtKind::While { cond: c, body });
             }
             H::Repeat { body, cond } => {

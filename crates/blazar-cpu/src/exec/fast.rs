@@ -230,6 +230,10 @@ impl Scratch {
                 Err(_) => None,
             }
         };
+        if ctx.obs.is_some() {
+            let kind = crate::observe::AccessKind::Read;
+            self.observe(ctx, arr, kind, line, mask, super::observed::At::One(off));
+        }
         match (t.space, ctx.globals[a]) {
             (Space::Global, Some(g)) if g.elem != t.elem => {
                 let mut tmp = self.conv_reg(g.elem);

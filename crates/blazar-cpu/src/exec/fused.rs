@@ -4,6 +4,7 @@
 
 use super::{Ctx, Scratch, Span};
 use crate::memory::{with_elem, Elem, GlobalMem};
+use crate::observe::AccessKind;
 use crate::ops;
 use crate::program::{Inst, Reg};
 use crate::values::LaneTy;
@@ -38,6 +39,11 @@ impl Scratch {
                 let same = g.elem == t.elem && self.regs[other].scalar() == t.elem;
                 if same && d != other {
                     if let Some(sp) = self.load_span(ctx, a, *pos, affine.as_deref(), mask) {
+                        if ctx.obs.is_some() {
+                            let (kind, at) = (AccessKind::Read, super::observed::At::Span(sp));
+                            let m = self.emask.last().cloned();
+                            self.observe(ctx, *arr, kind, line, m.as_deref().unwrap_or(mask), at);
+                        }
                         let mut dst = take(&mut self.regs[d]);
                         let src = &self.regs[other];
                         with_elem!(g.elem, T => {

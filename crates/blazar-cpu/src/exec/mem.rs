@@ -7,9 +7,11 @@
 //! When the buffer's element type differs from the kernel's, values go through a
 //! conversion register.
 
+use super::observed::At;
 use super::{fast, Ctx, Scratch, Span};
 use crate::math::cast;
 use crate::memory::*;
+use crate::observe::AccessKind;
 use crate::program::Inst;
 use crate::program::Reg;
 use crate::values::{with_scalar, LaneTy, Lanes};
@@ -19,6 +21,13 @@ use std::mem::take;
 
 fn scalar_index(s: Scalar) -> usize {
     s as usize
+}
+
+fn store_kind(op: Option<AtomicOp>) -> AccessKind {
+    match op {
+        Some(_) => AccessKind::Atomic,
+        None => AccessKind::Write,
+    }
 }
 
 fn zero_reg(r: &mut Lanes, n: usize) {
@@ -209,6 +218,10 @@ impl Scratch {
                 if base.is_none() {
                     self.offsets_into(&g.dims, t.read, idx, mask, line)?;
                 }
+                if ctx.obs.is_some() {
+                    let at = base.map_or(At::Gather, At::Span);
+                    self.observe(ctx, arr, AccessKind::Read, line, mask, at);
+                }
                 let same = g.elem == t.elem;
                 let mut tmp = if same {
                     take(&mut self.regs[d])
@@ -246,6 +259,10 @@ impl Scratch {
                 };
                 if fast.is_none() {
                     self.offsets_into(&dims, t.read, idx, mask, line)?;
+                }
+                if ctx.obs.is_some() {
+                    let at = fast.map_or(At::Gather, At::Span);
+                    self.observe(ctx, arr, AccessKind::Read, line, mask, at);
                 }
                 let mut dst = take(&mut self.regs[d]);
                 if let Some(s) = &self.shared[a] {
@@ -326,6 +343,10 @@ impl Scratch {
                 if base.is_none() {
                     self.offsets_into(&g.dims, mode, idx, mask, line)?;
                 }
+                if ctx.obs.is_some() {
+                    let at = base.map_or(At::Gather, At::Span);
+                    self.observe(ctx, arr, store_kind(op), line, mask, at);
+                }
                 let conv = (g.elem != t.elem).then(|| {
                     let mut c = self.conv_reg(g.elem);
                     cast(&mut c, &self.regs[val], 0, n);
@@ -355,6 +376,10 @@ impl Scratch {
                 let span = aff.filter(|_| op.is_none());
                 if span.is_none() {
                     self.offsets_into(&dims, mode, idx, mask, line)?;
+                }
+                if ctx.obs.is_some() {
+                    let at = span.map_or(At::Gather, At::Span);
+                    self.observe(ctx, arr, store_kind(op), line, mask, at);
                 }
                 let Some(s) = &mut self.shared[a] else {
                     return Ok(());

@@ -1,0 +1,470 @@
+//! The kernel debugger: breakpoints, stepping and thread inspection on the SIMT interpreter.
+//!
+//! [`Debugger`] is an [`Observer`] of kernel launches (`blazar_cpu::launch_observed`,
+//! through [`DebugBackend`]): at each statement of a work item it decides whether to
+//! stop, and when it stops it reads commands from its input and answers on its output
+//! until a command resumes the run. The interpreter runs on the calling thread, so a
+//! stop simply blocks inside the hook. Kernels run serially, a block at a time, its
+//! threads in lock step: a block's threads are always at the same statement (those on
+//! another branch of an `if` wait), and all of a block's threads share one barrier
+//! index. Command syntax and semantics: `HELP` below and the guide's chapter 10.
+
+mod commands;
+mod front;
+mod hooks;
+mod show;
+
+pub mod dap;
+
+pub mod eval;
+
+pub use commands::{Command, HELP};
+pub use hooks::{DebugBackend, HostSide};
+
+use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer, Shape};
+use std::io::Write;
+
+/// A breakpoint: a source line, with an optional condition evaluated per thread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Break {
+    pub id: usize,
+    pub line: u32,
+    pub cond: Option<String>,
+}
+
+/// What the run does until the next stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    /// Stop at breakpoints.
+    Continue,
+    /// Stop at the next statement of the current thread (`Some(d)`: at depth `d` or
+    /// less, `next`).
+    Step(Option<usize>),
+    /// Stop when the kernel returns.
+    Finish,
+    /// Stop when work item `item` reaches line `line`.
+    Reach { item: usize, line: u32 },
+    /// Stop at the next host statement at call depth `d` or less (`next` in host
+    /// code: kernels and calls run through).
+    HostNext(usize),
+    /// Stop at the next host statement below call depth `d` (`finish` in a function).
+    HostOut(usize),
+}
+
+/// The launch under way.
+struct Launch {
+    kernel: String,
+    shape: Shape,
+    arg_dims: Vec<Vec<usize>>,
+}
+
+/// Reads a line for a prompt; `None` at the end of the input.
+pub type Input = Box<dyn FnMut(&str) -> Option<String> + Send>;
+
+/// A front end other than the command line (the DAP server): called at each stop
+/// instead of the prompt; it returns when a command (see [`Debugger::command`]) has
+/// resumed the run.
+pub trait StopHandler: Send {
+    fn stopped(&mut self, dbg: &mut Debugger, view: &ItemView, why: &str);
+    /// Stopped before a host statement.
+    fn host_stopped(&mut self, dbg: &mut Debugger, at: &blazar_interp::HostStop, why: &str);
+}
+
+/// One thread of the stopped block, for front ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadState {
+    pub lane: usize,
+    pub pos: Vec<i64>,
+    pub blkpos: Vec<i64>,
+    /// `active`, `waiting` or `finished`.
+    pub state: &'static str,
+    pub barrier: u32,
+}
+
+/// The debugger's state (see the module documentation).
+pub struct Debugger {
+    input: Input,
+    out: Box<dyn Write + Send>,
+    /// The program's source lines, to show where a stop is.
+    source: Vec<String>,
+    file: String,
+    breaks: Vec<Break>,
+    next_id: usize,
+    mode: Mode,
+    launch: Option<Launch>,
+    /// The current thread: work item and lane.
+    item: usize,
+    lane: usize,
+    /// Barriers the current work item has passed.
+    barriers: u32,
+    /// Arrays to write as PNG frames after every barrier interval, with frame counts.
+    pub(crate) records: Vec<(String, usize)>,
+    record_due: bool,
+    /// The input has ended or `quit` was given: run to the end without stopping.
+    pub done: bool,
+    /// A front end that handles stops itself.
+    pub handler: Option<Box<dyn StopHandler>>,
+    /// The race detector, when the session checks races (`blazar debug --check-races`):
+    /// it observes every launch alongside the debugger.
+    pub races: Option<blazar_cpu::RaceDetector>,
+}
+
+impl Debugger {
+    pub fn new(file: &str, source: &str, input: Input, out: Box<dyn Write + Send>) -> Debugger {
+        Debugger {
+            input,
+            out,
+            source: source.lines().map(str::to_string).collect(),
+            file: file.to_string(),
+            breaks: Vec::new(),
+            next_id: 1,
+            mode: Mode::Continue,
+            launch: None,
+            item: 0,
+            lane: 0,
+            barriers: 0,
+            records: Vec::new(),
+            record_due: false,
+            done: false,
+            handler: None,
+            races: None,
+        }
+    }
+
+    pub(crate) fn say(&mut self, text: impl AsRef<str>) {
+        let _ = writeln!(self.out, "{}", text.as_ref());
+        let _ = self.out.flush();
+    }
+
+    /// Reads commands before the program starts, until `run` (true) or the end of the
+    /// input or `quit` (false).
+    pub fn before_run(&mut self) -> bool {
+        loop {
+            let Some(line) = (self.input)("(bzdb) ") else {
+                return false;
+            };
+            match Command::parse(&line) {
+                Ok(Command::Run | Command::Continue) => return true,
+                Ok(Command::Quit) => return false,
+                Ok(Command::Nothing) => {}
+                Ok(Command::Help) => self.say(HELP),
+                Ok(Command::Break { line, cond }) => self.add_break(line, cond),
+                Ok(Command::Delete(n)) => self.delete(n),
+                Ok(Command::InfoBreaks) => self.list_breaks(),
+                Ok(Command::Record(a)) => self.record(a),
+                Ok(_) => self.say("the program is not running yet: `run` starts it"),
+                Err(e) => self.say(e),
+            }
+        }
+    }
+
+    /// Reads commands after the program has ended, until the input ends or `quit`.
+    pub fn after_run(&mut self) {
+        while !self.done {
+            let Some(line) = (self.input)("(bzdb) ") else {
+                return;
+            };
+            match Command::parse(&line) {
+                Ok(Command::Quit) => return,
+                Ok(Command::Nothing) => {}
+                Ok(Command::Help) => self.say(HELP),
+                Ok(_) => self.say("the program has finished"),
+                Err(e) => self.say(e),
+            }
+        }
+    }
+
+    fn add_break(&mut self, line: u32, cond: Option<String>) {
+        if line == 0 || line as usize > self.source.len() {
+            return self.say(format!(
+                "no line {line} in {} (it has {} lines)",
+                self.file,
+                self.source.len()
+            ));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let text = self.source[line as usize - 1].trim().to_string();
+        let when = cond.as_ref().map_or(String::new(), |c| format!(" if {c}"));
+        self.breaks.push(Break { id, line, cond });
+        self.say(format!(
+            "breakpoint {id} at {}:{line}{when}: {text}",
+            self.file
+        ));
+    }
+
+    fn delete(&mut self, n: Option<usize>) {
+        match n {
+            None => {
+                self.breaks.clear();
+                self.say("deleted all breakpoints");
+            }
+            Some(n) => match self.breaks.iter().position(|b| b.id == n) {
+                Some(i) => {
+                    self.breaks.remove(i);
+                    self.say(format!("deleted breakpoint {n}"));
+                }
+                None => self.say(format!("no breakpoint {n}")),
+            },
+        }
+    }
+
+    fn list_breaks(&mut self) {
+        if self.breaks.is_empty() {
+            return self.say("no breakpoints");
+        }
+        let lines: Vec<String> = (self.breaks.iter())
+            .map(|b| {
+                let when = b
+                    .cond
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" if {c}"));
+                format!("{}: {}:{}{when}", b.id, self.file, b.line)
+            })
+            .collect();
+        self.say(lines.join("\n"));
+    }
+
+    fn record(&mut self, a: String) {
+        if !self.records.iter().any(|(n, _)| *n == a) {
+            self.say(format!(
+                "recording `{a}` after every barrier interval as {a}-NNNN.png"
+            ));
+            self.records.push((a, 0));
+        }
+    }
+
+    /// Whether the statement of `view` is a stop; picks the thread to stop on.
+    fn stops(&mut self, view: &ItemView) -> Option<(usize, String)> {
+        let active = |l: usize| view.mask.get(l).copied().unwrap_or(false);
+        let first = (0..view.lanes()).find(|&l| active(l))?;
+        match self.mode {
+            Mode::Step(depth) => {
+                let deep = depth.is_some_and(|d| view.depth > d);
+                if view.item != self.item {
+                    return Some((first, "now in another block".into()));
+                }
+                (!deep && active(self.lane)).then(|| (self.lane, String::new()))
+            }
+            Mode::Reach { item, line } => (view.item == item && view.line == line).then(|| {
+                let l = if active(self.lane) { self.lane } else { first };
+                (l, String::new())
+            }),
+            Mode::Finish | Mode::HostNext(_) | Mode::HostOut(_) => None,
+            Mode::Continue => {
+                let hits: Vec<Break> = self
+                    .breaks
+                    .iter()
+                    .filter(|b| b.line == view.line)
+                    .cloned()
+                    .collect();
+                for b in hits {
+                    let Some(c) = &b.cond else {
+                        let l = if view.item == self.item && active(self.lane) {
+                            self.lane
+                        } else {
+                            first
+                        };
+                        return Some((l, format!("breakpoint {}", b.id)));
+                    };
+                    for l in (0..view.lanes()).filter(|&l| active(l)) {
+                        match eval::eval(c, &self.scope(view, l)) {
+                            Ok(v) if eval::show(&v) != "0" => {
+                                return Some((l, format!("breakpoint {} ({c})", b.id)))
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                self.say(format!(
+                                    "breakpoint {}: condition `{c}`: {e}; stopping",
+                                    b.id
+                                ));
+                                return Some((l, format!("breakpoint {}", b.id)));
+                            }
+                        }
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    pub(crate) fn scope<'v, 'a, 'o>(
+        &self,
+        view: &'v ItemView<'a, 'o>,
+        lane: usize,
+    ) -> eval::Scope<'v, 'a, 'o> {
+        let sh = self.launch.as_ref().map(|l| l.shape.clone());
+        let (thread, blkdim, blkcnt) = match &sh {
+            Some(s) => {
+                let kr = s.kernel_rank;
+                let comp = |f: &dyn Fn(usize) -> i64| -> Vec<i64> {
+                    (0..kr)
+                        .map(|c| (c + s.rank).checked_sub(kr).map_or(1, f))
+                        .collect()
+                };
+                (
+                    s.thread(view.item, lane),
+                    comp(&|p| s.block[p] as i64),
+                    comp(&|p| (s.data[p] / s.block[p].max(1)) as i64),
+                )
+            }
+            None => (
+                blazar_cpu::observe::Thread {
+                    pos: vec![],
+                    blkpos: vec![],
+                    blkidx: vec![],
+                },
+                vec![],
+                vec![],
+            ),
+        };
+        eval::Scope {
+            view,
+            lane,
+            thread,
+            blkdim,
+            blkcnt,
+        }
+    }
+
+    /// Stopped at `view`: reads and runs commands until one resumes the run.
+    fn prompt(&mut self, view: &ItemView) {
+        loop {
+            let Some(line) = (self.input)("(bzdb) ") else {
+                self.done = true;
+                return;
+            };
+            let cmd = match Command::parse(&line) {
+                Ok(c) => c,
+                Err(e) => {
+                    self.say(e);
+                    continue;
+                }
+            };
+            if self.command(cmd, Some(view)) {
+                return;
+            }
+        }
+    }
+
+    /// Runs one command while stopped (`view`: in a kernel thread); true when it
+    /// resumes the run.
+    pub fn command(&mut self, cmd: Command, view: Option<&ItemView>) -> bool {
+        match cmd {
+            Command::Nothing => {}
+            Command::Help => self.say(HELP),
+            Command::Quit => {
+                self.done = true;
+                return true;
+            }
+            Command::Run | Command::Continue => {
+                self.mode = Mode::Continue;
+                return true;
+            }
+            Command::Step => {
+                self.mode = Mode::Step(None);
+                return true;
+            }
+            Command::Next => {
+                self.mode = Mode::Step(Some(view.map_or(0, |v| v.depth)));
+                return true;
+            }
+            Command::Finish => {
+                self.mode = Mode::Finish;
+                return true;
+            }
+            Command::Break { line, cond } => self.add_break(line, cond),
+            Command::Delete(n) => self.delete(n),
+            Command::InfoBreaks => self.list_breaks(),
+            Command::Record(a) => self.record(a),
+            Command::Races => self.list_races(),
+            cmd => match view {
+                None => self.say("no kernel thread is stopped here"),
+                Some(v) => return self.in_thread(cmd, v),
+            },
+        }
+        false
+    }
+}
+
+impl Observer for Debugger {
+    fn launch(&mut self, info: &LaunchInfo) {
+        if let Some(r) = &mut self.races {
+            r.launch(info);
+        }
+        self.launch = Some(Launch {
+            kernel: info.kernel.name.clone(),
+            shape: info.shape.clone(),
+            arg_dims: info.arg_dims.clone(),
+        });
+        self.item = 0;
+        self.lane = 0;
+        if let Mode::Reach { .. } = self.mode {
+            self.mode = Mode::Continue;
+        }
+    }
+
+    fn item(&mut self, item: usize, lanes: usize) {
+        if let Some(r) = &mut self.races {
+            r.item(item, lanes);
+        }
+        if let Mode::Reach { item: want, line } = self.mode {
+            if item > want {
+                self.say(format!("block {want} did not reach line {line}"));
+                self.mode = Mode::Step(None);
+            }
+        }
+        self.barriers = 0;
+    }
+
+    fn stmt(&mut self, view: &ItemView) {
+        if self.record_due {
+            self.record_due = false;
+            self.write_frames(view);
+        }
+        if self.done {
+            return;
+        }
+        let Some((lane, why)) = self.stops(view) else {
+            return;
+        };
+        self.item = view.item;
+        self.lane = lane;
+        if let Some(mut h) = self.handler.take() {
+            h.stopped(self, view, &why);
+            self.handler = Some(h);
+            return;
+        }
+        self.show_stop(view, &why);
+        self.prompt(view);
+    }
+
+    fn access(&mut self, a: &Access) {
+        if let Some(r) = &mut self.races {
+            r.access(a);
+        }
+    }
+
+    fn barrier(&mut self, item: usize, line: u32) {
+        if let Some(r) = &mut self.races {
+            r.barrier(item, line);
+        }
+        self.barriers += 1;
+        self.record_due = !self.records.is_empty();
+    }
+
+    fn end(&mut self) {
+        let name = self
+            .launch
+            .as_ref()
+            .map_or(String::new(), |l| l.kernel.clone());
+        // Stepping goes on in the host: the next host statement stops.
+        if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
+            if self.handler.is_none() {
+                self.say(format!("kernel `{name}` finished"));
+            }
+            self.mode = Mode::Step(None);
+        }
+        self.launch = None;
+    }
+}
