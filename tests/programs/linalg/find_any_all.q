@@ -1,6 +1,8 @@
 % find, isempty, isscalar, any, all. find of a vector gives 0-based linear indices;
-% of a matrix or cube one row of positions per non-zero element, in storage order.
-% Reference: NumPy, np.flatnonzero(x) and np.argwhere(A); np.any / np.all with axis.
+% of a matrix or cube one row of positions per non-zero element, in storage order;
+% [i, j] = find(A) and [i, j, v] = find(A) split them per dimension.
+% Reference: NumPy, np.flatnonzero(x), np.argwhere(A), np.nonzero(A) and
+% A[np.nonzero(A)]; np.any / np.all with axis.
 % ==
 % stdout {
 % [1,3,4]
@@ -9,6 +11,8 @@
 %   [1,2] ]
 % [ [0,1,1],
 %   [1,0,0] ]
+% [0,1,1] [1,0,2]
+% [2,1,4]
 % [0,2]
 % 1
 % 1 1 0 0
@@ -27,6 +31,10 @@ C = zeros(2, 2, 2)
 C[0, 1, 1] = 7
 C[1, 0, 0] = -2
 print find(C)
+[i, j] = find(A)
+print i, " ", j
+[i, j, v] = find(A)
+print v
 print size(find(zeros(2, 2)))
 print isempty(find(zeros(4)))
 print isempty(zeros(0)), " ", isempty(""), " ", isempty("a"), " ", isempty(3)

@@ -2,8 +2,9 @@
 //! `solve`), through the `faer` crate (ARCHITECTURE.md says why faer).
 //!
 //! Arguments are real matrices (a vec is 1×N, a scalar 1×1; int elements are read as
-//! reals); they are factored in f64 and the results are stored at the program's
-//! precision. Shapes follow MATLAB: `[U, S, V] = svd(A)` with `A = U*S*transpose(V)` and
+//! reals); they are factored in the program's precision (f32 by default, as NumPy
+//! factors an f32 array in f32; f64 with `--double`), except `eig` and the 2-norm, which
+//! use f64, and the results are stored at the program's precision. Shapes follow MATLAB: `[U, S, V] = svd(A)` with `A = U*S*transpose(V)` and
 //! `S` a matrix the shape of `A`, `s = svd(A)` the singular values (descending);
 //! `[V, d] = symeig(A)` with `d` the eigenvalues of the symmetric `A` ascending (a vec)
 //! and `V`'s columns the eigenvectors (only the lower triangle of `A` is read);
@@ -20,13 +21,13 @@ use crate::array::Array;
 use crate::ops::{complex_buffer, real_buffer};
 use crate::value::{Prec, Value};
 use crate::{rt_bail, RtError, RtResult};
-use faer::linalg::solvers::DenseSolveCore;
-use faer::prelude::*;
-use faer::{Mat, MatRef, Side};
+use faer::{Mat, MatRef};
 use num_complex::Complex64;
 
 mod decomp;
+mod dense;
 pub(super) use decomp::{eig_all, svd_all, symeig_all};
+use dense::by_prec;
 
 /// A real matrix argument as a faer matrix (a vec is one row, a scalar 1×1).
 pub(super) fn matrix(name: &str, v: &Value) -> RtResult<Mat<f64>> {
@@ -98,23 +99,14 @@ fn trace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(ctx.prec.round(t)))
 }
 
-/// The LU factors of a square matrix and whether a pivot is exactly zero.
-fn lu(name: &str, v: &Value) -> RtResult<(faer::linalg::solvers::PartialPivLu<f64>, bool)> {
-    let a = square(name, v)?;
-    finite(name, &a)?;
-    let lu = a.partial_piv_lu();
-    let u = lu.U();
-    let singular = (0..u.nrows()).any(|i| u[(i, i)] == 0.0);
-    Ok((lu, singular))
-}
-
 /// `inv(A)`: the inverse of a square, non-singular matrix.
 fn inv(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let (lu, singular) = lu("inv", &args[0])?;
-    if singular {
-        rt_bail!("inv: the matrix is singular");
+    let a = square("inv", &args[0])?;
+    finite("inv", &a)?;
+    match by_prec!(ctx.prec, inv(&a)) {
+        Some(r) => Ok(mat_value(r.as_ref(), ctx.prec)),
+        None => rt_bail!("inv: the matrix is singular"),
     }
-    Ok(mat_value(lu.inverse().as_ref(), ctx.prec))
 }
 
 /// `det(A)`: the determinant of a square matrix.
@@ -123,15 +115,14 @@ fn det(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     if a.nrows() == 0 {
         return Ok(Value::Real(1.0));
     }
-    Ok(Value::Real(ctx.prec.round(a.determinant())))
+    Ok(Value::Real(ctx.prec.round(by_prec!(ctx.prec, det(&a)))))
 }
 
 /// `logdet(A)`: `log(abs(det(A)))` (`-Inf` for a singular matrix).
 fn logdet(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let (lu, _) = lu("logdet", &args[0])?;
-    let u = lu.U();
-    let s: f64 = (0..u.nrows()).map(|i| u[(i, i)].abs().ln()).sum();
-    Ok(Value::Real(ctx.prec.round(s)))
+    let a = square("logdet", &args[0])?;
+    finite("logdet", &a)?;
+    Ok(Value::Real(ctx.prec.round(by_prec!(ctx.prec, logdet(&a)))))
 }
 
 /// `chol(A)`: the upper triangular Cholesky factor of a symmetric positive definite
@@ -139,13 +130,10 @@ fn logdet(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 fn chol(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let a = square("chol", &args[0])?;
     finite("chol", &a)?;
-    let llt = a
-        .llt(Side::Lower)
-        .map_err(|_| RtError::new("chol: the matrix is not positive definite"))?;
-    let l = llt.L();
-    let n = l.nrows();
-    let r = Mat::from_fn(n, n, |i, j| if i <= j { l[(j, i)] } else { 0.0 });
-    Ok(mat_value(r.as_ref(), ctx.prec))
+    match by_prec!(ctx.prec, chol_upper(&a)) {
+        Some(r) => Ok(mat_value(r.as_ref(), ctx.prec)),
+        None => rt_bail!("chol: the matrix is not positive definite"),
+    }
 }
 
 /// `linsolve(A, b)` / `solve(A, b)`: `x` with `A x = b` (least squares when `A` is not
@@ -168,20 +156,8 @@ fn linsolve(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             a.nrows()
         );
     }
-    let x = if a.nrows() == a.ncols() {
-        let lu = a.partial_piv_lu();
-        let u = lu.U();
-        if (0..u.nrows()).any(|i| u[(i, i)] == 0.0) {
-            rt_bail!("linsolve: the matrix is singular");
-        }
-        lu.solve(&b)
-    } else if a.nrows() > a.ncols() {
-        a.qr().solve_lstsq(&b)
-    } else {
-        // Minimum-norm solution of an underdetermined system: x = A' (A A')^-1 b.
-        let at = a.transpose().to_owned();
-        let gram = &a * &at;
-        at * gram.partial_piv_lu().solve(&b)
+    let Some(x) = by_prec!(ctx.prec, solve(&a, &b)) else {
+        rt_bail!("linsolve: the matrix is singular");
     };
     if b_is_vec {
         return Ok(vec_value(

@@ -112,6 +112,7 @@ pub type MultiFn = fn(&mut Ctx, &[Value], usize) -> RtResult<Vec<Value>>;
 /// The builtins with several outputs and the most outputs each gives.
 const MULTI: &[(&str, MultiFn, usize)] = &[
     ("sort", sort::sort_all, 2),
+    ("find", stats::find_all, 4),
     ("unique", sort::unique_all, 3),
     ("meshgrid", arrange::meshgrid_all, 2),
     ("svd", linalg::svd_all, 3),

@@ -6,7 +6,8 @@
 //! `size(x)` with one (that extent drops). `std` and `var` normalise by N − 1 (MATLAB's
 //! and NumPy's `ddof=1`); a single element has variance 0. `find(x)` gives the 0-based
 //! linear indices of the non-zero elements of a vector, and one row of positions per
-//! non-zero element of a matrix or cube (K×2 or K×3, in storage order).
+//! non-zero element of a matrix or cube (K×2 or K×3, in storage order); `[i, j] =
+//! find(A)` and `[i, j, v] = find(A)` split the positions per dimension (MATLAB's form).
 
 use super::args::{dim, numeric};
 use super::math::bi;
@@ -219,16 +220,21 @@ fn isscalar(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::int(i64::from(one)))
 }
 
-/// `find(x)`: see the module comment.
-fn find(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    if let Some(z) = args[0].as_complex() {
-        let hit = z.re != 0.0 || z.im != 0.0;
-        return Ok(Value::array(Array::from_ints(
-            vec![usize::from(hit)],
-            vec![0; usize::from(hit)],
-        )));
-    }
-    let a = numeric("find", &args[0])?;
+/// `find(x)`: see the module comment. With several outputs, `[i, j] = find(A)` (and
+/// `[i, j, v]`) gives one vector per dimension of `size(A)` (a vec is 1×N) with the
+/// non-zero elements' positions, then their values.
+pub(super) fn find_all(ctx: &mut Ctx, args: &[Value], nout: usize) -> RtResult<Vec<Value>> {
+    let owned;
+    let a = match &args[0] {
+        v @ (Value::Real(_) | Value::Int(..) | Value::Complex(_)) => {
+            owned = super::arrange::array_arg("find", v, ctx.prec)?;
+            &owned
+        }
+        v => {
+            owned = numeric("find", v)?.clone();
+            &owned
+        }
+    };
     let hits: Vec<usize> = nonzero(&a.buf)
         .iter()
         .enumerate()
@@ -237,26 +243,39 @@ fn find(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     if hits.iter().any(|&i| i > i32::MAX as usize) {
         rt_bail!("find: the array is too large for int indices");
     }
-    if a.rank() <= 1 {
-        let n = hits.len();
-        return Ok(Value::array(Array::from_ints(
-            vec![n],
-            hits.into_iter().map(|i| i as i32).collect(),
-        )));
+    let k = hits.len();
+    if nout <= 1 && a.rank() <= 1 {
+        let idx = hits.into_iter().map(|i| i as i32).collect();
+        return Ok(vec![Value::array(Array::from_ints(vec![k], idx))]);
     }
-    let dims = a.dims.clone();
+    let dims = if nout > 1 { a.size() } else { a.dims.clone() };
     let r = dims.len();
-    let mut rows = Vec::with_capacity(hits.len() * r);
-    for h in &hits {
+    let mut pos = vec![0i32; k * r];
+    for (row, h) in hits.iter().enumerate() {
         let mut rest = *h;
-        let start = rows.len();
-        rows.resize(start + r, 0);
-        for k in (0..r).rev() {
-            rows[start + k] = (rest % dims[k]) as i32;
-            rest /= dims[k];
+        for d in (0..r).rev() {
+            pos[row * r + d] = (rest % dims[d]) as i32;
+            rest /= dims[d];
         }
     }
-    Ok(Value::array(Array::from_ints(vec![hits.len(), r], rows)))
+    if nout <= 1 {
+        return Ok(vec![Value::array(Array::from_ints(vec![k, r], pos))]);
+    }
+    let mut out: Vec<Value> = (0..r.min(nout))
+        .map(|d| {
+            let col = (0..k).map(|row| pos[row * r + d]).collect();
+            Value::array(Array::from_ints(vec![k], col))
+        })
+        .collect();
+    if nout > r {
+        let vals = super::construct::shape::gather(&a.buf, &hits);
+        out.push(Value::array(Array::new(vec![k], vals)));
+    }
+    Ok(out)
+}
+
+fn find(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    Ok(find_all(ctx, args, 1)?.swap_remove(0))
 }
 
 /// The linear index of the first smallest (or largest) element; NaNs are skipped.

@@ -1,11 +1,11 @@
 //! The decompositions with several outputs: `svd`, `symeig`, `eig` (shapes in the
 //! parent module's comment).
 
-use super::{cvec_value, finite, mat_value, matrix, square, vec_value};
+use super::{by_prec, cvec_value, finite, mat_value, matrix, square, vec_value};
 use crate::builtins::Ctx;
 use crate::value::Value;
-use crate::{RtError, RtResult};
-use faer::{Mat, Side};
+use crate::{rt_bail, RtError, RtResult};
+use faer::Mat;
 use num_complex::Complex64;
 
 /// `[U, S, V] = svd(A)`: full U (m×m), S (m×n, the singular values descending on its
@@ -17,19 +17,18 @@ pub(in crate::builtins) fn svd_all(
 ) -> RtResult<Vec<Value>> {
     let a = matrix("svd", &args[0])?;
     finite("svd", &a)?;
-    let failed = || RtError::new("svd: the decomposition did not converge");
-    if nout <= 1 {
-        let s = a.singular_values().map_err(|_| failed())?;
+    let Some((s, uv)) = by_prec!(ctx.prec, svd(&a, nout > 1)) else {
+        rt_bail!("svd: the decomposition did not converge");
+    };
+    let Some((u, v)) = uv else {
         return Ok(vec![vec_value(s, ctx.prec)]);
-    }
-    let d = a.svd().map_err(|_| failed())?;
+    };
     let (m, n) = (a.nrows(), a.ncols());
-    let s = d.S().column_vector();
     let smat = Mat::from_fn(m, n, |i, j| if i == j { s[i] } else { 0.0 });
     Ok(vec![
-        mat_value(d.U(), ctx.prec),
+        mat_value(u.as_ref(), ctx.prec),
         mat_value(smat.as_ref(), ctx.prec),
-        mat_value(d.V(), ctx.prec),
+        mat_value(v.as_ref(), ctx.prec),
     ])
 }
 
@@ -45,17 +44,16 @@ pub(in crate::builtins) fn symeig_all(
 ) -> RtResult<Vec<Value>> {
     let a = square("symeig", &args[0])?;
     finite("symeig", &a)?;
-    let failed = || RtError::new("symeig: the decomposition did not converge");
-    if nout <= 1 {
-        let d = a
-            .self_adjoint_eigenvalues(Side::Lower)
-            .map_err(|_| failed())?;
-        return Ok(vec![vec_value(d, ctx.prec)]);
+    let Some((d, v)) = by_prec!(ctx.prec, symeig(&a, nout > 1)) else {
+        rt_bail!("symeig: the decomposition did not converge");
+    };
+    match v {
+        Some(v) => Ok(vec![
+            mat_value(v.as_ref(), ctx.prec),
+            vec_value(d, ctx.prec),
+        ]),
+        None => Ok(vec![vec_value(d, ctx.prec)]),
     }
-    let e = a.self_adjoint_eigen(Side::Lower).map_err(|_| failed())?;
-    let s = e.S().column_vector();
-    let d: Vec<f64> = (0..s.nrows()).map(|i| s[i]).collect();
-    Ok(vec![mat_value(e.U(), ctx.prec), vec_value(d, ctx.prec)])
 }
 
 pub(in crate::builtins) fn symeig(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
