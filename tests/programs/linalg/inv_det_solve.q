@@ -20,6 +20,7 @@
 % 13 19 12 12.2071
 % 1
 % 1
+% 0.25 3
 % }
 import "system.q"
 import "linalg.q"
@@ -36,3 +37,5 @@ v = [3, -4, 12]
 print norm(v), " ", norm(v, 1), " ", norm(v, 1/0), " ", norm(v, 3)
 print max(abs(A * inv(A) - eye(3))) < 1e-5
 print abs(det(inv(A)) * det(A) - 1) < 1e-5
+% scalars are 1x1 matrices, and the results scalars
+print inv(4), " ", linsolve(2, 6)

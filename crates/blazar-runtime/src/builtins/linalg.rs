@@ -101,6 +101,12 @@ fn trace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 
 /// `inv(A)`: the inverse of a square, non-singular matrix.
 fn inv(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    if let Some(x) = args[0].as_f64() {
+        if x == 0.0 {
+            rt_bail!("inv: the matrix is singular");
+        }
+        return Ok(Value::Real(ctx.prec.round(1.0 / x)));
+    }
     let a = square("inv", &args[0])?;
     finite("inv", &a)?;
     match by_prec!(ctx.prec, inv(&a)) {
@@ -139,6 +145,12 @@ fn chol(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// `linsolve(A, b)` / `solve(A, b)`: `x` with `A x = b` (least squares when `A` is not
 /// square). A vector `b` gives a vector `x`; a matrix `b` solves for each column.
 fn linsolve(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    if let (Some(a), Some(b)) = (args[0].as_f64(), args[1].as_f64()) {
+        if a == 0.0 {
+            rt_bail!("linsolve: the matrix is singular");
+        }
+        return Ok(Value::Real(ctx.prec.round(b / a)));
+    }
     let a = matrix("linsolve", &args[0])?;
     finite("linsolve", &a)?;
     let b_is_vec = match &args[1] {
