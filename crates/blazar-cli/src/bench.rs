@@ -13,7 +13,8 @@
 //! what differs between the devices; the protocol is described in `benches/README.md`.
 //!
 //! `--suite arrays` runs `benches/arrays/` instead (`arrays.rs`): whole-array statements
-//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device.
+//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device, and
+//! `--suite linalg` runs `benches/linalg/` (matrix decompositions) the same way.
 
 mod arrays;
 mod arrays_report;
@@ -40,8 +41,8 @@ pub struct BenchArgs {
     /// NumPy on the CPU, CuPy on the GPU).
     #[arg(long, value_enum, default_value_t = Suite::Kernels)]
     pub suite: Suite,
-    /// `--suite arrays` only: images of N x N x 3 and matrix products of (N/2)^2
-    /// (default 1024 on `cpu`, 4096 on `cuda`).
+    /// `--suite arrays`: images of N x N x 3 and matrix products of (N/2)^2 (default
+    /// 1024 on `cpu`, 4096 on `cuda`); `--suite linalg`: N x N matrices (default 256).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// Also write the results as JSON to FILE (`-` for stdout; the table then goes to stderr).
@@ -75,6 +76,9 @@ pub enum Suite {
     /// Plain `for` loops (`prog.q`, run as kernels by the loop parallelizer) against the
     /// hand-written kernel (`kernel.q`).
     Loops,
+    /// Decompositions and solves of S x S matrices (`prog.q`: `svd`, `symeig`, `inv`,
+    /// `linsolve`, `logdet`) against NumPy or CuPy (`ref.py`).
+    Linalg,
 }
 
 /// What both devices' runs need.
@@ -102,10 +106,11 @@ pub(super) struct Outcome {
 
 pub fn main(args: BenchArgs) -> ExitCode {
     let cuda = args.device == Device::Cuda;
-    let arrays = args.suite == Suite::Arrays;
+    let arrays = matches!(args.suite, Suite::Arrays | Suite::Linalg);
     let folder = match (args.suite, cuda) {
         (Suite::Arrays, _) => "arrays",
         (Suite::Loops, _) => "loops",
+        (Suite::Linalg, _) => "linalg",
         (Suite::Kernels, true) => "cuda",
         (Suite::Kernels, false) => "cpu",
     };

@@ -192,6 +192,14 @@ impl<'p> Interp<'p> {
                     out
                 }
             }
+            ExprKind::Call {
+                callee: callee @ Callee::Builtin(b),
+                args,
+            } if blazar_runtime::builtins::multi(blazar_runtime::builtins::get(*b).name)
+                .is_some() =>
+            {
+                self.eval_call(callee, args, n, frame, value.span)?
+            }
             ExprKind::Matrix(items) if items.len() == n => items
                 .iter()
                 .map(|i| self.eval(i, frame))

@@ -54,7 +54,7 @@ impl<'p> Interp<'p> {
                     .collect::<R<Vec<_>>>()?;
                 self.call_user(*func, caps, vals, nout, span)
             }
-            Callee::Builtin(b) => self.call_builtin(*b, &vals, span).map(|v| vec![v]),
+            Callee::Builtin(b) => self.call_builtin_n(*b, &vals, nout, span),
             Callee::Class(c) => self.construct_class(*c, vals, span).map(|v| vec![v]),
             Callee::Value(e) => {
                 let f = self.eval(e, frame)?;
@@ -104,7 +104,7 @@ impl<'p> Interp<'p> {
         };
         match c.func {
             FuncRef::User(id) => self.call_user(id, c.captures.clone(), args, nout, span),
-            FuncRef::Builtin(b) => self.call_builtin(b, &args, span).map(|v| vec![v]),
+            FuncRef::Builtin(b) => self.call_builtin_n(b, &args, nout, span),
         }
     }
 
@@ -128,6 +128,36 @@ impl<'p> Interp<'p> {
             ));
         }
         (b.func)(&mut self.ctx, args).at(span)
+    }
+
+    /// Calls a builtin for `nout` results: builtins with several outputs
+    /// (`[s, idx] = sort(x)`) give them when more than one is asked for.
+    pub fn call_builtin_n(
+        &mut self,
+        id: u32,
+        args: &[Value],
+        nout: usize,
+        span: Span,
+    ) -> R<Vec<Value>> {
+        if nout > 1 {
+            if let Some((f, most)) = builtins::multi(builtins::get(id).name) {
+                let b = builtins::get(id);
+                if nout > most {
+                    return Err(RunError::new(
+                        span,
+                        format!(
+                            "`{}` gives at most {most} outputs, {nout} asked for",
+                            b.name
+                        ),
+                    ));
+                }
+                if args.len() < b.min_args || args.len() > b.max_args {
+                    return self.call_builtin(id, args, span).map(|v| vec![v]);
+                }
+                return f(&mut self.ctx, args, nout).at(span);
+            }
+        }
+        self.call_builtin(id, args, span).map(|v| vec![v])
     }
 
     /// Offers a whole-array operation to the backend; `None` when the host runs it.

@@ -6,6 +6,7 @@
 const MODULES: &[(&str, &str)] = &[
     ("system.q", include_str!("../stdlib/system.q")),
     ("inttypes.q", include_str!("../stdlib/inttypes.q")),
+    ("linalg.q", include_str!("../stdlib/linalg.q")),
     ("imfilter.q", include_str!("../stdlib/imfilter.q")),
     ("immedfilt.q", include_str!("../stdlib/immedfilt.q")),
     ("immorphology.q", include_str!("../stdlib/immorphology.q")),

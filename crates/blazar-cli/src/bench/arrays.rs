@@ -9,6 +9,10 @@
 //! are rewritten into a copy of the program in the scratch folder, next to copies of the
 //! suite's shared `.q` files, and the peer gets them as arguments
 //! (`ref.py numpy|cupy M N C S REPS`).
+//!
+//! `blazar bench --suite linalg` runs `benches/linalg/` the same way: decompositions and
+//! solves of S x S matrices (`[U, S, V] = svd(G)`, `symeig`, `inv`, `linsolve`,
+//! `logdet`; S = 256 unless `--size N`) against `np.linalg` (or `cupy.linalg`).
 
 use super::arrays_report::{header, summary, table_line, to_json, ArrayRow};
 use super::child::measure;
@@ -25,9 +29,11 @@ const SIZE_MARK: &str = "bench: size";
 /// own defaults so that its matrix product is measured as a user would run it.
 const OPENBLAS_UNSET: &[&str] = &["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"];
 
-/// The sizes of one run: images M x N x C, matrices S x S, `reps` timed repetitions.
+/// The sizes of one run: images M x N x C, matrices S x S, `reps` timed repetitions,
+/// and the suite they are for (`"arrays"` or `"linalg"`, as the JSON names it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Sizes {
+    pub(super) suite: &'static str,
     pub(super) m: usize,
     pub(super) n: usize,
     pub(super) c: usize,
@@ -41,11 +47,26 @@ impl Sizes {
     pub(super) fn new(cuda: bool, size: Option<usize>) -> Sizes {
         let n = size.unwrap_or(if cuda { 4096 } else { 1024 }).max(2);
         Sizes {
+            suite: "arrays",
             m: n,
             n,
             c: 3,
             s: n / 2,
             reps: if cuda { 30 } else { 10 },
+        }
+    }
+
+    /// `--suite linalg`: matrices of `size` x `size` (default 256) on either device,
+    /// 10 repetitions (the image sizes are unused).
+    pub(super) fn linalg(size: Option<usize>) -> Sizes {
+        let s = size.unwrap_or(256).max(2);
+        Sizes {
+            suite: "linalg",
+            m: s,
+            n: s,
+            c: 1,
+            s,
+            reps: 10,
         }
     }
 
@@ -88,7 +109,12 @@ pub(super) fn with_sizes(text: &str, sizes: &Sizes) -> String {
 pub(super) fn run(s: &Setup) -> Outcome {
     let cuda = s.args.device == Device::Cuda;
     let device = if cuda { "cuda" } else { "cpu" };
-    let sizes = Sizes::new(cuda, s.args.size);
+    let linalg = s.args.suite == super::Suite::Linalg;
+    let sizes = if linalg {
+        Sizes::linalg(s.args.size)
+    } else {
+        Sizes::new(cuda, s.args.size)
+    };
     let module = if cuda { "cupy" } else { "numpy" };
     if cuda && s.args.threads.is_some() {
         (s.say)("note: --threads is ignored with --device cuda");
@@ -101,11 +127,18 @@ pub(super) fn run(s: &Setup) -> Outcome {
     if let Err(why) = &python {
         (s.say)(&format!("note: {module} peers {why}"));
     }
-    (s.say)(&format!(
-        "arrays on {device}: images {}x{}x{}, matrices {}x{}, {} repetitions; peer: {module}",
-        sizes.m, sizes.n, sizes.c, sizes.s, sizes.s, sizes.reps
-    ));
-    let work = s.tmp.join("arrays");
+    if linalg {
+        (s.say)(&format!(
+            "linalg on {device}: matrices {}x{}, {} repetitions; peer: {module}",
+            sizes.s, sizes.s, sizes.reps
+        ));
+    } else {
+        (s.say)(&format!(
+            "arrays on {device}: images {}x{}x{}, matrices {}x{}, {} repetitions; peer: {module}",
+            sizes.m, sizes.n, sizes.c, sizes.s, sizes.s, sizes.reps
+        ));
+    }
+    let work = s.tmp.join(sizes.suite);
     if let Err(e) = copy_shared(&s.dir, &work) {
         (s.say)(&format!("note: cannot copy the shared programs: {e}"));
     }

@@ -125,7 +125,7 @@ pub(super) fn to_json(
             let ok = r.checksum_ok().map_or("null".into(), |b| b.to_string());
             let statement = r.statement.as_deref().map_or("null".into(), json_str);
             format!(
-                "  {{\"workload\": {}, \"suite\": \"arrays\", \"statement\": {statement}, \
+                "  {{\"workload\": {}, \"suite\": {}, \"statement\": {statement}, \
                  \"device\": {}, \"size\": [{}, {}, {}], \"matrix_size\": {}, \
                  \"blazar_ms\": {}, \"blazar_min_ms\": {}, \"blazar_max_ms\": {}, \
                  \"reference\": {reference}, \"reference_ms\": {}, \"reference_min_ms\": {}, \
@@ -133,6 +133,7 @@ pub(super) fn to_json(
                  \"reference_reps\": {}, \"blazar_checksum\": {}, \"reference_checksum\": {}, \
                  \"checksum_ok\": {ok}}}",
                 json_str(&r.name),
+                json_str(sizes.suite),
                 json_str(device),
                 sizes.m,
                 sizes.n,

@@ -1,5 +1,5 @@
 //! Array construction and copying builtins: `zeros ones uninit eye linspace cell copy
-//! deepcopy object`, plus [`dims_from_args`], shared with the interpreter's typed
+//! deepcopy object lincell`, plus [`dims_from_args`], shared with the interpreter's typed
 //! constructors (`cube[int](10)`). Shape builtins live in [`shape`].
 
 pub(super) mod shape;
@@ -238,6 +238,37 @@ fn deepcopy(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     deep(&args[0], 0)
 }
 
+/// `lincell(c)`: the leaves of a nested cell (every element that is not itself a cell,
+/// depth first, in storage order) as one flat cell vector. The leaves are the same
+/// values, not copies: an array in the result is the array in `c`.
+fn lincell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    fn walk(v: &Value, depth: usize, out: &mut Vec<Value>) -> RtResult<()> {
+        if depth > 256 {
+            rt_bail!("lincell: cells nested more than 256 deep");
+        }
+        if let Value::Array(r) = v {
+            let a = r
+                .data
+                .try_borrow()
+                .map_err(|_| crate::RtError::new("lincell: cell is being modified"))?;
+            if let Buffer::Cell(items) = &a.buf {
+                for item in items {
+                    walk(item, depth + 1, out)?;
+                }
+                return Ok(());
+            }
+        }
+        out.push(v.clone());
+        Ok(())
+    }
+    if !matches!(&args[0], Value::Array(r) if r.data.meta().is_ok_and(|a| a.is_cell())) {
+        rt_bail!("lincell: expected a cell, got {}", args[0].kind_name());
+    }
+    let mut leaves = Vec::new();
+    walk(&args[0], 0, &mut leaves)?;
+    Ok(Value::array(Array::cell(vec![leaves.len()], leaves)))
+}
+
 fn object(_ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
     Ok(Value::Object(Rc::new(RefCell::new(Object::default()))))
 }
@@ -267,6 +298,7 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("copy", copy, 1, 1),
     bi("deepcopy", deepcopy, 1, 1),
     bi("object", object, 0, 0),
+    bi("lincell", lincell, 1, 1),
 ];
 
 #[cfg(test)]

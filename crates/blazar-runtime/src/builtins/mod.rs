@@ -7,13 +7,21 @@
 
 pub use construct::dims_from_args;
 
+mod args;
+mod arrange;
+#[cfg(test)]
+mod arrange_tests;
 pub mod construct;
+mod csv;
 mod fft;
 mod image;
 mod io;
+mod linalg;
 mod math;
 mod random;
 mod reduce;
+mod sort;
+mod stats;
 mod strings;
 #[cfg(test)]
 mod testing;
@@ -80,6 +88,11 @@ fn table() -> &'static [&'static Builtin] {
             construct::TABLE,
             construct::shape::TABLE,
             reduce::TABLE,
+            stats::TABLE,
+            sort::TABLE,
+            arrange::TABLE,
+            linalg::TABLE,
+            csv::TABLE,
             strings::TABLE,
             fft::TABLE,
             image::TABLE,
@@ -89,6 +102,30 @@ fn table() -> &'static [&'static Builtin] {
         ];
         parts.iter().flat_map(|t| t.iter()).collect()
     })
+}
+
+/// A builtin with several outputs (`[s, idx] = sort(x)`): called with the number of
+/// outputs asked for, it returns at least that many values. The one-output call goes
+/// through the builtin of the same name in the ordinary table.
+pub type MultiFn = fn(&mut Ctx, &[Value], usize) -> RtResult<Vec<Value>>;
+
+/// The builtins with several outputs and the most outputs each gives.
+const MULTI: &[(&str, MultiFn, usize)] = &[
+    ("sort", sort::sort_all, 2),
+    ("find", stats::find_all, 4),
+    ("unique", sort::unique_all, 3),
+    ("meshgrid", arrange::meshgrid_all, 2),
+    ("svd", linalg::svd_all, 3),
+    ("symeig", linalg::symeig_all, 2),
+    ("eig", linalg::eig_all, 2),
+];
+
+/// The several-output form of builtin `name` and its most outputs, if it has one.
+pub fn multi(name: &str) -> Option<(MultiFn, usize)> {
+    MULTI
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, f, k)| (f, k))
 }
 
 /// The id of a builtin by name.
