@@ -37,8 +37,9 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Device::Cpu)]
     pub device: Device,
     /// Which workloads: `kernels` (`benches/cpu` or `benches/cuda`, against C/OpenMP or
-    /// CUDA C and CuPy) or `arrays` (`benches/arrays`: whole-array statements against
-    /// NumPy on the CPU, CuPy on the GPU).
+    /// CUDA C and CuPy), `arrays` (`benches/arrays`: whole-array statements against
+    /// NumPy on the CPU, CuPy on the GPU), `loops` or `linalg` (`benches/linalg`: matrix
+    /// decompositions against `np.linalg`).
     #[arg(long, value_enum, default_value_t = Suite::Kernels)]
     pub suite: Suite,
     /// `--suite arrays`: images of N x N x 3 and matrix products of (N/2)^2 (default

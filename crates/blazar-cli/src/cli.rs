@@ -48,7 +48,8 @@ pub enum Command {
         fuse_min: Option<usize>,
     },
     /// Time the kernel workloads of `benches/cpu` or `benches/cuda` against their
-    /// references, or (`--suite arrays`) whole-array statements against NumPy or CuPy.
+    /// references, or (`--suite arrays`, `--suite linalg`) whole-array statements and
+    /// matrix decompositions against NumPy or CuPy.
     Bench(crate::bench::BenchArgs),
     /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
     Test(crate::test_cmd::TestArgs),

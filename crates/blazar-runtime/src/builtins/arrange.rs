@@ -3,7 +3,7 @@
 //! Host builtins over arrays of any element type and size (cells included). Shapes are
 //! `size(x)`'s (a vec is 1×N, a scalar 1×1); results get the dims MATLAB keeps
 //! (`Array::canonical_dims`). Each result is a new array: nothing is shared with the
-//! arguments.
+//! arguments. The argument readers the other families share live here too.
 
 use super::construct::shape::gather;
 use super::math::bi;
@@ -12,6 +12,7 @@ use crate::array::{Array, Buffer, ElemType};
 use crate::ops::{complex_buffer, int_buffer, real_buffer};
 use crate::value::{Prec, Value};
 use crate::{rt_bail, RtResult};
+use std::cell::Ref;
 
 /// The argument as an array (scalars become 1×1), with its `size` padded to `rank`.
 pub(super) fn array_arg(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
@@ -24,6 +25,50 @@ pub(super) fn array_arg(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
             .try_borrow()
             .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
             .clone()),
+        other => rt_bail!("{name}: expected an array, got {}", other.kind_name()),
+    }
+}
+
+/// Shared with `stats`, `sort` and `linalg`: integer lists, 0-based dimensions and
+/// borrows of numeric arrays.
+/// A list of integers from an integer scalar or a numeric vector.
+pub(super) fn int_list(name: &str, what: &str, v: &Value) -> RtResult<Vec<i64>> {
+    let bad = || crate::RtError::new(format!("{name}: {what} must be integers"));
+    match v {
+        Value::Array(r) => {
+            let a = r.data.try_borrow().map_err(|_| bad())?;
+            if a.is_cell() || a.elem().is_complex() {
+                return Err(bad());
+            }
+            (0..a.len())
+                .map(|i| a.get_value(i).as_i64().ok_or_else(bad))
+                .collect()
+        }
+        other => other.as_i64().map(|x| vec![x]).ok_or_else(bad),
+    }
+}
+
+/// A 0-based dimension argument.
+pub(super) fn dim(name: &str, v: &Value) -> RtResult<usize> {
+    match v.as_i64() {
+        Some(d) if (0..16).contains(&d) => Ok(d as usize),
+        _ => rt_bail!("{name}: the dimension must be an integer from 0 to 15"),
+    }
+}
+
+/// A borrow of a numeric (not cell) array argument.
+pub(super) fn numeric<'a>(name: &str, v: &'a Value) -> RtResult<Ref<'a, Array>> {
+    match v {
+        Value::Array(r) => {
+            let a = r
+                .data
+                .try_borrow()
+                .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?;
+            if a.is_cell() {
+                rt_bail!("{name}: expected a numeric array, got a cell");
+            }
+            Ok(a)
+        }
         other => rt_bail!("{name}: expected an array, got {}", other.kind_name()),
     }
 }
@@ -188,12 +233,12 @@ pub(super) fn first_nonsingleton(size: &[usize]) -> usize {
 /// higher indices and wrap around.
 fn circshift(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let a = array_arg("circshift", &args[0], ctx.prec)?;
-    let shifts = super::args::int_list("circshift", "shifts", &args[1])?;
+    let shifts = int_list("circshift", "shifts", &args[1])?;
     let mut size = a.size();
     let mut per_dim = vec![0i64; size.len()];
     match args.get(2) {
         Some(d) => {
-            let d = super::args::dim("circshift", d)?;
+            let d = dim("circshift", d)?;
             if shifts.len() != 1 {
                 rt_bail!("circshift: with a dimension the shift must be one integer");
             }

@@ -14,7 +14,7 @@
 //! otherwise); `logdet(A)` is `log(abs(det(A)))`, computed from the LU factors so it does
 //! not overflow; `norm` is MATLAB's (see [`norm`]).
 
-use super::args::numeric;
+use super::arrange::numeric;
 use super::math::bi;
 use super::{Builtin, Ctx};
 use crate::array::Array;

@@ -7,7 +7,6 @@
 
 pub use construct::dims_from_args;
 
-mod args;
 mod arrange;
 #[cfg(test)]
 mod arrange_tests;

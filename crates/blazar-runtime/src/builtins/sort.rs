@@ -12,7 +12,7 @@
 //! `[u, first, back] = unique(x)` also gives the linear index of the first occurrence of
 //! each `u[k]` and, for every element of `x`, its position in `u` (`u[back] == x`).
 
-use super::args::dim;
+use super::arrange::dim;
 use super::arrange::first_nonsingleton;
 use super::construct::shape::gather;
 use super::math::bi;

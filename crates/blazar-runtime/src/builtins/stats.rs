@@ -9,7 +9,7 @@
 //! non-zero element of a matrix or cube (K×2 or K×3, in storage order); `[i, j] =
 //! find(A)` and `[i, j, v] = find(A)` split the positions per dimension (MATLAB's form).
 
-use super::args::{dim, numeric};
+use super::arrange::{dim, numeric};
 use super::math::bi;
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
