@@ -82,7 +82,8 @@ pub struct RunArgs {
     /// Make `scalar` a 64-bit float (the default is 32-bit).
     #[arg(long)]
     double: bool,
-    /// Worker threads for kernels on the CPU (default: every core).
+    /// Worker threads for kernels and library calls (matrix products, factorizations)
+    /// on the CPU (default: every core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// How kernels run on the CPU: `native` (compiled C++; an error without a C++
@@ -337,6 +338,13 @@ fn run(args: &RunArgs) -> ExitCode {
             args.threads
         );
         return ExitCode::from(2);
+    }
+    if args.threads > 0 {
+        // Library calls on the host (faer's products and factorizations) use rayon's
+        // global pool: as many threads as the kernels get.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
     }
     // Program output reaches a terminal line by line (a pipe or file gets it in
     // blocks); it is flushed before every error and when a signal stops the run.

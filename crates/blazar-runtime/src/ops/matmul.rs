@@ -1,6 +1,6 @@
 //! The matrix product `A * B` of arrays of rank ≤ 2 (a vec counts as a 1×N row).
 //!
-//! Real products run on the `matrixmultiply` crate's blocked, multi-threaded GEMM: f32
+//! Real products run on faer's blocked, multi-threaded GEMM: f32
 //! operands at single precision in f32 (as BLAS, cuBLAS and NumPy do: results agree with
 //! an f64 product to about 1e-6 relative, not to the last bit), anything else in f64,
 //! rounded once per result element. Int products wrap to the common int type (exact);
@@ -77,27 +77,9 @@ impl Mul for Wrapping {
     }
 }
 
-/// `matrixmultiply`'s `sgemm` or `dgemm`.
-type Gemm<T> = unsafe fn(
-    usize,
-    usize,
-    usize,
-    T,
-    *const T,
-    isize,
-    isize,
-    *const T,
-    isize,
-    isize,
-    T,
-    *mut T,
-    isize,
-    isize,
-);
-
-/// `x[m×k] · y[k×n]` of row-major slices through `f` (the caller checked the lengths).
-fn gemm<T: Copy + Default + From<u8>>(
-    f: Gemm<T>,
+/// `x[m×k] · y[k×n]` of row-major slices through faer's GEMM (the `gemm` crate's
+/// kernels for this CPU, on rayon's pool: `blazar run --threads N` sizes it).
+fn gemm<T: faer::traits::ComplexField + Copy + Default + From<u8>>(
     x: &[T],
     y: &[T],
     m: usize,
@@ -105,30 +87,20 @@ fn gemm<T: Copy + Default + From<u8>>(
     n: usize,
 ) -> Vec<T> {
     let mut c = vec![T::default(); m * n];
-    if x.len() < m * k || y.len() < k * n {
+    if x.len() < m * k || y.len() < k * n || m * n == 0 {
         return c;
     }
-    // SAFETY: `x` holds m×k, `y` k×n and `c` m×n row-major elements (checked above), so
-    // every index the GEMM forms from these sizes and strides is inside its slice; `c`
-    // does not overlap the inputs.
-    unsafe {
-        f(
-            m,
-            k,
-            n,
-            T::from(1),
-            x.as_ptr(),
-            k as isize,
-            1,
-            y.as_ptr(),
-            n as isize,
-            1,
-            T::from(0),
-            c.as_mut_ptr(),
-            n as isize,
-            1,
-        );
-    }
+    let a = faer::MatRef::from_row_major_slice(&x[..m * k], m, k);
+    let b = faer::MatRef::from_row_major_slice(&y[..k * n], k, n);
+    let dst = faer::MatMut::from_row_major_slice_mut(&mut c, m, n);
+    faer::linalg::matmul::matmul(
+        dst,
+        faer::Accum::Replace,
+        a,
+        b,
+        T::from(1),
+        faer::Par::rayon(0),
+    );
     c
 }
 
@@ -173,11 +145,11 @@ pub(super) fn matmul(a: &Array, b: &Array, prec: Prec) -> RtResult<Value> {
             let (Buffer::F32(x), Buffer::F32(y)) = (&a.buf, &b.buf) else {
                 rt_bail!("matrix product: malformed array");
             };
-            Buffer::F32(gemm(matrixmultiply::sgemm, x, y, m, k, n))
+            Buffer::F32(gemm(x, y, m, k, n))
         }
         _ => {
             let (x, y) = (reals_of(&a.buf), reals_of(&b.buf));
-            real_buffer(prec, gemm(matrixmultiply::dgemm, &x, &y, m, k, n))
+            real_buffer(prec, gemm(&x, &y, m, k, n))
         }
     };
     if m * n == 1 {
