@@ -23,7 +23,7 @@ const PLUGINS: &[(&str, &[&str])] = &[
         "Quasar.Video.dll",
         &["vidopen", "vidclose", "vidreadframe", "vidwriteframe"],
     ),
-    ("Quasar.UI.dll", &["form", "plot", "subplot", "hold"]),
+    ("Quasar.UI.dll", &["form", "subplot"]),
 ];
 
 /// The text of bundled module `name` (`"system.q"`), if Blazar has it.

@@ -1,4 +1,4 @@
-//! Image files: `imread`, `imwrite` and `imshow`.
+//! Image files: `imread` and `imwrite`, and the pixels `imshow` shows (`figure.rs`).
 //!
 //! Images are cubes `[M, N, C]` in row-major `[row, column, channel]` layout with values
 //! 0..255: `C = 3` for colour (alpha is dropped on reading), `C = 1` for grayscale.
@@ -11,7 +11,6 @@ use super::{Builtin, Ctx};
 use crate::array::Array;
 use crate::{rt_bail, RtError, RtResult, Value};
 use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
-use std::io::Write as _;
 use std::path::Path;
 
 pub(super) static TABLE: &[Builtin] = &[
@@ -25,12 +24,6 @@ pub(super) static TABLE: &[Builtin] = &[
         name: "imwrite",
         func: imwrite,
         min_args: 2,
-        max_args: 2,
-    },
-    Builtin {
-        name: "imshow",
-        func: imshow,
-        min_args: 1,
         max_args: 2,
     },
 ];
@@ -113,28 +106,11 @@ fn imwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
-fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let range = match args.get(1) {
-        None => None,
-        Some(v) => Some(display_range(v)?),
-    };
-    let px = Pixels::from_value("imshow", &args[0], range)?;
-    let file = format!("{}_imshow{}.png", ctx.program_stem, ctx.shown);
-    let path = ctx.base_dir.join(&file);
-    px.save(&path, ImageFormat::Png)
-        .map_err(|e| RtError::new(format!("imshow: cannot write '{}': {e}", path.display())))?;
-    ctx.shown += 1;
-    // The file always lies next to the program: its bare name keeps output portable.
-    writeln!(ctx.out, "imshow: wrote {file}")
-        .map_err(|e| RtError::new(format!("imshow: cannot print: {e}")))?;
-    Ok(Value::Real(0.0))
-}
-
 /// How `imshow`'s second argument rescales: `Some((lo, hi))`, or `None` for `[]`
 /// (the minimum and maximum of the image).
-type Range = Option<(f64, f64)>;
+pub(super) type Range = Option<(f64, f64)>;
 
-fn display_range(v: &Value) -> RtResult<Range> {
+pub(super) fn display_range(v: &Value) -> RtResult<Range> {
     if let Value::Array(a) = v {
         let a = a.data.borrow();
         if !a.is_cell() && !a.elem().is_complex() {
@@ -152,17 +128,17 @@ fn display_range(v: &Value) -> RtResult<Range> {
 }
 
 /// 8-bit pixels ready to encode, interleaved by channel.
-struct Pixels {
-    width: u32,
-    height: u32,
-    chans: usize,
-    data: Vec<u8>,
+pub(super) struct Pixels {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) chans: usize,
+    pub(super) data: Vec<u8>,
 }
 
 impl Pixels {
     /// Converts a mat `[M, N]` or a cube `[M, N, C]` (C = 1, 3, 4) to 8-bit pixels,
     /// rescaling `range` to 0..255 first when given (`Some(None)` meaning min..max).
-    fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
+    pub(super) fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
         let Value::Array(a) = v else {
             rt_bail!(
                 "{name}: expected an image (mat or cube), got {}",
@@ -224,8 +200,21 @@ impl Pixels {
         })
     }
 
-    fn save(self, path: &Path, format: ImageFormat) -> Result<(), String> {
-        let mut data = self.data;
+    /// The pixels as interleaved RGB: gray repeated, alpha dropped.
+    pub(super) fn rgb(&self) -> Vec<u8> {
+        match self.chans {
+            1 => self.data.iter().flat_map(|&g| [g, g, g]).collect(),
+            3 => self.data.clone(),
+            _ => self
+                .data
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect(),
+        }
+    }
+
+    pub(super) fn save(&self, path: &Path, format: ImageFormat) -> Result<(), String> {
+        let mut data = self.data.clone();
         let mut color = match self.chans {
             1 => ExtendedColorType::L8,
             3 => ExtendedColorType::Rgb8,
@@ -282,8 +271,6 @@ fn printable(m: &str) -> String {
 mod tests {
     use super::*;
     use crate::{ElemType, Prec};
-
-    use crate::builtins::testing::Sink;
 
     fn unique(ext: &str) -> String {
         let t = std::time::SystemTime::now()
@@ -433,40 +420,5 @@ mod tests {
         assert!(imwrite(&mut c, &[Value::Real(1.0), x]).is_err());
         let two = Value::array(Array::zeros(vec![2, 2, 2], ElemType::F32));
         assert!(imwrite(&mut c, &[Value::str(&unique("png")), two]).is_err());
-        assert!(imshow(&mut c, &[Value::str("x")]).is_err());
-    }
-
-    #[test]
-    fn imshow_rescales_and_reports() {
-        let dir = std::env::temp_dir();
-        let sink = Sink::default();
-        let stem = unique("q").replace('.', "_");
-        let mut c = Ctx::new(
-            Prec::Single,
-            Box::new(sink.clone()),
-            dir.clone(),
-            stem.clone(),
-        );
-        let x = Value::array(Array::from_reals(
-            vec![2, 2],
-            vec![-1.0, 0.0, 0.5, 1.0],
-            Prec::Single,
-        ));
-        let empty = Value::array(Array::zeros(vec![0], ElemType::F32));
-        imshow(&mut c, &[x.clone(), empty]).unwrap();
-        imshow(&mut c, &[x]).unwrap();
-        assert_eq!(c.shown, 2);
-        let p0 = dir.join(format!("{stem}_imshow0.png"));
-        let p1 = dir.join(format!("{stem}_imshow1.png"));
-        let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
-        assert_eq!(
-            text,
-            format!("imshow: wrote {stem}_imshow0.png\nimshow: wrote {stem}_imshow1.png\n")
-        );
-        let y = arr(&imread(&mut c, &[Value::str(p0.to_str().unwrap())]).unwrap());
-        assert_eq!(y.dims, vec![2, 2, 1]);
-        assert_eq!(y.to_f64_vec(), vec![0.0, 128.0, 191.0, 255.0]);
-        let _ = std::fs::remove_file(p0);
-        let _ = std::fs::remove_file(p1);
     }
 }

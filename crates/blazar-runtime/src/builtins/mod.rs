@@ -9,6 +9,7 @@ pub use construct::dims_from_args;
 
 pub mod construct;
 mod fft;
+pub mod figure;
 mod image;
 mod io;
 mod math;
@@ -38,10 +39,10 @@ pub struct Ctx {
     pub out: Box<dyn Write>,
     /// Directory of the running program: relative file names resolve against it.
     pub base_dir: PathBuf,
-    /// File stem of the running program, used to name `imshow` output files.
+    /// File stem of the running program, used to name figure files.
     pub program_stem: String,
-    /// Number of images shown so far by `imshow`.
-    pub shown: usize,
+    /// The figures shown so far (`imshow`, `plot`), written when the run ends.
+    pub figures: figure::Figures,
 }
 
 impl Ctx {
@@ -54,7 +55,7 @@ impl Ctx {
             out,
             base_dir,
             program_stem,
-            shown: 0,
+            figures: figure::Figures::default(),
         }
     }
 }
@@ -83,6 +84,7 @@ fn table() -> &'static [&'static Builtin] {
             strings::TABLE,
             fft::TABLE,
             image::TABLE,
+            figure::TABLE,
             io::TABLE,
             random::TABLE,
             time::TABLE,
