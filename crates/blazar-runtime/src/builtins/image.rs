@@ -2,13 +2,15 @@
 //!
 //! Images are cubes `[M, N, C]` in row-major `[row, column, channel]` layout with values
 //! 0..255: `C = 3` for colour (alpha is dropped on reading), `C = 1` for grayscale.
-//! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded) and float images
-//! from 0..1 to 0..255. Writing rounds and clamps to 0..255 (NaN becomes 0) and picks
-//! the format from the extension: `.png`, `.jpg`/`.jpeg`, `.tif`/`.tiff`.
+//! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded, so no precision
+//! is lost) and float images from 0..1 to 0..255. Writing rounds and clamps to 0..255
+//! (NaN becomes 0), except that a `uint16` array is written as a 16-bit PNG or TIFF
+//! with its values as they are; the format comes from the extension: `.png`,
+//! `.jpg`/`.jpeg`, `.tif`/`.tiff`.
 
 use super::io::{path_arg, resolve_path};
 use super::{Builtin, Ctx};
-use crate::array::Array;
+use crate::array::{Array, Buffer};
 use crate::{rt_bail, RtError, RtResult, Value};
 use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
 use std::path::Path;
@@ -100,6 +102,15 @@ fn imwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         "tif" | "tiff" => ImageFormat::Tiff,
         _ => rt_bail!("imwrite: unknown image format of '{name}' (use .png, .jpg or .tif)"),
     };
+    if let Some(wide) = Wide::from_value(&args[1])? {
+        if format == ImageFormat::Jpeg {
+            rt_bail!("imwrite: JPEG has no 16-bit form (write '{name}' as .png or .tif)");
+        }
+        return wide
+            .save(&path, format)
+            .map(|()| Value::Real(0.0))
+            .map_err(|e| RtError::new(format!("imwrite: cannot write '{name}': {e}")));
+    }
     let px = Pixels::from_value("imwrite", &args[1], None)?;
     px.save(&path, format)
         .map_err(|e| RtError::new(format!("imwrite: cannot write '{name}': {e}")))?;
@@ -229,6 +240,57 @@ impl Pixels {
             color = ExtendedColorType::Rgb8;
         }
         image::save_buffer_with_format(path, &data, self.width, self.height, color, format)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// 16-bit pixels: a `uint16` mat or cube (1, 3 or 4 channels) is written as a 16-bit
+/// PNG or TIFF with its values unchanged.
+struct Wide {
+    width: u32,
+    height: u32,
+    chans: usize,
+    data: Vec<u16>,
+}
+
+impl Wide {
+    fn from_value(v: &Value) -> RtResult<Option<Wide>> {
+        let Value::Array(a) = v else { return Ok(None) };
+        let a = a.data.borrow();
+        let Buffer::U16(data) = &a.buf else {
+            return Ok(None);
+        };
+        let (h, w, c) = match a.dims.as_slice() {
+            [n] => (1, *n, 1),
+            [m, n] => (*m, *n, 1),
+            [m, n, c @ (1 | 3 | 4)] => (*m, *n, *c),
+            dims => {
+                rt_bail!("imwrite: expected a mat or a cube of 1, 3 or 4 channels, got {dims:?}")
+            }
+        };
+        if h == 0 || w == 0 {
+            rt_bail!("imwrite: the image is empty ({h}x{w})");
+        }
+        let (Ok(width), Ok(height)) = (u32::try_from(w), u32::try_from(h)) else {
+            rt_bail!("imwrite: the image is too large ({h}x{w})");
+        };
+        Ok(Some(Wide {
+            width,
+            height,
+            chans: c,
+            data: data.clone(),
+        }))
+    }
+
+    fn save(&self, path: &Path, format: ImageFormat) -> Result<(), String> {
+        let color = match self.chans {
+            1 => ExtendedColorType::L16,
+            3 => ExtendedColorType::Rgb16,
+            _ => ExtendedColorType::Rgba16,
+        };
+        // The encoders take 16-bit samples as native-endian bytes.
+        let bytes: Vec<u8> = self.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        image::save_buffer_with_format(path, &bytes, self.width, self.height, color, format)
             .map_err(|e| e.to_string())
     }
 }

@@ -10,6 +10,7 @@ pub use construct::dims_from_args;
 pub mod construct;
 mod fft;
 pub mod figure;
+mod formats;
 mod image;
 mod io;
 mod math;
@@ -85,6 +86,7 @@ fn table() -> &'static [&'static Builtin] {
             fft::TABLE,
             image::TABLE,
             figure::TABLE,
+            formats::TABLE,
             io::TABLE,
             random::TABLE,
             time::TABLE,
