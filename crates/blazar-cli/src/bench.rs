@@ -13,7 +13,9 @@
 //! what differs between the devices; the protocol is described in `benches/README.md`.
 //!
 //! `--suite arrays` runs `benches/arrays/` instead (`arrays.rs`): whole-array statements
-//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device.
+//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device;
+//! `--suite stdlib` (`stdlib.rs`, `benches/stdlib/`) the same way for calls of the
+//! bundled standard library against SciPy's or CuPy's ndimage.
 
 mod arrays;
 mod arrays_report;
@@ -23,6 +25,7 @@ mod cuda;
 mod cuda_report;
 mod loops;
 mod report;
+mod stdlib;
 
 use crate::cli::Device;
 use clap::{Args, ValueEnum};
@@ -36,12 +39,13 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Device::Cpu)]
     pub device: Device,
     /// Which workloads: `kernels` (`benches/cpu` or `benches/cuda`, against C/OpenMP or
-    /// CUDA C and CuPy) or `arrays` (`benches/arrays`: whole-array statements against
-    /// NumPy on the CPU, CuPy on the GPU).
+    /// CUDA C and CuPy), `arrays` (`benches/arrays`: whole-array statements against
+    /// NumPy on the CPU, CuPy on the GPU), `loops`, or `stdlib` (`benches/stdlib`:
+    /// imfilter, immedfilt, imresize against SciPy / cupyx ndimage).
     #[arg(long, value_enum, default_value_t = Suite::Kernels)]
     pub suite: Suite,
-    /// `--suite arrays` only: images of N x N x 3 and matrix products of (N/2)^2
-    /// (default 1024 on `cpu`, 4096 on `cuda`).
+    /// `--suite arrays`, `stdlib` and `loops`: images of N x N x 3 and matrix products
+    /// of (N/2)^2 (default 1024 on `cpu`, 4096 on `cuda`).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// Also write the results as JSON to FILE (`-` for stdout; the table then goes to stderr).
@@ -75,6 +79,9 @@ pub enum Suite {
     /// Plain `for` loops (`prog.q`, run as kernels by the loop parallelizer) against the
     /// hand-written kernel (`kernel.q`).
     Loops,
+    /// Standard-library calls (`prog.q`: `imfilter`, `immedfilt`, `imresize`) against
+    /// SciPy's ndimage on the CPU, `cupyx.scipy.ndimage` on the GPU (`ref.py`).
+    Stdlib,
 }
 
 /// What both devices' runs need.
@@ -106,6 +113,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
     let folder = match (args.suite, cuda) {
         (Suite::Arrays, _) => "arrays",
         (Suite::Loops, _) => "loops",
+        (Suite::Stdlib, _) => "stdlib",
         (Suite::Kernels, true) => "cuda",
         (Suite::Kernels, false) => "cpu",
     };
@@ -174,6 +182,8 @@ pub fn main(args: BenchArgs) -> ExitCode {
         arrays::run(&setup)
     } else if args.suite == Suite::Loops {
         loops::run(&setup)
+    } else if args.suite == Suite::Stdlib {
+        stdlib::run(&setup)
     } else if cuda {
         cuda::run(&setup)
     } else {
