@@ -14,6 +14,11 @@ const MODULES: &[(&str, &str)] = &[
         "colortransform.q",
         include_str!("../stdlib/colortransform.q"),
     ),
+    (
+        "multirestransforms.q",
+        include_str!("../stdlib/multirestransforms.q"),
+    ),
+    ("dtcwt.q", include_str!("../stdlib/dtcwt.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
