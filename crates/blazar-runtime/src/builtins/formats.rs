@@ -170,7 +170,7 @@ fn page_value(d: &mut Decoder<std::fs::File>, ctx: &Ctx) -> Result<Value, String
         DecodingResult::F32(v) => v.into_iter().map(f64::from).collect(),
         DecodingResult::F64(v) => v,
     };
-    let c = if w * h == 0 { 1 } else { data.len() / (w * h) };
+    let c = data.len().checked_div(w * h).unwrap_or(1);
     if c * w * h != data.len() {
         return Err(format!("a {w}x{h} page holds {} samples", data.len()));
     }

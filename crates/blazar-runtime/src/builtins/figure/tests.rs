@@ -45,7 +45,7 @@ fn imshow_rescales_and_finish_writes_files() {
     title(&mut c, &[Value::str("gray: min..max")]).unwrap();
     let h2 = imshow(&mut c, &[x]).unwrap();
     assert_eq!((number(&h1), number(&h2)), (1, 2));
-    let r = rasterize(&mut c, &[h1.clone()]).unwrap();
+    let r = rasterize(&mut c, std::slice::from_ref(&h1)).unwrap();
     let a = match &r {
         Value::Array(a) => a.data.borrow().clone(),
         _ => panic!(),
