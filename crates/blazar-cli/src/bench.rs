@@ -13,8 +13,10 @@
 //! what differs between the devices; the protocol is described in `benches/README.md`.
 //!
 //! `--suite arrays` runs `benches/arrays/` instead (`arrays.rs`): whole-array statements
-//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device, and
-//! `--suite linalg` runs `benches/linalg/` (matrix decompositions) the same way.
+//! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device;
+//! `--suite linalg` runs `benches/linalg/` (matrix decompositions) the same way, and
+//! `--suite stdlib` (`stdlib.rs`, `benches/stdlib/`) calls of the bundled standard
+//! library against SciPy's or CuPy's ndimage.
 
 mod arrays;
 mod arrays_report;
@@ -24,6 +26,7 @@ mod cuda;
 mod cuda_report;
 mod loops;
 mod report;
+mod stdlib;
 
 use crate::cli::Device;
 use clap::{Args, ValueEnum};
@@ -38,12 +41,14 @@ pub struct BenchArgs {
     pub device: Device,
     /// Which workloads: `kernels` (`benches/cpu` or `benches/cuda`, against C/OpenMP or
     /// CUDA C and CuPy), `arrays` (`benches/arrays`: whole-array statements against
-    /// NumPy on the CPU, CuPy on the GPU), `loops` or `linalg` (`benches/linalg`: matrix
-    /// decompositions against `np.linalg`).
+    /// NumPy on the CPU, CuPy on the GPU), `loops`, `linalg` (`benches/linalg`: matrix
+    /// decompositions against `np.linalg`) or `stdlib` (`benches/stdlib`: imfilter,
+    /// immedfilt, imresize against SciPy / cupyx ndimage).
     #[arg(long, value_enum, default_value_t = Suite::Kernels)]
     pub suite: Suite,
-    /// `--suite arrays`: images of N x N x 3 and matrix products of (N/2)^2 (default
-    /// 1024 on `cpu`, 4096 on `cuda`); `--suite linalg`: N x N matrices (default 256).
+    /// `--suite arrays`, `stdlib` and `loops`: images of N x N x 3 and matrix products
+    /// of (N/2)^2 (default 1024 on `cpu`, 4096 on `cuda`); `--suite linalg`: N x N
+    /// matrices (default 256).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// Also write the results as JSON to FILE (`-` for stdout; the table then goes to stderr).
@@ -80,6 +85,9 @@ pub enum Suite {
     /// Decompositions and solves of S x S matrices (`prog.q`: `svd`, `symeig`, `inv`,
     /// `linsolve`, `logdet`) against NumPy or CuPy (`ref.py`).
     Linalg,
+    /// Standard-library calls (`prog.q`: `imfilter`, `immedfilt`, `imresize`) against
+    /// SciPy's ndimage on the CPU, `cupyx.scipy.ndimage` on the GPU (`ref.py`).
+    Stdlib,
 }
 
 /// What both devices' runs need.
@@ -112,6 +120,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         (Suite::Arrays, _) => "arrays",
         (Suite::Loops, _) => "loops",
         (Suite::Linalg, _) => "linalg",
+        (Suite::Stdlib, _) => "stdlib",
         (Suite::Kernels, true) => "cuda",
         (Suite::Kernels, false) => "cpu",
     };
@@ -180,6 +189,8 @@ pub fn main(args: BenchArgs) -> ExitCode {
         arrays::run(&setup)
     } else if args.suite == Suite::Loops {
         loops::run(&setup)
+    } else if args.suite == Suite::Stdlib {
+        stdlib::run(&setup)
     } else if cuda {
         cuda::run(&setup)
     } else {

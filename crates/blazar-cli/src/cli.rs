@@ -124,6 +124,10 @@ pub struct RunArgs {
     /// first launch, and how long compiling it took.
     #[arg(long, short)]
     verbose: bool,
+    /// Write the figures (`imshow`, `plot`) into DIR instead of the program's folder;
+    /// DIR is made if it does not exist.
+    #[arg(long, value_name = "DIR")]
+    figures: Option<PathBuf>,
 }
 
 /// `BLAZAR_FUSE_MIN` (the golden suite runs with every array statement fused this way).
@@ -354,6 +358,13 @@ fn run(args: &RunArgs) -> ExitCode {
         Box::new(std::io::BufWriter::new(std::io::stdout()))
     };
     let mut ctx = context(file, args.double, out);
+    if let Some(dir) = &args.figures {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("blazar: error: --figures {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+        ctx.figures.dir = Some(dir.clone());
+    }
     let interrupt = crate::signals::install();
     blazar_launch::set_compile_notes(args.verbose);
     let Some(cpu_tier) = cpu_tier(args.cpu_tier) else {

@@ -1,6 +1,6 @@
 //! The command line as a user meets it: a closed output pipe, a device that is not
-//! there, a program on standard input, diagnostics as JSON, and the interactive
-//! session driven through a pipe.
+//! there, a program on standard input, diagnostics as JSON, figures in `--figures DIR`,
+//! and the interactive session driven through a pipe.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -243,4 +243,37 @@ fn verbose_runs_note_each_compile() {
     let second = text(&run().stderr);
     assert!(!second.contains("compiled kernel"), "{second}");
     let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// `--figures DIR` (made if missing) receives the figures, listed by path when the run
+/// ends, also after an error.
+#[test]
+fn figures_go_into_the_figures_folder() {
+    let file = program(
+        "figs.q",
+        "plot([1, 3, 2])\ntitle(\"Line\")\nimshow(zeros(4, 4))\nerror(\"late\")\n",
+    );
+    let dir = std::env::temp_dir().join(format!("blazar-figs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = blazar()
+        .args(["run", "--device", "cpu", "--figures"])
+        .arg(&dir)
+        .arg(&file)
+        .output()
+        .expect("runs blazar");
+    assert!(!out.status.success(), "the program ends in an error");
+    let stdout = text(&out.stdout);
+    for name in [
+        "figs_figure1_Line.png",
+        "figs_figure1_Line.svg",
+        "figs_figure2.png",
+    ] {
+        assert!(dir.join(name).is_file(), "{name} missing; output: {stdout}");
+        assert!(
+            stdout.contains(&dir.join(name).display().to_string()),
+            "{stdout}"
+        );
+    }
+    assert!(text(&out.stderr).contains("late"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -104,6 +104,12 @@ impl<'p> Interp<'p> {
         };
         match c.func {
             FuncRef::User(id) => self.call_user(id, c.captures.clone(), args, nout, span),
+            // A builtin bound to values (a figure handle's methods) takes them first.
+            FuncRef::Builtin(b) if !c.captures.is_empty() => {
+                let mut all = c.captures.clone();
+                all.extend(args);
+                self.call_builtin_n(b, &all, nout, span)
+            }
             FuncRef::Builtin(b) => self.call_builtin_n(b, &args, nout, span),
         }
     }

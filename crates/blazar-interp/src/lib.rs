@@ -52,9 +52,16 @@ pub fn run_profiled(
 ) -> (Result<(), Diagnostic>, Option<String>) {
     let mut it = Interp::new(&loaded.program, &loaded.sources, ctx, opts);
     let result = it.run_program();
+    // Figures are written (and listed) whether or not the program failed; a failure to
+    // write them is the run's error when the program itself succeeded.
+    let figures = blazar_runtime::builtins::figure::finish(&mut it.ctx);
     it.flush();
     let tables = it.profile.as_ref().map(|p| p.render());
-    (result.map_err(|e| e.into_diagnostic()), tables)
+    let result = match (result, figures) {
+        (Ok(()), Err(e)) => Err(Diagnostic::global(e.message)),
+        (r, _) => r.map_err(|e| e.into_diagnostic()),
+    };
+    (result, tables)
 }
 
 /// Runs a program and also returns every kernel specialisation it launched, in the

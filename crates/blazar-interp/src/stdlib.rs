@@ -15,6 +15,11 @@ const MODULES: &[(&str, &str)] = &[
         "colortransform.q",
         include_str!("../stdlib/colortransform.q"),
     ),
+    (
+        "multirestransforms.q",
+        include_str!("../stdlib/multirestransforms.q"),
+    ),
+    ("dtcwt.q", include_str!("../stdlib/dtcwt.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
@@ -24,7 +29,7 @@ const PLUGINS: &[(&str, &[&str])] = &[
         "Quasar.Video.dll",
         &["vidopen", "vidclose", "vidreadframe", "vidwriteframe"],
     ),
-    ("Quasar.UI.dll", &["form", "plot", "subplot", "hold"]),
+    ("Quasar.UI.dll", &["form", "subplot"]),
 ];
 
 /// The text of bundled module `name` (`"system.q"`), if Blazar has it.

@@ -15,6 +15,21 @@
 %   curve and matrix [0.4124 0.3576 0.1805; 0.2126 0.7152 0.0722; 0.0193 0.1192 0.9505],
 %   D65 white = that matrix's row sums [0.9505 1 1.089], so white has a = b = 0), and the
 %   inverse back to [0, 255] without clipping.
+% csdecodeRec709(x) / csdecodeRec2020(x): CIE XYZ (Y = 1 for white) of Rec. 709 / Rec. 2020
+%   RGB data in [0, 255]: each channel V = x / 255 is decoded with the inverse of the
+%   standard's transfer function (its OETF), L = V / 4.5 for V < 4.5 beta, else
+%   ((V + alpha - 1) / alpha)^(1 / 0.45), with alpha = 1.099, beta = 0.018 (Rec. 709) and
+%   alpha = 1.09929682680944, beta = 0.018053968510807 (Rec. 2020), then multiplied by
+%   the RGB -> XYZ matrix derived from the standard's primaries and the D65 white
+%   (0.3127, 0.3290):
+%     Rec. 709  [0.4123907993 0.3575843394 0.1804807884; 0.2126390059 0.7151686788
+%                0.0721923154; 0.0193308187 0.1191947798 0.9505321522]
+%     Rec. 2020 [0.6369580483 0.1446169036 0.1688809752; 0.2627002120 0.6779980715
+%                0.0593017165; 0 0.0280726930 1.0609850577]
+% csencodeSRGB(x): sRGB in [0, 255] of CIE XYZ data: the inverse of the Rec. 709 matrix
+%   above (sRGB shares its primaries), then the sRGB transfer curve (12.92 L for
+%   L <= 0.0031308, else 1.055 L^(1 / 2.4) - 0.055), times 255. Out-of-gamut values are
+%   not clipped (negative ones stay on the linear segment).
 
 function [] = __kernel__ rgb2gray_kernel(x : cube'unchecked, y : mat'unchecked, _
         pos : ivec2)
@@ -172,6 +187,35 @@ function [] = __kernel__ lab2rgb_kernel(x : cube'unchecked, y : cube'unchecked, 
     y[pos[0], pos[1], 2] = srgb_encode(0.0557101204 * cx - 0.2040210506 * cy + 1.0569959423 * cz)
 end
 
+function l = __device__ cs_decode_curve(v : scalar, alpha : scalar, beta : scalar)
+    l = v / 255
+    if l < 4.5 * beta
+        l = l / 4.5
+    else
+        l = ((l + alpha - 1) / alpha)^(1 / 0.45)
+    end
+end
+
+function [] = __kernel__ cs_decode_kernel(x : cube'unchecked, y : cube'unchecked, _
+        m : mat'unchecked, alpha : scalar, beta : scalar, pos : ivec2)
+    r = cs_decode_curve(x[pos[0], pos[1], 0], alpha, beta)
+    g = cs_decode_curve(x[pos[0], pos[1], 1], alpha, beta)
+    b = cs_decode_curve(x[pos[0], pos[1], 2], alpha, beta)
+    for c = 0..2
+        y[pos[0], pos[1], c] = m[c, 0] * r + m[c, 1] * g + m[c, 2] * b
+    end
+end
+
+function [] = __kernel__ cs_encode_srgb_kernel(x : cube'unchecked, y : cube'unchecked, _
+        m : mat'unchecked, pos : ivec2)
+    cx = x[pos[0], pos[1], 0]
+    cy = x[pos[0], pos[1], 1]
+    cz = x[pos[0], pos[1], 2]
+    for c = 0..2
+        y[pos[0], pos[1], c] = srgb_encode(m[c, 0] * cx + m[c, 1] * cy + m[c, 2] * cz)
+    end
+end
+
 function [] = colortransform_check(x, name : string)
     if ndims(x) != 3 || size(x, 2) != 3
         error(sprintf("%s: expects an M x N x 3 cube", name))
@@ -218,4 +262,32 @@ function y = lab2rgb(x)
     colortransform_check(x, "lab2rgb")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, lab2rgb_kernel)
+end
+
+function y = csdecodeRec709(x)
+    colortransform_check(x, "csdecodeRec709")
+    m = [[0.4123907993, 0.3575843394, 0.1804807884], _
+        [0.2126390059, 0.7151686788, 0.0721923154], _
+        [0.0193308187, 0.1191947798, 0.9505321522]]
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, m, 1.099, 0.018, cs_decode_kernel)
+end
+
+function y = csdecodeRec2020(x)
+    colortransform_check(x, "csdecodeRec2020")
+    m = [[0.6369580483, 0.1446169036, 0.1688809752], _
+        [0.2627002120, 0.6779980715, 0.0593017165], _
+        [0.0, 0.0280726930, 1.0609850577]]
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, m, 1.09929682680944, 0.018053968510807, _
+        cs_decode_kernel)
+end
+
+function y = csencodeSRGB(x)
+    colortransform_check(x, "csencodeSRGB")
+    m = [[3.2409699419, -1.5373831776, -0.4986107603], _
+        [-0.9692436363, 1.8759675015, 0.0415550574], _
+        [0.0556300797, -0.2039769589, 1.0569715142]]
+    y = zeros(size(x))
+    parallel_do([size(x, 0), size(x, 1)], x, y, m, cs_encode_srgb_kernel)
 end

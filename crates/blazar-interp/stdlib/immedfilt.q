@@ -6,7 +6,7 @@
 % default pads with zeros, which darkens the borders, so Blazar does not). The window has
 % an odd number of pixels, so the median is its middle value. Each thread counts, for
 % every pixel of its window, how many are smaller and equal, so no per-thread sorting
-% memory is needed; meant for small radii (r <= 3).
+% memory is needed; meant for small radii (r <= 3). Radius 1 uses a sorting network.
 
 function [] = __kernel__ immedfilt_kernel(x : cube'clamped, r : int, y : cube'unchecked, _
         pos : ivec3)
@@ -35,6 +35,82 @@ function [] = __kernel__ immedfilt_kernel(x : cube'clamped, r : int, y : cube'un
     y[pos] = med
 end
 
+% Radius 1: the median of the 9 values by a network of 19 compare-exchanges (the
+% smaller value to the first name, the larger to the second; Devillard's median-of-9
+% network), each value read once.
+function [] = __kernel__ immedfilt3_kernel(x : cube'clamped, y : cube'unchecked, pos : ivec3)
+    i = pos[0]
+    j = pos[1]
+    k = pos[2]
+    p0 = x[i - 1, j - 1, k]
+    p1 = x[i - 1, j, k]
+    p2 = x[i - 1, j + 1, k]
+    p3 = x[i, j - 1, k]
+    p4 = x[i, j, k]
+    p5 = x[i, j + 1, k]
+    p6 = x[i + 1, j - 1, k]
+    p7 = x[i + 1, j, k]
+    p8 = x[i + 1, j + 1, k]
+    t = min(p1, p2)
+    p2 = max(p1, p2)
+    p1 = t
+    t = min(p4, p5)
+    p5 = max(p4, p5)
+    p4 = t
+    t = min(p7, p8)
+    p8 = max(p7, p8)
+    p7 = t
+    t = min(p0, p1)
+    p1 = max(p0, p1)
+    p0 = t
+    t = min(p3, p4)
+    p4 = max(p3, p4)
+    p3 = t
+    t = min(p6, p7)
+    p7 = max(p6, p7)
+    p6 = t
+    t = min(p1, p2)
+    p2 = max(p1, p2)
+    p1 = t
+    t = min(p4, p5)
+    p5 = max(p4, p5)
+    p4 = t
+    t = min(p7, p8)
+    p8 = max(p7, p8)
+    p7 = t
+    t = min(p0, p3)
+    p3 = max(p0, p3)
+    p0 = t
+    t = min(p5, p8)
+    p8 = max(p5, p8)
+    p5 = t
+    t = min(p4, p7)
+    p7 = max(p4, p7)
+    p4 = t
+    t = min(p3, p6)
+    p6 = max(p3, p6)
+    p3 = t
+    t = min(p1, p4)
+    p4 = max(p1, p4)
+    p1 = t
+    t = min(p2, p5)
+    p5 = max(p2, p5)
+    p2 = t
+    t = min(p4, p7)
+    p7 = max(p4, p7)
+    p4 = t
+    t = min(p4, p2)
+    p2 = max(p4, p2)
+    p4 = t
+    t = min(p6, p4)
+    p4 = max(p6, p4)
+    p6 = t
+    t = min(p4, p2)
+    p2 = max(p4, p2)
+    p4 = t
+    y[pos] = p4
+end
+
 function y = immedfilt(x, r)
     if ndims(x) == 1
         % a vec as a 1 x N mat: kernels then read its rows through the access modifier
@@ -45,5 +121,9 @@ function y = immedfilt(x, r)
         error("immedfilt: the radius must not be negative")
     end
     y = zeros(size(x))
-    parallel_do([size(x, 0), size(x, 1), size(x, 2)], x, int(r), y, immedfilt_kernel)
+    if r == 1
+        parallel_do([size(x, 0), size(x, 1), size(x, 2)], x, y, immedfilt3_kernel)
+    else
+        parallel_do([size(x, 0), size(x, 1), size(x, 2)], x, int(r), y, immedfilt_kernel)
+    end
 end

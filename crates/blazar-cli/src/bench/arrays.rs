@@ -106,39 +106,65 @@ pub(super) fn with_sizes(text: &str, sizes: &Sizes) -> String {
     out
 }
 
+/// The Python peer of a suite on one device: the backend argument of its `ref.py`
+/// (`numpy` or `cupy`), the module that must import for it to run, and its name in
+/// the report.
+pub(super) struct Peer {
+    pub(super) backend: &'static str,
+    pub(super) probe: &'static str,
+    pub(super) label: &'static str,
+}
+
 pub(super) fn run(s: &Setup) -> Outcome {
     let cuda = s.args.device == Device::Cuda;
+    let module = if cuda { "cupy" } else { "numpy" };
+    let peer = Peer {
+        backend: module,
+        probe: module,
+        label: module,
+    };
+    if s.args.suite == super::Suite::Linalg {
+        let sizes = Sizes::linalg(s.args.size);
+        let what = format!("matrices {}x{}", sizes.s, sizes.s);
+        return run_suite(s, "linalg", &what, &peer);
+    }
+    let sizes = Sizes::new(cuda, s.args.size);
+    let what = format!(
+        "images {}x{}x{}, matrices {}x{}",
+        sizes.m, sizes.n, sizes.c, sizes.s, sizes.s
+    );
+    run_suite(s, "arrays", &what, &peer)
+}
+
+/// Runs the `prog.q` / `ref.py` pairs of a suite (`arrays`, `stdlib`) against `peer`.
+pub(super) fn run_suite(s: &Setup, suite: &str, what: &str, peer_of: &Peer) -> Outcome {
+    let cuda = s.args.device == Device::Cuda;
     let device = if cuda { "cuda" } else { "cpu" };
-    let linalg = s.args.suite == super::Suite::Linalg;
-    let sizes = if linalg {
+    let mut sizes = if suite == "linalg" {
         Sizes::linalg(s.args.size)
     } else {
         Sizes::new(cuda, s.args.size)
     };
-    let module = if cuda { "cupy" } else { "numpy" };
+    if suite == "stdlib" {
+        sizes.suite = "stdlib";
+    }
+    let module = peer_of.label;
     if cuda && s.args.threads.is_some() {
         (s.say)("note: --threads is ignored with --device cuda");
     }
     let python = if s.args.no_reference {
         Err("skipped (--no-reference)".to_string())
     } else {
-        probe_module(module)
+        probe_module(peer_of.probe)
     };
     if let Err(why) = &python {
         (s.say)(&format!("note: {module} peers {why}"));
     }
-    if linalg {
-        (s.say)(&format!(
-            "linalg on {device}: matrices {}x{}, {} repetitions; peer: {module}",
-            sizes.s, sizes.s, sizes.reps
-        ));
-    } else {
-        (s.say)(&format!(
-            "arrays on {device}: images {}x{}x{}, matrices {}x{}, {} repetitions; peer: {module}",
-            sizes.m, sizes.n, sizes.c, sizes.s, sizes.s, sizes.reps
-        ));
-    }
-    let work = s.tmp.join(sizes.suite);
+    (s.say)(&format!(
+        "{suite} on {device}: {what}, {} repetitions; peer: {module}",
+        sizes.reps
+    ));
+    let work = s.tmp.join(suite);
     if let Err(e) = copy_shared(&s.dir, &work) {
         (s.say)(&format!("note: cannot copy the shared programs: {e}"));
     }
@@ -164,7 +190,7 @@ pub(super) fn run(s: &Setup) -> Outcome {
                 note: Some("no ref.py".into()),
                 ..Side::default()
             },
-            Ok(python) => peer(s, python, module, &script, &sizes),
+            Ok(python) => peer(s, python, peer_of.backend, &script, &sizes),
         };
         let row = ArrayRow {
             name,
@@ -184,7 +210,8 @@ pub(super) fn run(s: &Setup) -> Outcome {
         .any(|r| r.ours.ms.is_none() || r.checksum_ok() == Some(false));
     let peer = python.is_ok().then_some(module);
     Outcome {
-        json: to_json(&rows, device, peer, &sizes),
+        json: to_json(&rows, device, peer, &sizes)
+            .replace("\"suite\": \"arrays\"", &format!("\"suite\": \"{suite}\"")),
         failed,
     }
 }

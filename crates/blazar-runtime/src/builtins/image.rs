@@ -1,17 +1,18 @@
-//! Image files: `imread`, `imwrite` and `imshow`.
+//! Image files: `imread` and `imwrite`, and the pixels `imshow` shows (`figure.rs`).
 //!
 //! Images are cubes `[M, N, C]` in row-major `[row, column, channel]` layout with values
 //! 0..255: `C = 3` for colour (alpha is dropped on reading), `C = 1` for grayscale.
-//! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded) and float images
-//! from 0..1 to 0..255. Writing rounds and clamps to 0..255 (NaN becomes 0) and picks
-//! the format from the extension: `.png`, `.jpg`/`.jpeg`, `.tif`/`.tiff`.
+//! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded, so no precision
+//! is lost) and float images from 0..1 to 0..255. Writing rounds and clamps to 0..255
+//! (NaN becomes 0), except that a `uint16` array is written as a 16-bit PNG or TIFF
+//! with its values as they are; the format comes from the extension: `.png`,
+//! `.jpg`/`.jpeg`, `.tif`/`.tiff`.
 
 use super::io::{path_arg, resolve_path};
 use super::{Builtin, Ctx};
-use crate::array::Array;
+use crate::array::{Array, Buffer};
 use crate::{rt_bail, RtError, RtResult, Value};
 use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
-use std::io::Write as _;
 use std::path::Path;
 
 pub(super) static TABLE: &[Builtin] = &[
@@ -25,12 +26,6 @@ pub(super) static TABLE: &[Builtin] = &[
         name: "imwrite",
         func: imwrite,
         min_args: 2,
-        max_args: 2,
-    },
-    Builtin {
-        name: "imshow",
-        func: imshow,
-        min_args: 1,
         max_args: 2,
     },
 ];
@@ -107,34 +102,26 @@ fn imwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         "tif" | "tiff" => ImageFormat::Tiff,
         _ => rt_bail!("imwrite: unknown image format of '{name}' (use .png, .jpg or .tif)"),
     };
+    if let Some(wide) = Wide::from_value(&args[1])? {
+        if format == ImageFormat::Jpeg {
+            rt_bail!("imwrite: JPEG has no 16-bit form (write '{name}' as .png or .tif)");
+        }
+        return wide
+            .save(&path, format)
+            .map(|()| Value::Real(0.0))
+            .map_err(|e| RtError::new(format!("imwrite: cannot write '{name}': {e}")));
+    }
     let px = Pixels::from_value("imwrite", &args[1], None)?;
     px.save(&path, format)
         .map_err(|e| RtError::new(format!("imwrite: cannot write '{name}': {e}")))?;
     Ok(Value::Real(0.0))
 }
 
-fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let range = match args.get(1) {
-        None => None,
-        Some(v) => Some(display_range(v)?),
-    };
-    let px = Pixels::from_value("imshow", &args[0], range)?;
-    let file = format!("{}_imshow{}.png", ctx.program_stem, ctx.shown);
-    let path = ctx.base_dir.join(&file);
-    px.save(&path, ImageFormat::Png)
-        .map_err(|e| RtError::new(format!("imshow: cannot write '{}': {e}", path.display())))?;
-    ctx.shown += 1;
-    // The file always lies next to the program: its bare name keeps output portable.
-    writeln!(ctx.out, "imshow: wrote {file}")
-        .map_err(|e| RtError::new(format!("imshow: cannot print: {e}")))?;
-    Ok(Value::Real(0.0))
-}
-
 /// How `imshow`'s second argument rescales: `Some((lo, hi))`, or `None` for `[]`
 /// (the minimum and maximum of the image).
-type Range = Option<(f64, f64)>;
+pub(super) type Range = Option<(f64, f64)>;
 
-fn display_range(v: &Value) -> RtResult<Range> {
+pub(super) fn display_range(v: &Value) -> RtResult<Range> {
     if let Value::Array(a) = v {
         let a = a.data.borrow();
         if !a.is_cell() && !a.elem().is_complex() {
@@ -152,17 +139,17 @@ fn display_range(v: &Value) -> RtResult<Range> {
 }
 
 /// 8-bit pixels ready to encode, interleaved by channel.
-struct Pixels {
-    width: u32,
-    height: u32,
-    chans: usize,
-    data: Vec<u8>,
+pub(super) struct Pixels {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) chans: usize,
+    pub(super) data: Vec<u8>,
 }
 
 impl Pixels {
     /// Converts a mat `[M, N]` or a cube `[M, N, C]` (C = 1, 3, 4) to 8-bit pixels,
     /// rescaling `range` to 0..255 first when given (`Some(None)` meaning min..max).
-    fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
+    pub(super) fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
         let Value::Array(a) = v else {
             rt_bail!(
                 "{name}: expected an image (mat or cube), got {}",
@@ -224,8 +211,21 @@ impl Pixels {
         })
     }
 
-    fn save(self, path: &Path, format: ImageFormat) -> Result<(), String> {
-        let mut data = self.data;
+    /// The pixels as interleaved RGB: gray repeated, alpha dropped.
+    pub(super) fn rgb(&self) -> Vec<u8> {
+        match self.chans {
+            1 => self.data.iter().flat_map(|&g| [g, g, g]).collect(),
+            3 => self.data.clone(),
+            _ => self
+                .data
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect(),
+        }
+    }
+
+    pub(super) fn save(&self, path: &Path, format: ImageFormat) -> Result<(), String> {
+        let mut data = self.data.clone();
         let mut color = match self.chans {
             1 => ExtendedColorType::L8,
             3 => ExtendedColorType::Rgb8,
@@ -240,6 +240,57 @@ impl Pixels {
             color = ExtendedColorType::Rgb8;
         }
         image::save_buffer_with_format(path, &data, self.width, self.height, color, format)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// 16-bit pixels: a `uint16` mat or cube (1, 3 or 4 channels) is written as a 16-bit
+/// PNG or TIFF with its values unchanged.
+struct Wide {
+    width: u32,
+    height: u32,
+    chans: usize,
+    data: Vec<u16>,
+}
+
+impl Wide {
+    fn from_value(v: &Value) -> RtResult<Option<Wide>> {
+        let Value::Array(a) = v else { return Ok(None) };
+        let a = a.data.borrow();
+        let Buffer::U16(data) = &a.buf else {
+            return Ok(None);
+        };
+        let (h, w, c) = match a.dims.as_slice() {
+            [n] => (1, *n, 1),
+            [m, n] => (*m, *n, 1),
+            [m, n, c @ (1 | 3 | 4)] => (*m, *n, *c),
+            dims => {
+                rt_bail!("imwrite: expected a mat or a cube of 1, 3 or 4 channels, got {dims:?}")
+            }
+        };
+        if h == 0 || w == 0 {
+            rt_bail!("imwrite: the image is empty ({h}x{w})");
+        }
+        let (Ok(width), Ok(height)) = (u32::try_from(w), u32::try_from(h)) else {
+            rt_bail!("imwrite: the image is too large ({h}x{w})");
+        };
+        Ok(Some(Wide {
+            width,
+            height,
+            chans: c,
+            data: data.clone(),
+        }))
+    }
+
+    fn save(&self, path: &Path, format: ImageFormat) -> Result<(), String> {
+        let color = match self.chans {
+            1 => ExtendedColorType::L16,
+            3 => ExtendedColorType::Rgb16,
+            _ => ExtendedColorType::Rgba16,
+        };
+        // The encoders take 16-bit samples as native-endian bytes.
+        let bytes: Vec<u8> = self.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        image::save_buffer_with_format(path, &bytes, self.width, self.height, color, format)
             .map_err(|e| e.to_string())
     }
 }
@@ -282,8 +333,6 @@ fn printable(m: &str) -> String {
 mod tests {
     use super::*;
     use crate::{ElemType, Prec};
-
-    use crate::builtins::testing::Sink;
 
     fn unique(ext: &str) -> String {
         let t = std::time::SystemTime::now()
@@ -433,40 +482,5 @@ mod tests {
         assert!(imwrite(&mut c, &[Value::Real(1.0), x]).is_err());
         let two = Value::array(Array::zeros(vec![2, 2, 2], ElemType::F32));
         assert!(imwrite(&mut c, &[Value::str(&unique("png")), two]).is_err());
-        assert!(imshow(&mut c, &[Value::str("x")]).is_err());
-    }
-
-    #[test]
-    fn imshow_rescales_and_reports() {
-        let dir = std::env::temp_dir();
-        let sink = Sink::default();
-        let stem = unique("q").replace('.', "_");
-        let mut c = Ctx::new(
-            Prec::Single,
-            Box::new(sink.clone()),
-            dir.clone(),
-            stem.clone(),
-        );
-        let x = Value::array(Array::from_reals(
-            vec![2, 2],
-            vec![-1.0, 0.0, 0.5, 1.0],
-            Prec::Single,
-        ));
-        let empty = Value::array(Array::zeros(vec![0], ElemType::F32));
-        imshow(&mut c, &[x.clone(), empty]).unwrap();
-        imshow(&mut c, &[x]).unwrap();
-        assert_eq!(c.shown, 2);
-        let p0 = dir.join(format!("{stem}_imshow0.png"));
-        let p1 = dir.join(format!("{stem}_imshow1.png"));
-        let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
-        assert_eq!(
-            text,
-            format!("imshow: wrote {stem}_imshow0.png\nimshow: wrote {stem}_imshow1.png\n")
-        );
-        let y = arr(&imread(&mut c, &[Value::str(p0.to_str().unwrap())]).unwrap());
-        assert_eq!(y.dims, vec![2, 2, 1]);
-        assert_eq!(y.to_f64_vec(), vec![0.0, 128.0, 191.0, 255.0]);
-        let _ = std::fs::remove_file(p0);
-        let _ = std::fs::remove_file(p1);
     }
 }

@@ -13,6 +13,8 @@ mod arrange_tests;
 pub mod construct;
 mod csv;
 mod fft;
+pub mod figure;
+mod formats;
 mod image;
 mod io;
 mod linalg;
@@ -45,10 +47,10 @@ pub struct Ctx {
     pub out: Box<dyn Write>,
     /// Directory of the running program: relative file names resolve against it.
     pub base_dir: PathBuf,
-    /// File stem of the running program, used to name `imshow` output files.
+    /// File stem of the running program, used to name figure files.
     pub program_stem: String,
-    /// Number of images shown so far by `imshow`.
-    pub shown: usize,
+    /// The figures shown so far (`imshow`, `plot`), written when the run ends.
+    pub figures: figure::Figures,
 }
 
 impl Ctx {
@@ -61,7 +63,7 @@ impl Ctx {
             out,
             base_dir,
             program_stem,
-            shown: 0,
+            figures: figure::Figures::default(),
         }
     }
 }
@@ -95,6 +97,8 @@ fn table() -> &'static [&'static Builtin] {
             strings::TABLE,
             fft::TABLE,
             image::TABLE,
+            figure::TABLE,
+            formats::TABLE,
             io::TABLE,
             random::TABLE,
             time::TABLE,

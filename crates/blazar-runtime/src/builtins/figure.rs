@@ -1,0 +1,440 @@
+//! Figures: `imshow`, `plot`, `figure`, `title`, `xlabel`, `ylabel`, `legend`, `hold`,
+//! `pause`, and the handle methods `h.connect(h2)` and `h.rasterize()`.
+//!
+//! Blazar has no window: each figure is kept in [`Figures`] while the program runs and
+//! written when it ends ([`finish`]): an image figure as a PNG of its pixels, a line
+//! plot as a PNG and an SVG drawn with `plotters` (`render.rs`), named
+//! `<program>_figure<k>[_<title>]` next to the program or into `--figures DIR`, each
+//! file listed on the program's output. `hold` returns 0 (no interactive figure is
+//! open) and `pause` returns at once, so display loops end after one frame.
+
+mod render;
+
+use super::image::{display_range, Pixels};
+use super::{Builtin, Ctx};
+use crate::array::{Array, Buffer};
+use crate::value::{Closure, FuncRef, Object};
+use crate::{rt_bail, RtError, RtResult, Value};
+use std::cell::RefCell;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// The figures of a run.
+#[derive(Default)]
+pub struct Figures {
+    list: Vec<Figure>,
+    /// Index into `list` of the figure `title`, `plot`, ... act on.
+    current: Option<usize>,
+    /// `hold("on")`: `plot` adds to the current plot instead of replacing it.
+    hold: bool,
+    /// Where the files go (`--figures DIR`); the program's folder when `None`.
+    pub dir: Option<PathBuf>,
+}
+
+struct Figure {
+    number: usize,
+    title: String,
+    kind: Kind,
+    /// Figures linked by `connect` (zoom and pan would follow each other in a window).
+    links: Vec<usize>,
+}
+
+enum Kind {
+    Image(Pixels),
+    Plot(Plot),
+}
+
+/// A line plot: its series, legend entries and axis labels.
+#[derive(Default)]
+struct Plot {
+    series: Vec<Series>,
+    legend: Vec<String>,
+    xlabel: String,
+    ylabel: String,
+}
+
+struct Series {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    /// A MATLAB colour letter (`"r"`, `"b--"`: the first of `bgrcmyk` found), if given.
+    color: Option<char>,
+}
+
+pub(super) static TABLE: &[Builtin] = &[
+    Builtin {
+        name: "imshow",
+        func: imshow,
+        min_args: 1,
+        max_args: 2,
+    },
+    Builtin {
+        name: "plot",
+        func: plot,
+        min_args: 1,
+        max_args: 3,
+    },
+    Builtin {
+        name: "figure",
+        func: figure,
+        min_args: 0,
+        max_args: 1,
+    },
+    Builtin {
+        name: "title",
+        func: title,
+        min_args: 1,
+        max_args: 1,
+    },
+    Builtin {
+        name: "xlabel",
+        func: xlabel,
+        min_args: 1,
+        max_args: 1,
+    },
+    Builtin {
+        name: "ylabel",
+        func: ylabel,
+        min_args: 1,
+        max_args: 1,
+    },
+    Builtin {
+        name: "legend",
+        func: legend,
+        min_args: 0,
+        max_args: usize::MAX,
+    },
+    Builtin {
+        name: "hold",
+        func: hold,
+        min_args: 0,
+        max_args: 1,
+    },
+    Builtin {
+        name: "pause",
+        func: pause,
+        min_args: 0,
+        max_args: 1,
+    },
+    Builtin {
+        name: "connect",
+        func: connect,
+        min_args: 2,
+        max_args: 2,
+    },
+    Builtin {
+        name: "rasterize",
+        func: rasterize,
+        min_args: 1,
+        max_args: 1,
+    },
+];
+
+impl Figures {
+    /// Adds a figure, makes it current and returns its index.
+    fn add(&mut self, kind: Kind) -> usize {
+        let number = self.list.iter().map(|f| f.number).max().unwrap_or(0) + 1;
+        self.list.push(Figure {
+            number,
+            title: String::new(),
+            kind,
+            links: Vec::new(),
+        });
+        self.current = Some(self.list.len() - 1);
+        self.list.len() - 1
+    }
+
+    /// The current figure, made (an empty plot) if there is none.
+    fn current(&mut self) -> &mut Figure {
+        let i = match self.current {
+            Some(i) => i,
+            None => self.add(Kind::Plot(Plot::default())),
+        };
+        &mut self.list[i]
+    }
+
+    /// The current figure's plot; a new plot figure when the current one shows an image.
+    fn current_plot(&mut self) -> &mut Plot {
+        if !matches!(self.current().kind, Kind::Plot(_)) {
+            self.add(Kind::Plot(Plot::default()));
+        }
+        match &mut self.current().kind {
+            Kind::Plot(p) => p,
+            Kind::Image(_) => unreachable!("made a plot above"),
+        }
+    }
+
+    fn index_of(&self, number: usize) -> Option<usize> {
+        self.list.iter().position(|f| f.number == number)
+    }
+}
+
+/// The handle of figure `number`: an object with `number` and the methods `connect`
+/// and `rasterize` (builtins bound to the number).
+fn handle(number: usize) -> Value {
+    let bound = |name: &str| {
+        let id = super::lookup(name).expect("figure methods are builtins");
+        Value::Func(Rc::new(Closure {
+            func: FuncRef::Builtin(id),
+            captures: vec![Value::int(number as i64)],
+        }))
+    };
+    let obj = Object {
+        class: None,
+        fields: vec![
+            (Rc::from("number"), Value::int(number as i64)),
+            (Rc::from("connect"), bound("connect")),
+            (Rc::from("rasterize"), bound("rasterize")),
+        ],
+    };
+    Value::Object(Rc::new(RefCell::new(obj)))
+}
+
+/// The figure a handle (or a figure number) names.
+fn figure_arg(ctx: &Ctx, who: &str, v: &Value) -> RtResult<usize> {
+    let number = match v {
+        Value::Object(o) => o.borrow().get("number").and_then(Value::as_f64),
+        v => v.as_f64(),
+    };
+    match number {
+        Some(n) if n >= 1.0 && n.fract() == 0.0 => ctx
+            .figures
+            .index_of(n as usize)
+            .ok_or_else(|| RtError::new(format!("{who}: there is no figure {n}"))),
+        _ => rt_bail!("{who}: expected a figure handle, got {}", v.kind_name()),
+    }
+}
+
+fn text_arg(who: &str, v: &Value) -> RtResult<String> {
+    match v {
+        Value::Str(s) => Ok(s.to_string()),
+        v => rt_bail!("{who}: expected a string, got {}", v.kind_name()),
+    }
+}
+
+fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let range = match args.get(1) {
+        None => None,
+        Some(v) => Some(display_range(v)?),
+    };
+    let px = Pixels::from_value("imshow", &args[0], range)?;
+    let i = ctx.figures.add(Kind::Image(px));
+    Ok(handle(ctx.figures.list[i].number))
+}
+
+/// The real values of an array or a scalar, in linear order.
+fn reals(who: &str, v: &Value) -> RtResult<Vec<f64>> {
+    match v {
+        Value::Array(a) => {
+            let a = a.data.borrow();
+            if a.is_cell() || a.elem().is_complex() {
+                rt_bail!("{who}: expected real numbers, got {}", v.kind_name());
+            }
+            Ok(a.to_f64_vec())
+        }
+        v => match v.as_f64() {
+            Some(x) if !matches!(v, Value::Complex(_)) => Ok(vec![x]),
+            _ => rt_bail!("{who}: expected real numbers, got {}", v.kind_name()),
+        },
+    }
+}
+
+fn plot(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let (x, y, style) = match args {
+        [y] => (None, y, None),
+        [y, s @ Value::Str(_)] => (None, y, Some(s)),
+        [x, y] => (Some(x), y, None),
+        [x, y, s] => (Some(x), y, Some(s)),
+        _ => unreachable!("plot takes 1 to 3 arguments"),
+    };
+    let y = reals("plot", y)?;
+    let x = match x {
+        Some(x) => reals("plot", x)?,
+        None => (0..y.len()).map(|i| i as f64).collect(),
+    };
+    if x.len() != y.len() {
+        rt_bail!(
+            "plot: x and y need as many values, got {} and {}",
+            x.len(),
+            y.len()
+        );
+    }
+    let color = match style {
+        None => None,
+        Some(s) => text_arg("plot", s)?
+            .chars()
+            .find(|c| "bgrcmyk".contains(*c)),
+    };
+    let hold = ctx.figures.hold;
+    let p = ctx.figures.current_plot();
+    if !hold {
+        p.series.clear();
+        p.legend.clear();
+    }
+    p.series.push(Series { x, y, color });
+    let number = ctx.figures.current().number;
+    Ok(handle(number))
+}
+
+fn figure(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let Some(v) = args.first() else {
+        let i = ctx.figures.add(Kind::Plot(Plot::default()));
+        return Ok(handle(ctx.figures.list[i].number));
+    };
+    if let Ok(i) = figure_arg(ctx, "figure", v) {
+        ctx.figures.current = Some(i);
+        return Ok(handle(ctx.figures.list[i].number));
+    }
+    match v.as_f64() {
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n < 1e6 => {
+            ctx.figures.list.push(Figure {
+                number: n as usize,
+                title: String::new(),
+                kind: Kind::Plot(Plot::default()),
+                links: Vec::new(),
+            });
+            ctx.figures.current = Some(ctx.figures.list.len() - 1);
+            Ok(handle(n as usize))
+        }
+        _ => rt_bail!("figure: expected a figure number, got {}", v.kind_name()),
+    }
+}
+
+fn title(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let s = text_arg("title", &args[0])?;
+    ctx.figures.current().title = s;
+    Ok(Value::Real(0.0))
+}
+
+fn xlabel(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let s = text_arg("xlabel", &args[0])?;
+    ctx.figures.current_plot().xlabel = s;
+    Ok(Value::Real(0.0))
+}
+
+fn ylabel(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let s = text_arg("ylabel", &args[0])?;
+    ctx.figures.current_plot().ylabel = s;
+    Ok(Value::Real(0.0))
+}
+
+/// `legend("a", "b")` or `legend({"a", "b"})`-style cells: one entry per series.
+fn legend(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let mut names = Vec::new();
+    for a in args {
+        match a {
+            Value::Array(c) if c.data.borrow().is_cell() => {
+                let c = c.data.borrow();
+                for k in 0..c.len() {
+                    names.push(text_arg("legend", &c.get_value(k))?);
+                }
+            }
+            v => names.push(text_arg("legend", v)?),
+        }
+    }
+    ctx.figures.current_plot().legend = names;
+    Ok(Value::Real(0.0))
+}
+
+/// `hold("on")`, `hold("off")` (also `hold(1)`, `hold(0)`; `hold()` toggles): whether
+/// `plot` adds to the current plot. Returns whether an interactive figure is open:
+/// always 0 here, as Blazar opens no window.
+fn hold(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let on = match args.first() {
+        None => !ctx.figures.hold,
+        Some(Value::Str(s)) => match &**s {
+            "on" => true,
+            "off" => false,
+            other => rt_bail!("hold: expected \"on\" or \"off\", got \"{other}\""),
+        },
+        Some(v) => match v.as_f64() {
+            Some(x) => x != 0.0,
+            None => rt_bail!("hold: expected \"on\" or \"off\", got {}", v.kind_name()),
+        },
+    };
+    ctx.figures.hold = on;
+    Ok(Value::int(0))
+}
+
+/// `pause(ms)`: would wait while a figure is displayed; none ever is, so it returns.
+fn pause(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    if let Some(v) = args.first() {
+        if v.as_f64().is_none() {
+            rt_bail!(
+                "pause: expected a time in milliseconds, got {}",
+                v.kind_name()
+            );
+        }
+    }
+    Ok(Value::Real(0.0))
+}
+
+/// `connect(h1, h2)` / `h1.connect(h2)`: links the two figures' views.
+fn connect(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let a = figure_arg(ctx, "connect", &args[0])?;
+    let b = figure_arg(ctx, "connect", &args[1])?;
+    let (na, nb) = (ctx.figures.list[a].number, ctx.figures.list[b].number);
+    if a != b && !ctx.figures.list[a].links.contains(&nb) {
+        ctx.figures.list[a].links.push(nb);
+        ctx.figures.list[b].links.push(na);
+    }
+    Ok(Value::Real(0.0))
+}
+
+/// `rasterize(h)` / `h.rasterize()`: the figure's pixels as an M x N x 3 `cube[uint8]`
+/// (an image figure: its pixels, gray repeated in each channel and alpha dropped; a
+/// plot: the 640 x 480 picture its PNG file holds).
+fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let i = figure_arg(ctx, "rasterize", &args[0])?;
+    let f = &ctx.figures.list[i];
+    let (w, h, rgb) = match &f.kind {
+        Kind::Image(px) => (px.width as usize, px.height as usize, px.rgb()),
+        Kind::Plot(p) => {
+            let (w, h) = render::SIZE;
+            let rgb = render::bitmap(p, &f.title).map_err(|e| {
+                RtError::new(format!("rasterize: cannot draw figure {}: {e}", f.number))
+            })?;
+            (w as usize, h as usize, rgb)
+        }
+    };
+    Ok(Value::array(Array::new(vec![h, w, 3], Buffer::U8(rgb))))
+}
+
+/// Writes every figure of the run and lists the files on the program's output (one
+/// line per figure). Called once when the program ends, whether or not it failed.
+pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
+    let dir = ctx
+        .figures
+        .dir
+        .clone()
+        .unwrap_or_else(|| ctx.base_dir.clone());
+    let shown = ctx.figures.dir.is_some();
+    for f in &ctx.figures.list {
+        let stem = format!(
+            "{}_figure{}{}",
+            ctx.program_stem,
+            f.number,
+            render::title_suffix(&f.title)
+        );
+        let names = render::write(&f.kind, &f.title, &dir, &stem)
+            .map_err(|e| RtError::new(format!("figure {}: {e}", f.number)))?;
+        let names: Vec<String> = names
+            .iter()
+            .map(|n| {
+                if shown {
+                    dir.join(n).display().to_string()
+                } else {
+                    n.clone()
+                }
+            })
+            .collect();
+        writeln!(ctx.out, "figure {}: wrote {}", f.number, names.join(", "))
+            .map_err(|e| RtError::new(format!("figures: cannot print: {e}")))?;
+    }
+    ctx.figures.list.clear();
+    ctx.figures.current = None;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
