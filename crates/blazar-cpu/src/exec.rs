@@ -45,6 +45,10 @@ pub(crate) struct Scratch {
     pub width: usize,
     /// Lanes that have not returned.
     pub live: Vec<bool>,
+    /// Lanes that skipped a barrier other lanes of their block waited at: they may
+    /// run on to the end of the kernel, but reach no barrier again.
+    skipped: Vec<bool>,
+    any_skipped: bool,
     /// Linear id of lane 0 when the lanes are consecutive threads.
     pub contiguous: Option<usize>,
     pub partials: Vec<Lanes>,
@@ -437,18 +441,27 @@ impl Scratch {
                 }
             }
             CKind::Barrier => {
-                // Branch-free over the lanes so that it vectorises; a full mask passes.
-                let missing = !self.full
-                    && (self.live[..n].iter().zip(&mask[..n]))
-                        .fold(false, |a, (&l, &m)| a | (l & !m));
-                if missing {
-                    return Err(KernelError::new(
-                        line,
-                        KernelErrorKind::Divergence,
-                        format!(
-                            "syncthreads is reached by only some threads of a block (line {line})"
-                        ),
-                    ));
+                // A barrier waits for the lanes of the block that have not finished and
+                // reach it; live lanes outside the mask skip it, and must not wait at a
+                // barrier later (on a GPU they would meet another barrier's threads).
+                // Branch-free over the lanes so that it vectorises; a full mask with no
+                // lane that skipped before passes.
+                if !self.full || self.any_skipped {
+                    let (mut late, mut skip) = (false, false);
+                    for l in 0..n {
+                        late |= mask[l] & self.skipped[l];
+                        let s = self.live[l] & !mask[l];
+                        skip |= s;
+                        self.skipped[l] |= s;
+                    }
+                    self.any_skipped |= skip;
+                    if late {
+                        return Err(KernelError::new(
+                            line,
+                            KernelErrorKind::Divergence,
+                            blazar_kir::uniform::skipped_barrier_message(line),
+                        ));
+                    }
                 }
             }
             CKind::Assert { code, cond } => {

@@ -218,6 +218,10 @@ fn kernel_error(e: &CErr) -> KernelError {
             KernelErrorKind::BadSize,
             blazar_kir::negative_extent_message(e.b.max(0) as usize, e.a as i64),
         ),
+        code::DIVERGENCE => (
+            KernelErrorKind::Divergence,
+            blazar_kir::uniform::skipped_barrier_message(line),
+        ),
         code::SHARED_TOO_LARGE => (
             KernelErrorKind::OutOfMemory,
             format!("shared memory: an allocation of {} bytes is too large", e.a),

@@ -84,6 +84,8 @@ impl Scratch {
             n: 0,
             width,
             live: vec![false; width],
+            skipped: vec![false; width],
+            any_skipped: false,
             contiguous: None,
             partials: prog.outputs.iter().map(|o| identity(o.op, o.ty)).collect(),
             pos_lo: vec![0; prog.kernel_rank],
@@ -114,6 +116,8 @@ impl Scratch {
             self.regs[*r as usize].fill(v, n);
         }
         self.live[..n].fill(true);
+        self.skipped[..n].fill(false);
+        self.any_skipped = false;
         for s in self.shared.iter_mut().flatten() {
             s.dims.clear();
         }

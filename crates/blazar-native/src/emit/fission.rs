@@ -41,8 +41,10 @@ impl Gen<'_> {
         if run.is_empty() {
             return;
         }
-        if let Some(i) = self.interleave_split(run) {
-            return self.interleaved(run, i);
+        if self.active.is_none() {
+            if let Some(i) = self.interleave_split(run) {
+                return self.interleaved(run, i);
+            }
         }
         self.open_threads();
         for s in run {
@@ -70,6 +72,10 @@ impl Gen<'_> {
             format!("({a}) * bz_kb{c} + bz_blkpos{c}")
         });
         self.line_out(&format!("const i64 bz_tid = {tid};"));
+        if let Some(m) = &self.active {
+            let m = m.clone();
+            self.line_out(&format!("if (!{m}[bz_tid]) continue;"));
+        }
         self.line_out(SPECIALS);
         // The thread's variables as locals (registers), written back when assigned.
         for (i, v) in self.k.vars.iter().enumerate() {
@@ -129,11 +135,16 @@ impl Gen<'_> {
     fn fission_stmt(&mut self, s: &Stmt) {
         self.line = s.line;
         match &s.kind {
-            StmtKind::Barrier => self.line_out("// syncthreads"),
+            StmtKind::Barrier => self.barrier(),
             StmtKind::AllocShared { arr, dims, zero } => {
                 self.uniform_open();
                 self.alloc_shared(*arr, dims, *zero);
                 self.close();
+            }
+            StmtKind::If { cond, then, els }
+                if blazar_kir::uniform::is_varying(cond, &self.varying) =>
+            {
+                self.masked_if(cond, then, els)
             }
             StmtKind::If { cond, then, els } => {
                 self.line_out("{");
@@ -187,13 +198,15 @@ impl Gen<'_> {
                     "for (; (({t})0 < {st}) ? ({cur} <= {hi}) : ({hi} <= {cur}); {cur} += {st}) {{"
                 ));
                 self.depth += 1;
+                let only = self.only_active();
                 self.line_out(&format!(
-                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {v}_a[bz_tid] = {cur};"
+                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {only}{v}_a[bz_tid] = {cur};"
                 ));
                 self.fblock(body);
                 self.close();
+                let only = self.only_active();
                 self.line_out(&format!(
-                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {v}_a[bz_tid] = {cur};"
+                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {only}{v}_a[bz_tid] = {cur};"
                 ));
                 self.close();
             }
@@ -260,14 +273,26 @@ impl Gen<'_> {
         let vars: Vec<String> = (0..k.vars.len())
             .map(|i| format!("{}_a", self.var_base(i as u32)))
             .collect();
-        // Per-thread step and end of an interleaved loop (`emit::interleave`).
-        let scratch = ["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
+        // Per-thread step and end of an interleaved loop (`emit::interleave`), and the
+        // masks and skipped-barrier flags of barriers under varying conditions.
+        let mut scratch = vec!["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
+        let flags: Vec<String> = (0..self.masks)
+            .map(|i| format!("bz_m{i}_a"))
+            .chain(self.divergent.then(|| "bz_skip_a".to_string()))
+            .collect();
         for v in &scratch {
             let _ = writeln!(
                 s,
                 "  i64* {v} = (i64*)malloc(sizeof(i64) * (bz_nt > 0 ? bz_nt : 1));"
             );
         }
+        for v in &flags {
+            let _ = writeln!(
+                s,
+                "  unsigned char* {v} = (unsigned char*)malloc(bz_nt > 0 ? bz_nt : 1);"
+            );
+        }
+        scratch.extend(flags);
         let check = vars
             .iter()
             .chain(&scratch)
@@ -281,6 +306,9 @@ impl Gen<'_> {
         s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
         s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
         s.push_str("    i64 bz_rb = bz_item;\n");
+        if self.divergent {
+            s.push_str("    memset(bz_skip_a, 0, (size_t)bz_nt);\n");
+        }
         for c in (0..r).rev() {
             let _ = writeln!(
                 s,
