@@ -47,6 +47,9 @@ pub(crate) struct Err {
     pub a: u64,
     pub b: i64,
     pub c: i64,
+    /// Under fission: the linear position (row-major in the index space) of the
+    /// failing thread.
+    pub pos: i64,
 }
 
 /// Error codes of [`Err::code`].

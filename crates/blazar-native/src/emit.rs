@@ -80,6 +80,10 @@ pub(crate) struct Gen<'k> {
     /// Under fission: some barrier sits under a varying condition, so barriers check
     /// that no thread which skipped one reaches another (`bz_skip_a`).
     pub divergent: bool,
+    /// Under fission: the thread loop being generated (where its text starts, and the
+    /// number of its failure label), whose errors stop only the failing thread.
+    pub catch: Option<(usize, usize)>,
+    pub next_catch: usize,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -130,6 +134,8 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         active: None,
         masks: 0,
         divergent: false,
+        catch: None,
+        next_catch: 0,
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);

@@ -407,6 +407,49 @@ fn assert_reports_first_failure_with_line() {
     let _ = b.var(I32);
 }
 
+/// Several failing threads: the lowest position's failure is reported, whatever the
+/// statement order (position 400 fails at line 7, positions 300 and 9000 later, at line
+/// 9; one chunk holds 300 and 400, a later one 9000), and the positions after a
+/// failing one still run (`y` is written past it).
+#[test]
+fn the_lowest_failing_position_is_reported() {
+    let mut b = KB::new(1);
+    let y = b.garr(Scalar::I32, 1);
+    let p = pos(1);
+    let k = b.build(vec![
+        at_line(
+            7,
+            st(StmtKind::Assert {
+                cond: bin(BinOp::Ne, p.clone(), ci(400)),
+            }),
+        ),
+        y.set(vec![p.clone()], ci(1)),
+        at_line(
+            9,
+            st(StmtKind::Assert {
+                cond: bin(
+                    BinOp::And,
+                    bin(BinOp::Ne, p.clone(), ci(300)),
+                    bin(BinOp::Ne, p, ci(9000)),
+                ),
+            }),
+        ),
+    ]);
+    for threads in [1, 2] {
+        let (r, out) = run(
+            &k,
+            &[10_000],
+            &[1],
+            arrays(1),
+            vec![(vec![10_000], Buffer::I32(vec![0; 10_000]))],
+            threads,
+        );
+        assert_eq!(r.unwrap_err().line, 9);
+        let ys = i32s(&out[0]);
+        assert_eq!((ys[299], ys[300], ys[400], ys[401]), (1, 1, 0, 1));
+    }
+}
+
 impl KB {
     /// `assert(pos != 3000)` at line 42.
     fn build_assert(self) -> Kernel {
