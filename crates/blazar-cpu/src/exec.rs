@@ -491,11 +491,12 @@ impl Scratch {
                 // lane that skipped before passes.
                 if !self.full || self.any_skipped {
                     let (mut late, mut skip) = (false, false);
-                    for l in 0..n {
-                        late |= mask[l] & self.skipped[l];
-                        let s = self.live[l] & !mask[l];
+                    let lanes = mask[..n].iter().zip(&self.live[..n]);
+                    for ((&m, &live), skipped) in lanes.zip(&mut self.skipped[..n]) {
+                        late |= m & *skipped;
+                        let s = live & !m;
                         skip |= s;
-                        self.skipped[l] |= s;
+                        *skipped |= s;
                     }
                     self.any_skipped |= skip;
                     if late {

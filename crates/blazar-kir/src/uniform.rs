@@ -73,10 +73,10 @@ fn set(varying: &mut [bool], v: u32) {
 
 fn mark_stmt(s: &Stmt, under: bool, varying: &mut Vec<bool>) {
     match &s.kind {
-        StmtKind::Assign { var, value } | StmtKind::SetLane { var, value, .. } => {
-            if under || is_varying(value, varying) {
-                set(varying, *var);
-            }
+        StmtKind::Assign { var, value } | StmtKind::SetLane { var, value, .. }
+            if under || is_varying(value, varying) =>
+        {
+            set(varying, *var);
         }
         StmtKind::If { cond, then, els } => {
             let u = under || is_varying(cond, varying);

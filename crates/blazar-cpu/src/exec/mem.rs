@@ -438,14 +438,11 @@ impl Scratch {
             }
         }
         for l in (0..self.n).filter(|&l| mask[l]) {
-            match self.local_offset(&la.dims[l][..la.rank], mode, idx, l) {
-                Ok(o) => {
-                    let b = la.base[l];
-                    if let Some(x) = T::get_mut(&mut la.data).get_mut(b + o) {
-                        *x = f(*x, v[l]);
-                    }
+            if let Ok(o) = self.local_offset(&la.dims[l][..la.rank], mode, idx, l) {
+                let b = la.base[l];
+                if let Some(x) = T::get_mut(&mut la.data).get_mut(b + o) {
+                    *x = f(*x, v[l]);
                 }
-                Err(_) => {}
             }
         }
         None
