@@ -125,7 +125,7 @@ impl Gen<'_> {
         }
         cparams.push("bz_space bz_sp".into());
         params.push(ParamLayout::Space);
-        cparams.push("bz_err* bz_e".into());
+        cparams.push("bz_err* bz_erec".into());
         params.push(ParamLayout::ErrorRecord);
         let mut outputs = Vec::new();
         for (i, o) in k.outputs.iter().enumerate() {
@@ -162,6 +162,11 @@ impl Gen<'_> {
                 let _ = writeln!(s, "  __builtin_assume(threadIdx.{axis} < {n}u);");
             }
         }
+        // Errors go through the thread's context: the record and the failing position,
+        // so that the record keeps the failure of the lowest position (`bz_fail`).
+        s.push_str(
+            "  bz_ectx bz_ec = {bz_erec, 0ull};\n  bz_ectx* const bz_e = &bz_ec;\n  (void)bz_e;\n",
+        );
         s.push_str(&rebuild);
         if self.coarsen > 1 || self.opts.guard {
             // `pos` decides which positions run, even where the body ignores it.
@@ -211,6 +216,19 @@ impl Gen<'_> {
                     parts.join(", ")
                 );
             }
+        }
+        if self.can_fail {
+            // The position's row-major linear index in the index space.
+            let r = k.rank.clamp(1, 4) as usize;
+            let key = self
+                .special_parts(0)
+                .iter()
+                .take(r)
+                .enumerate()
+                .fold("0ull".to_string(), |a, (c, p)| {
+                    format!("({a}) * (u64)bz_sp.dims[{c}] + (u64)({p})")
+                });
+            let _ = writeln!(s, "  bz_ec.key = {key};");
         }
         let bound: Vec<Bind> = k.params.iter().map(|p| p.bind).collect();
         for (i, v) in k.vars.iter().enumerate() {

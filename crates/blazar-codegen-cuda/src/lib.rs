@@ -148,7 +148,8 @@ pub enum ParamLayout {
     ArrayExtents { index: usize, rank: u8 },
     /// `bz_space` (32 bytes): `dims[4]`, `block[4]` of the index space, kernel rank.
     Space,
-    /// `bz_err*`: the error record.
+    /// `bz_err*`: the error record (32 bytes: code, line, a, b, then the failing
+    /// position's key, inverted, and a lock; zeroed between launches).
     ErrorRecord,
     /// `T*`: the accumulator of kernel output `index`.
     Output { index: usize, ty: Scalar },

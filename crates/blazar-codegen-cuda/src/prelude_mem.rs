@@ -15,13 +15,30 @@ template<typename T> struct bz_arr { T* data; i32 dims[4]; };
 struct bz_ext { i32 d[4]; };
 // The index space as the kernel sees it: extents and block extents per pos component.
 struct bz_space { i32 dims[4]; i32 block[4]; };
-// The first error of a launch; the host reads it after synchronising.
-struct bz_err { i32 code; i32 line; i32 a; i32 b; };
+// The error of a launch; the host reads it after synchronising. It keeps the failure
+// of the lowest linear position: `inv` holds the complement of the lowest failing
+// position so far (zero: none), `lock` guards the payload.
+struct bz_err { i32 code; i32 line; i32 a; i32 b; unsigned long long inv; i32 lock; i32 pad; };
+// A thread's view of the record: the record and its position's key.
+struct bz_ectx { bz_err* rec; unsigned long long key; };
 // Per-launch pool for dynamic kernel memory (`zeros` inside a kernel).
 struct bz_pool { u8* base; u64 cap; u64* top; };
 
-__device__ __noinline__ void bz_fail(bz_err* e, i32 code, i32 line, i32 a, i32 b) {
-  if (atomicCAS(&e->code, 0, code) == 0) { e->line = line; e->a = a; e->b = b; }
+__device__ __noinline__ void bz_fail(bz_ectx* c, i32 code, i32 line, i32 a, i32 b) {
+  bz_err* e = c->rec;
+  const unsigned long long inv = ~c->key;
+  // Only a position lower than every failure so far goes on (few do); a position's
+  // second failure is not lower than its first.
+  if (atomicMax(&e->inv, inv) >= inv) return;
+  while (atomicCAS(&e->lock, 0, 1) != 0) {}
+  __threadfence();
+  if (*(volatile unsigned long long*)&e->inv == inv) {
+    e->line = line; e->a = a; e->b = b;
+    __threadfence();
+    *(volatile i32*)&e->code = code;
+  }
+  __threadfence();
+  atomicExch(&e->lock, 0);
 }
 
 // Indices of any integer type, saturated to i32 (extents are i32).
@@ -33,7 +50,7 @@ template<typename I> __device__ __forceinline__ i32 bz_ix(I i) {
 
 // Boundary modes: 0 zero, 1 circular, 2 mirror, 3 clamped, 4 checked, 5 unchecked.
 // Returns the index inside [0, n), or -1 when the element does not exist.
-template<int M> __device__ __forceinline__ i32 bz_fold(i32 i, i32 n, i32 d, i32 line, bz_err* e) {
+template<int M> __device__ __forceinline__ i32 bz_fold(i32 i, i32 n, i32 d, i32 line, bz_ectx* e) {
   if (M == 5 || (u32)i < (u32)n) return i;
   if (n <= 0) return -1;
   if (M == 1) { i32 r = i % n; return r < 0 ? r + n : r; }
@@ -43,9 +60,9 @@ template<int M> __device__ __forceinline__ i32 bz_fold(i32 i, i32 n, i32 d, i32 
   return -1;
 }
 // Row-major offset of (i0, n0, i1, n1, ...); -1 as soon as one index is outside.
-template<int M> __device__ __forceinline__ i32 bz_idx(bz_err*, i32, i32, i32 off) { return off; }
+template<int M> __device__ __forceinline__ i32 bz_idx(bz_ectx*, i32, i32, i32 off) { return off; }
 template<int M, typename... R>
-__device__ __forceinline__ i32 bz_idx(bz_err* e, i32 line, i32 d, i32 off, i32 i, i32 n, R... rest) {
+__device__ __forceinline__ i32 bz_idx(bz_ectx* e, i32 line, i32 d, i32 off, i32 i, i32 n, R... rest) {
   i32 j = bz_fold<M>(i, n, d, line, e);
   if (M != 5 && j < 0) return -1;
   return bz_idx<M>(e, line, d + 1, off * n + j, rest...);
@@ -236,7 +253,7 @@ __device__ __forceinline__ u32 bz_dyn_smem_size() {
 // thread of the block computes the same offsets; a slot reuses its space when it is
 // allocated again with a size that fits.
 template<typename T> __device__ void bz_shared_alloc(bz_arr<T>& a, u32& cap, u32& top, u8* smem,
-                                                     const i32 (&d)[4], bz_err* e, i32 line) {
+                                                     const i32 (&d)[4], bz_ectx* e, i32 line) {
   u64 n = (u64)d[0] * (u64)d[1] * (u64)d[2] * (u64)d[3];
   u64 bytes = n * sizeof(T);
   if (bytes > cap) {
@@ -259,7 +276,7 @@ template<typename T> __device__ void bz_shared_alloc(bz_arr<T>& a, u32& cap, u32
 // 1024 bytes and may not exceed 32768 bytes; a thread reuses its block when the array
 // is allocated again with a size that fits. The pool is a bump allocator (no free).
 template<typename T> __device__ void bz_local_alloc(bz_arr<T>& a, u32& cap, bz_pool pool, const i32 (&d)[4],
-                                                    int fill, bz_err* e, i32 line) {
+                                                    int fill, bz_ectx* e, i32 line) {
   u64 n = (u64)d[0] * (u64)d[1] * (u64)d[2] * (u64)d[3];
   u64 bytes = n * sizeof(T);
   if (bytes > 32768u) {

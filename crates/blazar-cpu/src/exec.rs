@@ -7,6 +7,7 @@
 //! `continue` masks; `return` clears lanes from `live`. Pure instructions compute all
 //! lanes (inactive lanes hold harmless garbage); memory operations honour the mask.
 
+mod fail;
 mod fast;
 mod flow;
 mod fused;
@@ -48,6 +49,20 @@ pub(crate) struct Scratch {
     pub width: usize,
     /// Lanes that have not returned.
     pub live: Vec<bool>,
+    /// Lanes that skipped a barrier other lanes of their block waited at: they may
+    /// run on to the end of the kernel, but reach no barrier again.
+    skipped: Vec<bool>,
+    any_skipped: bool,
+    /// The lanes that failed the statement being run (filled by the failing check).
+    pub(crate) fail_lanes: Vec<usize>,
+    /// The failure of the lowest failing lane of the work item so far: a failing lane
+    /// stops (as if it returned) and the others run on, so that the launch can report
+    /// the failure of its lowest failing thread, as every tier does.
+    pub(crate) failure: Option<(usize, KernelError)>,
+    /// Counts the lanes stopped by failures (statements then drop them from masks).
+    kills: u64,
+    /// The failing lane of the last item that failed.
+    failed_at: Option<usize>,
     /// Linear id of lane 0 when the lanes are consecutive threads.
     pub contiguous: Option<usize>,
     pub partials: Vec<Lanes>,
@@ -86,7 +101,16 @@ impl Scratch {
         let full = all_set(&mask);
         let r = self.block_with(ctx, &ctx.prog.body, &mut mask, full);
         self.pool.push(mask);
-        r
+        // An error no lane owns (a barrier a skipping thread reaches) is the item's.
+        self.failed_at = Some(0);
+        r?;
+        match self.failure.take() {
+            Some((l, e)) => {
+                self.failed_at = Some(l);
+                Err(e)
+            }
+            None => Ok(()),
+        }
     }
 
     fn take_mask(&mut self) -> Vec<bool> {
@@ -125,8 +149,31 @@ impl Scratch {
                 };
                 o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
             }
-            self.stmt(ctx, s, mask)?;
-            if s.exits {
+            let kills = self.kills;
+            loop {
+                match self.stmt(ctx, s, mask) {
+                    Ok(()) => break,
+                    Err(e) if !e.stops_one_thread() => return Err(e),
+                    Err(e) => {
+                        // The failing check ran before the statement's effect: run it
+                        // again for the lanes that did not fail.
+                        if !self.stop_failed(e, mask) {
+                            break;
+                        }
+                        self.full = false;
+                    }
+                }
+            }
+            if self.kills != kills {
+                // Lanes stopped inside this statement (or a nested one) run no further.
+                for (m, &l) in mask.iter_mut().zip(&self.live) {
+                    *m &= l;
+                }
+                if !mask.iter().any(|&m| m) {
+                    break;
+                }
+                full = all_set(mask);
+            } else if s.exits {
                 if !mask.iter().any(|&m| m) {
                     break;
                 }
@@ -462,18 +509,28 @@ impl Scratch {
                 }
             }
             CKind::Barrier => {
-                // Branch-free over the lanes so that it vectorises; a full mask passes.
-                let missing = !self.full
-                    && (self.live[..n].iter().zip(&mask[..n]))
-                        .fold(false, |a, (&l, &m)| a | (l & !m));
-                if missing {
-                    return Err(KernelError::new(
-                        line,
-                        KernelErrorKind::Divergence,
-                        format!(
-                            "syncthreads is reached by only some threads of a block (line {line})"
-                        ),
-                    ));
+                // A barrier waits for the lanes of the block that have not finished and
+                // reach it; live lanes outside the mask skip it, and must not wait at a
+                // barrier later (on a GPU they would meet another barrier's threads).
+                // Branch-free over the lanes so that it vectorises; a full mask with no
+                // lane that skipped before passes.
+                if !self.full || self.any_skipped {
+                    let (mut late, mut skip) = (false, false);
+                    let lanes = mask[..n].iter().zip(&self.live[..n]);
+                    for ((&m, &live), skipped) in lanes.zip(&mut self.skipped[..n]) {
+                        late |= m & *skipped;
+                        let s = live & !m;
+                        skip |= s;
+                        *skipped |= s;
+                    }
+                    self.any_skipped |= skip;
+                    if late {
+                        return Err(KernelError::new(
+                            line,
+                            KernelErrorKind::Divergence,
+                            blazar_kir::uniform::skipped_barrier_message(line),
+                        ));
+                    }
                 }
                 if let Some(o) = ctx.obs {
                     o.lock()
@@ -485,6 +542,7 @@ impl Scratch {
                 self.code(ctx, code, mask, line)?;
                 let c = bool::get(&self.regs[*cond as usize]);
                 if (0..n).any(|l| mask[l] && !c[l]) {
+                    self.fail_lanes.extend((0..n).filter(|&l| mask[l] && !c[l]));
                     return Err(KernelError::new(
                         line,
                         KernelErrorKind::AssertFailed,

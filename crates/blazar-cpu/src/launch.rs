@@ -204,6 +204,10 @@ fn run_items(
     serial: bool,
 ) -> Result<Partials, KernelError> {
     let items = space.items;
+    // The failure reported is that of the failing thread with the lowest linear
+    // position (a failing thread stops; the others run on). `stop` holds that position
+    // so far: an item whose first position is past it cannot hold a lower one, nor can
+    // any later item (items start at increasing positions).
     let stop = AtomicUsize::new(usize::MAX);
     let first_err: Mutex<Option<(usize, KernelError)>> = Mutex::new(None);
     let has_outputs = !ctx.prog.outputs.is_empty();
@@ -211,7 +215,7 @@ fn run_items(
         let mut scratch = Scratch::new(ctx.prog, space.width, params);
         let mut out = Vec::new();
         for item in range {
-            if item > stop.load(Ordering::Relaxed) {
+            if space.linear_pos(item, 0) > stop.load(Ordering::Relaxed) {
                 break;
             }
             let n = fill_specials(ctx.prog, space, &mut scratch, item);
@@ -221,12 +225,13 @@ fn run_items(
             }
             let r = scratch.run(ctx);
             if let Err(e) = r {
-                stop.fetch_min(item, Ordering::Relaxed);
+                let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
+                stop.fetch_min(at, Ordering::Relaxed);
                 let mut f = first_err.lock().unwrap_or_else(|e| e.into_inner());
-                if f.as_ref().is_none_or(|(i, _)| item < *i) {
-                    *f = Some((item, e));
+                if f.as_ref().is_none_or(|(p, _)| at < *p) {
+                    *f = Some((at, e));
                 }
-                break;
+                continue;
             }
             let _ = n;
             if has_outputs {

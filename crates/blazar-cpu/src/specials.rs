@@ -105,6 +105,24 @@ impl Space {
     }
 
     /// The plan dimension of kernel component `c` (None: a leading padding component).
+    /// The row-major linear position, in the index space, of lane `lane` of work item
+    /// `item` (the order in which a launch's failures are ranked).
+    pub(crate) fn linear_pos(&self, item: usize, lane: usize) -> usize {
+        if !self.blocky {
+            return item * CHUNK + lane;
+        }
+        let r = self.rank;
+        let (mut b, mut t) = ([0usize; 4], [0usize; 4]);
+        let (mut rb, mut rt) = (item, lane);
+        for p in (0..r).rev() {
+            b[p] = rb % self.cnt[p].max(1);
+            rb /= self.cnt[p].max(1);
+            t[p] = rt % self.block[p].max(1);
+            rt /= self.block[p].max(1);
+        }
+        (0..r).fold(0, |a, p| a * self.data[p] + b[p] * self.block[p] + t[p])
+    }
+
     pub(crate) fn plan_dim(&self, c: usize) -> Option<usize> {
         (c + self.rank).checked_sub(self.kr)
     }

@@ -28,6 +28,9 @@ use std::sync::Arc;
 
 /// Kernel outputs one launch may have.
 const MAX_OUTPUTS: usize = 32;
+/// Bytes of the error record (`bz_err` of the CUDA prelude: code, line, a, b, the
+/// inverted key of the failing position, a lock).
+const REC: usize = 32;
 
 /// Bytes of the device pool for dynamic kernel memory (allocated on first use).
 const POOL_BYTES: usize = 256 << 20;
@@ -50,7 +53,7 @@ pub struct CudaBackend {
     /// Per kernel (held, so the address stays its own): whether its expressions nest
     /// too deeply for NVRTC (`visit::MAX_COMPILED_DEPTH`); those run on the CPU.
     too_deep: HashMap<usize, (Rc<Kernel>, bool)>,
-    /// The error record (16 bytes) followed by one 16-byte accumulator per kernel
+    /// The error record (`REC` bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
     /// Whether the output slots of `scratch` hold zeros on the device (cleared after
@@ -85,10 +88,10 @@ impl CudaBackend {
             .map_err(|e| driver("querying the GPU", e))?;
         let device_name = ctx.name().unwrap_or_else(|_| "GPU".into());
         let scratch = stream
-            .alloc_zeros::<u8>(16 + 16 * MAX_OUTPUTS)
+            .alloc_zeros::<u8>(REC + 16 * MAX_OUTPUTS)
             .map_err(|e| driver("an allocation", e))?;
         // SAFETY: plain bytes, only read after a copy into them has completed.
-        let readback = unsafe { ctx.alloc_pinned::<u8>(16 + 16 * MAX_OUTPUTS) }
+        let readback = unsafe { ctx.alloc_pinned::<u8>(REC + 16 * MAX_OUTPUTS) }
             .map_err(|e| driver("a pinned host allocation", e))?;
         let max_shared_optin = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
@@ -162,7 +165,7 @@ impl CudaBackend {
     /// Waits for the device, reads the error record and `outputs` accumulators (one
     /// copy), and clears a recorded error so the next launch starts clean.
     fn read_back(&mut self, kernel: &str, outputs: usize) -> Result<Vec<u8>, KernelError> {
-        let n = 16 + 16 * outputs;
+        let n = REC + 16 * outputs;
         let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
         self.stream
             .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
@@ -174,7 +177,7 @@ impl CudaBackend {
             // the copy above).
             self.slots_zero = self
                 .stream
-                .memset_zeros(&mut self.scratch.slice_mut(16..16 + 16 * MAX_OUTPUTS))
+                .memset_zeros(&mut self.scratch.slice_mut(REC..REC + 16 * MAX_OUTPUTS))
                 .is_ok();
         }
         let word = |i: usize| {
@@ -190,7 +193,7 @@ impl CudaBackend {
             return Ok(bytes);
         }
         self.stream
-            .memset_zeros(&mut self.scratch.slice_mut(0..16))
+            .memset_zeros(&mut self.scratch.slice_mut(0..REC))
             .map_err(|e| bad(driver("resetting the error record", e)))?;
         Err(errors::decode(rec))
     }
@@ -369,7 +372,7 @@ impl Backend for CudaBackend {
                 let b = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
                 init[16 * i..16 * i + b.len()].copy_from_slice(&b);
             }
-            let mut slots = self.scratch.slice_mut(16..16 + 16 * nout);
+            let mut slots = self.scratch.slice_mut(REC..REC + 16 * nout);
             // Sums start at zero bits: the slots already hold them after a read-back
             // (else an asynchronous memset, where a copy from host memory would wait
             // for the host).
@@ -411,7 +414,9 @@ impl Backend for CudaBackend {
                     space_param(&plan.data_dims, &plan.block_dims).map_err(bad)?
                 }
                 ParamLayout::ErrorRecord => pointer_param(base),
-                ParamLayout::Output { index, .. } => pointer_param(base + 16 + 16 * *index as u64),
+                ParamLayout::Output { index, .. } => {
+                    pointer_param(base + REC as u64 + 16 * *index as u64)
+                }
                 ParamLayout::Pool => {
                     let (b, cap, t) = self.pool().map_err(bad)?;
                     pool_param(b, cap, t)
@@ -449,7 +454,7 @@ impl Backend for CudaBackend {
                 .outputs
                 .iter()
                 .enumerate()
-                .map(|(i, o)| errors::finish(o, &bytes[16 + 16 * i..32 + 16 * i]))
+                .map(|(i, o)| errors::finish(o, &bytes[REC + 16 * i..REC + 16 + 16 * i]))
                 .collect(),
         ))
     }

@@ -13,6 +13,7 @@ mod lower_expr;
 mod lower_rule;
 mod lower_stmt;
 mod named;
+mod named_overload;
 pub mod parallel;
 mod scope;
 pub mod types;

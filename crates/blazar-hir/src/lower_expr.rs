@@ -85,7 +85,7 @@ impl<'a> Lowerer<'a> {
             A::Call { callee, args } => {
                 let callee = self.lower_callee(callee);
                 let callee = self.builtin_overload(callee, args.len());
-                let args = self.lower_args(&callee, args, e.span);
+                let (callee, args) = self.lower_args(callee, args, e.span);
                 ExprKind::Call { callee, args }
             }
             A::Index { base, indices } => {

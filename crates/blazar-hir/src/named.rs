@@ -7,19 +7,32 @@ use blazar_diagnostics::Span;
 use blazar_syntax as ast;
 
 impl<'a> Lowerer<'a> {
-    /// The arguments of a call to `callee`, named ones moved to their positions.
+    /// The arguments of a call to `callee`, named ones moved to their positions; a
+    /// call with named arguments to an overload group goes to the overloads whose
+    /// parameter names fit (`named_overload.rs`).
     pub(crate) fn lower_args(
         &mut self,
-        callee: &Callee,
+        callee: Callee,
         args: &'a [ast::Expr],
         span: Span,
-    ) -> Vec<Expr> {
+    ) -> (Callee, Vec<Expr>) {
         if !args
             .iter()
             .any(|a| matches!(a.kind, ast::ExprKind::Named(..)))
         {
-            return args.iter().map(|a| self.lower_expr(a)).collect();
+            return (callee, args.iter().map(|a| self.lower_expr(a)).collect());
         }
+        if let Callee::Group(g) = callee {
+            if self.prog.groups[g as usize].members.len() > 1 {
+                return self.named_overload(g, args, span);
+            }
+        }
+        let placed = self.place_args(&callee, args, span);
+        (callee, placed)
+    }
+
+    /// Named arguments put in `callee`'s parameter or field order.
+    fn place_args(&mut self, callee: &Callee, args: &'a [ast::Expr], span: Span) -> Vec<Expr> {
         let Some(slots) = self.slot_names(callee) else {
             // Reported by `lower_expr` at each named argument.
             return args.iter().map(|a| self.lower_expr(a)).collect();
@@ -142,7 +155,10 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn fn_params(&mut self, id: crate::hir::FnId) -> Option<Vec<(String, Option<ExprKind>)>> {
+    pub(crate) fn fn_params(
+        &mut self,
+        id: crate::hir::FnId,
+    ) -> Option<Vec<(String, Option<ExprKind>)>> {
         let f = *self.fn_asts.get(&id)?;
         Some(
             f.params

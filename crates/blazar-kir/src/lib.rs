@@ -9,6 +9,7 @@
 pub mod ir;
 pub mod printer;
 pub mod types;
+pub mod uniform;
 pub mod verify;
 pub mod visit;
 

@@ -29,6 +29,17 @@ impl KernelError {
         }
     }
 
+    /// Whether the error is one thread's (a failed assertion, a `'checked` access
+    /// outside an array): that thread stops and the others run on, and the launch
+    /// reports the failing thread of lowest position. Other errors (memory, sizes,
+    /// barriers, the launch itself) stop the work item that meets them.
+    pub fn stops_one_thread(&self) -> bool {
+        matches!(
+            self.kind,
+            KernelErrorKind::AssertFailed | KernelErrorKind::OutOfBounds
+        )
+    }
+
     pub fn bad_launch(message: impl Into<String>) -> Self {
         KernelError::new(0, KernelErrorKind::BadLaunch, message)
     }

@@ -47,6 +47,9 @@ pub(crate) struct Err {
     pub a: u64,
     pub b: i64,
     pub c: i64,
+    /// Under fission: the linear position (row-major in the index space) of the
+    /// failing thread.
+    pub pos: i64,
 }
 
 /// Error codes of [`Err::code`].
@@ -58,6 +61,8 @@ pub(crate) mod code {
     /// A negative extent: `a` the extent, `b` the builtin (`blazar_kir::ALLOC_BUILTINS`).
     pub const NEGATIVE_EXTENT: i32 = 5;
     pub const SHARED_TOO_LARGE: i32 = 7;
+    /// A thread that skipped a barrier reached another one (`line` the barrier).
+    pub const DIVERGENCE: i32 = 8;
 }
 
 /// `int bz_run(const bz_call*, i64 lo, i64 hi, u8* partials, bz_err* err)`.

@@ -16,6 +16,7 @@
 mod expr;
 mod fission;
 mod interleave;
+mod masked;
 mod memory;
 mod range;
 mod rows;
@@ -72,6 +73,20 @@ pub(crate) struct Gen<'k> {
     /// Variables that always hold a special when read (`blazar_cpu::kernel_aliases`):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
     pub aliases: std::collections::HashMap<u32, Special>,
+    /// Under fission: which variables may differ between the threads of a block.
+    pub varying: Vec<bool>,
+    /// Under fission: the per-thread mask of the threads running the current statements
+    /// (inside an `if` on a varying condition that holds a barrier), if not all.
+    pub active: Option<String>,
+    /// Under fission: how many per-thread masks the body uses.
+    pub masks: usize,
+    /// Under fission: some barrier sits under a varying condition, so barriers check
+    /// that no thread which skipped one reaches another (`bz_skip_a`).
+    pub divergent: bool,
+    /// Under fission: the thread loop being generated (where its text starts, and the
+    /// number of its failure label), whose errors stop only the failing thread.
+    pub catch: Option<(usize, usize)>,
+    pub next_catch: usize,
 }
 
 /// The op that combines per-thread and per-item partials of a kernel output.
@@ -119,9 +134,17 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         run_local: Vec::new(),
         wide: None,
         aliases: blazar_cpu::kernel_aliases(k),
+        varying: Vec::new(),
+        active: None,
+        masks: 0,
+        divergent: false,
+        catch: None,
+        next_catch: 0,
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
+        g.varying = blazar_kir::uniform::varying_vars(k);
+        g.divergent = blazar_kir::uniform::divergent_barrier(k).is_some();
         g.fblock(&k.body);
         let body = std::mem::take(&mut g.out);
         return g.assemble_blocky(&body);

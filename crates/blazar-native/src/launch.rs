@@ -218,6 +218,10 @@ fn kernel_error(e: &CErr) -> KernelError {
             KernelErrorKind::BadSize,
             blazar_kir::negative_extent_message(e.b.max(0) as usize, e.a as i64),
         ),
+        code::DIVERGENCE => (
+            KernelErrorKind::Divergence,
+            blazar_kir::uniform::skipped_barrier_message(line),
+        ),
         code::SHARED_TOO_LARGE => (
             KernelErrorKind::OutOfMemory,
             format!("shared memory: an allocation of {} bytes is too large", e.a),
@@ -305,6 +309,7 @@ pub(crate) fn run(
         (total.div_ceil(CHUNK), CHUNK)
     };
     let stop = AtomicI64::new(i64::MAX);
+    let blocky = kplan.blocky;
     let call = Call {
         arrs: garrs.as_ptr(),
         params: params.as_ptr(),
@@ -338,7 +343,9 @@ pub(crate) fn run(
             )
         };
         if rc != 0 {
-            stop.fetch_min(err.item, Ordering::Relaxed);
+            // Blocks are ranked by the failing thread's position, chunks (threads in
+            // order) by the item.
+            stop.fetch_min(if blocky { err.pos } else { err.item }, Ordering::Relaxed);
         }
         err
     };
@@ -362,7 +369,13 @@ pub(crate) fn run(
             ranges.into_par_iter().map(run_range).collect()
         }
     });
-    if let Some(e) = errors.iter().filter(|e| e.code != 0).min_by_key(|e| e.item) {
+    let failed = errors.iter().filter(|e| e.code != 0);
+    let first = if blocky {
+        failed.min_by_key(|e| e.pos)
+    } else {
+        failed.min_by_key(|e| e.item)
+    };
+    if let Some(e) = first {
         return Some(Err(kernel_error(e)));
     }
     let mut res = vec![0u8; nout.max(1) * PARTIAL_BYTES];

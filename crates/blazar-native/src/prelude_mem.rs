@@ -15,7 +15,22 @@ struct bz_call {
   const bz_garr* arrs; const u8* params; i64* stop;
   i64 kd[4]; i64 kb[4]; i64 total; i64 items; i64 chunk;
 };
-struct bz_err { i32 code; i32 line; i64 item; u64 a; i64 b; i64 c; };
+struct bz_err { i32 code; i32 line; i64 item; u64 a; i64 b; i64 c; i64 pos; };
+// Under fission: thread `tid` failed with `e`; it stops, the block keeps its lowest
+// failing thread's error in `fe`, and `u` moves to the lowest thread still running.
+static inline void bz_thread_failed(bz_err& e, bz_err& fe, i64& fe_tid, i64 tid,
+                                    unsigned char* dead, i64& u, i64 nt) {
+  if (!fe.code || tid < fe_tid) { fe = e; fe_tid = tid; }
+  e.code = 0;
+  dead[tid] = 1;
+  while (u < nt && dead[u]) u++;
+}
+// Lowers the launch's stop mark to `key` (the lowest failing position found so far).
+static inline void bz_stop_min(const i64* stop, i64 key) {
+  i64* s = (i64*)stop;
+  i64 cur = __atomic_load_n(s, __ATOMIC_RELAXED);
+  while (key < cur && !__atomic_compare_exchange_n(s, &cur, key, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
 
 static BZ_INLINE bool bz_in(i64 i, i64 n) { return (u64)i < (u64)n; }
 // The byte ranges [a0, a1) and [b0, b1) do not overlap.

@@ -178,6 +178,11 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
             .any(|a| matches!(a.ty, Ty::Array(t) if t.space == Space::Shared));
     if blocky {
         fission_ok(&k.body, &mut Vec::new())?;
+        if let Some(line) = blazar_kir::uniform::barrier_in_varying_loop(k) {
+            return Err(format!(
+                "the barrier at line {line} is in a loop whose iterations depend on the thread"
+            ));
+        }
     }
     walk(&k.body, false, &mut |s, in_loop| match &s.kind {
         StmtKind::AllocShared { arr, .. } => match slots.get_mut(*arr as usize) {

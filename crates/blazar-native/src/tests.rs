@@ -252,6 +252,71 @@ print sum(y)
     );
 }
 
+/// Barriers inside `if`s on the thread (a tree sum whose threads drop out, an `else`
+/// that counts the rounds a thread sat out) run natively under per-thread masks; a
+/// skipped thread reaching a barrier again reads the same error; a barrier in a loop
+/// whose iterations depend on the thread falls back to the interpreter.
+#[test]
+fn barriers_under_thread_dependent_branches() {
+    let tree = "
+function [total : scalar] = __kernel__ k(x : vec, idle : vec, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    s[blkpos] = x[pos]
+    syncthreads
+    bit = 1
+    rest = 0
+    while bit < blkdim
+        at = 2 * bit * blkpos
+        if at + bit < blkdim
+            s[at] = s[at] + s[at + bit]
+            syncthreads
+        else
+            rest += 1
+        end
+        bit *= 2
+    end
+    idle[pos] = rest
+    if blkpos == 0
+        total += s[0]
+    end
+end
+x = mod((0..2399) * 37, 101) * 0.5
+idle = zeros(2400)
+print parallel_do([[2400], [48]], x, idle, k)
+print sum(idle)
+";
+    let (_, kernels) = run_on(tree, CpuTier::Interp, 1, false);
+    assert!(kernels.iter().all(|k| crate::unsupported(k).is_none()));
+    same(tree);
+    same(
+        "
+function [] = __kernel__ k(y : vec, blkpos : int)
+    for r = 0..3
+        if blkpos < 2 + r
+            syncthreads
+        end
+    end
+    y[blkpos] = 1
+end
+parallel_do([[8], [8]], zeros(8), k)
+",
+    );
+    let looped = "
+function [] = __kernel__ k(y : vec, blkpos : int)
+    for r = 0..blkpos
+        syncthreads
+    end
+    y[blkpos] = blkpos
+end
+y = zeros(8)
+parallel_do([[8], [8]], y, k)
+print y
+";
+    let (want, kernels) = run_on(looped, CpuTier::Interp, 1, false);
+    assert!(kernels.iter().any(|k| crate::unsupported(k).is_some()));
+    assert_eq!(want, "[0,1,2,3,4,5,6,7]\n");
+}
+
 #[test]
 fn kernels_with_barriers_and_return_fall_back() {
     let src = "

@@ -7,7 +7,6 @@
 
 mod apply_rules;
 mod builtins;
-mod check_barriers;
 mod infer;
 mod loop_attrs;
 mod loop_body;
@@ -64,14 +63,6 @@ pub struct Env<'a> {
 pub fn specialize(env: &Env, func: FnId, sig: &Signature) -> Result<Kernel, Diagnostic> {
     let mut k = lower::lower_kernel(env, func, sig)?;
     check(&k, "lower")?;
-    if let Err((line, msg)) = check_barriers::check_barriers(&k) {
-        let f = &env.prog.functions[func as usize];
-        let span = stmt_on_line(env, &f.body, line).unwrap_or(f.span);
-        return Err(Diagnostic::error(
-            span,
-            format!("kernel `{}`: {msg}", k.name),
-        ));
-    }
     for (name, pass) in PIPELINE {
         pass(&mut k);
         check(&k, name)?;
@@ -90,38 +81,4 @@ fn check(k: &Kernel, after: &str) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
-}
-
-/// The span of the first statement of `body` (searched depth-first) on source `line`.
-fn stmt_on_line(
-    env: &Env,
-    body: &[blazar_hir::Stmt],
-    line: u32,
-) -> Option<blazar_diagnostics::Span> {
-    use blazar_hir::StmtKind as S;
-    for s in body {
-        if (env.line_of)(s.span) == line
-            && !matches!(
-                s.kind,
-                S::If { .. } | S::While { .. } | S::ForRange { .. } | S::Repeat { .. }
-            )
-        {
-            return Some(s.span);
-        }
-        let inner = match &s.kind {
-            S::If { arms, otherwise } => arms
-                .iter()
-                .find_map(|(_, b)| stmt_on_line(env, b, line))
-                .or_else(|| stmt_on_line(env, otherwise, line)),
-            S::While { body, .. }
-            | S::ForRange { body, .. }
-            | S::ForEach { body, .. }
-            | S::Repeat { body, .. } => stmt_on_line(env, body, line),
-            _ => None,
-        };
-        if inner.is_some() {
-            return inner;
-        }
-    }
-    None
 }

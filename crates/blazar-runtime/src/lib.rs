@@ -11,6 +11,7 @@ pub mod format;
 pub mod index;
 pub mod ops;
 pub mod store;
+mod teardown;
 pub mod value;
 
 pub use array::{Access, Array, ArrayRef, Buffer, ElemType, Mode};

@@ -143,9 +143,19 @@ impl Store {
         &self.host
     }
 
+    /// The host copy, owned exclusively (for teardown).
+    pub(crate) fn host_mut(&mut self) -> &mut Array {
+        self.host.get_mut()
+    }
+
     /// The backend's copy of the elements.
     pub fn device(&self) -> &RefCell<Option<Box<dyn DeviceCopy>>> {
         &self.device
+    }
+
+    /// The host copy's cell, without the residency bookkeeping (for teardown).
+    pub(crate) fn host_cell(&self) -> &RefCell<Array> {
+        &self.host
     }
 
     pub fn residency(&self) -> Residency {

@@ -1,11 +1,13 @@
-% A barrier under a condition that depends on the thread is rejected before the kernel runs.
+% A thread that skips a barrier (under a condition on blkpos) may only run on to the
+% end of the kernel: reaching a later barrier is an error at that barrier.
+% ==
+% error: (?s)barrier_in_branch\.q:9:5: error: \(parallel_do\) uneven - syncthreads at line 9 is reached by a thread that skipped an earlier barrier of its block.*barrier_in_branch\.q:13:1: note: `uneven` was launched here
 function [] = __kernel__ uneven(x : vec, pos : int, blkpos : int)
     if blkpos < 4
         syncthreads
     end
+    syncthreads
     x[pos] = 1
 end
 x = zeros(16)
 parallel_do(16, x, uneven)
-% ==
-% error: barrier_in_branch\.q:4:9: error: kernel `uneven`: `syncthreads` at line 4 is inside control flow that depends on the thread

@@ -1,13 +1,15 @@
-% Every thread of a block must reach a syncthreads: a barrier under a condition on
-% blkpos is rejected when the kernel is compiled.
+% A thread that skipped the barrier in an earlier iteration must not come back to it:
+% here the threads waiting at it grow from one iteration to the next.
 % ==
-% error: divergent_barrier\.q:9:9: error: kernel `swap_halves`: `syncthreads` at line 9 is inside control flow that depends on the thread
-function [] = __kernel__ swap_halves(y : vec, blkpos : int)
+% error: (?s)divergent_barrier\.q:10:13: error: \(parallel_do\) growing - syncthreads at line 10 is reached by a thread that skipped an earlier barrier of its block.*divergent_barrier\.q:15:1: note: `growing` was launched here
+function [] = __kernel__ growing(y : vec, blkpos : int)
     s = shared(8)
     s[blkpos] = blkpos
-    if blkpos < 4
-        syncthreads
+    for k = 0..3
+        if blkpos < 2 + k
+            syncthreads
+        end
     end
     y[blkpos] = s[7 - blkpos]
 end
-parallel_do([[8], [8]], zeros(8), swap_halves)
+parallel_do([[8], [8]], zeros(8), growing)

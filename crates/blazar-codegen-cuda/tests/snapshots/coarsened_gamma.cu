@@ -4,11 +4,14 @@ extern "C" __global__ void __launch_bounds__(256) bz_gamma(
     bz_ext a0_y_d,
     f32 v0_gamma,
     bz_space bz_sp,
-    bz_err* bz_e)
+    bz_err* bz_erec)
 {
   __builtin_assume(threadIdx.x < 256u);
   __builtin_assume(threadIdx.y < 1u);
   __builtin_assume(threadIdx.z < 1u);
+  bz_ectx bz_ec = {bz_erec, 0ull};
+  bz_ectx* const bz_e = &bz_ec;
+  (void)bz_e;
   bz_arr<f32> a0_y = {(f32*)a0_y_p, {a0_y_d.d[0], a0_y_d.d[1], a0_y_d.d[2], a0_y_d.d[3]}};
   __builtin_assume((u32)(((i32)blockIdx.z * 4 + 0) * 1 + (i32)threadIdx.z) < (u32)bz_sp.dims[0]);
   __builtin_assume((u32)(((i32)blockIdx.z * 4 + 1) * 1 + (i32)threadIdx.z) < (u32)bz_sp.dims[0]);

@@ -5,14 +5,18 @@ extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
     f32* a1_y_p,
     bz_ext a1_y_d,
     bz_space bz_sp,
-    bz_err* bz_e)
+    bz_err* bz_erec)
 {
+  bz_ectx bz_ec = {bz_erec, 0ull};
+  bz_ectx* const bz_e = &bz_ec;
+  (void)bz_e;
   bz_arr<f32> a0_x = {(f32*)a0_x_p, {a0_x_d.d[0], a0_x_d.d[1], a0_x_d.d[2], a0_x_d.d[3]}};
   bz_arr<f32> a1_y = {(f32*)a1_y_p, {a1_y_d.d[0], a1_y_d.d[1], a1_y_d.d[2], a1_y_d.d[3]}};
   const i32 bz_pos = (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x;
   const i32 bz_blkpos = (i32)threadIdx.x;
   const i32 bz_blkdim = (i32)blockDim.x;
   const i32 bz_blkidx = (i32)blockIdx.x;
+  bz_ec.key = (0ull) * (u64)bz_sp.dims[0] + (u64)((i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x);
   i32 v0_bit = {};
   i32 v1_i = {};
   bz_arr<f32> a2_vals = {};

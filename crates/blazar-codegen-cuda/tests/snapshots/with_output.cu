@@ -4,13 +4,17 @@ extern "C" __global__ void __launch_bounds__(1024) bz_acc(
     bz_ext a0_w_d,
     f32 v1_a,
     bz_space bz_sp,
-    bz_err* bz_e,
+    bz_err* bz_erec,
     f32* bz_out0,
     bz_pool bz_pl)
 {
+  bz_ectx bz_ec = {bz_erec, 0ull};
+  bz_ectx* const bz_e = &bz_ec;
+  (void)bz_e;
   bz_arr<f32> a0_w = {(f32*)a0_w_p, {a0_w_d.d[0], a0_w_d.d[1], a0_w_d.d[2], a0_w_d.d[3]}};
   f32 bz_acc0 = bz_identity<0, f32>();
   const bz_v<i32, 2> bz_pos = {{(i32)blockIdx.y * (i32)blockDim.y + (i32)threadIdx.y, (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x}};
+  bz_ec.key = ((0ull) * (u64)bz_sp.dims[0] + (u64)((i32)blockIdx.y * (i32)blockDim.y + (i32)threadIdx.y)) * (u64)bz_sp.dims[1] + (u64)((i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x);
   bz_v<f32, 3> v0_v = {};
   u8 v2_b = {};
   bz_arr<u8> a1_t = {};

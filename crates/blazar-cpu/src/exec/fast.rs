@@ -221,11 +221,14 @@ impl Scratch {
             match offset_one(t.read, &shape[..k], &iv[..k]) {
                 Ok(o) => Some(o),
                 Err((dim, i)) if t.read == ReadMode::Checked => {
+                    // The same index on every active lane: they all fail.
+                    let failing: Vec<usize> = (l0..n).filter(|&l| mask[l]).collect();
+                    self.fail_lanes.extend(failing);
                     return Err(KernelError::new(
                         line,
                         KernelErrorKind::OutOfBounds,
                         oob_message(i, dim, shape[dim]),
-                    ))
+                    ));
                 }
                 Err(_) => None,
             }

@@ -31,7 +31,25 @@ impl Scratch {
             v.resize(n, false);
         }
         let r = (|| loop {
-            test(self, &cur, &mut c)?;
+            // A failing condition stops its lanes; the others test again (the test is
+            // the condition's code: no effect yet).
+            loop {
+                match test(self, &cur, &mut c) {
+                    Ok(()) => break,
+                    Err(e) if !e.stops_one_thread() => return Err(e),
+                    Err(e) => {
+                        if !self.stop_failed(e, &mut cur) {
+                            c[..n].fill(false);
+                            break;
+                        }
+                    }
+                }
+            }
+            if self.failure.is_some() {
+                for (cu, &l) in cur[..n].iter_mut().zip(&self.live[..n]) {
+                    *cu &= l;
+                }
+            }
             // Branch-free, so that it vectorises.
             let mut any = false;
             for ((cu, d), &t) in cur[..n].iter_mut().zip(&mut done[..n]).zip(&c[..n]) {

@@ -51,7 +51,7 @@ impl Scratch {
 
     /// The `'checked` error of the first active lane whose index is outside.
     fn check_oob(
-        &self,
+        &mut self,
         mask: &[bool],
         shape: &[usize],
         idx: &[Reg],
@@ -61,6 +61,10 @@ impl Scratch {
         let Some(l) = (0..n).find(|&l| mask[l] && !self.ok[l]) else {
             return Ok(());
         };
+        let failing = (l..n).filter(|&l| mask[l] && !self.ok[l]);
+        // (`fail_lanes` is not borrowed by the filter: collect first.)
+        let failing: Vec<usize> = failing.collect();
+        self.note_failed(failing);
         for (d, (&size, &r)) in shape.iter().zip(idx).enumerate() {
             let i = self.regs[r as usize].lane_i64(l);
             if i < 0 || i as u64 >= size as u64 {
@@ -279,6 +283,7 @@ impl Scratch {
             Space::Local => {
                 let mut dst = take(&mut self.regs[d]);
                 let mut err = None;
+                let mut failing = Vec::new();
                 if let Some(Some(la)) = self.local.arrs.get(a) {
                     with_scalar!(t.elem, T => {
                         let (data, dv) = (T::get(&la.data), &mut T::get_mut(&mut dst)[..n]);
@@ -286,8 +291,11 @@ impl Scratch {
                             dv[l] = match self.local_offset(&la.dims[l][..la.rank], t.read, idx, l) {
                                 Ok(o) => data.get(la.base[l] + o).copied().unwrap_or_default(),
                                 Err(m) => {
-                                    if t.read == ReadMode::Checked && mask[l] && err.is_none() {
-                                        err = Some(m);
+                                    if t.read == ReadMode::Checked && mask[l] {
+                                        failing.push(l);
+                                        if err.is_none() {
+                                            err = Some(m);
+                                        }
                                     }
                                     T::default()
                                 }
@@ -298,12 +306,18 @@ impl Scratch {
                     zero_reg(&mut dst, n);
                 }
                 self.regs[d] = dst;
+                self.note_failed(failing);
                 if let Some(m) = err {
                     return Err(KernelError::new(line, KernelErrorKind::OutOfBounds, m));
                 }
             }
         }
         Ok(())
+    }
+
+    /// Names the lanes that failed the current check (see `Scratch::stop_failed`).
+    fn note_failed(&mut self, lanes: Vec<usize>) {
+        self.fail_lanes.extend(lanes);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -411,7 +425,8 @@ impl Scratch {
                     }, None),
                 };
                 self.local.arrs[a] = Some(la);
-                if let Some(m) = err {
+                if let Some((lanes, m)) = err {
+                    self.note_failed(lanes);
                     return Err(KernelError::new(line, KernelErrorKind::OutOfBounds, m));
                 }
             }
@@ -428,18 +443,31 @@ impl Scratch {
         idx: &[Reg],
         mask: &[bool],
         f: impl Fn(T, T) -> T,
-    ) -> Option<String> {
+    ) -> Option<(Vec<usize>, String)> {
         let v = &T::get(v)[..self.n];
+        if mode == ReadMode::Checked {
+            // Every lane's index is checked before any lane stores, so that a failing
+            // lane leaves the statement without effect and it can run again without it.
+            let failing: Vec<usize> = (0..self.n)
+                .filter(|&l| mask[l])
+                .filter(|&l| {
+                    self.local_offset(&la.dims[l][..la.rank], mode, idx, l)
+                        .is_err()
+                })
+                .collect();
+            if let Some(&l) = failing.first() {
+                let m = self
+                    .local_offset(&la.dims[l][..la.rank], mode, idx, l)
+                    .err();
+                return Some((failing, m.unwrap_or_default()));
+            }
+        }
         for l in (0..self.n).filter(|&l| mask[l]) {
-            match self.local_offset(&la.dims[l][..la.rank], mode, idx, l) {
-                Ok(o) => {
-                    let b = la.base[l];
-                    if let Some(x) = T::get_mut(&mut la.data).get_mut(b + o) {
-                        *x = f(*x, v[l]);
-                    }
+            if let Ok(o) = self.local_offset(&la.dims[l][..la.rank], mode, idx, l) {
+                let b = la.base[l];
+                if let Some(x) = T::get_mut(&mut la.data).get_mut(b + o) {
+                    *x = f(*x, v[l]);
                 }
-                Err(m) if mode == ReadMode::Checked => return Some(m),
-                Err(_) => {}
             }
         }
         None

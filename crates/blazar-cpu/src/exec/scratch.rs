@@ -84,6 +84,12 @@ impl Scratch {
             n: 0,
             width,
             live: vec![false; width],
+            skipped: vec![false; width],
+            any_skipped: false,
+            fail_lanes: Vec::new(),
+            failure: None,
+            kills: 0,
+            failed_at: None,
             contiguous: None,
             partials: prog.outputs.iter().map(|o| identity(o.op, o.ty)).collect(),
             pos_lo: vec![0; prog.kernel_rank],
@@ -117,6 +123,10 @@ impl Scratch {
             self.regs[*r as usize].fill(v, n);
         }
         self.live[..n].fill(true);
+        self.skipped[..n].fill(false);
+        self.any_skipped = false;
+        self.fail_lanes.clear();
+        self.failure = None;
         for s in self.shared.iter_mut().flatten() {
             s.dims.clear();
         }

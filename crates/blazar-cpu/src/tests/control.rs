@@ -130,6 +130,65 @@ fn block_sum_reduction_is_exact_and_thread_independent() {
     assert!(got.iter().all(|g| *g == got[0]));
 }
 
+/// The tree sum with its barrier inside the thread-dependent `if` (threads whose pair
+/// is out of range leave the reduction for good): `bit = 1; while bit < blkdim {
+/// i = 2 bit blkpos; if i + bit < blkdim { s[i] += s[i + bit]; barrier }; bit *= 2 }`.
+#[test]
+fn a_barrier_inside_a_thread_dependent_branch_waits_for_the_threads_that_reach_it() {
+    let mut b = KB::new(1);
+    let x = b.garr(Scalar::F32, 1);
+    let s = b.shared(Scalar::F32, 1);
+    let out = b.output(Scalar::F32, AtomicOp::Add);
+    let bit = b.var(I32);
+    let i = b.var(I32);
+    let bp = special(Special::BlkPos, 1);
+    let bd = special(Special::BlkDim, 1);
+    let k = b.build(vec![
+        st(StmtKind::AllocShared {
+            arr: s.id,
+            dims: vec![bd.clone()],
+            zero: false,
+        }),
+        s.set(vec![bp.clone()], x.at(vec![pos(1)])),
+        st(StmtKind::Barrier),
+        assign(&bit, ci(1)),
+        whl(
+            lt(bit.clone(), bd.clone()),
+            vec![
+                assign(&i, mul(mul(ci(2), bit.clone()), bp.clone())),
+                iff(
+                    lt(add(i.clone(), bit.clone()), bd),
+                    vec![
+                        s.set(
+                            vec![i.clone()],
+                            add(
+                                s.at(vec![i.clone()]),
+                                s.at(vec![add(i.clone(), bit.clone())]),
+                            ),
+                        ),
+                        st(StmtKind::Barrier),
+                    ],
+                    vec![],
+                ),
+                assign(&bit, mul(bit.clone(), ci(2))),
+            ],
+        ),
+        iff(eq(bp, ci(0)), vec![acc(out, s.at(vec![ci(0)]))], vec![]),
+    ]);
+    let n = 1 << 12;
+    let xs: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    let want: f32 = xs.iter().sum();
+    let (r, _) = run(
+        &k,
+        &[n],
+        &[256],
+        arrays(1),
+        vec![(vec![n], Buffer::F32(xs))],
+        2,
+    );
+    assert_eq!(r.unwrap(), vec![KValue::Float(want as f64)]);
+}
+
 /// Mandelbrot-like: iterate `z = z^2 + c` until `|z|^2 > 4` (break) or 100 steps.
 #[test]
 fn mandelbrot_iteration_counts() {
@@ -281,7 +340,9 @@ fn break_continue_return_masks() {
 }
 
 #[test]
-fn divergent_barrier_is_an_error() {
+fn a_barrier_skipped_then_reached_is_an_error() {
+    // Threads 2.. skip the barrier at line 12 (allowed: they could run on to the end),
+    // then wait at the one at line 14, which their block passed without them.
     let mut b = KB::new(1);
     let y = b.garr(Scalar::I32, 1);
     let bp = special(Special::BlkPos, 1);
@@ -291,6 +352,7 @@ fn divergent_barrier_is_an_error() {
             vec![at_line(12, st(StmtKind::Barrier))],
             vec![],
         ),
+        at_line(14, st(StmtKind::Barrier)),
         y.set(vec![pos(1)], bp),
     ]);
     let (r, _) = run(
@@ -302,10 +364,10 @@ fn divergent_barrier_is_an_error() {
         0,
     );
     let e = r.unwrap_err();
-    assert_eq!((e.kind, e.line), (KernelErrorKind::Divergence, 12));
+    assert_eq!((e.kind, e.line), (KernelErrorKind::Divergence, 14));
     assert_eq!(
         e.message,
-        "syncthreads is reached by only some threads of a block (line 12)"
+        "syncthreads at line 14 is reached by a thread that skipped an earlier barrier of its block (a thread may leave out barriers only on its way to the end of the kernel)"
     );
     // After a return by some threads, the barrier is fine for the others.
     let mut b = KB::new(1);
@@ -343,6 +405,49 @@ fn assert_reports_first_failure_with_line() {
     );
     b = KB::new(1);
     let _ = b.var(I32);
+}
+
+/// Several failing threads: the lowest position's failure is reported, whatever the
+/// statement order (position 400 fails at line 7, positions 300 and 9000 later, at line
+/// 9; one chunk holds 300 and 400, a later one 9000), and the positions after a
+/// failing one still run (`y` is written past it).
+#[test]
+fn the_lowest_failing_position_is_reported() {
+    let mut b = KB::new(1);
+    let y = b.garr(Scalar::I32, 1);
+    let p = pos(1);
+    let k = b.build(vec![
+        at_line(
+            7,
+            st(StmtKind::Assert {
+                cond: bin(BinOp::Ne, p.clone(), ci(400)),
+            }),
+        ),
+        y.set(vec![p.clone()], ci(1)),
+        at_line(
+            9,
+            st(StmtKind::Assert {
+                cond: bin(
+                    BinOp::And,
+                    bin(BinOp::Ne, p.clone(), ci(300)),
+                    bin(BinOp::Ne, p, ci(9000)),
+                ),
+            }),
+        ),
+    ]);
+    for threads in [1, 2] {
+        let (r, out) = run(
+            &k,
+            &[10_000],
+            &[1],
+            arrays(1),
+            vec![(vec![10_000], Buffer::I32(vec![0; 10_000]))],
+            threads,
+        );
+        assert_eq!(r.unwrap_err().line, 9);
+        let ys = i32s(&out[0]);
+        assert_eq!((ys[299], ys[300], ys[400], ys[401]), (1, 1, 0, 1));
+    }
 }
 
 impl KB {

@@ -41,8 +41,10 @@ impl Gen<'_> {
         if run.is_empty() {
             return;
         }
-        if let Some(i) = self.interleave_split(run) {
-            return self.interleaved(run, i);
+        if self.active.is_none() {
+            if let Some(i) = self.interleave_split(run) {
+                return self.interleaved(run, i);
+            }
         }
         self.open_threads();
         for s in run {
@@ -70,6 +72,17 @@ impl Gen<'_> {
             format!("({a}) * bz_kb{c} + bz_blkpos{c}")
         });
         self.line_out(&format!("const i64 bz_tid = {tid};"));
+        match &self.active {
+            Some(m) => {
+                let m = m.clone();
+                self.line_out(&format!("if (!{m}[bz_tid] || bz_dead_a[bz_tid]) continue;"));
+            }
+            None => self.line_out("if (bz_dead_a[bz_tid]) continue;"),
+        }
+        // The thread's own scope: an error leaves it for the failure label below.
+        self.line_out("{");
+        self.catch = Some((self.out.len(), self.next_catch));
+        self.next_catch += 1;
         self.line_out(SPECIALS);
         // The thread's variables as locals (registers), written back when assigned.
         for (i, v) in self.k.vars.iter().enumerate() {
@@ -87,6 +100,17 @@ impl Gen<'_> {
                 self.line_out(&format!("{name}_a[bz_tid] = {name};"));
             }
         }
+        if let Some((start, id)) = self.catch.take() {
+            // An error stops this thread only (`bz_thread_failed`); the others run on.
+            let body = self.out.split_off(start);
+            self.out
+                .push_str(&body.replace("goto bz_abort;", &format!("goto bz_tf{id};")));
+            self.line_out("}");
+            self.line_out("continue;");
+            self.line_out(&format!(
+                "bz_tf{id}: bz_thread_failed(bz_e, bz_fe, bz_fe_tid, bz_tid, bz_dead_a, bz_u, bz_nt);"
+            ));
+        }
         self.depth -= 1;
         self.line_out("}");
     }
@@ -95,7 +119,9 @@ impl Gen<'_> {
     fn uniform_open(&mut self) {
         self.line_out("{");
         self.depth += 1;
-        self.line_out("const i64 bz_tid = 0;");
+        // The lowest thread still running (all running threads agree on uniform
+        // values; stopped ones keep stale copies).
+        self.line_out("const i64 bz_tid = bz_u < bz_nt ? bz_u : 0;");
         let r = self.k.rank.clamp(1, 4) as usize;
         let zeros: Vec<String> = (0..r).map(|c| format!("bz_blkpos{c} = 0")).collect();
         self.line_out(&format!("const i32 {};", zeros.join(", ")));
@@ -103,7 +129,7 @@ impl Gen<'_> {
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             let t = spell::ty(v.ty);
-            self.line_out(&format!("const {t} {name} = {name}_a[0];"));
+            self.line_out(&format!("const {t} {name} = {name}_a[bz_tid];"));
         }
     }
 
@@ -118,7 +144,8 @@ impl Gen<'_> {
         self.line_out(&format!("bool {c};"));
         self.uniform_open();
         let x = self.expr(cond);
-        self.line_out(&format!("{c} = {x};"));
+        // With no thread left running, no branch or iteration is taken.
+        self.line_out(&format!("{c} = bz_u < bz_nt && ({x});"));
         if self.has_checked(cond) {
             self.line_out("if (bz_e.code) goto bz_abort;");
         }
@@ -129,11 +156,16 @@ impl Gen<'_> {
     fn fission_stmt(&mut self, s: &Stmt) {
         self.line = s.line;
         match &s.kind {
-            StmtKind::Barrier => self.line_out("// syncthreads"),
+            StmtKind::Barrier => self.barrier(),
             StmtKind::AllocShared { arr, dims, zero } => {
                 self.uniform_open();
                 self.alloc_shared(*arr, dims, *zero);
                 self.close();
+            }
+            StmtKind::If { cond, then, els }
+                if blazar_kir::uniform::is_varying(cond, &self.varying) =>
+            {
+                self.masked_if(cond, then, els)
             }
             StmtKind::If { cond, then, els } => {
                 self.line_out("{");
@@ -187,13 +219,15 @@ impl Gen<'_> {
                     "for (; (({t})0 < {st}) ? ({cur} <= {hi}) : ({hi} <= {cur}); {cur} += {st}) {{"
                 ));
                 self.depth += 1;
+                let only = self.only_active();
                 self.line_out(&format!(
-                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {v}_a[bz_tid] = {cur};"
+                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {only}{v}_a[bz_tid] = {cur};"
                 ));
                 self.fblock(body);
                 self.close();
+                let only = self.only_active();
                 self.line_out(&format!(
-                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {v}_a[bz_tid] = {cur};"
+                    "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {only}{v}_a[bz_tid] = {cur};"
                 ));
                 self.close();
             }
@@ -249,6 +283,7 @@ impl Gen<'_> {
         let r = k.rank.clamp(1, 4) as usize;
         let mut s = self.header();
         s.push_str("  const i64 bz_nt = bz_c->chunk;\n  int bz_rc = 0;\n");
+        s.push_str("  bz_err bz_fe = {}, bz_best = {};\n  i64 bz_fe_tid = 0, bz_u = 0, bz_bi[4] = {0, 0, 0, 0};\n");
         for (i, v) in k.vars.iter().enumerate() {
             let t = spell::ty(v.ty);
             let _ = writeln!(
@@ -260,14 +295,27 @@ impl Gen<'_> {
         let vars: Vec<String> = (0..k.vars.len())
             .map(|i| format!("{}_a", self.var_base(i as u32)))
             .collect();
-        // Per-thread step and end of an interleaved loop (`emit::interleave`).
-        let scratch = ["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
+        // Per-thread step and end of an interleaved loop (`emit::interleave`), and the
+        // masks and skipped-barrier flags of barriers under varying conditions.
+        let mut scratch = vec!["bz_ist_a".to_string(), "bz_ihi_a".to_string()];
+        let flags: Vec<String> = (0..self.masks)
+            .map(|i| format!("bz_m{i}_a"))
+            .chain(self.divergent.then(|| "bz_skip_a".to_string()))
+            .chain(["bz_dead_a".to_string()])
+            .collect();
         for v in &scratch {
             let _ = writeln!(
                 s,
                 "  i64* {v} = (i64*)malloc(sizeof(i64) * (bz_nt > 0 ? bz_nt : 1));"
             );
         }
+        for v in &flags {
+            let _ = writeln!(
+                s,
+                "  unsigned char* {v} = (unsigned char*)malloc(bz_nt > 0 ? bz_nt : 1);"
+            );
+        }
+        scratch.extend(flags);
         let check = vars
             .iter()
             .chain(&scratch)
@@ -278,9 +326,16 @@ impl Gen<'_> {
             s,
             "  if ({check}) {{ bz_e.code = 7; bz_e.a = (u64)bz_nt; goto bz_abort; }}"
         );
+        // A failing thread stops (`bz_dead_a`), the others run on; the block reports
+        // its lowest failing thread (`bz_fe`), the range its failure of lowest linear
+        // position (`bz_best`), and `stop` the lowest position found by any range:
+        // blocks starting past it are not run.
         s.push_str("  for (; bz_item < bz_hi; bz_item++) {\n");
-        s.push_str("    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < bz_item) break;\n");
         s.push_str("    i64 bz_rb = bz_item;\n");
+        s.push_str("    memset(bz_dead_a, 0, (size_t)bz_nt);\n    bz_u = 0; bz_fe.code = 0;\n");
+        if self.divergent {
+            s.push_str("    memset(bz_skip_a, 0, (size_t)bz_nt);\n");
+        }
         for c in (0..r).rev() {
             let _ = writeln!(
                 s,
@@ -293,6 +348,17 @@ impl Gen<'_> {
                 "    const i32 bz_blkidx{c} = (i32)bz_bidx{c}, bz_blkdim{c} = (i32)bz_kb{c}, bz_blkcnt{c} = (i32)(bz_kd{c} / bz_kb{c});"
             );
         }
+        // The block index of the current item (also for the abort path).
+        for c in 0..r {
+            let _ = writeln!(s, "    bz_bi[{c}] = bz_bidx{c};");
+        }
+        let first = (0..r).fold("(i64)0".to_string(), |a, c| {
+            format!("({a}) * bz_kd{c} + bz_bidx{c} * bz_kb{c}")
+        });
+        let _ = writeln!(
+            s,
+            "    if (__atomic_load_n(bz_c->stop, __ATOMIC_RELAXED) < {first}) break;"
+        );
         for (i, o) in k.outputs.iter().enumerate() {
             let t = spell::scalar(o.ty);
             let op = spell::op_code(super::partial_op(o.op));
@@ -325,6 +391,22 @@ impl Gen<'_> {
                 let _ = writeln!(s, "{l}");
             }
         }
+        let key = |tid: &str| {
+            let mut t = format!("    {{ i64 bz_r = {tid}, bz_t[4] = {{0, 0, 0, 0}};");
+            for c in (0..r).rev() {
+                let _ = write!(t, " bz_t[{c}] = bz_r % bz_kb{c}; bz_r /= bz_kb{c};");
+            }
+            let pos = (0..r).fold("(i64)0".to_string(), |a, c| {
+                format!("({a}) * bz_kd{c} + bz_bi[{c}] * bz_kb{c} + bz_t[{c}]")
+            });
+            let _ = write!(t, " bz_key = {pos}; }}");
+            t
+        };
+        s.push_str("    if (bz_fe.code) {\n      i64 bz_key = 0;\n");
+        let _ = writeln!(s, "  {}", key("bz_fe_tid"));
+        s.push_str("      bz_fe.item = bz_item; bz_fe.pos = bz_key;\n");
+        s.push_str("      if (!bz_best.code || bz_key < bz_best.pos) bz_best = bz_fe;\n");
+        s.push_str("      bz_stop_min(bz_c->stop, bz_key);\n      continue;\n    }\n");
         for (i, o) in k.outputs.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -334,7 +416,20 @@ impl Gen<'_> {
                 spell::scalar(o.ty)
             );
         }
-        s.push_str("  }\n  goto bz_end;\nbz_abort:\n  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  bz_rc = bz_e.code;\nbz_end:\n");
+        // The end of the range: its best failure, if any. An error in code the block
+        // runs once (a uniform condition, a shared allocation) is the failure of its
+        // lowest running thread and ends the range.
+        s.push_str("  }\n  if (bz_best.code) { *bz_out = bz_best; bz_rc = bz_best.code; }\n  goto bz_end;\nbz_abort:\n  {\n    i64 bz_key = 0;\n");
+        let _ = writeln!(s, "  {}", key("bz_u < bz_nt ? bz_u : 0"));
+        s.push_str("    bz_e.item = bz_item; bz_e.pos = bz_key;\n");
+        s.push_str(
+            "    if (bz_fe.code && bz_fe_tid <= bz_u) { bz_e = bz_fe; bz_e.item = bz_item; }\n",
+        );
+        s.push_str("    if (bz_fe.code && bz_fe_tid <= bz_u) {\n");
+        let _ = writeln!(s, "  {}", key("bz_fe_tid"));
+        s.push_str("      bz_e.pos = bz_key;\n    }\n");
+        s.push_str("    if (bz_best.code && bz_best.pos < bz_e.pos) bz_e = bz_best;\n");
+        s.push_str("    *bz_out = bz_e;\n    bz_rc = bz_e.code;\n  }\nbz_end:\n");
         for v in vars.iter().chain(&scratch) {
             let _ = writeln!(s, "  free({v});");
         }

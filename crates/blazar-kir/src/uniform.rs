@@ -1,17 +1,20 @@
-//! The barrier check: `syncthreads` may only sit under control flow that every thread
-//! of a block takes the same way (block-uniform conditions).
+//! Block uniformity: which values and conditions may differ between the threads of
+//! one block, and which barriers sit under control flow that depends on the thread.
 //!
 //! A value is *varying* when it may differ between the threads of one block: `pos`,
 //! `blkpos`, loads at varying indices, and variables assigned a varying value or
 //! assigned under a varying condition. `blkdim`, `blkidx`, `blkcnt`, constants and
-//! arguments are uniform. A barrier inside an `if` or loop whose condition is varying
-//! is rejected with the line of that barrier; what this static rule cannot see (a
-//! uniform-looking condition that still splits a block) is caught by the executor.
+//! arguments are uniform. A barrier under a varying condition is allowed: it waits for
+//! the threads of the block that reach it, and the threads that skip it may only run on
+//! to the end of the kernel (the executors report a skipping thread that reaches a
+//! barrier again). The native tier runs a barrier under a varying `if` with per-thread
+//! masks and leaves kernels with a barrier under a varying loop to the interpreter
+//! ([`barrier_in_varying_loop`]).
 
-use blazar_kir::{Block, Expr, ExprKind, Kernel, Special, Stmt, StmtKind};
+use crate::{Block, Expr, ExprKind, Kernel, Special, Stmt, StmtKind};
 
-/// Returns the line of the first barrier under a varying condition, if any.
-pub fn check_barriers(k: &Kernel) -> Result<(), (u32, String)> {
+/// Per variable of `k`: whether it may differ between the threads of a block.
+pub fn varying_vars(k: &Kernel) -> Vec<bool> {
     let mut varying = vec![false; k.vars.len()];
     // Fixpoint: a variable becomes varying and stays so.
     loop {
@@ -21,13 +24,22 @@ pub fn check_barriers(k: &Kernel) -> Result<(), (u32, String)> {
             break;
         }
     }
-    match find(&k.body, false, &varying) {
-        Some(line) => Err((line, format!("`syncthreads` at line {line} is inside control flow that depends on the thread (for example on `pos` or `blkpos`); every thread of a block must reach it"))),
-        None => Ok(()),
-    }
+    varying
 }
 
-fn is_varying(e: &Expr, varying: &[bool]) -> bool {
+/// The line of the first barrier under thread-dependent control flow, if any.
+pub fn divergent_barrier(k: &Kernel) -> Option<u32> {
+    find(&k.body, false, false, &varying_vars(k))
+}
+
+/// The line of the first barrier inside a loop whose iterations depend on the thread
+/// (a varying condition or bounds, or a `break` under a varying condition), if any.
+pub fn barrier_in_varying_loop(k: &Kernel) -> Option<u32> {
+    find(&k.body, false, true, &varying_vars(k))
+}
+
+/// Whether `e` may differ between the threads of a block, given [`varying_vars`].
+pub fn is_varying(e: &Expr, varying: &[bool]) -> bool {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Size { .. } | ExprKind::Numel(_) => false,
         ExprKind::Var(v) => varying.get(*v as usize).copied().unwrap_or(true),
@@ -61,10 +73,10 @@ fn set(varying: &mut [bool], v: u32) {
 
 fn mark_stmt(s: &Stmt, under: bool, varying: &mut Vec<bool>) {
     match &s.kind {
-        StmtKind::Assign { var, value } | StmtKind::SetLane { var, value, .. } => {
-            if under || is_varying(value, varying) {
-                set(varying, *var);
-            }
+        StmtKind::Assign { var, value } | StmtKind::SetLane { var, value, .. }
+            if under || is_varying(value, varying) =>
+        {
+            set(varying, *var);
         }
         StmtKind::If { cond, then, els } => {
             let u = under || is_varying(cond, varying);
@@ -109,17 +121,18 @@ fn has_varying_exit(b: &Block, varying: &[bool]) -> bool {
     walk(b, false, varying)
 }
 
-fn find(b: &Block, under: bool, varying: &[bool]) -> Option<u32> {
+fn find(b: &Block, under: bool, loops_only: bool, varying: &[bool]) -> Option<u32> {
     for s in b {
         let hit = match &s.kind {
             StmtKind::Barrier if under => Some(s.line),
             StmtKind::If { cond, then, els } => {
-                let u = under || is_varying(cond, varying);
-                find(then, u, varying).or_else(|| find(els, u, varying))
+                let u = under || (!loops_only && is_varying(cond, varying));
+                find(then, u, loops_only, varying).or_else(|| find(els, u, loops_only, varying))
             }
             StmtKind::While { cond, body } => find(
                 body,
                 under || is_varying(cond, varying) || has_varying_exit(body, varying),
+                loops_only,
                 varying,
             ),
             StmtKind::For {
@@ -132,7 +145,7 @@ fn find(b: &Block, under: bool, varying: &[bool]) -> Option<u32> {
                 let u = under
                     || [start, step, end].iter().any(|x| is_varying(x, varying))
                     || has_varying_exit(body, varying);
-                find(body, u, varying)
+                find(body, u, loops_only, varying)
             }
             _ => None,
         };
@@ -141,4 +154,14 @@ fn find(b: &Block, under: bool, varying: &[bool]) -> Option<u32> {
         }
     }
     None
+}
+
+/// The executors' message for a thread that skipped a barrier and then reached the
+/// barrier at `line`.
+pub fn skipped_barrier_message(line: u32) -> String {
+    format!(
+        "syncthreads at line {line} is reached by a thread that skipped an earlier barrier \
+         of its block (a thread may leave out barriers only on its way to the end of the \
+         kernel)"
+    )
 }
