@@ -1,6 +1,8 @@
 % A thread that skipped the barrier in an earlier iteration must not come back to it:
 % here the threads waiting at it grow from one iteration to the next.
+% Not on CUDA: the GPU cannot detect it (the program runs; the behaviour is undefined).
 % ==
+% backends { cpu nvrtc }
 % error: (?s)divergent_barrier\.q:10:13: error: \(parallel_do\) growing - syncthreads at line 10 is reached by a thread that skipped an earlier barrier of its block.*divergent_barrier\.q:15:1: note: `growing` was launched here
 function [] = __kernel__ growing(y : vec, blkpos : int)
     s = shared(8)
