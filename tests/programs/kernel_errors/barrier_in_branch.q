@@ -3,7 +3,7 @@
 % Not on CUDA: the GPU cannot detect it (the program runs; the behaviour is undefined).
 % ==
 % backends { cpu nvrtc }
-% error: (?s)barrier_in_branch\.q:9:5: error: \(parallel_do\) uneven - syncthreads at line 9 is reached by a thread that skipped an earlier barrier of its block.*barrier_in_branch\.q:13:1: note: `uneven` was launched here
+% error: (?s)barrier_in_branch\.q:11:5: error: \(parallel_do\) uneven - syncthreads at line 11 is reached by a thread that skipped an earlier barrier of its block.*barrier_in_branch\.q:15:1: note: `uneven` was launched here
 function [] = __kernel__ uneven(x : vec, pos : int, blkpos : int)
     if blkpos < 4
         syncthreads

@@ -3,7 +3,7 @@
 % Not on CUDA: the GPU cannot detect it (the program runs; the behaviour is undefined).
 % ==
 % backends { cpu nvrtc }
-% error: (?s)divergent_barrier\.q:10:13: error: \(parallel_do\) growing - syncthreads at line 10 is reached by a thread that skipped an earlier barrier of its block.*divergent_barrier\.q:15:1: note: `growing` was launched here
+% error: (?s)divergent_barrier\.q:12:13: error: \(parallel_do\) growing - syncthreads at line 12 is reached by a thread that skipped an earlier barrier of its block.*divergent_barrier\.q:17:1: note: `growing` was launched here
 function [] = __kernel__ growing(y : vec, blkpos : int)
     s = shared(8)
     s[blkpos] = blkpos
