@@ -6,6 +6,8 @@
 //! caller then runs that operation on the host, which also reports any error there.
 
 mod finish;
+mod gather;
+mod unary;
 
 pub use finish::{Arg, Finished};
 
@@ -176,78 +178,6 @@ impl Builder {
         self.keys.push(None);
         self.views.push((i, key, params));
         Some(self.push(NodeKind::Input(i), elem, dims, elem == Scalar::F32))
-    }
-
-    /// `table[index]`: the elements of the array with key `key` (of `elem`, `rank`
-    /// dimensions, read outside as `read` says) at the linear indices of the int node
-    /// `index`, a vec of as many elements. `index` must be plain (its arrays all of its
-    /// shape, no views), so that the gather's region runs over one linear index.
-    pub fn gather(
-        &mut self,
-        key: usize,
-        elem: Scalar,
-        rank: u8,
-        read: blazar_kir::ReadMode,
-        index: NodeRef,
-    ) -> Option<NodeRef> {
-        if !array_elem(elem) || !self.ty(index).is_int() || !self.plain(index) {
-            return None;
-        }
-        let n = self.numel(index);
-        if self.dims(index).is_empty() || n > i32::MAX as usize {
-            return None;
-        }
-        let i = self.inputs.len() as u16;
-        self.inputs.push(Input::Table { elem, rank, read });
-        self.keys.push(None);
-        self.tables.push((i, key));
-        let at = self.cast(index, Scalar::I64);
-        Some(self.push(
-            NodeKind::Gather(i, at.0),
-            elem,
-            vec![n],
-            elem == Scalar::F32,
-        ))
-    }
-
-    /// Whether every array input under `n` has `n`'s shape and none is a view (a
-    /// gather counts as an input of its own shape): the node can be computed at one
-    /// linear index.
-    fn plain(&self, n: NodeRef) -> bool {
-        let dims = self.dims(n);
-        let mut stack = vec![n.0];
-        while let Some(i) = stack.pop() {
-            let d = &self.dims[i as usize];
-            match self.nodes[i as usize].kind {
-                NodeKind::Input(j) => match self.inputs[j as usize] {
-                    Input::Scalar(_) => {}
-                    Input::Array { .. } if d.as_slice() == dims => {}
-                    _ => return false,
-                },
-                NodeKind::Gather(..) if d.as_slice() == dims => {}
-                NodeKind::Gather(..) => return false,
-                ref k => stack.extend(k.operands()),
-            }
-        }
-        true
-    }
-
-    /// `a` and `b` are plain and of one shape (or scalars).
-    fn plain_pair(&self, a: NodeRef, b: NodeRef) -> bool {
-        let (x, y) = (self.dims(a), self.dims(b));
-        (x.is_empty() || y.is_empty() || x == y) && self.plain(a) && self.plain(b)
-    }
-
-    /// Whether a gather is under `n`.
-    pub(crate) fn gathers(&self, n: NodeRef) -> bool {
-        let mut stack = vec![n.0];
-        while let Some(i) = stack.pop() {
-            match &self.nodes[i as usize].kind {
-                NodeKind::Gather(..) => return true,
-                k => stack.extend(k.operands()),
-            }
-        }
-        false
     }
 
     /// A scalar: a constant of the source (folded into the kernel) or a run-time value
@@ -523,106 +453,5 @@ impl Builder {
         let v = self.cast(value, t);
         let clean = t == Scalar::F32;
         Some(self.push(NodeKind::Select(c, v.0, old.0), t, dims, clean))
-    }
-
-    /// `-a`: the operand's type (ints wrap).
-    pub fn neg(&mut self, a: NodeRef) -> Option<NodeRef> {
-        let t = self.ty(a);
-        if t.is_int() && !int_arith(t) {
-            return None;
-        }
-        let (dims, clean) = (self.dims(a).to_vec(), self.clean[a.0 as usize]);
-        Some(self.push(NodeKind::Neg(a.0), t, dims, clean))
-    }
-
-    /// `!a`: a 0/1 real.
-    pub fn not(&mut self, a: NodeRef) -> Option<NodeRef> {
-        if self.ty(a).is_complex() {
-            return None;
-        }
-        let b = self.truth(a);
-        let dims = self.dims(a).to_vec();
-        let v = self.push(NodeKind::Not(b.0), Scalar::Bool, dims, false);
-        Some(self.cast(v, self.prec.real()))
-    }
-
-    /// A one-argument math builtin by name, on a real or int operand (ints convert to
-    /// reals first, except where the host keeps them).
-    pub fn math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
-        if self.ty(a).is_complex() {
-            return self.complex_math(name, a);
-        }
-        if let Some(t) = conversion(name, self.prec) {
-            // Reals truncate toward zero and saturate (NaN gives 0), ints wrap: KIR's
-            // casts, as the host's conversions.
-            let v = self.cast(a, t);
-            if v == a {
-                // Already of that type: the value itself, as a node of its own.
-                let dims = self.dims(a).to_vec();
-                let clean = self.clean[a.0 as usize];
-                return Some(self.push(NodeKind::Cast(a.0), t, dims, clean));
-            }
-            return Some(v);
-        }
-        let f = match name {
-            "sqrt" => MathFn::Sqrt,
-            "exp" => MathFn::Exp,
-            "exp2" => MathFn::Exp2,
-            "log" => MathFn::Log,
-            "log2" => MathFn::Log2,
-            "log10" => MathFn::Log10,
-            "sin" => MathFn::Sin,
-            "cos" => MathFn::Cos,
-            "tan" => MathFn::Tan,
-            "asin" => MathFn::Asin,
-            "acos" => MathFn::Acos,
-            "atan" => MathFn::Atan,
-            "sinh" => MathFn::Sinh,
-            "cosh" => MathFn::Cosh,
-            "tanh" => MathFn::Tanh,
-            "abs" => MathFn::Abs,
-            "floor" => MathFn::Floor,
-            "ceil" => MathFn::Ceil,
-            "round" => MathFn::Round,
-            "frac" => MathFn::Frac,
-            "sign" => MathFn::Sign,
-            "isnan" => MathFn::IsNan,
-            "isinf" => MathFn::IsInf,
-            "isfinite" => MathFn::IsFinite,
-            _ => return None,
-        };
-        if self.ty(a).is_int() {
-            // abs, floor, ceil, round and sign keep ints on the host.
-            return None;
-        }
-        let c = self.real_compute(a, None);
-        let x = self.cast(a, c);
-        let dims = self.dims(a).to_vec();
-        let test = matches!(f, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite);
-        let ty = if test { Scalar::Bool } else { c };
-        let v = self.push(NodeKind::Math(f, x.0), ty, dims, ty == Scalar::F32);
-        Some(self.cast(v, self.prec.real()))
-    }
-
-    /// `real`, `imag`, `abs`, `angle` (reals) and `conj` of a complex operand, as the
-    /// host computes them: in complex f64, rounded to the precision's type.
-    fn complex_math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
-        let (f, ty) = match name {
-            "real" => (MathFn::Real, Scalar::F64),
-            "imag" => (MathFn::Imag, Scalar::F64),
-            "abs" => (MathFn::Abs, Scalar::F64),
-            "angle" => (MathFn::Angle, Scalar::F64),
-            "conj" => (MathFn::Conj, Scalar::C64),
-            _ => return None,
-        };
-        let x = self.cast(a, Scalar::C64);
-        let dims = self.dims(a).to_vec();
-        let v = self.push(NodeKind::Math(f, x.0), ty, dims, false);
-        let out = if ty == Scalar::C64 {
-            complex_of(self.prec)
-        } else {
-            self.prec.real()
-        };
-        Some(self.cast(v, out))
     }
 }

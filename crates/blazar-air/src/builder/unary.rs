@@ -1,0 +1,107 @@
+//! Unary nodes: negation, logical not, one-argument math builtins and conversions, and
+//! the complex functions (`real`, `imag`, `abs`, `angle`, `conj`).
+
+use super::*;
+
+impl Builder {
+    /// `-a`: the operand's type (ints wrap).
+    pub fn neg(&mut self, a: NodeRef) -> Option<NodeRef> {
+        let t = self.ty(a);
+        if t.is_int() && !int_arith(t) {
+            return None;
+        }
+        let (dims, clean) = (self.dims(a).to_vec(), self.clean[a.0 as usize]);
+        Some(self.push(NodeKind::Neg(a.0), t, dims, clean))
+    }
+
+    /// `!a`: a 0/1 real.
+    pub fn not(&mut self, a: NodeRef) -> Option<NodeRef> {
+        if self.ty(a).is_complex() {
+            return None;
+        }
+        let b = self.truth(a);
+        let dims = self.dims(a).to_vec();
+        let v = self.push(NodeKind::Not(b.0), Scalar::Bool, dims, false);
+        Some(self.cast(v, self.prec.real()))
+    }
+
+    /// A one-argument math builtin by name, on a real or int operand (ints convert to
+    /// reals first, except where the host keeps them).
+    pub fn math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        if self.ty(a).is_complex() {
+            return self.complex_math(name, a);
+        }
+        if let Some(t) = conversion(name, self.prec) {
+            // Reals truncate toward zero and saturate (NaN gives 0), ints wrap: KIR's
+            // casts, as the host's conversions.
+            let v = self.cast(a, t);
+            if v == a {
+                // Already of that type: the value itself, as a node of its own.
+                let dims = self.dims(a).to_vec();
+                let clean = self.clean[a.0 as usize];
+                return Some(self.push(NodeKind::Cast(a.0), t, dims, clean));
+            }
+            return Some(v);
+        }
+        let f = match name {
+            "sqrt" => MathFn::Sqrt,
+            "exp" => MathFn::Exp,
+            "exp2" => MathFn::Exp2,
+            "log" => MathFn::Log,
+            "log2" => MathFn::Log2,
+            "log10" => MathFn::Log10,
+            "sin" => MathFn::Sin,
+            "cos" => MathFn::Cos,
+            "tan" => MathFn::Tan,
+            "asin" => MathFn::Asin,
+            "acos" => MathFn::Acos,
+            "atan" => MathFn::Atan,
+            "sinh" => MathFn::Sinh,
+            "cosh" => MathFn::Cosh,
+            "tanh" => MathFn::Tanh,
+            "abs" => MathFn::Abs,
+            "floor" => MathFn::Floor,
+            "ceil" => MathFn::Ceil,
+            "round" => MathFn::Round,
+            "frac" => MathFn::Frac,
+            "sign" => MathFn::Sign,
+            "isnan" => MathFn::IsNan,
+            "isinf" => MathFn::IsInf,
+            "isfinite" => MathFn::IsFinite,
+            _ => return None,
+        };
+        if self.ty(a).is_int() {
+            // abs, floor, ceil, round and sign keep ints on the host.
+            return None;
+        }
+        let c = self.real_compute(a, None);
+        let x = self.cast(a, c);
+        let dims = self.dims(a).to_vec();
+        let test = matches!(f, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite);
+        let ty = if test { Scalar::Bool } else { c };
+        let v = self.push(NodeKind::Math(f, x.0), ty, dims, ty == Scalar::F32);
+        Some(self.cast(v, self.prec.real()))
+    }
+
+    /// `real`, `imag`, `abs`, `angle` (reals) and `conj` of a complex operand, as the
+    /// host computes them: in complex f64, rounded to the precision's type.
+    fn complex_math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
+        let (f, ty) = match name {
+            "real" => (MathFn::Real, Scalar::F64),
+            "imag" => (MathFn::Imag, Scalar::F64),
+            "abs" => (MathFn::Abs, Scalar::F64),
+            "angle" => (MathFn::Angle, Scalar::F64),
+            "conj" => (MathFn::Conj, Scalar::C64),
+            _ => return None,
+        };
+        let x = self.cast(a, Scalar::C64);
+        let dims = self.dims(a).to_vec();
+        let v = self.push(NodeKind::Math(f, x.0), ty, dims, false);
+        let out = if ty == Scalar::C64 {
+            complex_of(self.prec)
+        } else {
+            self.prec.real()
+        };
+        Some(self.cast(v, out))
+    }
+}
