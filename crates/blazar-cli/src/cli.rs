@@ -34,7 +34,7 @@ pub enum Command {
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
         /// the KIR of every kernel specialisation it launched; `cuda` prints the CUDA
-        /// C++ generated for each of them.
+        /// C++ generated for each of them, `cpp` the C++ of the native CPU tier.
         #[arg(value_enum)]
         what: EmitWhat,
         /// The program (a `.q` file).
@@ -150,6 +150,8 @@ fn parse_fuse_min(s: &str) -> Result<usize, String> {
 pub enum EmitWhat {
     Kir,
     Cuda,
+    /// The C++ of the native CPU tier (or why a kernel runs on the SIMT interpreter).
+    Cpp,
     /// Every `for` loop with the parallelizer's decision and its reason.
     Loops,
 }
@@ -299,6 +301,14 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
         match what {
             EmitWhat::Kir => println!("{}", blazar_kir::printer::print_kernel(k)),
             EmitWhat::Cuda => println!("{}", blazar_codegen_cuda::generate(k, &opts).source),
+            EmitWhat::Cpp => match blazar_native::source(k) {
+                Some(src) => println!("// ---- kernel {} ----\n{src}", k.name),
+                None => println!(
+                    "// ---- kernel {}: runs on the SIMT interpreter ({}) ----",
+                    k.name,
+                    blazar_native::unsupported(k).unwrap_or_default()
+                ),
+            },
             EmitWhat::Loops => {}
         }
     }

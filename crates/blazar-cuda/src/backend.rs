@@ -16,7 +16,7 @@ use crate::params::{
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
-use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan, LaunchTiming};
 use blazar_launch::{ArrayOp, Backend};
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{
@@ -68,6 +68,8 @@ pub struct CudaBackend {
     stats: Stats,
     /// cuBLAS for matrix products, opened on first use.
     blas: Option<crate::blas::Blas>,
+    /// Events around each kernel under `--profile`.
+    clock: Option<crate::timer::KernelClock>,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -116,6 +118,7 @@ impl CudaBackend {
             max_shared_optin,
             stats: Stats::default(),
             blas: None,
+            clock: None,
         })
     }
 
@@ -295,6 +298,9 @@ impl Backend for CudaBackend {
         args: &[ArgVal],
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
+        if let Some(c) = self.clock.as_mut() {
+            c.reset();
+        }
         if plan.serial {
             // `serial_do` promises one position after another: the CPU runs it.
             return Ok(None);
@@ -317,7 +323,11 @@ impl Backend for CudaBackend {
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
+        let loaded = self.modules.len();
         let m = self.module(k, gpu_shape(k, plan, args, arrays)?)?;
+        if let Some(c) = self.clock.as_mut().filter(|_| self.modules.len() > loaded) {
+            c.compile = started.elapsed();
+        }
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
             ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
@@ -431,8 +441,14 @@ impl Backend for CudaBackend {
         // SAFETY: the parameters are laid out exactly as the generated kernel declares
         // them (`ParamLayout`), every pointer is a live device allocation that outlives
         // the launch (arrays are kept by their stores, outputs until the copy below).
+        if let Some(c) = self.clock.as_mut() {
+            c.before(&self.stream);
+        }
         unsafe { builder.launch(cfg) }
             .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
+        if let Some(c) = self.clock.as_mut() {
+            c.after(&self.stream);
+        }
         let called = std::time::Instant::now();
         self.stats.launches += 1;
         self.stats.prep_us += (prepared - started).as_secs_f64() * 1e6;
@@ -501,5 +517,22 @@ impl Backend for CudaBackend {
             self.device_name.replace(' ', "_"),
             self.arch
         ))
+    }
+
+    fn set_profiling(&mut self, on: bool) {
+        self.clock = if on {
+            crate::timer::KernelClock::new(&self.stream).ok()
+        } else {
+            None
+        };
+    }
+
+    fn last_timing(&mut self) -> LaunchTiming {
+        self.clock
+            .as_mut()
+            .map_or_else(LaunchTiming::default, |c| LaunchTiming {
+                compile: c.compile,
+                device: c.take(),
+            })
     }
 }

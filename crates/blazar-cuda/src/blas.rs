@@ -24,7 +24,7 @@ struct On {
 }
 
 fn on_device(a: &ArrayRef) -> Option<On> {
-    if a.data.residency() == Residency::Host {
+    if matches!(a.data.residency(), Residency::Host | Residency::Zero) {
         return None;
     }
     let dev = a.data.device().try_borrow().ok()?;

@@ -146,13 +146,22 @@ pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
         // A new copy (first launch, or the host resized the array).
         let slice = pool.take(size).map_err(|e| oom_or(e, size))?;
         *dev = Some(Box::new(DeviceArray::new(slice, pool.clone())));
-        if store.residency() == Residency::Device {
-            return Err("internal error: device data lost".into());
+        match store.residency() {
+            Residency::Device => return Err("internal error: device data lost".into()),
+            Residency::Zero => {}
+            _ => store.set_residency(Residency::Host),
         }
-        store.set_residency(Residency::Host);
     }
     let arr = downcast(dev.as_deref_mut().ok_or("internal error: no device copy")?)?;
-    if store.residency() == Residency::Host && size > 0 {
+    if store.residency() == Residency::Zero {
+        // Zeros made on the device: a memset, nothing crosses the bus.
+        if size > 0 {
+            stream
+                .memset_zeros(&mut arr.slice_mut().slice_mut(0..size))
+                .map_err(|e| driver("clearing device memory", e))?;
+        }
+        store.set_residency(Residency::Device);
+    } else if store.residency() == Residency::Host && size > 0 {
         let bytes = bytes_of(&host.buf).ok_or("cell arrays cannot be passed to kernels")?;
         blazar_runtime::traffic::record(blazar_runtime::traffic::Direction::ToDevice, size);
         stream

@@ -66,3 +66,57 @@ impl DeviceTimer for EventTimer {
             .map_err(timing_error)
     }
 }
+
+/// `blazar run --profile` on the GPU: events recorded around each kernel, so the
+/// profile shows the kernel's own time apart from the launch and the wait.
+pub(crate) struct KernelClock {
+    start: CudaEvent,
+    end: CudaEvent,
+    /// Both events were recorded around the last launch.
+    armed: bool,
+    /// Compiling (or loading) the last launch's kernel.
+    pub compile: std::time::Duration,
+}
+
+impl KernelClock {
+    pub fn new(stream: &cudarc::driver::CudaStream) -> Result<KernelClock, String> {
+        let ev = || {
+            stream
+                .context()
+                .new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(|e| format!("cannot create a CUDA event: {e}"))
+        };
+        Ok(KernelClock {
+            start: ev()?,
+            end: ev()?,
+            armed: false,
+            compile: std::time::Duration::ZERO,
+        })
+    }
+
+    /// A launch begins: nothing measured yet.
+    pub fn reset(&mut self) {
+        self.armed = false;
+        self.compile = std::time::Duration::ZERO;
+    }
+
+    /// Just before the kernel is queued.
+    pub fn before(&mut self, stream: &cudarc::driver::CudaStream) {
+        self.armed = self.start.record(stream).is_ok();
+    }
+
+    /// Just after the kernel is queued.
+    pub fn after(&mut self, stream: &cudarc::driver::CudaStream) {
+        self.armed = self.armed && self.end.record(stream).is_ok();
+    }
+
+    /// The last kernel's device time (waits for it), once.
+    pub fn take(&mut self) -> Option<std::time::Duration> {
+        if !std::mem::take(&mut self.armed) {
+            return None;
+        }
+        self.end.synchronize().ok()?;
+        let ms = self.start.elapsed_ms(&self.end).ok()?;
+        Some(std::time::Duration::from_secs_f64(ms as f64 / 1e3))
+    }
+}

@@ -90,7 +90,11 @@ impl<'p> Interp<'p> {
                 let device = opts
                     .backend
                     .as_ref()
-                    .and_then(|b| b.0.try_borrow().ok().map(|b| b.name()))
+                    .and_then(|b| {
+                        let mut b = b.0.try_borrow_mut().ok()?;
+                        b.set_profiling(true);
+                        Some(b.name())
+                    })
                     .unwrap_or("none");
                 crate::profile::Profile::new(device)
             }),

@@ -475,10 +475,11 @@ impl<'p> Interp<'p> {
         if let Some(t0) = start {
             // Profiling: the launch ends when its device has finished.
             b.synchronize().map_err(fail)?;
+            let timing = b.last_timing();
             drop(b);
             let line = self.sources.line_of(span) as u32;
             if let Some(p) = self.profile.as_mut() {
-                p.kernel(line, &k.name, t0.elapsed());
+                p.kernel(line, &k.name, t0.elapsed(), timing);
             }
         }
         Ok(outs)

@@ -1,12 +1,14 @@
 //! `blazar run --profile`: where a run's time goes, per source line.
 //!
 //! With [`Options::profile`](crate::Options::profile) every kernel launch (a
-//! `parallel_do` or a fused array statement) waits for its device and is timed, and the
+//! `parallel_do` or a fused array statement) waits for its device and is timed (its
+//! first compile apart; on a GPU also the kernel alone, from events), and the
 //! copies between host and device (`blazar_runtime::traffic`) are charged to the
 //! statement that caused them. [`Profile::render`] prints one table of kernels (line,
 //! kernel, device, launches, total and mean time) and one of copies (line, direction,
 //! count, bytes), for the CLI to show after the program's output.
 
+use blazar_launch::LaunchTiming;
 use blazar_runtime::traffic::Traffic;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -16,7 +18,11 @@ use std::time::Duration;
 #[derive(Default)]
 struct Row {
     launches: u64,
+    /// Wall time from the launch until its device finished, compiles excluded.
     total: Duration,
+    /// The kernels alone, where the device measures them.
+    device: Option<Duration>,
+    compile: Duration,
 }
 
 /// What a profiled run measured.
@@ -35,11 +41,16 @@ impl Profile {
         }
     }
 
-    /// One launch of `kernel` from `line`, taking `time` (until its device finished).
-    pub fn kernel(&mut self, line: u32, kernel: &str, time: Duration) {
+    /// One launch of `kernel` from `line`: `time` until its device finished, of which
+    /// `t.compile` compiling it; `t.device` the kernel alone where measured.
+    pub fn kernel(&mut self, line: u32, kernel: &str, time: Duration, t: LaunchTiming) {
         let row = self.kernels.entry((line, kernel.to_string())).or_default();
         row.launches += 1;
-        row.total += time;
+        row.total += time.saturating_sub(t.compile);
+        row.compile += t.compile;
+        if let Some(d) = t.device {
+            *row.device.get_or_insert(Duration::ZERO) += d;
+        }
     }
 
     /// Copies the statement at `line` caused.
@@ -50,33 +61,52 @@ impl Profile {
     /// The two tables as text.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "profile: kernels (each launch waits for its device)");
         let _ = writeln!(
             out,
-            "{:>6}  {:<24} {:<6} {:>9} {:>11} {:>11}",
-            "line", "kernel", "device", "launches", "total ms", "mean us"
+            "profile: kernels (each launch waits for its device; compiles apart)"
         );
-        let mut total = Duration::ZERO;
+        let _ = writeln!(
+            out,
+            "{:>6}  {:<24} {:<6} {:>9} {:>11} {:>11} {:>13} {:>11}",
+            "line",
+            "kernel",
+            "device",
+            "launches",
+            "total ms",
+            "mean us",
+            "kernel mean us",
+            "compile ms"
+        );
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let (mut total, mut compile) = (Duration::ZERO, Duration::ZERO);
         for ((line, name), r) in &self.kernels {
             total += r.total;
-            let mean = r.total.as_secs_f64() * 1e6 / r.launches.max(1) as f64;
+            compile += r.compile;
+            let per = |d: Duration| d.as_secs_f64() * 1e6 / r.launches.max(1) as f64;
+            let alone = r
+                .device
+                .map_or("-".to_string(), |d| format!("{:.1}", per(d)));
             let _ = writeln!(
                 out,
-                "{line:>6}  {name:<24} {:<6} {:>9} {:>11.3} {:>11.1}",
+                "{line:>6}  {name:<24} {:<6} {:>9} {:>11.3} {:>11.1} {alone:>13} {:>11.1}",
                 self.device,
                 r.launches,
-                r.total.as_secs_f64() * 1e3,
-                mean
+                ms(r.total),
+                per(r.total),
+                ms(r.compile)
             );
         }
         let _ = writeln!(
             out,
-            "{:>6}  {:<24} {:<6} {:>9} {:>11.3}",
+            "{:>6}  {:<24} {:<6} {:>9} {:>11.3} {:>11} {:>13} {:>11.1}",
             "",
             "all",
             "",
             "",
-            total.as_secs_f64() * 1e3
+            ms(total),
+            "",
+            "",
+            ms(compile)
         );
         let _ = writeln!(out, "profile: copies between host and device");
         if self.copies.is_empty() {

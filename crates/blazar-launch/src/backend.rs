@@ -15,6 +15,7 @@ use blazar_runtime::{Array, ArrayRef, ElemType, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// A device that runs specialised kernels.
 pub trait Backend {
@@ -80,6 +81,28 @@ pub trait Backend {
     fn stats(&self) -> Option<String> {
         None
     }
+
+    /// Turns on measuring each launch on the device (`blazar run --profile`): a GPU
+    /// records events around its kernels.
+    fn set_profiling(&mut self, _on: bool) {}
+
+    /// What the last launch cost beyond the host's wall clock, read after
+    /// [`Backend::synchronize`]: the compile it waited for and, where the device can
+    /// measure it, the kernel's own time. A backend resets it when a launch begins,
+    /// also one it leaves to the next backend of a [`Chain`].
+    fn last_timing(&mut self) -> LaunchTiming {
+        LaunchTiming::default()
+    }
+}
+
+/// The parts of one launch that `--profile` shows apart from its wall time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LaunchTiming {
+    /// Compiling the kernel before the launch (its first launch at a shape).
+    pub compile: Duration,
+    /// The kernel on the device, from events around it (a GPU); `None` where the
+    /// device cannot tell it apart from the host's time.
+    pub device: Option<Duration>,
 }
 
 /// A whole-array operation that is a library call on some devices, offered to
@@ -165,6 +188,20 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
         match (self.first.stats(), self.then.stats()) {
             (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
             (a, b) => a.or(b),
+        }
+    }
+
+    fn set_profiling(&mut self, on: bool) {
+        self.first.set_profiling(on);
+        self.then.set_profiling(on);
+    }
+
+    fn last_timing(&mut self) -> LaunchTiming {
+        // Each resets its own when a launch begins: the one that ran it reports.
+        let (a, b) = (self.first.last_timing(), self.then.last_timing());
+        LaunchTiming {
+            compile: a.compile + b.compile,
+            device: a.device.or(b.device),
         }
     }
 }

@@ -14,7 +14,7 @@ mod notes;
 mod plan;
 mod value;
 
-pub use backend::{with_host_arrays, ArrayOp, Backend, BackendRef, Chain};
+pub use backend::{with_host_arrays, ArrayOp, Backend, BackendRef, Chain, LaunchTiming};
 pub use error::{KernelError, KernelErrorKind};
 pub use notes::{note_compiled, set_compile_notes};
 pub use plan::{ArgVal, ArrayArg, ExecOptions, LaunchPlan};

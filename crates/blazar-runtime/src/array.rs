@@ -337,6 +337,16 @@ impl ArrayRef {
             mode: Access::default(),
         }
     }
+
+    /// An array of zeros made where it is first used (see [`Residency::Zero`]).
+    ///
+    /// [`Residency::Zero`]: crate::Residency::Zero
+    pub fn zeros(dims: Vec<usize>, elem: ElemType) -> ArrayRef {
+        ArrayRef {
+            data: Rc::new(Store::new_zeros(dims, elem)),
+            mode: Access::default(),
+        }
+    }
 }
 
 /// An N-d array with row-major storage.

@@ -37,6 +37,10 @@ pub enum Residency {
     Both,
     /// The device copy is newer: the host copy is stale until the next host access.
     Device,
+    /// No copy holds the elements yet: they are all zero (a fresh `zeros`). The host
+    /// buffer is made on the first host access; a backend fills its copy on the device
+    /// (a memset, not a copy of zeros across the bus).
+    Zero,
 }
 
 /// The shared storage of one array.
@@ -73,10 +77,31 @@ impl Store {
         }
     }
 
+    /// An array of zeros whose elements are made where they are first used: on the
+    /// host at its first host access, or on a device by the backend.
+    pub fn new_zeros(dims: Vec<usize>, elem: crate::array::ElemType) -> Store {
+        Store {
+            host: RefCell::new(Array::device_only(dims, elem)),
+            device: RefCell::new(None),
+            state: Cell::new(Residency::Zero),
+        }
+    }
+
     /// Brings the host copy up to date (one download when the device is newer).
     fn sync_host(&self) {
-        if self.state.get() != Residency::Device {
-            return;
+        match self.state.get() {
+            Residency::Device => {}
+            Residency::Zero => {
+                if let Ok(mut host) = self.host.try_borrow_mut() {
+                    let n = host.len();
+                    if host.buf.len() != n {
+                        host.buf = Buffer::zeros(host.buf.elem(), n);
+                    }
+                    self.state.set(Residency::Host);
+                }
+                return;
+            }
+            Residency::Host | Residency::Both => return,
         }
         let (Ok(dev), Ok(mut host)) = (self.device.try_borrow(), self.host.try_borrow_mut()) else {
             return;
@@ -225,5 +250,17 @@ mod tests {
         assert_eq!(s.borrow().get_f64(0), 0.0);
         assert_eq!(take_device_fault().as_deref(), Some("device fault"));
         assert_eq!(take_device_fault(), None);
+    }
+
+    #[test]
+    fn zeros_are_made_on_their_first_host_access() {
+        let s = Store::new_zeros(vec![2, 3], ElemType::F64);
+        assert_eq!(s.residency(), Residency::Zero);
+        assert_eq!(s.meta().unwrap().len(), 6, "the shape is known at once");
+        assert_eq!(s.meta().unwrap().buf.len(), 0, "no host elements yet");
+        assert_eq!(s.borrow().get_f64(5), 0.0);
+        assert_eq!(s.residency(), Residency::Host);
+        s.borrow_mut().buf.set_f64(1, 4.0);
+        assert_eq!(s.borrow().get_f64(1), 4.0);
     }
 }

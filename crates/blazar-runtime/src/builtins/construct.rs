@@ -6,7 +6,7 @@ pub(super) mod shape;
 
 use super::math::bi;
 use super::{Builtin, Ctx};
-use crate::array::{Access, Array, Buffer, ElemType};
+use crate::array::{Access, Array, ArrayRef, Buffer, ElemType};
 use crate::ops::{complex_buffer, int_buffer, real_buffer};
 use crate::value::{Object, Prec, Value};
 use crate::{rt_bail, RtResult};
@@ -81,8 +81,11 @@ fn filled(ctx: &Ctx, name: &str, args: &[Value], value: f64) -> RtResult<Value> 
     let elem = ElemType::real(ctx.prec);
     let n: usize = dims.iter().product();
     reserve(name, n.checked_mul(elem.size_bytes()))?;
+    if value == 0.0 {
+        return Ok(Value::Array(ArrayRef::zeros(dims, elem)));
+    }
     let mut a = Array::zeros(dims, elem);
-    if value != 0.0 {
+    {
         match &mut a.buf {
             Buffer::F32(v) => v.fill(value as f32),
             Buffer::F64(v) => v.fill(value),
