@@ -219,12 +219,12 @@ impl<'p> Interp<'p> {
             None => default_block(&ddims),
         };
         // Signature and flattened arguments.
-        let ordinary: Vec<Option<HTy>> = f
+        let (names, ordinary): (Vec<&str>, Vec<Option<HTy>>) = f
             .params
             .iter()
             .filter(|p| !blazar_passes::is_special(&p.name))
-            .map(|p| p.ty.as_ref().map(|a| a.ty.clone()))
-            .collect();
+            .map(|p| (p.name.as_str(), p.ty.as_ref().map(|a| a.ty.clone())))
+            .unzip();
         if data.len() != ordinary.len() {
             return Err(fail(format!(
                 "the kernel takes {} arguments, {} were given",
@@ -242,12 +242,6 @@ impl<'p> Interp<'p> {
         };
         // A kernel that indexes with `:` is compiled for its arrays' extents too.
         let needs_extents = self.kernels.needs_extents.contains(&fid);
-        let names: Vec<&str> = f
-            .params
-            .iter()
-            .filter(|p| !blazar_passes::is_special(&p.name))
-            .map(|p| p.name.as_str())
-            .collect();
         let mut converted = Vec::new();
         for (i, (orig, decl)) in data.iter().zip(&ordinary).enumerate() {
             let v = match decl {
@@ -273,14 +267,9 @@ impl<'p> Interp<'p> {
                 .map_err(|e| fail(e.message))?,
                 None => orig.clone(),
             };
-            if let (true, Some(t)) = (crate::launch_values::is_copy(orig, &v), decl) {
-                converted.push(crate::launch_values::Converted {
-                    arg: i,
-                    param: names.get(i).copied().unwrap_or_default().to_string(),
-                    from: crate::typeof_::type_of_plain(orig).to_string(),
-                    to: t.to_string(),
-                });
-            }
+            converted.extend(crate::launch_values::Converted::of(
+                i, names[i], orig, &v, decl,
+            ));
             if needs_extents {
                 sig.extents.push(extents_of(&v));
             }

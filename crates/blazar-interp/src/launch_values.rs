@@ -146,9 +146,26 @@ pub(crate) struct Converted {
     pub to: String,
 }
 
-/// Whether converting `before` for a parameter made `after` a new array.
-pub(crate) fn is_copy(before: &Value, after: &Value) -> bool {
-    matches!((before, after), (Value::Array(a), Value::Array(b)) if !std::rc::Rc::ptr_eq(&a.data, &b.data))
+impl Converted {
+    /// The record of argument `arg` (for parameter `param`, declared `decl`) when
+    /// converting `before` made `after` a new array.
+    pub(crate) fn of(
+        arg: usize,
+        param: &str,
+        before: &Value,
+        after: &Value,
+        decl: &Option<blazar_hir::Ty>,
+    ) -> Option<Converted> {
+        let (Value::Array(a), Value::Array(b), Some(t)) = (before, after, decl) else {
+            return None;
+        };
+        (!std::rc::Rc::ptr_eq(&a.data, &b.data)).then(|| Converted {
+            arg,
+            param: param.to_string(),
+            from: crate::typeof_::type_of_plain(before).to_string(),
+            to: t.to_string(),
+        })
+    }
 }
 
 /// The first converted argument whose parameter kernel `k` writes: its writes would go
