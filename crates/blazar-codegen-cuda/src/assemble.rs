@@ -147,6 +147,9 @@ impl Gen<'_> {
         let mut s = String::new();
         s.push_str(crate::prelude::PRELUDE_CORE);
         s.push_str(crate::prelude_mem::PRELUDE_MEM);
+        if self.soft_barrier {
+            s.push_str(crate::barrier::PRELUDE_BARRIER);
+        }
         let _ = writeln!(s, "\n// ---- kernel {} (rank {}) ----", k.name, k.rank);
         let bounds = self
             .opts
@@ -168,6 +171,10 @@ impl Gen<'_> {
             "  bz_ectx bz_ec = {bz_erec, 0ull};\n  bz_ectx* const bz_e = &bz_ec;\n  (void)bz_e;\n",
         );
         s.push_str(&rebuild);
+        if self.soft_barrier {
+            // Every thread of the block is expected at barriers until it leaves.
+            s.push_str("  __shared__ bz_sbar bz_sb;\n  bz_sbar_init(&bz_sb);\n");
+        }
         if self.coarsen > 1 || self.opts.guard {
             // `pos` decides which positions run, even where the body ignores it.
             self.specials.insert(0);
@@ -285,7 +292,7 @@ impl Gen<'_> {
             let leave = if self.coarsen > 1 {
                 "break"
             } else if outputs.is_empty() {
-                "return"
+                self.return_stmt().trim_end_matches(';')
             } else {
                 self.uses_done = true;
                 "goto bz_done"
@@ -296,16 +303,22 @@ impl Gen<'_> {
         if self.coarsen > 1 {
             s.push_str("  bz_next:;\n  }\n");
         }
+        if !outputs.is_empty() && self.uses_done {
+            s.push_str("bz_done:;\n");
+        }
+        if self.soft_barrier {
+            // The end of the kernel (and of every `return` with outputs): the thread
+            // leaves the software barrier before the output epilogue's own barrier.
+            let _ = writeln!(s, "  {}", crate::barrier::EXIT);
+        }
         if !outputs.is_empty() {
-            if self.uses_done {
-                s.push_str("bz_done:;\n");
-            }
+            let diverged = if self.soft_barrier { ", true" } else { "" };
             for (i, o) in outputs.iter().enumerate() {
                 let (t, op) = (scalar(o.ty), names::op_code(o.combine));
                 let _ = writeln!(s, "  {{\n    __shared__ {t} bz_red{i}[32];");
                 let _ = writeln!(
                     s,
-                    "    {t} r = bz_block_reduce<{op}>(bz_acc{i}, bz_red{i});"
+                    "    {t} r = bz_block_reduce<{op}{diverged}>(bz_acc{i}, bz_red{i});"
                 );
                 let _ = writeln!(
                     s,
@@ -323,7 +336,8 @@ impl Gen<'_> {
                 _ => 0,
             })
             .sum();
-        let red_bytes: usize = outputs.iter().map(|o| 32 * o.ty.size()).sum();
+        let red_bytes: usize = outputs.iter().map(|o| 32 * o.ty.size()).sum::<usize>()
+            + if self.soft_barrier { 12 } else { 0 };
         Generated {
             source: s,
             entry,

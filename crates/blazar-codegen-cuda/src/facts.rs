@@ -2,9 +2,7 @@
 //! observe its block shape, which arrays and variables it writes, which expressions may
 //! be evaluated speculatively.
 
-use blazar_kir::{
-    BinOp, Bind, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, VarId,
-};
+use blazar_kir::{BinOp, Expr, ExprKind, Kernel, ReadMode, Special, Stmt, StmtKind, Ty, VarId};
 
 /// Whether a kernel's results cannot depend on the block shape: it reads no block
 /// special (`blkpos`, `blkdim`, `blkidx`, `blkcnt`) and uses no shared memory or
@@ -140,31 +138,7 @@ pub fn assigns(body: &[Stmt], v: VarId) -> bool {
     found
 }
 
-/// Per KIR array slot: the kernel stores into it or updates it atomically.
-pub fn written_arrays(k: &Kernel) -> Vec<bool> {
-    let mut written = vec![false; k.arrays.len()];
-    walk(&k.body, &mut |s| {
-        let s = &s.kind;
-        if let StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } = s {
-            if let Some(w) = written.get_mut(*arr as usize) {
-                *w = true;
-            }
-        }
-    });
-    written
-}
-
-/// Which parameters name arrays the kernel writes (per KIR parameter; scalars `false`).
-pub fn written_params(k: &Kernel) -> Vec<bool> {
-    let written = written_arrays(k);
-    k.params
-        .iter()
-        .map(|p| match p.bind {
-            Bind::Array(a) => written.get(a as usize).copied().unwrap_or(true),
-            Bind::Var(_) => false,
-        })
-        .collect()
-}
+pub use blazar_kir::visit::{written_arrays, written_params};
 
 /// Whether `e` (an allocation extent) is never negative: a non-negative constant, a
 /// coordinate special, or an array size, possibly converted.

@@ -55,6 +55,9 @@ pub(crate) struct Gen<'k> {
     pub coarsen: u32,
     /// Some emitted statement can record an error ([`crate::Generated::can_fail`]).
     pub can_fail: bool,
+    /// Some barrier sits under thread-dependent control flow: barriers are the
+    /// software barrier of `barrier.rs`, and every thread leaving the kernel exits it.
+    pub soft_barrier: bool,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -97,7 +100,19 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         uses_done: false,
         coarsen: 1,
         can_fail: false,
+        soft_barrier: false,
     };
+    // Software barriers where a barrier sits under thread-dependent control flow, and
+    // where threads that leave early would otherwise meet the waiting ones at the
+    // output epilogue's hardware barrier (see `barrier.rs`).
+    g.soft_barrier = blazar_kir::uniform::divergent_barrier(k).is_some()
+        || (!k.outputs.is_empty() && blazar_kir::uniform::varying_return(k).is_some() && {
+            let mut barrier = false;
+            walk(&k.body, &mut |s| {
+                barrier |= matches!(s.kind, StmtKind::Barrier)
+            });
+            barrier
+        });
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
     // over the thread's positions and are reduced once, after the run.

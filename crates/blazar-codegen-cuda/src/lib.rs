@@ -27,6 +27,7 @@
 //!   host then applies [`OutputLayout::finish`] exactly as the CPU executor does.
 
 mod assemble;
+mod barrier;
 mod expr;
 mod facts;
 mod fold;

@@ -218,11 +218,11 @@ impl Gen<'_> {
             }
         }
         if zero {
-            self.line_out(&format!(
-                "bz_fill_block({name}.data, {name}.data ? bz_d[0] * bz_d[1] * bz_d[2] * bz_d[3] : 0, {}{{}});",
-                scalar(t.elem)
-            ));
-            self.line_out("__syncthreads();");
+            let count = format!("{name}.data ? bz_d[0] * bz_d[1] * bz_d[2] * bz_d[3] : 0");
+            let zero = format!("{}{{}}", scalar(t.elem));
+            for l in self.zero_fill_lines(&format!("{name}.data"), &count, &zero) {
+                self.line_out(&l);
+            }
         }
         self.depth -= 1;
         self.line_out("}");

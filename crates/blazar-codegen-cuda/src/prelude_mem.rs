@@ -219,7 +219,9 @@ template<typename T> __device__ __forceinline__ T bz_shfl_down(u32 mask, T v, in
     return __shfl_down_sync(mask, v, o);
   }
 }
-template<int OP, typename T> __device__ T bz_block_reduce(T v, T* red) {
+// D: the threads may arrive from diverged paths (kernels with the software barrier):
+// the barrier is the unaligned `barrier.sync`, which every thread may reach on its own.
+template<int OP, bool D = false, typename T> __device__ T bz_block_reduce(T v, T* red) {
   i32 nt = (i32)(blockDim.x * blockDim.y * blockDim.z);
   i32 tid = (i32)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
   i32 lane = tid & 31, warp = tid >> 5;
@@ -230,7 +232,8 @@ template<int OP, typename T> __device__ T bz_block_reduce(T v, T* red) {
     if (lane + o < width) v = bz_combine<OP>(v, w);
   }
   if (lane == 0) red[warp] = v;
-  __syncthreads();
+  if constexpr (D) asm volatile("barrier.sync 0;" ::: "memory");
+  else __syncthreads();
   if (tid == 0) {
     for (i32 k = 1; k < (nt + 31) >> 5; k++) v = bz_combine<OP>(v, red[k]);
   }

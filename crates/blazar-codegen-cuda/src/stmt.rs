@@ -164,7 +164,7 @@ impl Gen<'_> {
                     self.line_out(&text);
                 }
             }
-            StmtKind::Barrier => self.line_out("__syncthreads();"),
+            StmtKind::Barrier => self.line_out(self.barrier_stmt()),
             StmtKind::Assert { cond } => {
                 if crate::fold::const_int(cond, self.opts.block, self.k.rank) == Some(1) {
                     self.line_out("/* assert holds for this block shape */");
@@ -182,7 +182,7 @@ impl Gen<'_> {
                 if self.coarsen > 1 {
                     self.line_out("goto bz_next;");
                 } else if self.k.outputs.is_empty() {
-                    self.line_out("return;");
+                    self.line_out(self.return_stmt());
                 } else {
                     self.uses_done = true;
                     self.line_out("goto bz_done;");

@@ -213,3 +213,106 @@ fn exact_grids_tell_the_compiler_that_pos_is_inside() {
     };
     assert!(!kernel_text_with(&common::gamma(), &guarded).contains("__builtin_assume((u32)("));
 }
+
+/// `common::reduction` with its tree barrier moved under the thread-dependent `if`
+/// (the form of published block reductions), optionally with a kernel output.
+fn divergent(output: bool) -> Kernel {
+    use blazar_kir::{Output, StmtKind};
+    let mut k = common::reduction();
+    for s in &mut k.body {
+        if let StmtKind::While { body, .. } = &mut s.kind {
+            let barrier = body.remove(1);
+            assert!(matches!(barrier.kind, StmtKind::Barrier));
+            if let StmtKind::If { then, .. } = &mut body[0].kind {
+                then.push(barrier);
+            }
+        }
+    }
+    if output {
+        k.outputs.push(Output {
+            name: "total".into(),
+            ty: Scalar::F32,
+            op: AtomicOp::Add,
+        });
+        k.body.push(common::s(
+            StmtKind::Accumulate {
+                output: 0,
+                value: common::f32c(1.0),
+            },
+            21,
+        ));
+    }
+    assert_eq!(blazar_kir::verify::verify(&k), Ok(()));
+    k
+}
+
+#[test]
+fn divergent_barrier_snapshot() {
+    let k = divergent(false);
+    assert_eq!(blazar_kir::uniform::divergent_barrier(&k), Some(10));
+    let text = kernel_text(&k);
+    assert!(!text.contains("__syncthreads()"), "{text}");
+    assert!(text.contains("__shared__ bz_sbar bz_sb;\n  bz_sbar_init(&bz_sb);"));
+    assert_eq!(
+        text.matches("bz_sbar_sync(&bz_sb, 0);").count(),
+        2,
+        "{text}"
+    );
+    // The `return` of the else branch and the end of the body leave the barrier.
+    assert!(text.contains("{ bz_sbar_exit(&bz_sb); return; }"), "{text}");
+    assert!(
+        text.trim_end().ends_with("bz_sbar_exit(&bz_sb);\n}"),
+        "{text}"
+    );
+    let full = generate(&k, &CodegenOptions::default()).source;
+    assert!(full.contains("struct bz_sbar"));
+    snapshot("divergent_barrier", &text);
+    // Kernels whose barriers every thread reaches keep the hardware barrier.
+    let plain = generate(&common::reduction(), &CodegenOptions::default()).source;
+    assert!(!plain.contains("bz_sbar"));
+}
+
+#[test]
+fn divergent_barrier_with_an_output_leaves_before_the_epilogue() {
+    let text = kernel_text(&divergent(true));
+    // `return` goes to the epilogue, which every thread reaches after leaving the
+    // software barrier; the block reduction then uses the unaligned hardware barrier.
+    assert!(text.contains("goto bz_done;"), "{text}");
+    let done = text.find("bz_done:;").expect("epilogue label");
+    let exit = text.find("bz_sbar_exit(&bz_sb);").expect("exit");
+    let reduce = text
+        .find("bz_block_reduce<0, true>")
+        .expect("diverged reduction");
+    assert!(done < exit && exit < reduce, "{text}");
+    assert!(!text.contains("__syncthreads()"), "{text}");
+    snapshot("divergent_barrier_output", &text);
+}
+
+#[test]
+fn an_early_return_before_a_barrier_with_an_output_uses_the_software_barrier() {
+    use blazar_kir::{Output, StmtKind};
+    // `common::reduction` returns under `blkpos != 0`: without outputs the leaving
+    // threads simply end (the hardware barrier does not wait for exited threads) ...
+    let mut k = common::reduction();
+    assert_eq!(blazar_kir::uniform::divergent_barrier(&k), None);
+    assert_eq!(blazar_kir::uniform::varying_return(&k), Some(16));
+    assert!(!generate(&k, &CodegenOptions::default())
+        .source
+        .contains("bz_sbar"));
+    // ... but with an output they would wait at the epilogue's barrier.
+    k.outputs.push(Output {
+        name: "n".into(),
+        ty: Scalar::I32,
+        op: AtomicOp::Add,
+    });
+    k.body.push(common::s(
+        StmtKind::Accumulate {
+            output: 0,
+            value: blazar_kir::Expr::int(1),
+        },
+        21,
+    ));
+    let text = kernel_text(&k);
+    assert!(text.contains("bz_sbar_sync(&bz_sb, 0);"), "{text}");
+    assert!(!text.contains("__syncthreads()"), "{text}");
+}

@@ -219,12 +219,12 @@ impl<'p> Interp<'p> {
             None => default_block(&ddims),
         };
         // Signature and flattened arguments.
-        let ordinary: Vec<Option<HTy>> = f
+        let (names, ordinary): (Vec<&str>, Vec<Option<HTy>>) = f
             .params
             .iter()
             .filter(|p| !blazar_passes::is_special(&p.name))
-            .map(|p| p.ty.as_ref().map(|a| a.ty.clone()))
-            .collect();
+            .map(|p| (p.name.as_str(), p.ty.as_ref().map(|a| a.ty.clone())))
+            .unzip();
         if data.len() != ordinary.len() {
             return Err(fail(format!(
                 "the kernel takes {} arguments, {} were given",
@@ -242,17 +242,18 @@ impl<'p> Interp<'p> {
         };
         // A kernel that indexes with `:` is compiled for its arrays' extents too.
         let needs_extents = self.kernels.needs_extents.contains(&fid);
-        for (v, decl) in data.iter().zip(&ordinary) {
+        let mut converted = Vec::new();
+        for (i, (orig, decl)) in data.iter().zip(&ordinary).enumerate() {
             let v = match decl {
                 Some(t) => crate::coerce::coerce(
-                    v.clone(),
+                    orig.clone(),
                     &blazar_hir::Annot {
                         ty: match t {
                             // A kernel's `x : vec` accepts any array, read in linear order.
                             HTy::Array {
                                 elem,
                                 rank: Some(1),
-                            } if matches!(v, Value::Array(_)) => HTy::Array {
+                            } if matches!(orig, Value::Array(_)) => HTy::Array {
                                 elem: elem.clone(),
                                 rank: None,
                             },
@@ -264,8 +265,11 @@ impl<'p> Interp<'p> {
                     self.prec,
                 )
                 .map_err(|e| fail(e.message))?,
-                None => v.clone(),
+                None => orig.clone(),
             };
+            converted.extend(crate::launch_values::Converted::of(
+                i, names[i], orig, &v, decl,
+            ));
             if needs_extents {
                 sig.extents.push(extents_of(&v));
             }
@@ -277,6 +281,9 @@ impl<'p> Interp<'p> {
                 .push(self.arg_sig(v, None, &mut flat).map_err(fail)?);
         }
         let kernel = self.specialize(fid, sig, data, span)?;
+        if let Some((c, message)) = crate::launch_values::written_copy(&kernel, &converted) {
+            return Err(RunError::new(args[c.arg + 1].span, message));
+        }
         let plan = {
             let mut d = [1usize; 4];
             let mut b = [1usize; 4];

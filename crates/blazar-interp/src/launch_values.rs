@@ -1,6 +1,6 @@
 //! The values of a launch: scalar and array types of run-time values for signatures,
-//! array extents, kernel values turned back into host values, and where a kernel's
-//! error line is in its file.
+//! array extents, arguments converted into copies that the kernel may not write, kernel
+//! values turned back into host values, and where a kernel's error line is in its file.
 
 use blazar_diagnostics::Span;
 use blazar_kir::{ArrayTy, ReadMode, Scalar, Space, WriteMode};
@@ -133,4 +133,64 @@ pub(crate) fn kvalue_to_value(v: KValue, ty: Scalar, prec: Prec) -> Value {
             Value::array(Array::from_reals(vec![n], vals, prec))
         }
     }
+}
+
+/// An array argument that the launch converted into a copy: an int array (such as the
+/// literal `[5, 2, 7]`) where the kernel declares `vec`, `mat`, ... of reals.
+pub(crate) struct Converted {
+    /// Its position among the kernel's data arguments.
+    pub arg: usize,
+    pub param: String,
+    /// The argument's type and the declared one, as `type` prints them.
+    pub from: String,
+    pub to: String,
+}
+
+impl Converted {
+    /// The record of argument `arg` (for parameter `param`, declared `decl`) when
+    /// converting `before` made `after` a new array.
+    pub(crate) fn of(
+        arg: usize,
+        param: &str,
+        before: &Value,
+        after: &Value,
+        decl: &Option<blazar_hir::Ty>,
+    ) -> Option<Converted> {
+        let (Value::Array(a), Value::Array(b), Some(t)) = (before, after, decl) else {
+            return None;
+        };
+        (!std::rc::Rc::ptr_eq(&a.data, &b.data)).then(|| Converted {
+            arg,
+            param: param.to_string(),
+            from: crate::typeof_::type_of_plain(before).to_string(),
+            to: t.to_string(),
+        })
+    }
+}
+
+/// The first converted argument whose parameter kernel `k` writes: its writes would go
+/// to the copy and be lost, so the launch is refused (`tests/programs/kernel_errors/
+/// converted_argument_written.q`).
+pub(crate) fn written_copy<'c>(
+    k: &blazar_kir::Kernel,
+    converted: &'c [Converted],
+) -> Option<(&'c Converted, String)> {
+    let writes = blazar_kir::visit::written_params(k);
+    let c = converted.iter().find(|c| {
+        k.params
+            .iter()
+            .zip(&writes)
+            .any(|(p, &w)| w && p.name == c.param)
+    })?;
+    let hint = if c.to.starts_with('c') {
+        "a complex array".to_string()
+    } else {
+        "a real array (a literal with a real element, such as `[5.0, 2, 7]`, is one)".into()
+    };
+    let message = format!(
+        "the kernel `{}` writes its parameter `{}` : {}, but this argument is a {}: it \
+         would be converted into a new array and the kernel's writes to it lost; pass {hint}",
+        k.name, c.param, c.to, c.from
+    );
+    Some((c, message))
 }

@@ -9,7 +9,9 @@
 //! to the end of the kernel (the executors report a skipping thread that reaches a
 //! barrier again). The native tier runs a barrier under a varying `if` with per-thread
 //! masks and leaves kernels with a barrier under a varying loop to the interpreter
-//! ([`barrier_in_varying_loop`]).
+//! ([`barrier_in_varying_loop`]). The CUDA generator replaces `__syncthreads()` by a
+//! software barrier in the kernels [`divergent_barrier`] finds (and, with outputs, in
+//! those with a [`varying_return`]), since CUDA leaves its barrier undefined there.
 
 use crate::{Block, Expr, ExprKind, Kernel, Special, Stmt, StmtKind};
 
@@ -36,6 +38,35 @@ pub fn divergent_barrier(k: &Kernel) -> Option<u32> {
 /// (a varying condition or bounds, or a `break` under a varying condition), if any.
 pub fn barrier_in_varying_loop(k: &Kernel) -> Option<u32> {
     find(&k.body, false, true, &varying_vars(k))
+}
+
+/// The line of the first `return` under thread-dependent control flow, if any: a
+/// thread that leaves there skips every barrier after it (on its way to the end).
+pub fn varying_return(k: &Kernel) -> Option<u32> {
+    fn walk(b: &Block, under: bool, varying: &[bool]) -> Option<u32> {
+        b.iter().find_map(|s| match &s.kind {
+            StmtKind::Return if under => Some(s.line),
+            StmtKind::If { cond, then, els } => {
+                let u = under || is_varying(cond, varying);
+                walk(then, u, varying).or_else(|| walk(els, u, varying))
+            }
+            StmtKind::While { cond, body } => {
+                walk(body, under || is_varying(cond, varying), varying)
+            }
+            StmtKind::For {
+                start,
+                step,
+                end,
+                body,
+                ..
+            } => {
+                let u = under || [start, step, end].iter().any(|x| is_varying(x, varying));
+                walk(body, u, varying)
+            }
+            _ => None,
+        })
+    }
+    walk(&k.body, false, &varying_vars(k))
 }
 
 /// Whether `e` may differ between the threads of a block, given [`varying_vars`].

@@ -1,7 +1,7 @@
 //! Walks over KIR shared by the passes and backends: rewriting expressions bottom-up,
-//! and how deep a kernel's expressions nest.
+//! how deep a kernel's expressions nest, and which arrays it writes.
 
-use crate::ir::{Block, Expr, ExprKind, Kernel, StmtKind, VarId};
+use crate::ir::{Bind, Block, Expr, ExprKind, Kernel, Stmt, StmtKind, VarId};
 
 /// Calls `f` on each operand of `e` (not on `e`).
 pub fn operands<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
@@ -155,4 +155,44 @@ mod tests {
         assert_eq!(depth(&e), 3);
         assert_eq!(depth(&v(0)), 1);
     }
+}
+
+/// Calls `f` on every statement of `b`, nested ones after their parent.
+pub fn walk_stmts<'a>(b: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+    for s in b {
+        f(s);
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                walk_stmts(then, f);
+                walk_stmts(els, f);
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk_stmts(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Per array slot of `k`: the kernel stores into it or updates it atomically.
+pub fn written_arrays(k: &Kernel) -> Vec<bool> {
+    let mut written = vec![false; k.arrays.len()];
+    walk_stmts(&k.body, &mut |s| {
+        if let StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } = &s.kind {
+            if let Some(w) = written.get_mut(*arr as usize) {
+                *w = true;
+            }
+        }
+    });
+    written
+}
+
+/// Which parameters of `k` name arrays the kernel writes (scalars `false`).
+pub fn written_params(k: &Kernel) -> Vec<bool> {
+    let written = written_arrays(k);
+    k.params
+        .iter()
+        .map(|p| match p.bind {
+            Bind::Array(a) => written.get(a as usize).copied().unwrap_or(true),
+            Bind::Var(_) => false,
+        })
+        .collect()
 }
