@@ -32,75 +32,69 @@ fn report(file: &str) -> String {
     stderr(&o)
 }
 
-#[test]
-fn shared_write_read_by_neighbour() {
-    let e = report("neighbour_shared.q");
-    assert!(
-        e.contains(
+/// A planted race: its program and pieces of text its report must contain.
+struct Planted {
+    file: &'static str,
+    says: &'static [&'static str],
+}
+
+const PLANTED: &[Planted] = &[
+    // A shared-memory write read by a neighbour without syncthreads.
+    Planted {
+        file: "neighbour_shared.q",
+        says: &[
             "neighbour_shared.q:6:5: warning: data race on shared array `tile` in kernel \
-         `rotate_tile`: element [1] written at line 5 and read at line 6 by different \
-         threads with no syncthreads between"
-        ),
-        "{e}"
-    );
-    assert!(
-        e.contains("neighbour_shared.q:5:5: note: first written by thread pos=[1]"),
-        "{e}"
-    );
-    assert!(
-        e.contains("then read by thread pos=[0] (blkpos=[0], blkidx=[0])"),
-        "{e}"
-    );
-    assert!(e.contains("blazar: 1 data race found"), "{e}");
-}
-
-#[test]
-fn two_threads_write_one_global_element() {
-    let e = report("one_global_element.q");
-    assert!(
-        e.contains(
+             `rotate_tile`: element [1] written at line 5 and read at line 6 by different \
+             threads with no syncthreads between",
+            "neighbour_shared.q:5:5: note: first written by thread pos=[1]",
+            "then read by thread pos=[0] (blkpos=[0], blkidx=[0])",
+            "blazar: 1 data race found",
+        ],
+    },
+    // Two threads write one global element.
+    Planted {
+        file: "one_global_element.q",
+        says: &[
             "one_global_element.q:3:5: warning: data race on global array `flag` in kernel \
-         `remember_last`: element [0] written at line 3 and written at line 3"
-        ),
-        "{e}"
-    );
-    assert!(e.contains("first written by thread pos=[0]"), "{e}");
-    assert!(e.contains("then written by thread pos=[1]"), "{e}");
-    assert!(e.contains("31 conflicting pairs"), "{e}");
-}
-
-#[test]
-fn read_modify_write_without_atomic() {
-    let e = report("counter_no_atomic.q");
-    assert!(
-        e.contains(
+             `remember_last`: element [0] written at line 3 and written at line 3",
+            "first written by thread pos=[0]",
+            "then written by thread pos=[1]",
+            "31 conflicting pairs",
+        ],
+    },
+    // A read-modify-write without an atomic; only the threads whose element is
+    // positive take part (x = [1,-2,3,4,-5,6,7,-8]).
+    Planted {
+        file: "counter_no_atomic.q",
+        says: &[
             "counter_no_atomic.q:4:9: warning: data race on global array `n` in kernel \
-         `count_positive`: element [0] read at line 4 and written at line 4"
-        ),
-        "{e}"
-    );
-    assert!(e.contains("an atomic update"), "{e}");
-    // Only the threads whose element is positive take part (x = [1,-2,3,4,-5,6,7,-8]).
-    assert!(e.contains("first read by thread pos=[5]"), "{e}");
-    assert!(e.contains("then written by thread pos=[0]"), "{e}");
-}
+             `count_positive`: element [0] read at line 4 and written at line 4",
+            "an atomic update",
+            "first read by thread pos=[5]",
+            "then written by thread pos=[0]",
+        ],
+    },
+    // Barriers do not order the threads of different blocks.
+    Planted {
+        file: "across_blocks.q",
+        says: &[
+            "across_blocks.q:6:5: warning: data race on global array `y` in kernel \
+             `peek_next_block`: element [0] written at line 4 and read at line 6 by threads \
+             of different blocks",
+            "then read by thread pos=[4] (blkpos=[0], blkidx=[1])",
+            "blazar: 2 data races found",
+        ],
+    },
+];
 
 #[test]
-fn barriers_do_not_order_blocks() {
-    let e = report("across_blocks.q");
-    assert!(
-        e.contains(
-            "across_blocks.q:6:5: warning: data race on global array `y` in kernel \
-         `peek_next_block`: element [0] written at line 4 and read at line 6 by threads of \
-         different blocks"
-        ),
-        "{e}"
-    );
-    assert!(
-        e.contains("then read by thread pos=[4] (blkpos=[0], blkidx=[1])"),
-        "{e}"
-    );
-    assert!(e.contains("blazar: 2 data races found"), "{e}");
+fn planted_races_are_reported_with_both_lines_and_threads() {
+    for p in PLANTED {
+        let e = report(p.file);
+        for want in p.says {
+            assert!(e.contains(want), "{}: no `{want}` in:\n{e}", p.file);
+        }
+    }
 }
 
 #[test]
