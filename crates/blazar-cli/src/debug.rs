@@ -93,6 +93,8 @@ pub fn main(args: DebugArgs) -> ExitCode {
         .first()
         .map_or("", |f| f.text.as_str());
     let mut dbg = Debugger::new(&name, text, input(), Box::new(std::io::stdout()));
+    dbg.load_program(&loaded);
+    dbg.device_query = Some(Box::new(installed_gpu));
     if args.check_races {
         dbg.races = Some(blazar_cpu::RaceDetector::new());
     }
@@ -129,6 +131,21 @@ pub fn main(args: DebugArgs) -> ExitCode {
     }
     dbg.borrow_mut().after_run();
     code
+}
+
+/// GPU 0 through the CUDA driver, for `info kernel`'s occupancy (the debugger falls
+/// back to its default model with the reason).
+fn installed_gpu() -> Result<blazar_debug::DeviceModel, String> {
+    let d = blazar_cuda::device_info()?;
+    Ok(blazar_debug::DeviceModel {
+        name: Some(d.name),
+        multiprocessors: d.multiprocessors,
+        threads_per_sm: d.threads_per_sm,
+        blocks_per_sm: d.blocks_per_sm,
+        shared_per_sm: d.shared_per_sm,
+        registers_per_sm: d.registers_per_sm,
+        warp: d.warp,
+    })
 }
 
 /// `blazar debug --dap`: the protocol session around one run of the program.
@@ -175,6 +192,8 @@ fn dap(file: Option<PathBuf>, double: bool, seed: Option<u64>) -> ExitCode {
         .map_or("", |f| f.text.as_str());
     let none: Input = Box::new(|_: &str| None);
     let mut dbg = Debugger::new(&name, text, none, session.output("console"));
+    dbg.load_program(&loaded);
+    dbg.device_query = Some(Box::new(installed_gpu));
     if !session.configure(&mut dbg) {
         return ExitCode::SUCCESS;
     }

@@ -206,3 +206,72 @@ fn host_stops_and_stepping_into_the_kernel() {
         .iter()
         .any(|e| e["body"]["output"] == "[1,2,1,3]\n"));
 }
+
+#[test]
+fn module_breakpoints_and_the_host_call_stack() {
+    let p = program("modules.q");
+    let lib = program("modules_lib.q");
+    let msgs = session(&[
+        json!({"command": "initialize"}),
+        json!({"command": "launch", "arguments": {"program": p}}),
+        json!({"command": "setBreakpoints", "arguments": {"source": {"path": lib},
+               "breakpoints": [{"line": 7}, {"line": 3}]}}),
+        json!({"command": "setBreakpoints", "arguments": {"source": {"path": "/no/such.q"},
+               "breakpoints": [{"line": 1}]}}),
+        json!({"command": "configurationDone"}),
+        json!({"command": "stackTrace", "arguments": {"threadId": 1}}),
+        json!({"command": "scopes", "arguments": {"frameId": 2}}),
+        json!({"command": "variables", "arguments": {"variablesReference": 5}}),
+        json!({"command": "evaluate", "arguments": {"expression": "factor * 2", "frameId": 2}}),
+        json!({"command": "continue", "arguments": {"threadId": 1}}),
+        json!({"command": "stackTrace", "arguments": {"threadId": 1}}),
+        json!({"command": "scopes", "arguments": {"frameId": 3}}),
+        json!({"command": "continue", "arguments": {"threadId": 1}}),
+        json!({"command": "disconnect"}),
+    ]);
+    let bps = &response(&msgs, 3)["body"]["breakpoints"];
+    assert_eq!(
+        (bps[0]["verified"].as_bool(), bps[1]["verified"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let bad = &response(&msgs, 4)["body"]["breakpoints"][0];
+    assert_eq!(bad["verified"], false);
+    assert!(bad["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("no file `/no/such.q` in the program"));
+    // The host stop in the module: three frames, innermost first.
+    let host = &response(&msgs, 6)["body"];
+    assert_eq!(host["totalFrames"], 3);
+    let names: Vec<&str> = (host["stackFrames"].as_array().unwrap().iter())
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["launch_times", "scaled", "script"]);
+    assert_eq!(host["stackFrames"][0]["source"]["name"], "modules_lib.q");
+    assert_eq!(host["stackFrames"][1]["line"], 13);
+    assert_eq!(host["stackFrames"][2]["source"]["name"], "modules.q");
+    assert_eq!(
+        response(&msgs, 7)["body"]["scopes"][0]["variablesReference"],
+        5
+    );
+    let vars = response(&msgs, 8)["body"]["variables"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        vars.iter()
+            .any(|v| v["name"] == "factor" && v["value"] == "3"),
+        "{vars:?}"
+    );
+    assert_eq!(response(&msgs, 9)["body"]["result"], "6");
+    // The kernel stop: the kernel's frame above the host frames of its launch.
+    let k = &response(&msgs, 11)["body"];
+    let names: Vec<&str> = (k["stackFrames"].as_array().unwrap().iter())
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["times_k", "launch_times", "scaled", "script"]);
+    assert_eq!(k["stackFrames"][0]["line"], 3);
+    assert_eq!(k["stackFrames"][1]["line"], 8);
+    assert_eq!(response(&msgs, 12)["body"]["scopes"], json!([]));
+    assert_eq!(events(&msgs, "exited")[0]["body"]["exitCode"], 0);
+}

@@ -271,3 +271,83 @@ fn races_inside_the_debugger() {
     assert!(stderr.contains("neighbour_shared.q:6:5: warning: data race on shared array `tile`"));
     assert!(stderr.contains("blazar: 1 data race found"));
 }
+
+#[test]
+fn info_kernel_names_its_device() {
+    let (out, _) = session("row_filter.q", "break 12\nrun\ninfo kernel\nquit\n");
+    if out.contains("on the installed GPU, ") {
+        // A GPU machine: its own limits, named.
+        assert!(out.contains(" SMs): "), "{out}");
+    } else {
+        in_order(
+            &out,
+            &[
+                "(bzdb) info kernel\nno GPU to query (",
+                "): using the default device model\n",
+                "on the default device model: 2048 threads, 32 blocks, 228 KiB shared memory \
+                 and 65536 registers per SM; per-thread registers not counted",
+            ],
+        );
+    }
+}
+
+#[test]
+fn breakpoints_in_imported_modules_and_the_call_stack() {
+    let (out, err) = session(
+        "modules.q",
+        "break modules_lib.q:3\nbreak nosuch.q:2\nbreak modules_lib.q:7\nbreak inttypes.q:21\n\
+         break modules_lib.q:99\ninfo breakpoints\nrun\nbt\nframe 1\nprint factor + 1\nframe 5\n\
+         continue\nbt\nframe 2\nframe 0\ndelete 1\ncontinue\nprint x[2]\nbacktrace\ncontinue\n",
+    );
+    assert_eq!(err, "");
+    in_order(
+        &out,
+        &[
+            "breakpoint 1 at ",
+            "modules_lib.q:3: v[pos] = v[pos] * k",
+            "break nosuch.q:2: no file `nosuch.q` in the program; its files are ",
+            "modules.q, ",
+            "modules_lib.q, <blazar>/inttypes.q\n",
+            "breakpoint 2 at ",
+            "modules_lib.q:7: y = copy(v)",
+            "breakpoint 3 at <blazar>/inttypes.q:21: y = uint8(clamp(round(x), 0, 255))",
+            "no line 99 in ",
+            "modules_lib.q (it has 14 lines)",
+            "(bzdb) info breakpoints\n1: ",
+            "modules_lib.q:3\n2: ",
+            "modules_lib.q:7\n3: <blazar>/inttypes.q:21\n",
+            // A host stop in a module: the call stack, then a caller's frame.
+            "breakpoint 2: host `launch_times` at ",
+            "modules_lib.q:7\n    7 | y = copy(v)",
+            "(bzdb) bt\n*#0 host `launch_times` at ",
+            "modules_lib.q:7\n #1 host `scaled` at ",
+            "modules_lib.q:13\n #2 host `script` at ",
+            "modules.q:7\n",
+            "(bzdb) frame 1\n*#1 host `scaled` at ",
+            "modules_lib.q:13\n   13 | y = launch_times(x, factor)\n",
+            "  factor = 3\n",
+            "(bzdb) print factor + 1\n4\n",
+            "(bzdb) frame 5\nno frame 5 (`bt` lists 3)",
+            // A kernel of the module: its frame above the host frames that launched it.
+            "breakpoint 1: kernel `times_k` at ",
+            "modules_lib.q:3, block [0], thread [0] (blkpos [0])\n    3 | v[pos] = v[pos] * k",
+            "(bzdb) bt\n*#0 kernel `times_k`, block [0], thread [0] at ",
+            "modules_lib.q:3\n #1 host `launch_times` at ",
+            "modules_lib.q:8\n #2 host `scaled` at ",
+            "modules_lib.q:13\n #3 host `script` at ",
+            "modules.q:7\n",
+            "(bzdb) frame 2\n*#2 host `scaled` at ",
+            "(host variables are shown when the host stops",
+            "(bzdb) frame 0\n*#0 kernel `times_k`",
+            "  k = 3\n",
+            "[4.5,7.5,900]\n",
+            // A function of Blazar's bundled module.
+            "breakpoint 3: host `float_to_uint8` at <blazar>/inttypes.q:21\n   21 | y = uint8(",
+            "(bzdb) print x[2]\n300\n",
+            "(bzdb) backtrace\n*#0 host `float_to_uint8` at <blazar>/inttypes.q:21\n #1 host `script` at ",
+            "modules.q:9\n",
+            "[2,3,255]\n",
+            "[program finished]",
+        ],
+    );
+}

@@ -32,75 +32,69 @@ fn report(file: &str) -> String {
     stderr(&o)
 }
 
-#[test]
-fn shared_write_read_by_neighbour() {
-    let e = report("neighbour_shared.q");
-    assert!(
-        e.contains(
+/// A planted race: its program and pieces of text its report must contain.
+struct Planted {
+    file: &'static str,
+    says: &'static [&'static str],
+}
+
+const PLANTED: &[Planted] = &[
+    // A shared-memory write read by a neighbour without syncthreads.
+    Planted {
+        file: "neighbour_shared.q",
+        says: &[
             "neighbour_shared.q:6:5: warning: data race on shared array `tile` in kernel \
-         `rotate_tile`: element [1] written at line 5 and read at line 6 by different \
-         threads with no syncthreads between"
-        ),
-        "{e}"
-    );
-    assert!(
-        e.contains("neighbour_shared.q:5:5: note: first written by thread pos=[1]"),
-        "{e}"
-    );
-    assert!(
-        e.contains("then read by thread pos=[0] (blkpos=[0], blkidx=[0])"),
-        "{e}"
-    );
-    assert!(e.contains("blazar: 1 data race found"), "{e}");
-}
-
-#[test]
-fn two_threads_write_one_global_element() {
-    let e = report("one_global_element.q");
-    assert!(
-        e.contains(
+             `rotate_tile`: element [1] written at line 5 and read at line 6 by different \
+             threads with no syncthreads between",
+            "neighbour_shared.q:5:5: note: first written by thread pos=[1]",
+            "then read by thread pos=[0] (blkpos=[0], blkidx=[0])",
+            "blazar: 1 data race found",
+        ],
+    },
+    // Two threads write one global element.
+    Planted {
+        file: "one_global_element.q",
+        says: &[
             "one_global_element.q:3:5: warning: data race on global array `flag` in kernel \
-         `remember_last`: element [0] written at line 3 and written at line 3"
-        ),
-        "{e}"
-    );
-    assert!(e.contains("first written by thread pos=[0]"), "{e}");
-    assert!(e.contains("then written by thread pos=[1]"), "{e}");
-    assert!(e.contains("31 conflicting pairs"), "{e}");
-}
-
-#[test]
-fn read_modify_write_without_atomic() {
-    let e = report("counter_no_atomic.q");
-    assert!(
-        e.contains(
+             `remember_last`: element [0] written at line 3 and written at line 3",
+            "first written by thread pos=[0]",
+            "then written by thread pos=[1]",
+            "31 conflicting pairs",
+        ],
+    },
+    // A read-modify-write without an atomic; only the threads whose element is
+    // positive take part (x = [1,-2,3,4,-5,6,7,-8]).
+    Planted {
+        file: "counter_no_atomic.q",
+        says: &[
             "counter_no_atomic.q:4:9: warning: data race on global array `n` in kernel \
-         `count_positive`: element [0] read at line 4 and written at line 4"
-        ),
-        "{e}"
-    );
-    assert!(e.contains("an atomic update"), "{e}");
-    // Only the threads whose element is positive take part (x = [1,-2,3,4,-5,6,7,-8]).
-    assert!(e.contains("first read by thread pos=[5]"), "{e}");
-    assert!(e.contains("then written by thread pos=[0]"), "{e}");
-}
+             `count_positive`: element [0] read at line 4 and written at line 4",
+            "an atomic update",
+            "first read by thread pos=[5]",
+            "then written by thread pos=[0]",
+        ],
+    },
+    // Barriers do not order the threads of different blocks.
+    Planted {
+        file: "across_blocks.q",
+        says: &[
+            "across_blocks.q:6:5: warning: data race on global array `y` in kernel \
+             `peek_next_block`: element [0] written at line 4 and read at line 6 by threads \
+             of different blocks",
+            "then read by thread pos=[4] (blkpos=[0], blkidx=[1])",
+            "blazar: 2 data races found",
+        ],
+    },
+];
 
 #[test]
-fn barriers_do_not_order_blocks() {
-    let e = report("across_blocks.q");
-    assert!(
-        e.contains(
-            "across_blocks.q:6:5: warning: data race on global array `y` in kernel \
-         `peek_next_block`: element [0] written at line 4 and read at line 6 by threads of \
-         different blocks"
-        ),
-        "{e}"
-    );
-    assert!(
-        e.contains("then read by thread pos=[4] (blkpos=[0], blkidx=[1])"),
-        "{e}"
-    );
-    assert!(e.contains("blazar: 2 data races found"), "{e}");
+fn planted_races_are_reported_with_both_lines_and_threads() {
+    for p in PLANTED {
+        let e = report(p.file);
+        for want in p.says {
+            assert!(e.contains(want), "{}: no `{want}` in:\n{e}", p.file);
+        }
+    }
 }
 
 #[test]
@@ -164,5 +158,50 @@ fn race_free_kernels_do_not_depend_on_the_schedule() {
     for seed in ["1", "2", "3"] {
         let args = ["--schedule", "random", "--seed", seed, "--check-races"];
         assert_eq!(stdout_of("race_free.q", &args), serial);
+    }
+    // Without the detector the threads also switch at every memory access.
+    for seed in 1..=12 {
+        let seed = seed.to_string();
+        let args = ["--schedule", "random", "--seed", seed.as_str()];
+        assert_eq!(stdout_of("race_free.q", &args), serial, "seed {seed}");
+    }
+}
+
+#[test]
+fn context_switches_at_memory_accesses_lose_updates() {
+    // Lock step loses every update but one (all threads read, then all write), a
+    // thread-at-a-time run none; switches inside threads lose some.
+    let seeded = |s: &str| stdout_of("lost_updates.q", &["--schedule", "random", "--seed", s]);
+    assert_eq!(seeded("3"), seeded("3"));
+    let outs: std::collections::BTreeSet<String> =
+        (1..=8).map(|s| seeded(&s.to_string())).collect();
+    assert!(outs.len() >= 3, "{outs:?}");
+    let between = |o: &String| o.trim().parse::<u32>().is_ok_and(|n| n > 1 && n < 16);
+    assert!(outs.iter().any(between), "{outs:?}");
+}
+
+/// The debugger's kernels (barriers, shared memory, atomics, a bitonic sort) print the
+/// same under the random schedule's switches, whatever the seed.
+#[test]
+fn race_free_golden_kernels_agree_under_many_seeds() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/debug");
+    for file in ["row_filter.q", "histogram.q", "bitonic.q"] {
+        let run = |extra: &[&str]| {
+            let o = Command::new(env!("CARGO_BIN_EXE_blazar"))
+                .arg("run")
+                .arg(dir.join(file))
+                .args(extra)
+                .env("BLAZAR_QUIET", "1")
+                .output()
+                .expect("blazar runs");
+            assert!(o.status.success(), "{file}: {}", stderr(&o));
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        let serial = run(&["--device", "cpu"]);
+        for seed in 1..=6 {
+            let seed = seed.to_string();
+            let got = run(&["--schedule", "random", "--seed", seed.as_str()]);
+            assert_eq!(got, serial, "{file}, seed {seed}");
+        }
     }
 }

@@ -28,9 +28,12 @@ use crate::{KernelError, KernelErrorKind};
 use std::mem::take;
 
 /// Launch-wide, read-only context shared by all workers.
+#[derive(Clone)]
 pub(crate) struct Ctx<'a, 'o> {
     /// The observer of an observed launch (which runs serially).
     pub obs: Option<&'a std::sync::Mutex<&'o mut dyn crate::observe::Observer>>,
+    /// The random schedule's context switches at memory accesses (`interleave.rs`).
+    pub sched: Option<&'a crate::interleave::Baton>,
     pub prog: &'a Program,
     /// Per array slot: the global buffer it is bound to.
     pub globals: Vec<Option<&'a GlobalMem>>,
@@ -73,6 +76,8 @@ pub(crate) struct Scratch {
     pub pos_lazy: Option<usize>,
     /// The work item being run.
     pub item: usize,
+    /// The coroutine running this scratch under the random schedule.
+    pub slot: usize,
     /// Blocks entered below the kernel body (for observers).
     pub depth: usize,
     /// The mask of the statement being run has every lane set.

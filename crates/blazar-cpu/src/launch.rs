@@ -48,6 +48,15 @@ pub(crate) fn launch_with(
     seed: Option<u64>,
 ) -> Result<Vec<KValue>, KernelError> {
     let prog = crate::compile::compile(k)?;
+    // Without an observer the random schedule switches between work items at memory
+    // accesses; a no-op observer turns the access hooks on.
+    let interleave = seed.is_some() && obs.is_none();
+    let mut quiet = Quiet;
+    let obs: Option<&mut dyn Observer> = match obs {
+        Some(o) => Some(o),
+        None if interleave => Some(&mut quiet),
+        None => None,
+    };
     let mut space = Space::new(plan, prog.kernel_rank, prog.blocky)?;
     if seed.is_some() {
         space = space.with_chunk(1);
@@ -143,6 +152,7 @@ pub(crate) fn launch_with(
     });
     let ctx = Ctx {
         obs: obs.as_ref(),
+        sched: None,
         prog: &prog,
         globals,
         pos_contig,
@@ -153,7 +163,10 @@ pub(crate) fn launch_with(
     // A small launch runs on the calling thread: handing it to the pool's threads and
     // waiting for them costs more than its work (the results are the same).
     let order = seed.map(|s| crate::observe::permutation(space.items, s));
-    let partials = if let Some(order) = order {
+    let partials = if let (Some(order), true) = (&order, interleave) {
+        let s = seed.unwrap_or_default();
+        crate::interleave::run(&ctx, &space, &params, order, s)
+    } else if let Some(order) = order {
         run_order(&ctx, &space, &params, &order)
     } else if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
         run_items(&ctx, &space, &params, true)
@@ -164,6 +177,13 @@ pub(crate) fn launch_with(
         o.lock().unwrap_or_else(|e| e.into_inner()).end();
     }
     Ok(finish(&prog, &partials?))
+}
+
+/// The observer of an interleaved launch: only its access hooks are wanted.
+struct Quiet;
+
+impl Observer for Quiet {
+    fn access(&mut self, _: &crate::observe::Access) {}
 }
 
 /// Runs `f` on a pool of `threads` workers (0: the current pool).

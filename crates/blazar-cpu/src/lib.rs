@@ -11,6 +11,7 @@
 
 mod compile;
 mod exec;
+mod interleave;
 mod launch;
 mod local;
 mod math;

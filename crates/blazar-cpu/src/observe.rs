@@ -152,11 +152,13 @@ pub fn launch_observed(
     crate::launch::launch_with(k, plan, args, arrays, &Default::default(), Some(obs), None)
 }
 
-/// The random schedule (`--schedule random --seed N`): runs kernel `k` serially with
-/// its blocks in a random order drawn from `seed`, and, in a kernel without blocks
-/// (no barriers, no shared memory), each thread as its own work item in a random
-/// order. A thread (or block) runs to its end before the next one starts: there are
-/// no switches inside a thread yet. The same seed gives the same order.
+/// The random schedule (`--schedule random --seed N`): runs kernel `k` with its
+/// blocks in a random order drawn from `seed`, and, in a kernel without blocks (no
+/// barriers, no shared memory), each thread as its own work item in a random order.
+/// Without an observer the work items run as coroutines that switch, at random, at
+/// every shared- or global-memory access (`interleave.rs`; the threads of one block
+/// stay in lock step); with one (the debugger, the race detector) each runs to its
+/// end before the next starts. The same seed gives the same run.
 pub fn launch_scheduled(
     k: &Kernel,
     plan: &LaunchPlan,

@@ -9,7 +9,8 @@
 //! - `compile` (NVRTC to cubin), `cache` (disk cache of cubins), `memory` (device
 //!   copies and residency), `params` (launch parameters), `module` (loaded kernels),
 //!   `errors` (error records, outputs), `queue` (the stream and the host's waits for
-//!   it), `timer` (CUDA events for `tic`/`toc`).
+//!   it), `timer` (CUDA events for `tic`/`toc`), `props` (what GPU 0 offers per
+//!   multiprocessor: [`device_info`], for the debugger's occupancy).
 
 mod backend;
 mod blas;
@@ -20,10 +21,12 @@ mod memory;
 mod module;
 mod params;
 mod pool;
+mod props;
 mod queue;
 mod timer;
 
 pub use backend::CudaBackend;
+pub use props::{device_info, Attr, DeviceInfo};
 pub use timer::EventTimer;
 
 use blazar_kir::Kernel;

@@ -16,6 +16,7 @@ pub enum Command {
     Quit,
     /// `break [FILE:]LINE [if COND]`
     Break {
+        file: Option<String>,
         line: u32,
         cond: Option<String>,
     },
@@ -32,12 +33,18 @@ pub enum Command {
     Shared,
     Record(String),
     Races,
+    /// `bt`: the call stack.
+    Backtrace,
+    /// `frame N`: show frame N (and evaluate `print` there, in host code).
+    Frame(usize),
 }
 
 /// The text of `help`.
 pub const HELP: &str = "\
 commands (short forms in brackets):
-  break [FILE:]LINE [if COND]  [b]  stop when a kernel statement at LINE runs
+  break [FILE:]LINE [if COND]  [b]  stop when a statement at LINE of FILE runs
+                                    (the program's file without FILE; FILE may be
+                                    an imported module: util.q, imfilter.q)
                                     (with COND: in a thread where COND holds)
   delete [N]                        delete breakpoint N (all without N)
   info breakpoints | info kernel    list breakpoints | the launch: shape, block,
@@ -52,6 +59,9 @@ commands (short forms in brackets):
                                     finished, with their barrier index
   print EXPR                   [p]  an expression in this thread: variables, pos,
                                     blkpos, blkidx, blkdim, a[i,j], arithmetic
+                                    (in host code: in the selected frame)
+  backtrace [bt] | frame N     [f]  the call stack (a kernel above the host
+                                    frames that launched it) | frame N's locals
   shared                            the block's shared memory (a PNG for images)
   record ARRAY                      write ARRAY as PNG frames after every barrier
   races                             the data races found so far (--check-races)
@@ -78,9 +88,16 @@ fn break_at(rest: &str) -> Result<Command, String> {
     if at.is_empty() {
         return Err("break needs a line: `break 12` or `break prog.q:12`".into());
     }
-    let line = at.rsplit(':').next().unwrap_or(at);
+    let (file, line) = match at.rsplit_once(':') {
+        Some((f, l)) if !f.is_empty() => (Some(f.to_string()), l),
+        _ => (None, at),
+    };
     match line.parse::<u32>() {
-        Ok(n) => Ok(Command::Break { line: n, cond }),
+        Ok(n) => Ok(Command::Break {
+            file,
+            line: n,
+            cond,
+        }),
         Err(_) => Err(format!(
             "`{at}` is not a line: `break 12` or `break prog.q:12`"
         )),
@@ -114,6 +131,11 @@ impl Command {
             "threads" => none(Command::Threads),
             "shared" => none(Command::Shared),
             "races" => none(Command::Races),
+            "backtrace" | "bt" | "where" => none(Command::Backtrace),
+            "frame" | "f" => rest
+                .parse()
+                .map(Command::Frame)
+                .map_err(|_| format!("`frame` takes a frame number (see `bt`), not `{rest}`")),
             "break" | "b" => break_at(rest),
             "delete" | "d" if rest.is_empty() => Ok(Command::Delete(None)),
             "delete" | "d" => rest
@@ -142,15 +164,16 @@ mod tests {
 
     #[test]
     fn breakpoints_take_a_line_a_file_and_a_condition() {
-        let b = |line, cond: Option<&str>| Command::Break {
+        let b = |file: Option<&str>, line, cond: Option<&str>| Command::Break {
+            file: file.map(str::to_string),
             line,
             cond: cond.map(str::to_string),
         };
-        assert_eq!(Command::parse("break 12"), Ok(b(12, None)));
-        assert_eq!(Command::parse("b prog.q:7"), Ok(b(7, None)));
+        assert_eq!(Command::parse("break 12"), Ok(b(None, 12, None)));
+        assert_eq!(Command::parse("b prog.q:7"), Ok(b(Some("prog.q"), 7, None)));
         assert_eq!(
-            Command::parse("break 6 if v == 3"),
-            Ok(b(6, Some("v == 3")))
+            Command::parse("break lib/util.q:6 if v == 3"),
+            Ok(b(Some("lib/util.q"), 6, Some("v == 3")))
         );
         assert!(Command::parse("break").is_err());
         assert!(Command::parse("break prog.q:x").is_err());
@@ -172,6 +195,10 @@ mod tests {
             Ok(Command::Print("x + 1".into()))
         );
         assert_eq!(Command::parse("delete"), Ok(Command::Delete(None)));
+        assert_eq!(Command::parse("bt"), Ok(Command::Backtrace));
+        assert_eq!(Command::parse("frame 2"), Ok(Command::Frame(2)));
+        assert!(Command::parse("frame x").is_err());
+        assert!(Command::parse("bt 1").is_err());
         assert!(Command::parse("delete x").is_err());
     }
 }

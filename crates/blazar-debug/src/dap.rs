@@ -5,11 +5,15 @@
 //! configuration (`setBreakpoints` with conditions, `setExceptionBreakpoints`) until
 //! `configurationDone`, when the program runs. At each stop the adapter sends a
 //! `stopped` event and answers `threads` (one per kernel thread of the stopped block,
-//! named by position), `stackTrace` (one frame: the kernel at its line), `scopes`
-//! (locals, kernel built-ins, shared memory), `variables`, `evaluate` (as `print`),
-//! `continue`, `next`, `stepIn`, `stepOut` (to the end of the kernel) and
-//! `disconnect`. Host code stops too (breakpoints on host lines, stepping out of a
-//! kernel): one thread `host`, one frame (the function), a `Variables` scope. Program output and debugger messages become `output` events; the end
+//! named by position), `stackTrace` (the kernel at its line, then the host frames
+//! that launched it), `scopes` (locals, kernel built-ins, shared memory),
+//! `variables`, `evaluate` (as `print`), `continue`, `next`, `stepIn`, `stepOut` (to
+//! the end of the kernel) and `disconnect`. Host code stops too (breakpoints on host
+//! lines of any of the program's files, stepping out of a kernel): one thread `host`,
+//! a frame per call under way, each with a `Variables` scope, and `evaluate` in the
+//! frame it names. One handler answers both kinds of stop (`Stop`). `setBreakpoints`
+//! replaces the breakpoints of its `source` only. Program output and debugger
+//! messages become `output` events; the end
 //! of the program sends `terminated` and `exited`. Unknown requests get an error
 //! response, never a crash.
 
@@ -206,12 +210,19 @@ fn set_breakpoints(dbg: &mut Debugger, req: &Value) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    let ok = dbg.set_breaks(&wanted);
-    let list: Vec<Value> = (wanted.iter().zip(ok))
-        .map(|((line, _), v)| {
+    let source = &req["arguments"]["source"];
+    let path = (source["path"].as_str())
+        .or(source["name"].as_str())
+        .unwrap_or_default();
+    let ok = dbg.set_breaks(path, &wanted);
+    let list: Vec<Value> = (wanted.iter().enumerate())
+        .map(|(i, (line, _))| {
+            let v = ok.as_ref().is_ok_and(|ok| ok[i]);
             let mut b = json!({"verified": v, "line": line});
-            if !v {
-                b["message"] = json!(format!("no line {line} in the program"));
+            match &ok {
+                Ok(_) if !v => b["message"] = json!(format!("no line {line} in {path}")),
+                Err(m) => b["message"] = json!(m),
+                Ok(_) => {}
             }
             b
         })
@@ -225,11 +236,11 @@ fn base_name(path: &str) -> String {
         .map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Variable references of the three scopes.
+/// Variable references of the kernel scopes.
 const LOCALS: i64 = 1;
 const BUILTINS: i64 = 2;
 const SHARED: i64 = 3;
-/// The variables of a host stop.
+/// The variables of host frame `n` are reference `HOST + n`.
 const HOST: i64 = 4;
 
 fn vars(list: Vec<(String, String)>) -> Value {
@@ -239,132 +250,103 @@ fn vars(list: Vec<(String, String)>) -> Value {
     json!({ "variables": v })
 }
 
+/// Where the run is stopped: a kernel thread or a host statement.
+#[derive(Clone, Copy)]
+enum Stop<'s, 'a, 'o, 'h, 'p> {
+    Kernel(&'s ItemView<'a, 'o>),
+    Host(&'s HostStop<'h, 'p>),
+}
+
 impl Dap {
     /// One request at a stop; true when it resumes the run.
-    fn at_stop(&self, dbg: &mut Debugger, view: &ItemView, req: &Value) -> bool {
+    fn at(&self, dbg: &mut Debugger, stop: Stop, req: &Value) -> bool {
         let args = &req["arguments"];
-        let resume = |dbg: &mut Debugger, c: Command| dbg.command(c, Some(view));
+        // The frame a request names (0: the innermost).
+        let frame = (args["frameId"].as_u64()).map_or(0, |f| (f as usize).saturating_sub(1));
+        if let (Stop::Kernel(view), Some(id)) = (stop, args["threadId"].as_u64()) {
+            dbg.set_lane(view, (id as usize).saturating_sub(1));
+        }
+        let resume = |dbg: &mut Debugger, c: Command| match stop {
+            Stop::Kernel(view) => dbg.command(c, Some(view)),
+            Stop::Host(at) => dbg.host_command(c, at),
+        };
         match command_of(req) {
             "threads" => {
-                let ts: Vec<Value> = (dbg.thread_states(view).into_iter())
-                    .map(|t| {
-                        let name = format!(
-                            "pos {} (blkpos {}) {}",
-                            crate::show::list(&t.pos),
-                            crate::show::list(&t.blkpos),
-                            t.state
-                        );
-                        json!({"id": t.lane + 1, "name": name})
-                    })
-                    .collect();
+                let ts: Vec<Value> = match stop {
+                    Stop::Kernel(view) => (dbg.thread_states(view).into_iter())
+                        .map(|t| {
+                            let name = format!(
+                                "pos {} (blkpos {}) {}",
+                                crate::show::list(&t.pos),
+                                crate::show::list(&t.blkpos),
+                                t.state
+                            );
+                            json!({"id": t.lane + 1, "name": name})
+                        })
+                        .collect(),
+                    Stop::Host(_) => vec![json!({"id": 1, "name": "host"})],
+                };
                 self.respond(req, Ok(json!({ "threads": ts })));
             }
             "stackTrace" => {
-                if let Some(id) = args["threadId"].as_u64() {
-                    dbg.set_lane(view, (id as usize).saturating_sub(1));
-                }
-                let frame = json!({
-                    "id": 1,
-                    "name": dbg.kernel().unwrap_or("kernel"),
-                    "line": view.line,
-                    "column": 1,
-                    "source": {"name": base_name(dbg.file()), "path": dbg.file()},
-                });
-                self.respond(req, Ok(json!({"stackFrames": [frame], "totalFrames": 1})));
+                let frames = match stop {
+                    Stop::Kernel(view) => dbg.kernel_frames(view),
+                    Stop::Host(at) => dbg.host_stack(at),
+                };
+                let list: Vec<Value> = (frames.iter().enumerate())
+                    .map(|(i, f)| {
+                        json!({
+                            "id": i + 1,
+                            "name": f.name,
+                            "line": f.line,
+                            "column": 1,
+                            "source": {"name": base_name(&f.file), "path": f.file},
+                        })
+                    })
+                    .collect();
+                let n = list.len();
+                self.respond(req, Ok(json!({"stackFrames": list, "totalFrames": n})));
             }
             "scopes" => {
                 let s = |name: &str, r: i64| json!({"name": name, "variablesReference": r, "expensive": false});
-                let scopes = [
-                    s("Locals", LOCALS),
-                    s("Kernel built-ins", BUILTINS),
-                    s("Shared memory", SHARED),
-                ];
+                let scopes = match stop {
+                    Stop::Kernel(_) if frame == 0 => vec![
+                        s("Locals", LOCALS),
+                        s("Kernel built-ins", BUILTINS),
+                        s("Shared memory", SHARED),
+                    ],
+                    // Host frames under a kernel: read when the host stops again.
+                    Stop::Kernel(_) => Vec::new(),
+                    Stop::Host(_) => vec![s("Variables", HOST + frame as i64)],
+                };
                 self.respond(req, Ok(json!({ "scopes": scopes })));
             }
             "variables" => {
-                let list = match args["variablesReference"].as_i64() {
-                    Some(LOCALS) => dbg.locals(view),
-                    Some(BUILTINS) => dbg.builtins(view),
-                    Some(SHARED) => (view.shared().into_iter())
+                let r = args["variablesReference"].as_i64().unwrap_or(0);
+                let list = match stop {
+                    Stop::Kernel(view) if r == LOCALS => dbg.locals(view),
+                    Stop::Kernel(view) if r == BUILTINS => dbg.builtins(view),
+                    Stop::Kernel(view) if r == SHARED => (view.shared().into_iter())
                         .map(|a| {
                             let v: Vec<String> = a.values.iter().map(crate::eval::show).collect();
                             (a.name, format!("[{}]", v.join(",")))
                         })
                         .collect(),
+                    Stop::Host(at) if r >= HOST => at.variables_in((r - HOST) as usize),
                     _ => Vec::new(),
                 };
                 self.respond(req, Ok(vars(list)));
             }
             "evaluate" => {
                 let text = args["expression"].as_str().unwrap_or("");
-                let r = dbg.evaluate(view, text);
+                let r = match stop {
+                    Stop::Kernel(view) => dbg.evaluate(view, text),
+                    Stop::Host(at) => {
+                        let scope = crate::eval::HostScope { at, frame };
+                        crate::eval::eval(text, &scope).map(|v| crate::eval::show(&v))
+                    }
+                };
                 let r = r.map(|v| json!({"result": v, "variablesReference": 0}));
-                self.respond(req, r);
-            }
-            "setBreakpoints" => {
-                let body = set_breakpoints(dbg, req);
-                self.respond(req, Ok(body));
-            }
-            "continue" => {
-                self.respond(req, Ok(json!({"allThreadsContinued": true})));
-                return resume(dbg, Command::Continue);
-            }
-            "next" | "stepIn" | "stepOut" => {
-                if let Some(id) = args["threadId"].as_u64() {
-                    dbg.set_lane(view, (id as usize).saturating_sub(1));
-                }
-                self.respond(req, Ok(json!({})));
-                let c = match command_of(req) {
-                    "next" => Command::Next,
-                    "stepIn" => Command::Step,
-                    _ => Command::Finish,
-                };
-                return resume(dbg, c);
-            }
-            "pause" => self.respond(req, Ok(json!({}))),
-            "disconnect" => {
-                self.respond(req, Ok(json!({})));
-                return resume(dbg, Command::Quit);
-            }
-            c => self.respond(req, Err(format!("`{c}` is not supported"))),
-        }
-        false
-    }
-}
-
-impl Dap {
-    /// One request at a host stop; true when it resumes the run.
-    fn at_host(&self, dbg: &mut Debugger, at: &HostStop, req: &Value) -> bool {
-        let resume = |dbg: &mut Debugger, c: Command| dbg.host_command(c, at);
-        match command_of(req) {
-            "threads" => self.respond(req, Ok(json!({"threads": [{"id": 1, "name": "host"}]}))),
-            "stackTrace" => {
-                let frame = json!({
-                    "id": 1,
-                    "name": at.function(),
-                    "line": at.line(),
-                    "column": 1,
-                    "source": {"name": base_name(at.file()), "path": at.file()},
-                });
-                self.respond(req, Ok(json!({"stackFrames": [frame], "totalFrames": 1})));
-            }
-            "scopes" => {
-                let s =
-                    json!({"name": "Variables", "variablesReference": HOST, "expensive": false});
-                self.respond(req, Ok(json!({ "scopes": [s] })));
-            }
-            "variables" => {
-                let list = match req["arguments"]["variablesReference"].as_i64() {
-                    Some(HOST) => at.variables(),
-                    _ => Vec::new(),
-                };
-                self.respond(req, Ok(vars(list)));
-            }
-            "evaluate" => {
-                let text = req["arguments"]["expression"].as_str().unwrap_or("");
-                let r = crate::eval::eval(text, &crate::eval::HostScope { at });
-                let r =
-                    r.map(|v| json!({"result": crate::eval::show(&v), "variablesReference": 0}));
                 self.respond(req, r);
             }
             "setBreakpoints" => {
@@ -420,7 +402,7 @@ impl StopHandler for Dap {
                 dbg.command(Command::Quit, Some(view));
                 return;
             };
-            if self.at_stop(dbg, view, &req) {
+            if self.at(dbg, Stop::Kernel(view), &req) {
                 return;
             }
         }
@@ -433,7 +415,7 @@ impl StopHandler for Dap {
                 dbg.command(Command::Quit, None);
                 return;
             };
-            if self.at_host(dbg, at, &req) {
+            if self.at(dbg, Stop::Host(at), &req) {
                 return;
             }
         }

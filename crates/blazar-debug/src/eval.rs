@@ -55,14 +55,16 @@ impl Lookup for Scope<'_, '_, '_> {
     }
 }
 
-/// The host's variables where the host is stopped.
+/// The host's variables where the host is stopped, in frame `frame` of its call
+/// stack (0: the stopped function).
 pub struct HostScope<'s, 'a, 'p> {
     pub at: &'s blazar_interp::HostStop<'a, 'p>,
+    pub frame: usize,
 }
 
 impl Lookup for HostScope<'_, '_, '_> {
     fn var(&self, n: &str) -> Option<KValue> {
-        match self.at.value(n)? {
+        match self.at.value_in(self.frame, n)? {
             blazar_runtime::Value::Int(i, _) => Some(KValue::Int(i)),
             blazar_runtime::Value::Real(x) => Some(KValue::Float(x)),
             blazar_runtime::Value::Complex(c) => Some(KValue::Complex(c.re, c.im)),
@@ -71,14 +73,14 @@ impl Lookup for HostScope<'_, '_, '_> {
     }
 
     fn array_dims(&self, n: &str) -> Option<Vec<usize>> {
-        match self.at.value(n)? {
+        match self.at.value_in(self.frame, n)? {
             blazar_runtime::Value::Array(a) => Some(a.data.borrow().size()),
             _ => None,
         }
     }
 
     fn element(&self, n: &str, offset: usize) -> Option<KValue> {
-        let blazar_runtime::Value::Array(a) = self.at.value(n)? else {
+        let blazar_runtime::Value::Array(a) = self.at.value_in(self.frame, n)? else {
             return None;
         };
         let a = a.data.borrow();

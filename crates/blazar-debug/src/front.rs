@@ -25,30 +25,95 @@ impl Debugger {
         self.launch.as_ref().map(|l| l.kernel.as_str())
     }
 
-    /// The program's file as the debugger names it.
-    pub fn file(&self) -> &str {
-        &self.file
+    /// The file of the running kernel (the program's own outside kernels).
+    pub fn kernel_file(&self) -> &str {
+        self.files.name(self.launch.as_ref().map_or(0, |l| l.file))
     }
 
-    /// Replaces every breakpoint by `lines` (each with an optional condition); returns
-    /// whether each line exists in the program.
-    pub fn set_breaks(&mut self, lines: &[(u32, Option<String>)]) -> Vec<bool> {
-        self.breaks.clear();
+    /// Replaces the breakpoints of the file `source` names (a path, as editors send
+    /// it) by `lines` (each with an optional condition); returns whether each line
+    /// exists there, or why the file is not one of the program's.
+    pub fn set_breaks(
+        &mut self,
+        source: &str,
+        lines: &[(u32, Option<String>)],
+    ) -> Result<Vec<bool>, String> {
+        let file = self.files.resolve(source)?;
+        self.breaks.retain(|b| b.file != file);
         let mut ok = Vec::new();
         for (line, cond) in lines {
-            let exists = *line >= 1 && (*line as usize) <= self.source.len();
+            let exists = *line >= 1 && (*line as usize) <= self.files.lines(file);
             if exists {
                 let id = self.next_id;
                 self.next_id += 1;
                 self.breaks.push(Break {
                     id,
+                    file,
                     line: *line,
                     cond: cond.clone(),
                 });
             }
             ok.push(exists);
         }
-        ok
+        Ok(ok)
+    }
+
+    pub(crate) fn add_break(&mut self, file: Option<String>, line: u32, cond: Option<String>) {
+        let f = match file.as_deref().map(|w| self.files.resolve(w)) {
+            None => 0,
+            Some(Ok(f)) => f,
+            Some(Err(m)) => {
+                return self.say(format!("break {}:{line}: {m}", file.unwrap_or_default()))
+            }
+        };
+        let name = self.files.name(f).to_string();
+        let lines = self.files.lines(f);
+        if line == 0 || line as usize > lines {
+            return self.say(format!("no line {line} in {name} (it has {lines} lines)"));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let text = self.files.line(f, line).to_string();
+        let when = cond.as_ref().map_or(String::new(), |c| format!(" if {c}"));
+        self.breaks.push(Break {
+            id,
+            file: f,
+            line,
+            cond,
+        });
+        self.say(format!("breakpoint {id} at {name}:{line}{when}: {text}"));
+    }
+
+    pub(crate) fn delete(&mut self, n: Option<usize>) {
+        match n {
+            None => {
+                self.breaks.clear();
+                self.say("deleted all breakpoints");
+            }
+            Some(n) => match self.breaks.iter().position(|b| b.id == n) {
+                Some(i) => {
+                    self.breaks.remove(i);
+                    self.say(format!("deleted breakpoint {n}"));
+                }
+                None => self.say(format!("no breakpoint {n}")),
+            },
+        }
+    }
+
+    pub(crate) fn list_breaks(&mut self) {
+        if self.breaks.is_empty() {
+            return self.say("no breakpoints");
+        }
+        let lines: Vec<String> = (self.breaks.iter())
+            .map(|b| {
+                let when = b
+                    .cond
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" if {c}"));
+                format!("{}: {}:{}{when}", b.id, self.files.name(b.file), b.line)
+            })
+            .collect();
+        self.say(lines.join("\n"));
     }
 
     /// The threads of the stopped block.

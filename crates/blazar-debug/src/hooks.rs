@@ -7,7 +7,8 @@
 //! The host interpreter calls [`HostSide`] (a `blazar_interp::HostHook`) before each
 //! statement. In host code `step` stops at the next statement, entering kernels (their
 //! first statement) and functions; `next` stops at the next statement of this function
-//! or its callers; `finish` runs to the caller; `print` reads host variables.
+//! or its callers; `finish` runs to the caller; `print` reads host variables (of the
+//! frame `frame N` selected); `launching` keeps the host frames of a launch for `bt`.
 
 use crate::eval::{eval, show, HostScope};
 use crate::{Command, Debugger, Mode};
@@ -70,6 +71,12 @@ impl HostHook for HostSide {
             d.host_stmt(at);
         }
     }
+
+    fn launching(&mut self, at: &HostStop) {
+        if let Ok(mut d) = self.0.try_borrow_mut() {
+            d.host_frames = at.frames();
+        }
+    }
 }
 
 impl Debugger {
@@ -82,20 +89,18 @@ impl Debugger {
             Mode::HostOut(d) => (at.depth() < d).then(String::new),
             Mode::Finish | Mode::Reach { .. } => None,
             Mode::Continue => {
-                if !at.in_main_file() {
-                    return None;
-                }
+                let file = at.file_id();
                 let hits: Vec<crate::Break> = self
                     .breaks
                     .iter()
-                    .filter(|b| b.line == line)
+                    .filter(|b| b.line == line && b.file == file)
                     .cloned()
                     .collect();
                 for b in hits {
                     let Some(c) = &b.cond else {
                         return Some(format!("breakpoint {}", b.id));
                     };
-                    match eval(c, &HostScope { at }) {
+                    match eval(c, &HostScope { at, frame: 0 }) {
                         Ok(v) if show(&v) == "0" => {}
                         Ok(_) => return Some(format!("breakpoint {} ({c})", b.id)),
                         Err(e) => {
@@ -123,6 +128,7 @@ impl Debugger {
         // A kernel launched from here starts with its first block and thread.
         self.item = 0;
         self.lane = 0;
+        self.frame = 0;
         if let Some(mut h) = self.handler.take() {
             h.host_stopped(self, at, &why);
             self.handler = Some(h);
@@ -148,11 +154,7 @@ impl Debugger {
     /// Where the host stopped: function, file, line and its text.
     pub(crate) fn show_host_stop(&mut self, at: &HostStop, why: &str) {
         let line = at.line();
-        let text = if at.in_main_file() {
-            self.source.get(line as usize - 1).map_or("", |s| s.trim())
-        } else {
-            ""
-        };
+        let text = self.files.line(at.file_id(), line);
         let why = if why.is_empty() {
             String::new()
         } else {
@@ -170,7 +172,8 @@ impl Debugger {
     pub fn host_command(&mut self, cmd: Command, at: &HostStop) -> bool {
         match cmd {
             Command::Print(e) => {
-                let r = eval(&e, &HostScope { at });
+                let frame = self.frame;
+                let r = eval(&e, &HostScope { at, frame });
                 match r {
                     Ok(v) => self.say(show(&v)),
                     Err(m) => self.say(m),
@@ -188,6 +191,14 @@ impl Debugger {
             Command::Finish => {
                 self.mode = Mode::HostOut(at.depth());
                 true
+            }
+            Command::Backtrace => {
+                self.host_backtrace(at);
+                false
+            }
+            Command::Frame(n) => {
+                self.host_frame(n, at);
+                false
             }
             Command::Threads
             | Command::Shared

@@ -10,15 +10,19 @@
 //! index. Command syntax and semantics: `HELP` below and the guide's chapter 10.
 
 mod commands;
+pub mod device;
+mod files;
 mod front;
 mod hooks;
 mod show;
+mod stack;
 
 pub mod dap;
 
 pub mod eval;
 
 pub use commands::{Command, HELP};
+pub use device::DeviceModel;
 pub use hooks::{DebugBackend, HostSide};
 
 use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer, Shape};
@@ -28,6 +32,8 @@ use std::io::Write;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Break {
     pub id: usize,
+    /// The file (0: the program's own; see `files.rs`).
+    pub file: usize,
     pub line: u32,
     pub cond: Option<String>,
 }
@@ -54,8 +60,9 @@ enum Mode {
 /// The launch under way.
 struct Launch {
     kernel: String,
+    /// The file that defines the kernel.
+    file: usize,
     shape: Shape,
-    arg_dims: Vec<Vec<usize>>,
 }
 
 /// Reads a line for a prompt; `None` at the end of the input.
@@ -85,9 +92,8 @@ pub struct ThreadState {
 pub struct Debugger {
     input: Input,
     out: Box<dyn Write + Send>,
-    /// The program's source lines, to show where a stop is.
-    source: Vec<String>,
-    file: String,
+    /// The program's files, to resolve breakpoints and show where a stop is.
+    files: files::Files,
     breaks: Vec<Break>,
     next_id: usize,
     mode: Mode,
@@ -107,15 +113,24 @@ pub struct Debugger {
     /// The race detector, when the session checks races (`blazar debug --check-races`):
     /// it observes every launch alongside the debugger.
     pub races: Option<blazar_cpu::RaceDetector>,
+    /// The host's call stack while a kernel runs (innermost first: the launch).
+    host_frames: Vec<blazar_interp::HostFrame>,
+    /// The frame `frame N` selected at a host stop (0 at each stop).
+    frame: usize,
+    /// Asks for the installed GPU (the front end's query); the reason when none.
+    pub device_query: Option<DeviceQuery>,
+    device: Option<DeviceModel>,
 }
+
+/// A front end's query of the installed GPU, run once, at the first `info kernel`.
+pub type DeviceQuery = Box<dyn FnOnce() -> Result<DeviceModel, String> + Send>;
 
 impl Debugger {
     pub fn new(file: &str, source: &str, input: Input, out: Box<dyn Write + Send>) -> Debugger {
         Debugger {
             input,
             out,
-            source: source.lines().map(str::to_string).collect(),
-            file: file.to_string(),
+            files: files::Files::single(file, source),
             breaks: Vec::new(),
             next_id: 1,
             mode: Mode::Continue,
@@ -128,7 +143,37 @@ impl Debugger {
             done: false,
             handler: None,
             races: None,
+            host_frames: Vec::new(),
+            frame: 0,
+            device_query: None,
+            device: None,
         }
+    }
+
+    /// Makes every file of the program known (imports, Blazar's bundled modules), so
+    /// that `break FILE:LINE` can name them and stops show their lines.
+    pub fn load_program(&mut self, loaded: &blazar_interp::Loaded) {
+        self.files.load(loaded);
+    }
+
+    /// The device occupancy is computed for: the query's answer (once), else the
+    /// default model.
+    pub(crate) fn device_model(&mut self) -> DeviceModel {
+        if let Some(d) = &self.device {
+            return d.clone();
+        }
+        let d = match self.device_query.take().map(|q| q()) {
+            Some(Ok(d)) => d,
+            Some(Err(why)) => {
+                self.say(format!(
+                    "no GPU to query ({why}): using the default device model"
+                ));
+                DeviceModel::default_model()
+            }
+            None => DeviceModel::default_model(),
+        };
+        self.device = Some(d.clone());
+        d
     }
 
     pub(crate) fn say(&mut self, text: impl AsRef<str>) {
@@ -148,7 +193,7 @@ impl Debugger {
                 Ok(Command::Quit) => return false,
                 Ok(Command::Nothing) => {}
                 Ok(Command::Help) => self.say(HELP),
-                Ok(Command::Break { line, cond }) => self.add_break(line, cond),
+                Ok(Command::Break { file, line, cond }) => self.add_break(file, line, cond),
                 Ok(Command::Delete(n)) => self.delete(n),
                 Ok(Command::InfoBreaks) => self.list_breaks(),
                 Ok(Command::Record(a)) => self.record(a),
@@ -172,57 +217,6 @@ impl Debugger {
                 Err(e) => self.say(e),
             }
         }
-    }
-
-    fn add_break(&mut self, line: u32, cond: Option<String>) {
-        if line == 0 || line as usize > self.source.len() {
-            return self.say(format!(
-                "no line {line} in {} (it has {} lines)",
-                self.file,
-                self.source.len()
-            ));
-        }
-        let id = self.next_id;
-        self.next_id += 1;
-        let text = self.source[line as usize - 1].trim().to_string();
-        let when = cond.as_ref().map_or(String::new(), |c| format!(" if {c}"));
-        self.breaks.push(Break { id, line, cond });
-        self.say(format!(
-            "breakpoint {id} at {}:{line}{when}: {text}",
-            self.file
-        ));
-    }
-
-    fn delete(&mut self, n: Option<usize>) {
-        match n {
-            None => {
-                self.breaks.clear();
-                self.say("deleted all breakpoints");
-            }
-            Some(n) => match self.breaks.iter().position(|b| b.id == n) {
-                Some(i) => {
-                    self.breaks.remove(i);
-                    self.say(format!("deleted breakpoint {n}"));
-                }
-                None => self.say(format!("no breakpoint {n}")),
-            },
-        }
-    }
-
-    fn list_breaks(&mut self) {
-        if self.breaks.is_empty() {
-            return self.say("no breakpoints");
-        }
-        let lines: Vec<String> = (self.breaks.iter())
-            .map(|b| {
-                let when = b
-                    .cond
-                    .as_ref()
-                    .map_or(String::new(), |c| format!(" if {c}"));
-                format!("{}: {}:{}{when}", b.id, self.file, b.line)
-            })
-            .collect();
-        self.say(lines.join("\n"));
     }
 
     fn record(&mut self, a: String) {
@@ -252,10 +246,11 @@ impl Debugger {
             }),
             Mode::Finish | Mode::HostNext(_) | Mode::HostOut(_) => None,
             Mode::Continue => {
+                let file = self.launch.as_ref().map_or(0, |l| l.file);
                 let hits: Vec<Break> = self
                     .breaks
                     .iter()
-                    .filter(|b| b.line == view.line)
+                    .filter(|b| b.line == view.line && b.file == file)
                     .cloned()
                     .collect();
                 for b in hits {
@@ -373,11 +368,13 @@ impl Debugger {
                 self.mode = Mode::Finish;
                 return true;
             }
-            Command::Break { line, cond } => self.add_break(line, cond),
+            Command::Break { file, line, cond } => self.add_break(file, line, cond),
             Command::Delete(n) => self.delete(n),
             Command::InfoBreaks => self.list_breaks(),
             Command::Record(a) => self.record(a),
             Command::Races => self.list_races(),
+            Command::Backtrace => self.backtrace(view),
+            Command::Frame(n) => self.kernel_frame(n, view),
             cmd => match view {
                 None => self.say("no kernel thread is stopped here"),
                 Some(v) => return self.in_thread(cmd, v),
@@ -394,8 +391,8 @@ impl Observer for Debugger {
         }
         self.launch = Some(Launch {
             kernel: info.kernel.name.clone(),
+            file: self.files.of_kernel(&info.kernel.name),
             shape: info.shape.clone(),
-            arg_dims: info.arg_dims.clone(),
         });
         self.item = 0;
         self.lane = 0;
@@ -466,5 +463,6 @@ impl Observer for Debugger {
             self.mode = Mode::Step(None);
         }
         self.launch = None;
+        self.host_frames.clear();
     }
 }

@@ -1,19 +1,12 @@
 //! What the debugger shows of a stopped block: the stop, threads, values, shared memory, the launch.
 //!
-//! Occupancy uses a documented default device model (Blazar does not query a GPU for
-//! the debugger): an H100-class streaming multiprocessor with 2048 resident threads,
-//! 32 resident blocks, 228 KiB of shared memory and warps of 32 threads. Registers are
-//! not counted (the interpreter has no register allocation to report).
+//! Occupancy (`info kernel`) is computed on the installed GPU when the front end could
+//! query one, else on the default device model ([`crate::device`]).
 
 use crate::eval::{eval, show};
 use crate::{Command, Debugger, Mode};
 use blazar_cpu::observe::{ArrayData, ItemView, Shape};
 use blazar_launch::KValue;
-
-const SM_THREADS: usize = 2048;
-const SM_BLOCKS: usize = 32;
-const SM_SHARED: usize = 228 * 1024;
-const WARP: usize = 32;
 
 pub(crate) fn list(v: &[i64]) -> String {
     let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
@@ -47,29 +40,30 @@ fn comps(s: &Shape) -> Vec<(usize, usize)> {
 
 impl Debugger {
     pub(crate) fn show_stop(&mut self, view: &ItemView, why: &str) {
-        let (kernel, t) = match &self.launch {
-            Some(l) => (l.kernel.clone(), l.shape.thread(view.item, self.lane)),
+        let (kernel, file, t) = match &self.launch {
+            Some(l) => (
+                l.kernel.clone(),
+                l.file,
+                l.shape.thread(view.item, self.lane),
+            ),
             None => return,
         };
-        let text = (self
-            .source
-            .get(view.line as usize - 1)
-            .map(|s| s.trim().to_string()))
-        .unwrap_or_default();
+        let text = self.files.line(file, view.line);
         let why = if why.is_empty() {
             String::new()
         } else {
             format!("{why}: ")
         };
-        self.say(format!(
+        let msg = format!(
             "{why}kernel `{kernel}` at {}:{}, block {}, thread {} (blkpos {})\n{:>5} | {text}",
-            self.file,
+            self.files.name(file),
             view.line,
             list(&t.blkidx),
             list(&t.pos),
             list(&t.blkpos),
             view.line
-        ));
+        );
+        self.say(msg);
     }
 
     /// A command that needs a stopped thread; true when it resumes the run.
@@ -252,31 +246,24 @@ impl Debugger {
             .iter()
             .map(|a| a.values.len() * elem_bytes(&a.values))
             .sum();
-        let warps = threads.div_ceil(WARP).max(1);
-        let by_threads = SM_THREADS / (warps * WARP);
-        let by_shared = SM_SHARED.checked_div(shared).unwrap_or(SM_BLOCKS);
-        let blocks = SM_BLOCKS.min(by_threads).min(by_shared);
-        let occ = 100.0 * (blocks * warps * WARP) as f64 / SM_THREADS as f64;
-        let limit = if blocks == by_shared && shared > 0 {
-            "shared memory"
-        } else if blocks == by_threads {
-            "threads per SM"
-        } else {
-            "blocks per SM"
-        };
+        let kernel = l.kernel.clone();
+        let dev = self.device_model();
+        let o = crate::device::occupancy(&dev, threads, shared);
         let text = format!(
-            "kernel `{}`: {} threads {}, blocks of {} ({threads} threads), {} blocks\n\
+            "kernel `{kernel}`: {} threads {}, blocks of {} ({threads} threads), {} blocks\n\
              shared memory per block: {shared} bytes\n\
-             occupancy {occ:.0}% ({blocks} blocks of {warps} warps per SM, limited by {limit}) \
-             on the default device model: 2048 threads, 32 blocks and 228 KiB shared memory \
-             per SM, registers not counted",
-            l.kernel,
+             occupancy {:.0}% ({} blocks of {} warps per SM, limited by {}) on {}; \
+             per-thread registers not counted",
             data.iter().product::<i64>(),
             list(&data),
             list(&blk),
-            list(&cnt)
+            list(&cnt),
+            o.percent,
+            o.blocks,
+            o.warps_per_block,
+            o.limit,
+            dev.describe(),
         );
-        let _ = &l.arg_dims;
         self.say(text);
     }
 

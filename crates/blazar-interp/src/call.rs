@@ -36,6 +36,36 @@ impl<'p> Interp<'p> {
             _ => {}
         }
         let vals = self.eval_args(args, frame)?;
+        let fval = match callee {
+            Callee::Value(e) => Some(self.eval(e, frame)?),
+            _ => None,
+        };
+        // Under a host hook the caller's locals stay readable while the call runs.
+        let traced = self.host_hook.is_some();
+        if traced {
+            self.calls.push(crate::hook::CallRec {
+                func: frame.func,
+                at: span,
+                locals: frame.locals.clone(),
+            });
+        }
+        let r = self.call_resolved(callee, vals, fval, nout, frame, span);
+        if traced {
+            self.calls.pop();
+        }
+        r
+    }
+
+    /// The call of `eval_call` once its arguments (and a called value) are evaluated.
+    fn call_resolved(
+        &mut self,
+        callee: &'p Callee,
+        vals: Vec<Value>,
+        fval: Option<Value>,
+        nout: usize,
+        frame: &mut Frame,
+        span: Span,
+    ) -> R<Vec<Value>> {
         match callee {
             Callee::Group(g) => self.call_group(*g, vals, nout, span),
             Callee::Nested { func, captures } => {
@@ -56,8 +86,8 @@ impl<'p> Interp<'p> {
             }
             Callee::Builtin(b) => self.call_builtin_n(*b, &vals, nout, span),
             Callee::Class(c) => self.construct_class(*c, vals, span).map(|v| vec![v]),
-            Callee::Value(e) => {
-                let f = self.eval(e, frame)?;
+            Callee::Value(_) => {
+                let f = fval.expect("evaluated by eval_call");
                 self.call_value(&f, vals, nout, span)
             }
             Callee::Intrinsic(_) | Callee::TypeCtor(_) => unreachable!("handled above"),

@@ -55,6 +55,9 @@ pub struct Interp<'p> {
     pub steps_left: u64,
     /// See [`Options::host_hook`].
     pub host_hook: Option<crate::hook::HostHookRef>,
+    /// With a host hook: the calls under way, each with its caller's locals, so that
+    /// a stop can show the call stack (`crate::hook::HostStop::frames`).
+    pub(crate) calls: Vec<crate::hook::CallRec>,
 }
 
 /// The local variables of one function activation.
@@ -114,6 +117,7 @@ impl<'p> Interp<'p> {
                 opts.max_steps
             },
             host_hook: opts.host_hook.clone(),
+            calls: Vec::new(),
         }
     }
 

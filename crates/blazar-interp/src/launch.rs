@@ -171,6 +171,14 @@ impl<'p> Interp<'p> {
             ));
         }
         let vals = self.eval_args(args, frame)?;
+        if let Some(h) = self.host_hook.clone() {
+            let at = crate::hook::HostStop {
+                interp: self,
+                frame,
+                span,
+            };
+            h.0.borrow_mut().launching(&at);
+        }
         let (dims_v, rest) = vals.split_first().expect("checked above");
         let (kernel_v, data) = rest.split_last().expect("checked above");
         let Value::Func(clo) = kernel_v else {

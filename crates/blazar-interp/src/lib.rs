@@ -28,7 +28,7 @@ mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
 pub use error::RunError;
-pub use hook::{HostHook, HostHookRef, HostStop};
+pub use hook::{HostFrame, HostHook, HostHookRef, HostStop};
 pub use interp::{Frame, Interp, Options};
 pub use launch_values::kernel_line_span;
 pub use load::{check, load, Loaded};

@@ -32,6 +32,11 @@ impl Scratch {
         mask: &[bool],
         at: At,
     ) {
+        // The instruction has taken effect: under the random schedule another
+        // coroutine may run now.
+        if let Some(b) = ctx.sched {
+            b.switch(self.slot);
+        }
         let Some(obs) = ctx.obs else {
             return;
         };

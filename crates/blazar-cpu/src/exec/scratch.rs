@@ -97,6 +97,7 @@ impl Scratch {
             pos_lazy: None,
             full: false,
             item: 0,
+            slot: 0,
             depth: 0,
             seen: Vec::new(),
             pool: Vec::new(),
