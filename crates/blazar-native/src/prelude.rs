@@ -150,6 +150,10 @@ template<typename D, typename S> static BZ_INLINE D bz_cast(S x) {
     return bz_cast<D>(x.re);
   } else if constexpr (bz_t<D>::is_bool) {
     return x != (S)0;
+  } else if constexpr (bz_t<S>::is_bool) {
+    // A select, not `(D)x`: GCC finds no vector type for a bool converted to a float,
+    // and then leaves a comparison's loop (`x > 128` as 0/1 reals) unvectorised.
+    return x ? (D)1 : (D)0;
   } else if constexpr (bz_t<D>::is_int && bz_t<S>::is_float) {
     if (x != x) return (D)0;
     if (x <= (S)bz_lim<D>::lo()) return bz_lim<D>::lo();
