@@ -8,7 +8,9 @@
 //! lines must appear in stderr (the program is saved as `example.q`). Without either,
 //! the example must run without an error. Other blocks (```` ```text ````, shell
 //! commands) are not run. A last test checks that every builtin function is named in
-//! the standard-library chapter.
+//! the standard-library chapter, and another that `examples/denoise_pca.q` is the
+//! golden program `tests/programs/stdlib/denoise_pca.q` without its test block (so the
+//! example's output is checked against its reference values).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -170,6 +172,27 @@ fn main() {
             Err(format!("not in {}: {}", library.display(), missing.join(", ")).into())
         }
     }));
+    let (example, golden) = (
+        root.join("examples/denoise_pca.q"),
+        root.join("tests/programs/stdlib/denoise_pca.q"),
+    );
+    trials.push(Trial::test(
+        "examples/denoise_pca.q is its golden program",
+        move || {
+            let ex = std::fs::read_to_string(&example).map_err(|e| e.to_string())?;
+            let gold = std::fs::read_to_string(&golden).map_err(|e| e.to_string())?;
+            if gold.ends_with(&ex) && gold.len() > ex.len() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} does not end with {}",
+                    golden.display(),
+                    example.display()
+                )
+                .into())
+            }
+        },
+    ));
     let readme = root.join("README.md");
     trials.push(Trial::test("the README links into the guide", move || {
         let text = std::fs::read_to_string(&readme).map_err(|e| e.to_string())?;

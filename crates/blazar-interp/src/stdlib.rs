@@ -20,6 +20,7 @@ const MODULES: &[(&str, &str)] = &[
         include_str!("../stdlib/multirestransforms.q"),
     ),
     ("dtcwt.q", include_str!("../stdlib/dtcwt.q")),
+    ("steerable.q", include_str!("../stdlib/steerable.q")),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as

@@ -401,7 +401,8 @@ fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 /// Writes every figure of the run and lists the files on the program's output (one
-/// line per figure). Called once when the program ends, whether or not it failed.
+/// line per figure, naming the figures `connect` linked it with). Called once when the
+/// program ends, whether or not it failed.
 pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
     let dir = ctx
         .figures
@@ -428,8 +429,23 @@ pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
                 }
             })
             .collect();
-        writeln!(ctx.out, "figure {}: wrote {}", f.number, names.join(", "))
-            .map_err(|e| RtError::new(format!("figures: cannot print: {e}")))?;
+        // Figures linked by `connect` say so, as a window would show them moving together.
+        let linked = match f.links.as_slice() {
+            [] => String::new(),
+            links => {
+                let mut links = links.to_vec();
+                links.sort_unstable();
+                let list: Vec<String> = links.iter().map(usize::to_string).collect();
+                format!(" (linked with figure {})", list.join(", "))
+            }
+        };
+        writeln!(
+            ctx.out,
+            "figure {}: wrote {}{linked}",
+            f.number,
+            names.join(", ")
+        )
+        .map_err(|e| RtError::new(format!("figures: cannot print: {e}")))?;
     }
     ctx.figures.list.clear();
     ctx.figures.current = None;

@@ -3,7 +3,10 @@
 //! Images are cubes `[M, N, C]` in row-major `[row, column, channel]` layout with values
 //! 0..255: `C = 3` for colour (alpha is dropped on reading), `C = 1` for grayscale.
 //! 16-bit images are scaled to 0..255 (`v * 255 / 65535`, not rounded, so no precision
-//! is lost) and float images from 0..1 to 0..255. Writing rounds and clamps to 0..255
+//! is lost) and float images from 0..1 to 0..255. `imread(path, "raw")` keeps the
+//! stored samples and their type instead, as MATLAB's `imread` does: a `cube[uint8]`
+//! for 8-bit files, a `cube[uint16]` (0..65535) for 16-bit ones, a `cube` of the stored
+//! floats for float files. Writing rounds and clamps to 0..255
 //! (NaN becomes 0), except that a `uint16` array is written as a 16-bit PNG or TIFF
 //! with its values as they are; the format comes from the extension: `.png`,
 //! `.jpg`/`.jpeg`, `.tif`/`.tiff`.
@@ -20,7 +23,7 @@ pub(super) static TABLE: &[Builtin] = &[
         name: "imread",
         func: imread,
         min_args: 1,
-        max_args: 1,
+        max_args: 2,
     },
     Builtin {
         name: "imwrite",
@@ -32,6 +35,11 @@ pub(super) static TABLE: &[Builtin] = &[
 
 fn imread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let name = path_arg("imread", &args[0])?;
+    let raw = match args.get(1) {
+        None => false,
+        Some(Value::Str(s)) if &**s == "raw" => true,
+        Some(_) => rt_bail!("imread: the second argument must be \"raw\""),
+    };
     let path = resolve_path(ctx, &name);
     let img = decode(&path).map_err(|e| {
         RtError::new(format!(
@@ -39,7 +47,34 @@ fn imread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             printable(&e.to_string())
         ))
     })?;
+    if raw {
+        return Ok(Value::array(image_as_stored(&img, ctx)));
+    }
     Ok(Value::array(image_to_array(&img, ctx)))
+}
+
+/// A decoded image as a cube `[height, width, C]` of its stored samples: `uint8` or
+/// `uint16` for integer formats, reals for float ones (`imread(path, "raw")`).
+fn image_as_stored(img: &DynamicImage, ctx: &Ctx) -> Array {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let color = img.color();
+    let chans = if color.has_color() { 3 } else { 1 };
+    let dims = vec![h, w, chans];
+    let bytes = color.bytes_per_pixel() / color.channel_count();
+    match (bytes, chans) {
+        (1, 1) => Array::new(dims, Buffer::U8(img.to_luma8().into_raw())),
+        (1, _) => Array::new(dims, Buffer::U8(img.to_rgb8().into_raw())),
+        (2, 1) => Array::new(dims, Buffer::U16(img.to_luma16().into_raw())),
+        (2, _) => Array::new(dims, Buffer::U16(img.to_rgb16().into_raw())),
+        (_, 1) => {
+            let v = img.to_luma32f().into_raw();
+            Array::from_reals(dims, v.into_iter().map(f64::from).collect(), ctx.prec)
+        }
+        _ => {
+            let v = img.to_rgb32f().into_raw();
+            Array::from_reals(dims, v.into_iter().map(f64::from).collect(), ctx.prec)
+        }
+    }
 }
 
 fn decode(path: &Path) -> Result<DynamicImage, String> {
@@ -330,157 +365,5 @@ fn printable(m: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{ElemType, Prec};
-
-    fn unique(ext: &str) -> String {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        format!("blazar_img_{}_{t}.{ext}", std::process::id())
-    }
-
-    fn arr(v: &Value) -> Array {
-        match v {
-            Value::Array(a) => a.data.borrow().clone(),
-            _ => panic!("not an array"),
-        }
-    }
-
-    fn round_trip(ext: &str, chans: usize) {
-        let mut c = Ctx::new(
-            Prec::Single,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        );
-        let n = 3 * 4 * chans;
-        let data: Vec<f64> = (0..n).map(|i| ((i * 37) % 256) as f64).collect();
-        let x = Value::array(Array::from_reals(
-            vec![3, 4, chans],
-            data.clone(),
-            Prec::Single,
-        ));
-        let name = unique(ext);
-        imwrite(&mut c, &[Value::str(&name), x]).unwrap();
-        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
-        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
-        assert_eq!(y.dims, vec![3, 4, chans]);
-        assert_eq!(y.elem(), ElemType::F32);
-        assert_eq!(y.to_f64_vec(), data);
-    }
-
-    #[test]
-    fn png_and_tiff_round_trip() {
-        round_trip("png", 3);
-        round_trip("png", 1);
-        round_trip("tiff", 3);
-        round_trip("tif", 1);
-    }
-
-    #[test]
-    fn reads_16_bit_and_writes_jpeg() {
-        let mut c = Ctx::new(
-            Prec::Double,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        );
-        let name = unique("png");
-        let path = std::env::temp_dir().join(&name);
-        let img =
-            image::ImageBuffer::<image::Luma<u16>, _>::from_raw(2, 1, vec![0u16, 65535]).unwrap();
-        img.save(&path).unwrap();
-        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
-        let _ = std::fs::remove_file(&path);
-        assert_eq!(y.dims, vec![1, 2, 1]);
-        assert_eq!(y.to_f64_vec(), vec![0.0, 255.0]);
-        for chans in [1, 3, 4] {
-            let x = Value::array(Array::from_reals(
-                vec![8, 8, chans],
-                vec![100.0; 64 * chans],
-                Prec::Double,
-            ));
-            let name = unique("jpg");
-            imwrite(&mut c, &[Value::str(&name), x]).unwrap();
-            let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
-            let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
-            assert_eq!(y.dims, vec![8, 8, if chans == 1 { 1 } else { 3 }]);
-            assert!(y.to_f64_vec().iter().all(|v| (v - 100.0).abs() <= 3.0));
-        }
-    }
-
-    #[test]
-    fn write_clamps_and_drops_alpha_on_read() {
-        let mut c = Ctx::new(
-            Prec::Double,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        );
-        let data = vec![-5.0, 300.0, 1.4, 9.0, 1.6, f64::NAN, 7.0, 8.0];
-        let x = Value::array(Array::from_reals(vec![1, 2, 4], data, Prec::Double));
-        let name = unique("png");
-        imwrite(&mut c, &[Value::str(&name), x]).unwrap();
-        let y = arr(&imread(&mut c, &[Value::str(&name)]).unwrap());
-        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
-        assert_eq!(y.dims, vec![1, 2, 3]);
-        assert_eq!(y.to_f64_vec(), vec![0.0, 255.0, 1.0, 2.0, 0.0, 7.0]);
-    }
-
-    #[test]
-    fn a_corrupt_file_is_reported_in_printable_characters() {
-        let mut c = Ctx::new(
-            Prec::Single,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        );
-        // A PNG signature and a header, then a chunk whose name is not ASCII.
-        let mut bytes = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR".to_vec();
-        bytes.extend([
-            0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0, 0x26, 0x93, 0x09, 0x29,
-        ]);
-        bytes.extend([
-            0, 0, 0, 4, b'I', 0xff, b'A', b'T', 0x80, 0xfe, 0, 0, 0, 0, 0, 0,
-        ]);
-        let name = unique("png");
-        std::fs::write(std::env::temp_dir().join(&name), &bytes).unwrap();
-        let e = imread(&mut c, &[Value::str(&name)]).unwrap_err();
-        let _ = std::fs::remove_file(std::env::temp_dir().join(&name));
-        assert!(
-            e.message.starts_with("imread: cannot read"),
-            "{}",
-            e.message
-        );
-        assert!(
-            e.message.chars().all(|c| c.is_ascii_graphic() || c == ' '),
-            "{}",
-            e.message
-        );
-    }
-
-    #[test]
-    fn errors_are_reported() {
-        let mut c = Ctx::new(
-            Prec::Single,
-            Box::new(std::io::sink()),
-            std::env::temp_dir(),
-            "t".into(),
-        );
-        let e = imread(&mut c, &[Value::str("no_such_file_blazar.png")]).unwrap_err();
-        assert!(
-            e.message
-                .starts_with("imread: cannot read 'no_such_file_blazar.png': "),
-            "{}",
-            e.message
-        );
-        let x = Value::array(Array::zeros(vec![2, 2], ElemType::F32));
-        assert!(imwrite(&mut c, &[Value::str("a.bmpx"), x.clone()]).is_err());
-        assert!(imwrite(&mut c, &[Value::Real(1.0), x]).is_err());
-        let two = Value::array(Array::zeros(vec![2, 2, 2], ElemType::F32));
-        assert!(imwrite(&mut c, &[Value::str(&unique("png")), two]).is_err());
-    }
-}
+#[path = "image_tests.rs"]
+mod tests;

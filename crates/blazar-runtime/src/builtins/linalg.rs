@@ -1,10 +1,13 @@
 //! Linear algebra: `trace inv det logdet norm svd symeig eig chol linsolve` (alias
 //! `solve`), through the `faer` crate (ARCHITECTURE.md says why faer).
 //!
-//! Arguments are real matrices (a vec is 1×N, a scalar 1×1; int elements are read as
-//! reals); they are factored in the program's precision (f32 by default, as NumPy
-//! factors an f32 array in f32; f64 with `--double`), except `eig` and the 2-norm, which
-//! use f64, and the results are stored at the program's precision. Shapes follow MATLAB: `[U, S, V] = svd(A)` with `A = U*S*transpose(V)` and
+//! Arguments are matrices (a vec is 1×N, a scalar 1×1; int elements are read as
+//! reals), real or complex (`complex.rs`: where MATLAB takes complex ones, every
+//! function here, `chol` and `symeig` of a Hermitian matrix); they are factored in the
+//! program's precision (f32 / c32 by default, as NumPy factors an f32 array in f32;
+//! f64 with `--double`), except `eig` and the 2-norm, which use f64, and the results
+//! are stored at the program's precision. `svd(A, "econ")` (and `svd(A, 0)` for a tall
+//! `A`) give the economy-size factors, as MATLAB. Shapes follow MATLAB: `[U, S, V] = svd(A)` with `A = U*S*transpose(V)` and
 //! `S` a matrix the shape of `A`, `s = svd(A)` the singular values (descending);
 //! `[V, d] = symeig(A)` with `d` the eigenvalues of the symmetric `A` ascending (a vec)
 //! and `V`'s columns the eigenvectors (only the lower triangle of `A` is read);
@@ -24,10 +27,92 @@ use crate::{rt_bail, RtError, RtResult};
 use faer::{Mat, MatRef};
 use num_complex::Complex64;
 
+mod complex;
 mod decomp;
 mod dense;
+use complex::by_cprec;
 pub(super) use decomp::{eig_all, svd_all, symeig_all};
 use dense::by_prec;
+use faer::c64;
+
+/// A matrix argument, real or complex.
+pub(super) enum Operand {
+    Real(Mat<f64>),
+    Complex(Mat<c64>),
+}
+
+impl Operand {
+    pub(super) fn shape(&self) -> (usize, usize) {
+        match self {
+            Operand::Real(a) => (a.nrows(), a.ncols()),
+            Operand::Complex(a) => (a.nrows(), a.ncols()),
+        }
+    }
+
+    /// The matrix as complex (a real one widened).
+    pub(super) fn complex(self) -> Mat<c64> {
+        match self {
+            Operand::Real(a) => Mat::from_fn(a.nrows(), a.ncols(), |i, j| c64::new(a[(i, j)], 0.0)),
+            Operand::Complex(a) => a,
+        }
+    }
+}
+
+/// A matrix argument, real or complex (a vec is one row, a scalar 1×1).
+pub(super) fn operand(name: &str, v: &Value) -> RtResult<Operand> {
+    let is_complex = match v {
+        Value::Complex(_) => true,
+        Value::Array(r) => r.data.meta().is_ok_and(|m| m.elem().is_complex()),
+        _ => false,
+    };
+    if !is_complex {
+        return matrix(name, v).map(Operand::Real);
+    }
+    if let Value::Complex(z) = v {
+        return Ok(Operand::Complex(Mat::from_fn(1, 1, |_, _| *z)));
+    }
+    let a = numeric(name, v)?;
+    let size = a.size();
+    if size.len() > 2 {
+        rt_bail!("{name}: expected a matrix, got a cube");
+    }
+    let (m, n) = (size[0], size[1]);
+    let data = crate::ops::complexes_of(&a.buf);
+    Ok(Operand::Complex(Mat::from_fn(m, n, |i, j| data[i * n + j])))
+}
+
+/// A square matrix argument, real or complex.
+pub(super) fn square_operand(name: &str, v: &Value) -> RtResult<Operand> {
+    let a = operand(name, v)?;
+    let (m, n) = a.shape();
+    if m != n {
+        rt_bail!("{name}: the matrix must be square, got {m}x{n}");
+    }
+    match &a {
+        Operand::Real(r) => finite(name, r)?,
+        Operand::Complex(c) => cfinite(name, c)?,
+    }
+    Ok(a)
+}
+
+/// A complex faer matrix as a Quasar value.
+pub(super) fn cmat_value(a: MatRef<'_, c64>, prec: Prec) -> Value {
+    let (m, n) = (a.nrows(), a.ncols());
+    let mut data = Vec::with_capacity(m * n);
+    for i in 0..m {
+        data.extend((0..n).map(|j| a[(i, j)]));
+    }
+    let dims = Array::canonical_dims(&[m, n]);
+    Value::array(Array::new(dims, complex_buffer(prec, data)))
+}
+
+fn cfinite(name: &str, a: &Mat<c64>) -> RtResult<()> {
+    let ok = (0..a.ncols()).all(|j| (0..a.nrows()).all(|i| a[(i, j)].is_finite()));
+    if !ok {
+        rt_bail!("{name}: the matrix has NaN or infinite elements");
+    }
+    Ok(())
+}
 
 /// A real matrix argument as a faer matrix (a vec is one row, a scalar 1×1).
 pub(super) fn matrix(name: &str, v: &Value) -> RtResult<Mat<f64>> {
@@ -48,19 +133,6 @@ pub(super) fn matrix(name: &str, v: &Value) -> RtResult<Mat<f64>> {
     let (m, n) = (size[0], size[1]);
     let data = crate::ops::reals_of(&a.buf);
     Ok(Mat::from_fn(m, n, |i, j| data[i * n + j]))
-}
-
-/// A matrix that must be square.
-pub(super) fn square(name: &str, v: &Value) -> RtResult<Mat<f64>> {
-    let a = matrix(name, v)?;
-    if a.nrows() != a.ncols() {
-        rt_bail!(
-            "{name}: the matrix must be square, got {}x{}",
-            a.nrows(),
-            a.ncols()
-        );
-    }
-    Ok(a)
 }
 
 /// A faer matrix as a Quasar value (canonical dims: 1×N is a vec).
@@ -92,11 +164,20 @@ fn finite(name: &str, a: &Mat<f64>) -> RtResult<()> {
     Ok(())
 }
 
+/// A complex scalar value rounded to the program's precision.
+fn cscalar(z: c64, prec: Prec) -> Value {
+    Value::Complex(prec.round_c(z))
+}
+
 /// `trace(A)`: the sum of the diagonal of a square matrix.
 fn trace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let a = square("trace", &args[0])?;
-    let t: f64 = (0..a.nrows()).map(|i| a[(i, i)]).sum();
-    Ok(Value::Real(ctx.prec.round(t)))
+    match square_operand("trace", &args[0])? {
+        Operand::Real(a) => {
+            let t: f64 = (0..a.nrows()).map(|i| a[(i, i)]).sum();
+            Ok(Value::Real(ctx.prec.round(t)))
+        }
+        Operand::Complex(a) => Ok(cscalar((0..a.nrows()).map(|i| a[(i, i)]).sum(), ctx.prec)),
+    }
 }
 
 /// `inv(A)`: the inverse of a square, non-singular matrix.
@@ -107,43 +188,51 @@ fn inv(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         }
         return Ok(Value::Real(ctx.prec.round(1.0 / x)));
     }
-    let a = square("inv", &args[0])?;
-    finite("inv", &a)?;
-    match by_prec!(ctx.prec, inv(&a)) {
-        Some(r) => Ok(mat_value(r.as_ref(), ctx.prec)),
-        None => rt_bail!("inv: the matrix is singular"),
-    }
+    let r = match square_operand("inv", &args[0])? {
+        Operand::Real(a) => by_prec!(ctx.prec, inv(&a)).map(|r| mat_value(r.as_ref(), ctx.prec)),
+        Operand::Complex(a) => {
+            by_cprec!(ctx.prec, inv(&a)).map(|r| cmat_value(r.as_ref(), ctx.prec))
+        }
+    };
+    r.ok_or_else(|| RtError::new("inv: the matrix is singular"))
 }
 
 /// `det(A)`: the determinant of a square matrix.
 fn det(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let a = square("det", &args[0])?;
-    if a.nrows() == 0 {
-        return Ok(Value::Real(1.0));
+    match square_operand("det", &args[0])? {
+        Operand::Real(a) if a.nrows() == 0 => Ok(Value::Real(1.0)),
+        Operand::Real(a) => Ok(Value::Real(ctx.prec.round(by_prec!(ctx.prec, det(&a))))),
+        Operand::Complex(a) if a.nrows() == 0 => Ok(Value::Real(1.0)),
+        Operand::Complex(a) => Ok(cscalar(by_cprec!(ctx.prec, det(&a)), ctx.prec)),
     }
-    Ok(Value::Real(ctx.prec.round(by_prec!(ctx.prec, det(&a)))))
 }
 
 /// `logdet(A)`: `log(abs(det(A)))` (`-Inf` for a singular matrix).
 fn logdet(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let a = square("logdet", &args[0])?;
-    finite("logdet", &a)?;
-    Ok(Value::Real(ctx.prec.round(by_prec!(ctx.prec, logdet(&a)))))
+    let r = match square_operand("logdet", &args[0])? {
+        Operand::Real(a) => by_prec!(ctx.prec, logdet(&a)),
+        Operand::Complex(a) => by_cprec!(ctx.prec, logdet(&a)),
+    };
+    Ok(Value::Real(ctx.prec.round(r)))
 }
 
-/// `chol(A)`: the upper triangular Cholesky factor of a symmetric positive definite
-/// matrix (the lower triangle of `A` is read).
+/// `chol(A)`: the upper triangular Cholesky factor of a symmetric (Hermitian) positive
+/// definite matrix, `R^H R = A` (the lower triangle of `A` is read).
 fn chol(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let a = square("chol", &args[0])?;
-    finite("chol", &a)?;
-    match by_prec!(ctx.prec, chol_upper(&a)) {
-        Some(r) => Ok(mat_value(r.as_ref(), ctx.prec)),
-        None => rt_bail!("chol: the matrix is not positive definite"),
-    }
+    let r = match square_operand("chol", &args[0])? {
+        Operand::Real(a) => {
+            by_prec!(ctx.prec, chol_upper(&a)).map(|r| mat_value(r.as_ref(), ctx.prec))
+        }
+        Operand::Complex(a) => {
+            by_cprec!(ctx.prec, chol_upper(&a)).map(|r| cmat_value(r.as_ref(), ctx.prec))
+        }
+    };
+    r.ok_or_else(|| RtError::new("chol: the matrix is not positive definite"))
 }
 
 /// `linsolve(A, b)` / `solve(A, b)`: `x` with `A x = b` (least squares when `A` is not
-/// square). A vector `b` gives a vector `x`; a matrix `b` solves for each column.
+/// square). A vector `b` gives a vector `x`; a matrix `b` solves for each column. A
+/// complex `A` or `b` gives a complex `x`.
 fn linsolve(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     if let (Some(a), Some(b)) = (args[0].as_f64(), args[1].as_f64()) {
         if a == 0.0 {
@@ -151,40 +240,63 @@ fn linsolve(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         }
         return Ok(Value::Real(ctx.prec.round(b / a)));
     }
-    let a = matrix("linsolve", &args[0])?;
-    finite("linsolve", &a)?;
+    let a = operand("linsolve", &args[0])?;
     let b_is_vec = match &args[1] {
         Value::Array(r) => r.data.meta().is_ok_and(|m| m.rank() == 1),
         _ => true,
     };
-    let mut b = matrix("linsolve", &args[1])?;
-    if b_is_vec {
-        b = b.transpose().to_owned();
+    let b = operand("linsolve", &args[1])?;
+    let (am, bshape) = (a.shape().0, b.shape());
+    let b_rows = if b_is_vec { bshape.1 } else { bshape.0 };
+    if b_rows != am {
+        rt_bail!("linsolve: the right-hand side has {b_rows} rows, the matrix {am}");
     }
-    if b.nrows() != a.nrows() {
-        rt_bail!(
-            "linsolve: the right-hand side has {} rows, the matrix {}",
-            b.nrows(),
-            a.nrows()
-        );
-    }
-    let Some(x) = by_prec!(ctx.prec, solve(&a, &b)) else {
-        rt_bail!("linsolve: the matrix is singular");
+    let singular = || RtError::new("linsolve: the matrix is singular");
+    let prec = ctx.prec;
+    let x = match (a, b) {
+        (Operand::Real(a), Operand::Real(mut b)) => {
+            finite("linsolve", &a)?;
+            if b_is_vec {
+                b = b.transpose().to_owned();
+            }
+            let x = by_prec!(prec, solve(&a, &b)).ok_or_else(singular)?;
+            if b_is_vec {
+                return Ok(vec_value((0..x.nrows()).map(|i| x[(i, 0)]).collect(), prec));
+            }
+            mat_value(x.as_ref(), prec)
+        }
+        (a, b) => {
+            let (a, mut b) = (a.complex(), b.complex());
+            cfinite("linsolve", &a)?;
+            if b_is_vec {
+                b = b.transpose().to_owned();
+            }
+            let x = by_cprec!(prec, solve(&a, &b)).ok_or_else(singular)?;
+            if b_is_vec {
+                return Ok(cvec_value(
+                    (0..x.nrows()).map(|i| x[(i, 0)]).collect(),
+                    prec,
+                ));
+            }
+            cmat_value(x.as_ref(), prec)
+        }
     };
-    if b_is_vec {
-        return Ok(vec_value(
-            (0..x.nrows()).map(|i| x[(i, 0)]).collect(),
-            ctx.prec,
-        ));
-    }
-    Ok(mat_value(x.as_ref(), ctx.prec))
+    Ok(x)
 }
 
 /// `norm(x)`, `norm(x, p)`. Vectors: the p-norm (`p` a positive number or `inf`,
 /// default 2). Matrices: `p` = 2 (default) the largest singular value, 1 the largest
 /// column sum of magnitudes, `inf` the largest row sum, `"fro"` the Frobenius norm.
 fn norm(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let a = matrix("norm", &args[0])?;
+    let op = operand("norm", &args[0])?;
+    // Every norm but a matrix's 2-norm depends on the magnitudes alone.
+    let (a, complex) = match &op {
+        Operand::Real(a) => (a.clone(), None),
+        Operand::Complex(c) => (
+            Mat::from_fn(c.nrows(), c.ncols(), |i, j| c[(i, j)].norm()),
+            Some(c),
+        ),
+    };
     let is_vec = a.nrows() == 1 || a.ncols() == 1;
     let p = match args.get(1) {
         None => 2.0,
@@ -218,9 +330,11 @@ fn norm(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             .fold(0.0, f64::max)
     } else if p == 2.0 {
         finite("norm", &a)?;
-        let s = a
-            .singular_values()
-            .map_err(|_| RtError::new("norm: the singular value decomposition did not converge"))?;
+        let failed = |_| RtError::new("norm: the singular value decomposition did not converge");
+        let s = match complex {
+            Some(c) => c.singular_values().map_err(failed)?,
+            None => a.singular_values().map_err(failed)?,
+        };
         s.first().copied().unwrap_or(0.0)
     } else {
         rt_bail!("norm: a matrix norm is 1, 2, inf or \"fro\"");
@@ -237,7 +351,7 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("linsolve", linsolve, 2, 2),
     bi("solve", linsolve, 2, 2),
     bi("norm", norm, 1, 2),
-    bi("svd", decomp::svd, 1, 1),
+    bi("svd", decomp::svd, 1, 2),
     bi("symeig", decomp::symeig, 1, 1),
     bi("eig", decomp::eig, 1, 1),
 ];

@@ -61,8 +61,8 @@ fn imshow_rescales_and_finish_writes_files() {
     assert_eq!(
         text,
         format!(
-            "figure 1: wrote {stem}_figure1_gray_min_max.png\n\
-             figure 2: wrote {stem}_figure2.png\n\
+            "figure 1: wrote {stem}_figure1_gray_min_max.png (linked with figure 2)\n\
+             figure 2: wrote {stem}_figure2.png (linked with figure 1)\n\
              figure 3: wrote {stem}_figure3.png, {stem}_figure3.svg\n"
         )
     );

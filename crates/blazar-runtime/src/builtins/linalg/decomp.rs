@@ -1,58 +1,84 @@
 //! The decompositions with several outputs: `svd`, `symeig`, `eig` (shapes in the
 //! parent module's comment).
 
-use super::{by_prec, cvec_value, finite, mat_value, matrix, square, vec_value};
+use super::{
+    by_cprec, by_prec, cfinite, cmat_value, cvec_value, finite, mat_value, operand, square_operand,
+    vec_value, Operand,
+};
 use crate::builtins::Ctx;
 use crate::value::Value;
 use crate::{rt_bail, RtError, RtResult};
-use faer::Mat;
+use faer::{c64, Mat};
 use num_complex::Complex64;
 
 /// `[U, S, V] = svd(A)`: full U (m×m), S (m×n, the singular values descending on its
-/// diagonal), V (n×n); one output: the singular values as a vec.
+/// diagonal), V (n×n); `svd(A, "econ")`: U m×k, S k×k, V n×k with k = min(m, n), and
+/// `svd(A, 0)` the same for a tall `A` (m > n; otherwise the full form), as MATLAB. One
+/// output: the singular values as a vec. A complex `A` gives complex U and V.
 pub(in crate::builtins) fn svd_all(
     ctx: &mut Ctx,
     args: &[Value],
     nout: usize,
 ) -> RtResult<Vec<Value>> {
-    let a = matrix("svd", &args[0])?;
-    finite("svd", &a)?;
-    let Some((s, uv)) = by_prec!(ctx.prec, svd(&a, nout > 1)) else {
-        rt_bail!("svd: the decomposition did not converge");
+    let a = operand("svd", &args[0])?;
+    let (m, n) = a.shape();
+    let thin = match args.get(1) {
+        None => false,
+        Some(Value::Str(s)) if &**s == "econ" => true,
+        Some(v) if v.as_f64() == Some(0.0) => m > n,
+        Some(_) => rt_bail!("svd: the second argument must be \"econ\" or 0"),
     };
-    let Some((u, v)) = uv else {
-        return Ok(vec![vec_value(s, ctx.prec)]);
+    let vectors = nout > 1;
+    let prec = ctx.prec;
+    let failed = || RtError::new("svd: the decomposition did not converge");
+    let (s, u, v) = match a {
+        Operand::Real(a) => {
+            finite("svd", &a)?;
+            let (s, uv) = by_prec!(prec, svd(&a, vectors, thin)).ok_or_else(failed)?;
+            let uv = uv.map(|(u, v)| (mat_value(u.as_ref(), prec), mat_value(v.as_ref(), prec)));
+            (s, uv.as_ref().map(|p| p.0.clone()), uv.map(|p| p.1))
+        }
+        Operand::Complex(a) => {
+            cfinite("svd", &a)?;
+            let (s, uv) = by_cprec!(prec, svd(&a, vectors, thin)).ok_or_else(failed)?;
+            let uv = uv.map(|(u, v)| (cmat_value(u.as_ref(), prec), cmat_value(v.as_ref(), prec)));
+            (s, uv.as_ref().map(|p| p.0.clone()), uv.map(|p| p.1))
+        }
     };
-    let (m, n) = (a.nrows(), a.ncols());
-    let smat = Mat::from_fn(m, n, |i, j| if i == j { s[i] } else { 0.0 });
-    Ok(vec![
-        mat_value(u.as_ref(), ctx.prec),
-        mat_value(smat.as_ref(), ctx.prec),
-        mat_value(v.as_ref(), ctx.prec),
-    ])
+    let (Some(u), Some(v)) = (u, v) else {
+        return Ok(vec![vec_value(s, prec)]);
+    };
+    let (sm, sn) = if thin { (s.len(), s.len()) } else { (m, n) };
+    let smat = Mat::from_fn(sm, sn, |i, j| if i == j { s[i] } else { 0.0 });
+    Ok(vec![u, mat_value(smat.as_ref(), prec), v])
 }
 
 pub(in crate::builtins) fn svd(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(svd_all(ctx, args, 1)?.swap_remove(0))
 }
 
-/// `[V, d] = symeig(A)`; one output: `d`.
+/// `[V, d] = symeig(A)`; one output: `d`. A complex (Hermitian) `A` gives real `d` and
+/// complex `V`.
 pub(in crate::builtins) fn symeig_all(
     ctx: &mut Ctx,
     args: &[Value],
     nout: usize,
 ) -> RtResult<Vec<Value>> {
-    let a = square("symeig", &args[0])?;
-    finite("symeig", &a)?;
-    let Some((d, v)) = by_prec!(ctx.prec, symeig(&a, nout > 1)) else {
-        rt_bail!("symeig: the decomposition did not converge");
+    let prec = ctx.prec;
+    let failed = || RtError::new("symeig: the decomposition did not converge");
+    let (d, v) = match square_operand("symeig", &args[0])? {
+        Operand::Real(a) => {
+            let (d, v) = by_prec!(prec, symeig(&a, nout > 1)).ok_or_else(failed)?;
+            (d, v.map(|v| mat_value(v.as_ref(), prec)))
+        }
+        Operand::Complex(a) => {
+            let (d, v) = by_cprec!(prec, symeig(&a, nout > 1)).ok_or_else(failed)?;
+            (d, v.map(|v| cmat_value(v.as_ref(), prec)))
+        }
     };
     match v {
-        Some(v) => Ok(vec![
-            mat_value(v.as_ref(), ctx.prec),
-            vec_value(d, ctx.prec),
-        ]),
-        None => Ok(vec![vec_value(d, ctx.prec)]),
+        Some(v) => Ok(vec![v, vec_value(d, prec)]),
+        None => Ok(vec![vec_value(d, prec)]),
     }
 }
 
@@ -65,19 +91,28 @@ fn is_symmetric(a: &Mat<f64>) -> bool {
     (0..n).all(|i| (0..i).all(|j| a[(i, j)] == a[(j, i)]))
 }
 
-/// `[V, D] = eig(A)`; one output: the eigenvalues as a vec. A symmetric `A` gives real
-/// results in ascending order (as `symeig`); otherwise the eigenvalues come in the
-/// order the QR algorithm finds them, complex unless every one is real.
+/// Whether `a` equals its conjugate transpose.
+fn is_hermitian(a: &Mat<c64>) -> bool {
+    let n = a.nrows();
+    (0..n).all(|i| a[(i, i)].im == 0.0 && (0..i).all(|j| a[(i, j)] == a[(j, i)].conj()))
+}
+
+/// `[V, D] = eig(A)`; one output: the eigenvalues as a vec. A symmetric (Hermitian) `A`
+/// gives real eigenvalues in ascending order (as `symeig`); otherwise the eigenvalues
+/// come in the order the QR algorithm finds them, complex unless every one is real.
 pub(in crate::builtins) fn eig_all(
     ctx: &mut Ctx,
     args: &[Value],
     nout: usize,
 ) -> RtResult<Vec<Value>> {
-    let a = square("eig", &args[0])?;
-    finite("eig", &a)?;
+    let a = square_operand("eig", &args[0])?;
     let prec = ctx.prec;
     let failed = || RtError::new("eig: the decomposition did not converge");
-    if is_symmetric(&a) {
+    let hermitian = match &a {
+        Operand::Real(r) => is_symmetric(r),
+        Operand::Complex(c) => is_hermitian(c),
+    };
+    if hermitian {
         let mut out = symeig_all(ctx, args, nout)?;
         if nout > 1 {
             let d = out.pop().expect("symeig gives two outputs");
@@ -85,13 +120,21 @@ pub(in crate::builtins) fn eig_all(
         }
         return Ok(out);
     }
-    let n = a.nrows();
+    let n = a.shape().0;
     if nout <= 1 {
-        let d = a.eigenvalues().map_err(|_| failed())?;
+        let d = match &a {
+            Operand::Real(r) => r.eigenvalues(),
+            Operand::Complex(c) => c.eigenvalues(),
+        };
+        let d = d.map_err(|_| failed())?;
         let d: Vec<Complex64> = d.into_iter().map(|z| Complex64::new(z.re, z.im)).collect();
         return Ok(vec![complex_or_real(d, prec)]);
     }
-    let e = a.eigen().map_err(|_| failed())?;
+    let e = match &a {
+        Operand::Real(r) => r.eigen(),
+        Operand::Complex(c) => c.eigen(),
+    };
+    let e = e.map_err(|_| failed())?;
     let s = e.S().column_vector();
     let u = e.U();
     let d: Vec<Complex64> = (0..n).map(|i| Complex64::new(s[i].re, s[i].im)).collect();

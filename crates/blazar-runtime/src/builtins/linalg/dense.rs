@@ -79,17 +79,19 @@ macro_rules! in_precision {
                 }))
             }
 
-            /// The singular values (descending) and, with `vectors`, the full U and V.
+            /// The singular values (descending) and, with `vectors`, U and V (full, or
+            /// `thin`: min(m, n) columns each).
             pub fn svd(
                 a: &Mat<f64>,
                 vectors: bool,
+                thin: bool,
             ) -> Option<(Vec<f64>, Option<(Mat<f64>, Mat<f64>)>)> {
                 let at = to(a);
                 if !vectors {
                     let s = at.singular_values().ok()?;
                     return Some((s.into_iter().map(|x| x as f64).collect(), None));
                 }
-                let d = at.svd().ok()?;
+                let d = if thin { at.thin_svd() } else { at.svd() }.ok()?;
                 let s = d.S().column_vector();
                 let s = (0..s.nrows()).map(|i| s[i] as f64).collect();
                 Some((s, Some((back(d.U()), back(d.V())))))

@@ -119,6 +119,85 @@ fn chol_is_the_upper_factor() {
     assert!(max_diff(&product(&rt, &r), &spd) < 1e-9);
 }
 
+/// A complex matrix of pseudo-random parts.
+fn cmat(m: usize, n: usize) -> Value {
+    let data = (0..m * n)
+        .map(|k| num_complex::Complex64::new(pseudo(k / n, k % n), pseudo(k % n + 3, k / n)))
+        .collect();
+    Value::array(Array::new(vec![m, n], Buffer::C64(data)))
+}
+
+/// The largest element-wise distance between two complex (or real) arrays.
+fn cmax_diff(a: &Value, b: &Value) -> f64 {
+    let (x, y) = (
+        crate::builtins::testing::array(a),
+        crate::builtins::testing::array(b),
+    );
+    assert_eq!(x.dims, y.dims);
+    let (x, y) = (
+        crate::ops::complexes_of(&x.buf).into_owned(),
+        crate::ops::complexes_of(&y.buf).into_owned(),
+    );
+    x.iter()
+        .zip(&y)
+        .map(|(p, q)| (p - q).norm())
+        .fold(0.0, f64::max)
+}
+
+fn adjoint(c: &mut Ctx, a: &Value) -> Value {
+    let t = call(c, "transpose", &[a.clone()]);
+    call(c, "conj", &[t])
+}
+
+#[test]
+fn complex_svd_reconstructs_in_full_and_economy_size() {
+    let mut c = ctx(Prec::Double);
+    let a = cmat(12, 7);
+    for econ in [false, true] {
+        let args = if econ {
+            vec![a.clone(), Value::str("econ")]
+        } else {
+            vec![a.clone()]
+        };
+        let out = call_n(&mut c, "svd", &args, 3);
+        let k = if econ { 7 } else { 12 };
+        assert_eq!(parts(&out[0]).0, vec![12, k]);
+        let vh = adjoint(&mut c, &out[2]);
+        let back = product(&product(&out[0], &out[1]), &vh);
+        assert!(cmax_diff(&back, &a) < 1e-10);
+    }
+}
+
+#[test]
+fn complex_inv_chol_and_hermitian_eigen() {
+    let mut c = ctx(Prec::Double);
+    let g = cmat(9, 9);
+    let eye = call(&mut c, "eye", &[Value::int(9)]);
+    let gi = call(&mut c, "inv", &[g.clone()]);
+    assert!(cmax_diff(&product(&g, &gi), &eye) < 1e-10);
+    let gh = adjoint(&mut c, &g);
+    let h = crate::ops::binary(
+        crate::ops::BinOp::Add,
+        &product(&gh, &g),
+        &eye,
+        Prec::Double,
+    )
+    .unwrap();
+    let r = call(&mut c, "chol", &[h.clone()]);
+    let rh = adjoint(&mut c, &r);
+    assert!(cmax_diff(&product(&rh, &r), &h) < 1e-9);
+    let out = call_n(&mut c, "symeig", &[h.clone()], 2);
+    let d = call(&mut c, "diag", &[out[1].clone()]);
+    let lhs = product(&h, &out[0]);
+    assert!(cmax_diff(&lhs, &product(&out[0], &d)) < 1e-9);
+    let det = call(&mut c, "det", &[h.clone()]);
+    let logdet = call(&mut c, "logdet", &[h]).as_f64().unwrap();
+    let Value::Complex(z) = det else {
+        panic!("det of a complex matrix is complex")
+    };
+    assert!((z.norm().ln() - logdet).abs() < 1e-9 && z.im.abs() < 1e-6 * z.norm());
+}
+
 #[test]
 fn every_multi_output_builtin_has_its_one_output_form() {
     for name in ["sort", "unique", "meshgrid", "svd", "symeig", "eig"] {
