@@ -93,6 +93,15 @@ impl Builder {
                 NodeKind::Math(f, a) => NodeKind::Math(f, m(a)),
                 NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
                 NodeKind::Select(c, a, b) => NodeKind::Select(m(c), m(a), m(b)),
+                NodeKind::Join(ref j) => {
+                    // Parts are read at other indices than the result's: never flat.
+                    out.region.flat = false;
+                    let mut j = j.clone();
+                    for p in &mut j.parts {
+                        (p.node, p.start, p.len) = (m(p.node), m(p.start), m(p.len));
+                    }
+                    NodeKind::Join(j)
+                }
                 NodeKind::Gather(t, a) => {
                     let t = t as usize;
                     let new = match input_map[t] {

@@ -51,7 +51,7 @@ impl Builder {
                     _ => return false,
                 },
                 NodeKind::Gather(..) if d.as_slice() == dims => {}
-                NodeKind::Gather(..) => return false,
+                NodeKind::Gather(..) | NodeKind::Join(_) => return false,
                 ref k => stack.extend(k.operands()),
             }
         }
