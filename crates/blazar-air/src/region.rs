@@ -30,6 +30,11 @@ pub enum Input {
         rank: u8,
         read: blazar_kir::ReadMode,
     },
+    /// An array of `rank` dimensions read at the linear index of the result's element:
+    /// a reshape (`reshape(x, dims)`, `x[:]`) of the same element count, row-major order
+    /// unchanged, so the array is read in place, never copied. Only in regions that run
+    /// over one linear index (as gathers).
+    Linear { elem: Scalar, rank: u8 },
 }
 
 /// One dimension of an array read by an [`Input::View`].

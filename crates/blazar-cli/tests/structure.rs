@@ -134,3 +134,18 @@ fn a_join_is_one_kernel_with_its_producers_and_consumers() {
     }
     assert_eq!(copies, "none", "the CPU copies nothing");
 }
+
+#[test]
+fn a_reshape_is_read_in_place_by_the_kernel_around_it() {
+    let (out, k, _) = profile(
+        "x = rand(40, 30, 3)\n\
+         r = 2 * reshape(x, [40, 90]) + 1\n\
+         s = sum(reshape(x, 1200, 3) .^ 2)\n\
+         v = x[:] * 3\n\
+         print size(r), s > 0, size(v)\n",
+    );
+    assert_eq!(out, "[40,90]1[1,3600]\n");
+    for line in [2, 3, 4] {
+        assert_eq!(launches_on(&k, line), vec![1], "line {line}: {k:?}");
+    }
+}

@@ -153,6 +153,7 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("flipud", 1) => Some(BuiltinOp::Move(Move::FlipUd)),
         ("fliplr", 1) => Some(BuiltinOp::Move(Move::FlipLr)),
         ("circshift", 2 | 3) => Some(BuiltinOp::Move(Move::Circshift)),
+        ("reshape", n) if n >= 2 => Some(BuiltinOp::Move(Move::Reshape)),
         ("cat", n) if n >= 2 => Some(BuiltinOp::Join(JoinFn::Cat)),
         ("horzcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Horzcat)),
         ("vertcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Vertcat)),
@@ -215,7 +216,12 @@ impl<'p> Interp<'p> {
                 };
                 let idx = self.index_args(args, frame)?;
                 if self.big(&Operand::Val(b.clone(), false)) {
-                    if let Some(n) = self.view_node(arr, &idx, f) {
+                    let n = match idx.as_slice() {
+                        // `x[:]` of a matrix or cube: its elements as a vec, in place.
+                        [IndexArg::All] => self.reshape_node(arr, None, f),
+                        _ => self.view_node(arr, &idx, f),
+                    };
+                    if let Some(n) = n {
                         return Ok(Operand::Node(n));
                     }
                 }

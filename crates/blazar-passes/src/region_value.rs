@@ -50,6 +50,13 @@ pub(crate) fn bind_inputs(region: &Region, k: &mut Kernel) -> (Vec<Bind>, Vec<Ve
                 });
                 Bind::Array(k.arrays.len() as u32 - 1)
             }
+            Input::Linear { elem, rank } => {
+                k.arrays.push(ArrayDecl {
+                    name: name.clone(),
+                    ty: array(*elem, *rank, true),
+                });
+                Bind::Array(k.arrays.len() as u32 - 1)
+            }
             Input::Table { elem, rank, read } => {
                 let mut ty = array(*elem, *rank, true);
                 if let Ty::Array(a) = &mut ty {
@@ -256,6 +263,13 @@ impl Values<'_> {
                     }
                     ExprKind::Load { arr: a, index }
                 }
+                (Bind::Array(a), Input::Linear { .. }) => match at {
+                    At::Flat(e) => ExprKind::Load {
+                        arr: a,
+                        index: vec![e.clone()],
+                    },
+                    At::Index(_) => unreachable!("a reshaped array is read in flat regions only"),
+                },
                 (Bind::Array(_), Input::Scalar(_) | Input::Table { .. }) => {
                     unreachable!("scalars bind variables; tables are read by gathers")
                 }

@@ -79,7 +79,7 @@ impl Builder {
                     let reshaped = match self.inputs[j] {
                         Input::Array { .. } => self.dims[i] != out.dims && !gathers,
                         Input::View { .. } => true,
-                        Input::Scalar(_) | Input::Table { .. } => false,
+                        Input::Scalar(_) | Input::Table { .. } | Input::Linear { .. } => false,
                     };
                     if reshaped {
                         out.region.flat = false;
@@ -183,7 +183,11 @@ impl Builder {
         scan: bool,
     ) -> Option<Finished> {
         let rank = self.dims(root).len();
-        if rank < 2 || axis >= rank || !matches!(r, Reduce::Sum | Reduce::Prod) {
+        if rank < 2
+            || axis >= rank
+            || !matches!(r, Reduce::Sum | Reduce::Prod)
+            || self.gathers(root)
+        {
             return None;
         }
         let mut done = self.finish(root, Some(r))?;
