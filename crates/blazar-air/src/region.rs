@@ -114,6 +114,11 @@ pub struct Join {
     /// A bit per result dimension of extent 1 (read at index 0 where the result
     /// broadcasts against a larger operand).
     pub unit: u8,
+    /// Every dimension before the axis has extent 1 and every part is read at one
+    /// linear index (as a gather): each part is a block of consecutive elements, its
+    /// start and extent count elements, and the join runs in flat regions only (a
+    /// stack, `vertcat`, `horzcat` of vecs become copies of blocks).
+    pub linear: bool,
     pub parts: Vec<JoinPart>,
 }
 

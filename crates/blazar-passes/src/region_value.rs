@@ -309,6 +309,13 @@ impl Values<'_> {
     /// start, each part read at an index kept inside it (every part's expression is
     /// safe to evaluate, since an executor may evaluate both sides of a choice).
     fn join(&self, j: &Join, ty: Ty, at: &At, get: &dyn Fn(u32) -> Expr) -> Expr {
+        if j.linear {
+            let At::Flat(e) = at else {
+                unreachable!("a join in blocks is read in flat regions only")
+            };
+            let values: Vec<Expr> = self.join_parts(j, e, get, |_, along| At::Flat(along));
+            return Self::choose(j, e, values, ty, get);
+        }
         let r = j.rank as usize;
         let index: Vec<Expr> = (0..r)
             .map(|d| {
@@ -320,9 +327,32 @@ impl Values<'_> {
             })
             .collect();
         let axis = index[j.axis as usize].clone();
+        let values = self.join_parts(j, &axis, get, |p, along| {
+            At::Index(
+                p.dims
+                    .iter()
+                    .map(|&d| match d {
+                        JoinPart::ZERO => Expr::int(0),
+                        d if d == j.axis => along.clone(),
+                        d => index[d as usize].clone(),
+                    })
+                    .collect(),
+            )
+        });
+        Self::choose(j, &axis, values, ty, get)
+    }
+
+    /// Each part's value where `axis` (the index along the join's axis, or the linear
+    /// index of a join in blocks) less its start, kept inside it, places it.
+    fn join_parts(
+        &self,
+        j: &Join,
+        axis: &Expr,
+        get: &dyn Fn(u32) -> Expr,
+        at: impl Fn(&JoinPart, Expr) -> At,
+    ) -> Vec<Expr> {
         let last = j.parts.len() - 1;
-        let values: Vec<Expr> = j
-            .parts
+        j.parts
             .iter()
             .enumerate()
             .map(|(k, p)| {
@@ -335,18 +365,14 @@ impl Values<'_> {
                     let top = i32b(BinOp::Sub, get(p.len), Expr::int(1));
                     along = i32b(BinOp::Min, along, top);
                 }
-                let part: Vec<Expr> = p
-                    .dims
-                    .iter()
-                    .map(|&d| match d {
-                        JoinPart::ZERO => Expr::int(0),
-                        d if d == j.axis => along.clone(),
-                        d => index[d as usize].clone(),
-                    })
-                    .collect();
-                self.value(p.node, &At::Index(part))
+                self.value(p.node, &at(p, along))
             })
-            .collect();
+            .collect()
+    }
+
+    /// The value of the part that owns `axis`: the first whose successor starts after it.
+    fn choose(j: &Join, axis: &Expr, values: Vec<Expr>, ty: Ty, get: &dyn Fn(u32) -> Expr) -> Expr {
+        let last = values.len() - 1;
         let mut out = values[last].clone();
         for k in (0..last).rev() {
             let below = Expr::new(

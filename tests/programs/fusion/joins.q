@@ -7,6 +7,8 @@
 % is 1×N, dimensions past the rank are 1, empty parts are left out, columns and unit
 % dimensions join, ints of one type stay ints, mixed ints take the first type
 % (saturating), reals or complex values win; a matrix literal is real or complex.
+% Joins whose parts are blocks of consecutive elements (stacks, `vertcat`, `horzcat`
+% of vecs) run over one linear index and take gathers and reshapes as parts.
 % ==
 % options { --fuse-min 0 }
 % stdout {
@@ -59,6 +61,18 @@
 % [ [2.1213202,2.828427,4.2426405],
 %   [2.1213202,2.828427,4.2426405] ]
 % [7.5,8,9]
+% [ [1,2,3],
+%   [4,5,6],
+%   [2,4,6],
+%   [8,10,12],
+%   [4,4,4],
+%   [10,10,10] ][ [7.5,8,9,7.5,8,9],
+%   [4,5,7.5,8,9,4] ][7.5,8,9,3.5,0.5,2.5,1,2,3,4,5,6]
+% [ [1,2,3,4,5,6],
+%   [2,4,6,8,10,12] ][ [1,2,3],
+%   [8,10,12],
+%   [3,6,9],
+%   [16,20,24] ]42
 % }
 A = [[1, 2, 3], [4, 5, 6]]
 B = [[7, 8], [9, 10]]
@@ -91,3 +105,7 @@ for k = 1..3
     v = horzcat(v, v)[0..2] + k
 end
 print v
+lut = [0.5, 1.5, 2.5, 3.5]
+i = int([3, 0, 2])
+print vertcat(vertcat(A, A * 2), fliplr(A) + A), vertcat(horzcat(v, v), horzcat(w, v, w[0])), horzcat(v, lut[i], reshape(A, 6))
+print [A[:], reshape(A, 6) * 2], vertcat(A, A) .* transpose([1, 2, 3, 4]), sum([A, A])

@@ -94,8 +94,11 @@ impl Builder {
                 NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
                 NodeKind::Select(c, a, b) => NodeKind::Select(m(c), m(a), m(b)),
                 NodeKind::Join(ref j) => {
-                    // Parts are read at other indices than the result's: never flat.
-                    out.region.flat = false;
+                    // Parts are read at other indices than the result's: flat only
+                    // when they are blocks of consecutive elements.
+                    if !j.linear {
+                        out.region.flat = false;
+                    }
                     let mut j = j.clone();
                     for p in &mut j.parts {
                         (p.node, p.start, p.len) = (m(p.node), m(p.start), m(p.len));

@@ -73,6 +73,7 @@ impl Builder {
                     _ => return false,
                 },
                 NodeKind::Gather(..) if d.as_slice() == dims => {}
+                NodeKind::Join(ref j) if j.linear && d.as_slice() == dims => {}
                 NodeKind::Gather(..) | NodeKind::Join(_) => return false,
                 ref k => stack.extend(k.operands()),
             }
@@ -86,13 +87,14 @@ impl Builder {
         (x.is_empty() || y.is_empty() || x == y) && self.plain(a) && self.plain(b)
     }
 
-    /// Whether a gather (or a reshaped array, also read at one linear index) is under
-    /// `n`.
+    /// Whether a gather (or a reshaped array, or a join in blocks: all read at one
+    /// linear index) is under `n`.
     pub(crate) fn gathers(&self, n: NodeRef) -> bool {
         let mut stack = vec![n.0];
         while let Some(i) = stack.pop() {
             match &self.nodes[i as usize].kind {
                 NodeKind::Gather(..) => return true,
+                NodeKind::Join(j) if j.linear => return true,
                 NodeKind::Input(j) if matches!(self.inputs[*j as usize], Input::Linear { .. }) => {
                     return true
                 }

@@ -48,7 +48,9 @@ impl Builder {
     /// The parts joined as `kind` says, or `None` where the host must judge (shapes
     /// that do not agree, scalars, gathers, more than 4 dimensions, no part left).
     pub fn join(&mut self, kind: JoinKind, parts: &[NodeRef]) -> Option<NodeRef> {
-        let bad = |p: &NodeRef| self.dims(*p).is_empty() || self.gathers(*p);
+        // A part with a gather (or a reshape, or a join in blocks) must be read at one
+        // linear index: only a join in blocks takes it.
+        let bad = |p: &NodeRef| self.dims(*p).is_empty() || (self.gathers(*p) && !self.plain(*p));
         if parts.is_empty() || parts.iter().any(bad) {
             return None;
         }
@@ -188,8 +190,21 @@ impl Builder {
         if dims.len() > 4 || n > i32::MAX as usize {
             return None;
         }
+        // Parts in blocks of consecutive elements: nothing before the axis, and each
+        // part read at one linear index.
+        let linear = dims[..axis as usize].iter().all(|&d| d == 1)
+            && placed.iter().all(|(p, ..)| self.plain(*p));
+        if !linear && placed.iter().any(|(p, ..)| self.gathers(*p)) {
+            return None;
+        }
+        let inner: usize = if linear {
+            dims[axis as usize + 1..].iter().product()
+        } else {
+            1
+        };
         let mut parts = Vec::with_capacity(placed.len());
         for (p, start, len, map) in placed {
+            let (start, len) = (start * inner, len * inner);
             let node = self.join_cast(p, elem);
             let start = self.scalar(ScalarArg::Int(start as i64), Scalar::I32, false);
             let len = self.scalar(ScalarArg::Int(len as i64), Scalar::I32, false);
@@ -209,6 +224,7 @@ impl Builder {
             rank: dims.len() as u8,
             axis,
             unit,
+            linear,
             parts,
         };
         let clean = elem == Scalar::F32;
