@@ -385,7 +385,7 @@ impl Values<'_> {
             );
             out = Expr::new(
                 ExprKind::Select(Box::new(below), Box::new(values[k].clone()), Box::new(out)),
-                ty.clone(),
+                ty,
             );
         }
         out

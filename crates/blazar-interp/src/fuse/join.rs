@@ -6,6 +6,9 @@
 use super::*;
 use blazar_air::JoinKind;
 
+/// The host's join of the evaluated parts (its errors are the user's).
+type HostJoin<'a, I> = dyn Fn(&mut I, Vec<Value>, Span) -> R<Value> + 'a;
+
 /// Which builtin joins its arguments (`cat`'s first argument is the dimension).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum JoinFn {
@@ -85,7 +88,7 @@ impl<'p> Interp<'p> {
         ops: Vec<Operand>,
         f: &mut Fusion,
         span: Span,
-        host: &dyn Fn(&mut Self, Vec<Value>, Span) -> R<Value>,
+        host: &HostJoin<'_, Self>,
     ) -> R<Operand> {
         if let Some(kind) = kind {
             if ops.iter().any(|o| self.big(o)) {
