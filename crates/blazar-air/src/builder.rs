@@ -7,11 +7,13 @@
 
 mod finish;
 mod gather;
+mod join;
 mod unary;
 
 pub use finish::{Arg, Finished};
+pub use join::JoinKind;
 
-use crate::region::{Along, Axis, Input, Node, NodeKind, Op, Reduce, Region};
+use crate::region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
 use crate::rules::{
     array_elem, common_int, complex_of, conversion, convert_const, f32_exact, int_arith, Prec,
 };

@@ -15,6 +15,6 @@ mod builder;
 mod region;
 mod rules;
 
-pub use builder::{Arg, Builder, Finished, HostOp, NodeRef, ScalarArg, MAX_NODES};
-pub use region::{Along, Axis, Input, Node, NodeKind, Op, Reduce, Region};
+pub use builder::{Arg, Builder, Finished, HostOp, JoinKind, NodeRef, ScalarArg, MAX_NODES};
+pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
 pub use rules::Prec;

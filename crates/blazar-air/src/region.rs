@@ -30,6 +30,11 @@ pub enum Input {
         rank: u8,
         read: blazar_kir::ReadMode,
     },
+    /// An array of `rank` dimensions read at the linear index of the result's element:
+    /// a reshape (`reshape(x, dims)`, `x[:]`) of the same element count, row-major order
+    /// unchanged, so the array is read in place, never copied. Only in regions that run
+    /// over one linear index (as gathers).
+    Linear { elem: Scalar, rank: u8 },
 }
 
 /// One dimension of an array read by an [`Input::View`].
@@ -93,12 +98,60 @@ pub enum NodeKind {
     Select(u32, u32, u32),
     /// Element `i` (an int node) of [`Input::Table`] `t`, in row-major order.
     Gather(u16, u32),
+    /// Arrays joined along one dimension (`cat`, `horzcat`, `vertcat`, and the stacking
+    /// of a matrix literal `[a, b]`): each element is the element of the part that owns
+    /// it, that part read at the element's index less the part's start.
+    Join(Box<Join>),
+}
+
+/// The parts of a [`NodeKind::Join`] and how the result's index reaches them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Join {
+    /// The result's rank.
+    pub rank: u8,
+    /// The result's dimension along which the parts follow each other.
+    pub axis: u8,
+    /// A bit per result dimension of extent 1 (read at index 0 where the result
+    /// broadcasts against a larger operand).
+    pub unit: u8,
+    /// Every dimension before the axis has extent 1 and every part is read at one
+    /// linear index (as a gather): each part is a block of consecutive elements, its
+    /// start and extent count elements, and the join runs in flat regions only (a
+    /// stack, `vertcat`, `horzcat` of vecs become copies of blocks).
+    pub linear: bool,
+    pub parts: Vec<JoinPart>,
+}
+
+/// One part of a [`Join`]: a node of the join's type and where it sits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JoinPart {
+    pub node: u32,
+    /// Int scalar nodes (kernel parameters, so the kernel does not depend on sizes):
+    /// the first index along the join's axis that belongs to the part, and how many do.
+    pub start: u32,
+    pub len: u32,
+    /// Per dimension of the part: the result dimension whose index it reads
+    /// ([`Join::axis`]: less `start`, kept inside the part), or [`JoinPart::ZERO`]
+    /// (a unit dimension the result does not keep: index 0).
+    pub dims: Vec<u8>,
+}
+
+impl JoinPart {
+    pub const ZERO: u8 = u8::MAX;
 }
 
 impl NodeKind {
-    /// The nodes this one reads (a gather's index, not its table).
-    pub fn operands(&self) -> impl Iterator<Item = u32> {
+    /// The nodes this one reads (a gather's index, not its table; a join's parts and
+    /// their starts and extents).
+    pub fn operands(&self) -> Vec<u32> {
         let (a, b, c) = match *self {
+            NodeKind::Join(ref j) => {
+                return j
+                    .parts
+                    .iter()
+                    .flat_map(|p| [p.node, p.start, p.len])
+                    .collect();
+            }
             NodeKind::Input(_) | NodeKind::Const(_) => (None, None, None),
             NodeKind::Cast(a)
             | NodeKind::Neg(a)
@@ -108,7 +161,7 @@ impl NodeKind {
             NodeKind::Binary(_, a, b) => (Some(a), Some(b), None),
             NodeKind::Select(c, a, b) => (Some(c), Some(a), Some(b)),
         };
-        a.into_iter().chain(b).chain(c)
+        a.into_iter().chain(b).chain(c).collect()
     }
 }
 

@@ -117,3 +117,35 @@ fn a_loop_launches_each_statement_per_iteration_with_one_kernel() {
     );
     assert_eq!(launches_on(&k, 3), vec![10], "{k:?}");
 }
+
+#[test]
+fn a_join_is_one_kernel_with_its_producers_and_consumers() {
+    let (out, k, copies) = profile(
+        "x = rand(40, 30)\n\
+         y = rand(40, 20)\n\
+         z = [x, 2 * x] + 1\n\
+         h = horzcat(x, y .^ 2) .* 3\n\
+         s = sum(cat(0, x, x + 1))\n\
+         print size(z), size(h), s > 0\n",
+    );
+    assert_eq!(out, "[2,40,30][40,50]1\n");
+    for line in [3, 4, 5] {
+        assert_eq!(launches_on(&k, line), vec![1], "line {line}: {k:?}");
+    }
+    assert_eq!(copies, "none", "the CPU copies nothing");
+}
+
+#[test]
+fn a_reshape_is_read_in_place_by_the_kernel_around_it() {
+    let (out, k, _) = profile(
+        "x = rand(40, 30, 3)\n\
+         r = 2 * reshape(x, [40, 90]) + 1\n\
+         s = sum(reshape(x, 1200, 3) .^ 2)\n\
+         v = x[:] * 3\n\
+         print size(r), s > 0, size(v)\n",
+    );
+    assert_eq!(out, "[40,90]1[1,3600]\n");
+    for line in [2, 3, 4] {
+        assert_eq!(launches_on(&k, line), vec![1], "line {line}: {k:?}");
+    }
+}

@@ -251,10 +251,21 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
         match &dims {
             None => dims = Some(a.dims.clone()),
             Some(d) if *d != a.dims => {
+                let text = |d: &[usize]| {
+                    let size = if d.len() == 1 {
+                        vec![1, d[0]]
+                    } else {
+                        d.to_vec()
+                    };
+                    size.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x")
+                };
                 rt_bail!(
-                    "the rows of a matrix literal must have the same size ({:?} and {:?})",
-                    d,
-                    a.dims
+                    "the rows of a matrix literal must have the same size: {} and {}",
+                    text(d),
+                    text(&a.dims)
                 )
             }
             _ => {}

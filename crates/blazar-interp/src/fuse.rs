@@ -17,12 +17,14 @@
 //! `store` decides where results go (reused arrays, masked assignment), and `run`
 //! lowers and launches a finished region.
 
+mod join;
 mod reduce;
 mod run;
 mod scan;
 mod store;
 mod views;
 
+use join::JoinFn;
 pub use store::pure;
 use views::{is_slice, Move};
 
@@ -90,6 +92,7 @@ pub fn fusable(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Binary(..) | ExprKind::Unary(..) => true,
         ExprKind::Index { args, .. } => is_slice(args),
+        ExprKind::Matrix(items) => join::joins_arrays(items),
         ExprKind::Call {
             callee: Callee::Builtin(id),
             args,
@@ -121,6 +124,8 @@ enum BuiltinOp {
     Move(Move),
     /// A running sum or product (`cumsum`, `cumprod`).
     Scan(Reduce),
+    /// `cat`, `horzcat`, `vertcat`.
+    Join(JoinFn),
 }
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
@@ -148,6 +153,10 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("flipud", 1) => Some(BuiltinOp::Move(Move::FlipUd)),
         ("fliplr", 1) => Some(BuiltinOp::Move(Move::FlipLr)),
         ("circshift", 2 | 3) => Some(BuiltinOp::Move(Move::Circshift)),
+        ("reshape", n) if n >= 2 => Some(BuiltinOp::Move(Move::Reshape)),
+        ("cat", n) if n >= 2 => Some(BuiltinOp::Join(JoinFn::Cat)),
+        ("horzcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Horzcat)),
+        ("vertcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Vertcat)),
         (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
         _ => None,
     }
@@ -207,7 +216,12 @@ impl<'p> Interp<'p> {
                 };
                 let idx = self.index_args(args, frame)?;
                 if self.big(&Operand::Val(b.clone(), false)) {
-                    if let Some(n) = self.view_node(arr, &idx, f) {
+                    let n = match idx.as_slice() {
+                        // `x[:]` of a matrix or cube: its elements as a vec, in place.
+                        [IndexArg::All] => self.reshape_node(arr, None, f),
+                        _ => self.view_node(arr, &idx, f),
+                    };
+                    if let Some(n) = n {
                         return Ok(Operand::Node(n));
                     }
                 }
@@ -336,8 +350,14 @@ impl<'p> Interp<'p> {
                     all.extend(rest);
                     Ok(Operand::Val(self.call_builtin(*id, &all, e.span)?, false))
                 }
+                Some(BuiltinOp::Join(which)) => {
+                    self.cat_operand(which, *id, args, frame, f, e.span)
+                }
                 None => Ok(Operand::Val(self.eval(e, frame)?, false)),
             },
+            ExprKind::Matrix(items) if join::joins_arrays(items) => {
+                self.matrix_operand(items, frame, f, e.span)
+            }
             _ => Ok(Operand::Val(self.eval(e, frame)?, false)),
         }
     }

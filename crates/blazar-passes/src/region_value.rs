@@ -2,7 +2,7 @@
 //! (`bind_inputs`) and its nodes spelled over an element index (`region_value`), shared
 //! by the kernels made from regions (`lower_region`, `lower_scan`).
 
-use blazar_air::{Axis, Input, NodeKind, Op, Region};
+use blazar_air::{Axis, Input, Join, JoinPart, NodeKind, Op, Region};
 use blazar_kir::{
     ArrayDecl, ArrayTy, BinOp, Bind, Const, Expr, ExprKind, Kernel, MathFn, Param, ReadMode,
     Scalar, Space, Ty, UnOp, VarDecl, WriteMode,
@@ -47,6 +47,13 @@ pub(crate) fn bind_inputs(region: &Region, k: &mut Kernel) -> (Vec<Bind>, Vec<Ve
                 k.arrays.push(ArrayDecl {
                     name: name.clone(),
                     ty: array(*elem, axes.len() as u8, true),
+                });
+                Bind::Array(k.arrays.len() as u32 - 1)
+            }
+            Input::Linear { elem, rank } => {
+                k.arrays.push(ArrayDecl {
+                    name: name.clone(),
+                    ty: array(*elem, *rank, true),
                 });
                 Bind::Array(k.arrays.len() as u32 - 1)
             }
@@ -105,27 +112,101 @@ pub(crate) fn region_value(
     elem: &Expr,
     full_lane: &dyn Fn(usize) -> Expr,
 ) -> Expr {
-    let mut exprs: Vec<Expr> = Vec::with_capacity(region.nodes.len());
-    for node in &region.nodes {
+    let at = if region.flat {
+        At::Flat(elem.clone())
+    } else {
+        At::Index((0..region.rank as usize).map(full_lane).collect())
+    };
+    let v = Values {
+        region,
+        binds,
+        view_params,
+    };
+    v.value(region.root, &at)
+}
+
+/// Where nodes are evaluated: at one linear index (a flat region), or at one index
+/// per dimension (the result's, or a join part's), inputs aligned to the last ones.
+enum At {
+    Flat(Expr),
+    Index(Vec<Expr>),
+}
+
+struct Values<'a> {
+    region: &'a Region,
+    binds: &'a [Bind],
+    view_params: &'a [Vec<u32>],
+}
+
+fn i32b(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::I32)
+}
+
+impl Values<'_> {
+    /// Node `root` at `at`: the nodes it needs, in order; a join's parts each at
+    /// their own index.
+    fn value(&self, root: u32, at: &At) -> Expr {
+        let nodes = &self.region.nodes;
+        let n = root as usize;
+        let mut need = vec![false; n + 1];
+        need[n] = true;
+        for i in (0..=n).rev() {
+            if !need[i] {
+                continue;
+            }
+            match &nodes[i].kind {
+                NodeKind::Join(j) => {
+                    for p in &j.parts {
+                        need[p.start as usize] = true;
+                        need[p.len as usize] = true;
+                    }
+                }
+                k => {
+                    for a in k.operands() {
+                        need[a as usize] = true;
+                    }
+                }
+            }
+        }
+        let mut exprs: Vec<Option<Expr>> = vec![None; n + 1];
+        for i in 0..=n {
+            if need[i] {
+                exprs[i] = Some(self.node(i, at, &exprs));
+            }
+        }
+        exprs[n].take().expect("the root is needed")
+    }
+
+    /// The index of dimension `j` of an operand of rank `r` (aligned to the last
+    /// dimensions of `at`).
+    fn lane(at: &At, r: usize, j: usize) -> Expr {
+        match at {
+            At::Index(ix) => ix[ix.len() - r + j].clone(),
+            At::Flat(e) => e.clone(),
+        }
+    }
+
+    fn node(&self, i: usize, at: &At, exprs: &[Option<Expr>]) -> Expr {
+        let region = self.region;
+        let node = &region.nodes[i];
         let ty = Ty::Scalar(node.ty);
-        let arg = |i: u32| Box::new(exprs[i as usize].clone());
+        let get = |i: u32| exprs[i as usize].clone().expect("operands come first");
+        let arg = |i: u32| Box::new(get(i));
         let kind = match &node.kind {
-            NodeKind::Input(i) => match (binds[*i as usize], &region.inputs[*i as usize]) {
+            NodeKind::Input(i) => match (self.binds[*i as usize], &region.inputs[*i as usize]) {
                 (Bind::Var(v), _) => ExprKind::Var(v),
                 (Bind::Array(a), Input::Array { rank: r, unit, .. }) => {
-                    let index = if region.flat {
-                        vec![elem.clone()]
-                    } else {
-                        let shift = (region.rank - r) as usize;
-                        (0..*r as usize)
+                    let index = match at {
+                        At::Flat(e) => vec![e.clone()],
+                        At::Index(_) => (0..*r as usize)
                             .map(|j| {
                                 if unit & (1 << j) != 0 {
                                     Expr::int(0)
                                 } else {
-                                    full_lane(j + shift)
+                                    Self::lane(at, *r as usize, j)
                                 }
                             })
-                            .collect()
+                            .collect(),
                     };
                     ExprKind::Load { arr: a, index }
                 }
@@ -138,12 +219,9 @@ pub(crate) fn region_value(
                         ..
                     },
                 ) => {
-                    let ps = &view_params[*i as usize];
+                    let ps = &self.view_params[*i as usize];
                     let var = |v: u32| Expr::new(ExprKind::Var(v), Ty::I32);
-                    let i32b = |op, a: Expr, b: Expr| {
-                        Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::I32)
-                    };
-                    let shift = (region.rank - vr) as usize;
+                    let vr = *vr as usize;
                     let mut p = 0;
                     let mut index = Vec::with_capacity(axes.len());
                     for axis in axes {
@@ -158,7 +236,7 @@ pub(crate) fn region_value(
                                 if unit & (1 << d) != 0 {
                                     start
                                 } else {
-                                    let l = full_lane(d as usize + shift);
+                                    let l = Self::lane(at, vr, d as usize);
                                     i32b(BinOp::Add, start, i32b(BinOp::Mul, step, l))
                                 }
                             }
@@ -168,7 +246,7 @@ pub(crate) fn region_value(
                                 if unit & (1 << d) != 0 {
                                     Expr::int(0)
                                 } else {
-                                    let l = full_lane(d as usize + shift);
+                                    let l = Self::lane(at, vr, d as usize);
                                     i32b(BinOp::Rem, i32b(BinOp::Add, l, c), n)
                                 }
                             }
@@ -178,13 +256,20 @@ pub(crate) fn region_value(
                                 if unit & (1 << d) != 0 {
                                     Expr::int(0)
                                 } else {
-                                    i32b(BinOp::Rem, full_lane(d as usize + shift), n)
+                                    i32b(BinOp::Rem, Self::lane(at, vr, d as usize), n)
                                 }
                             }
                         });
                     }
                     ExprKind::Load { arr: a, index }
                 }
+                (Bind::Array(a), Input::Linear { .. }) => match at {
+                    At::Flat(e) => ExprKind::Load {
+                        arr: a,
+                        index: vec![e.clone()],
+                    },
+                    At::Index(_) => unreachable!("a reshaped array is read in flat regions only"),
+                },
                 (Bind::Array(_), Input::Scalar(_) | Input::Table { .. }) => {
                     unreachable!("scalars bind variables; tables are read by gathers")
                 }
@@ -197,28 +282,114 @@ pub(crate) fn region_value(
             NodeKind::Cast(a) => ExprKind::Cast(arg(*a)),
             NodeKind::Neg(a) => ExprKind::Unary(UnOp::Neg, arg(*a)),
             NodeKind::Not(a) => ExprKind::Unary(UnOp::Not, arg(*a)),
-            NodeKind::Math(f, a) => ExprKind::Math(*f, vec![exprs[*a as usize].clone()]),
+            NodeKind::Math(f, a) => ExprKind::Math(*f, vec![get(*a)]),
             NodeKind::Binary(op @ (Op::Atan2 | Op::Complex), a, b) => ExprKind::Math(
                 if *op == Op::Atan2 {
                     MathFn::Atan2
                 } else {
                     MathFn::MakeComplex
                 },
-                vec![exprs[*a as usize].clone(), exprs[*b as usize].clone()],
+                vec![get(*a), get(*b)],
             ),
             NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
             NodeKind::Select(c, a, b) => ExprKind::Select(arg(*c), arg(*a), arg(*b)),
-            NodeKind::Gather(t, i) => match binds[*t as usize] {
+            NodeKind::Gather(t, i) => match self.binds[*t as usize] {
                 Bind::Array(a) => ExprKind::Load {
                     arr: a,
-                    index: vec![exprs[*i as usize].clone()],
+                    index: vec![get(*i)],
                 },
                 Bind::Var(_) => unreachable!("a table is an array"),
             },
+            NodeKind::Join(j) => return self.join(j, ty, at, &get),
         };
-        exprs.push(Expr::new(kind, ty));
+        Expr::new(kind, ty)
     }
-    exprs.swap_remove(region.root as usize)
+
+    /// A join at `at`: the part that owns the index along the axis, chosen by its
+    /// start, each part read at an index kept inside it (every part's expression is
+    /// safe to evaluate, since an executor may evaluate both sides of a choice).
+    fn join(&self, j: &Join, ty: Ty, at: &At, get: &dyn Fn(u32) -> Expr) -> Expr {
+        if j.linear {
+            let At::Flat(e) = at else {
+                unreachable!("a join in blocks is read in flat regions only")
+            };
+            let values: Vec<Expr> = self.join_parts(j, e, get, |_, along| At::Flat(along));
+            return Self::choose(j, e, values, ty, get);
+        }
+        let r = j.rank as usize;
+        let index: Vec<Expr> = (0..r)
+            .map(|d| {
+                if j.unit & (1 << d) != 0 {
+                    Expr::int(0)
+                } else {
+                    Self::lane(at, r, d)
+                }
+            })
+            .collect();
+        let axis = index[j.axis as usize].clone();
+        let values = self.join_parts(j, &axis, get, |p, along| {
+            At::Index(
+                p.dims
+                    .iter()
+                    .map(|&d| match d {
+                        JoinPart::ZERO => Expr::int(0),
+                        d if d == j.axis => along.clone(),
+                        d => index[d as usize].clone(),
+                    })
+                    .collect(),
+            )
+        });
+        Self::choose(j, &axis, values, ty, get)
+    }
+
+    /// Each part's value where `axis` (the index along the join's axis, or the linear
+    /// index of a join in blocks) less its start, kept inside it, places it.
+    fn join_parts(
+        &self,
+        j: &Join,
+        axis: &Expr,
+        get: &dyn Fn(u32) -> Expr,
+        at: impl Fn(&JoinPart, Expr) -> At,
+    ) -> Vec<Expr> {
+        let last = j.parts.len() - 1;
+        j.parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let mut along = axis.clone();
+                if k > 0 {
+                    along = i32b(BinOp::Sub, along, get(p.start));
+                    along = i32b(BinOp::Max, along, Expr::int(0));
+                }
+                if k < last {
+                    let top = i32b(BinOp::Sub, get(p.len), Expr::int(1));
+                    along = i32b(BinOp::Min, along, top);
+                }
+                self.value(p.node, &at(p, along))
+            })
+            .collect()
+    }
+
+    /// The value of the part that owns `axis`: the first whose successor starts after it.
+    fn choose(j: &Join, axis: &Expr, values: Vec<Expr>, ty: Ty, get: &dyn Fn(u32) -> Expr) -> Expr {
+        let last = values.len() - 1;
+        let mut out = values[last].clone();
+        for k in (0..last).rev() {
+            let below = Expr::new(
+                ExprKind::Binary(
+                    BinOp::Lt,
+                    Box::new(axis.clone()),
+                    Box::new(get(j.parts[k + 1].start)),
+                ),
+                Ty::BOOL,
+            );
+            out = Expr::new(
+                ExprKind::Select(Box::new(below), Box::new(values[k].clone()), Box::new(out)),
+                ty,
+            );
+        }
+        out
+    }
 }
 
 fn bin_op(op: Op) -> BinOp {

@@ -79,7 +79,7 @@ impl Builder {
                     let reshaped = match self.inputs[j] {
                         Input::Array { .. } => self.dims[i] != out.dims && !gathers,
                         Input::View { .. } => true,
-                        Input::Scalar(_) | Input::Table { .. } => false,
+                        Input::Scalar(_) | Input::Table { .. } | Input::Linear { .. } => false,
                     };
                     if reshaped {
                         out.region.flat = false;
@@ -93,6 +93,18 @@ impl Builder {
                 NodeKind::Math(f, a) => NodeKind::Math(f, m(a)),
                 NodeKind::Binary(op, a, b) => NodeKind::Binary(op, m(a), m(b)),
                 NodeKind::Select(c, a, b) => NodeKind::Select(m(c), m(a), m(b)),
+                NodeKind::Join(ref j) => {
+                    // Parts are read at other indices than the result's: flat only
+                    // when they are blocks of consecutive elements.
+                    if !j.linear {
+                        out.region.flat = false;
+                    }
+                    let mut j = j.clone();
+                    for p in &mut j.parts {
+                        (p.node, p.start, p.len) = (m(p.node), m(p.start), m(p.len));
+                    }
+                    NodeKind::Join(j)
+                }
                 NodeKind::Gather(t, a) => {
                     let t = t as usize;
                     let new = match input_map[t] {
@@ -174,7 +186,11 @@ impl Builder {
         scan: bool,
     ) -> Option<Finished> {
         let rank = self.dims(root).len();
-        if rank < 2 || axis >= rank || !matches!(r, Reduce::Sum | Reduce::Prod) {
+        if rank < 2
+            || axis >= rank
+            || !matches!(r, Reduce::Sum | Reduce::Prod)
+            || self.gathers(root)
+        {
             return None;
         }
         let mut done = self.finish(root, Some(r))?;

@@ -36,6 +36,28 @@ impl Builder {
         ))
     }
 
+    /// The array with key `key` (of `elem`, `rank` dimensions) read as an array of
+    /// `dims` with the same number of elements in the same order (a reshape): each
+    /// element at the result's linear index. Such a node combines only with operands
+    /// of its shape, as a gather does, so its region runs over one linear index.
+    pub fn linear(
+        &mut self,
+        key: usize,
+        elem: Scalar,
+        rank: u8,
+        dims: Vec<usize>,
+    ) -> Option<NodeRef> {
+        let n = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
+        if !array_elem(elem) || dims.is_empty() || dims.len() > 4 || n > i32::MAX as usize {
+            return None;
+        }
+        let i = self.inputs.len() as u16;
+        self.inputs.push(Input::Linear { elem, rank });
+        self.keys.push(None);
+        self.tables.push((i, key));
+        Some(self.push(NodeKind::Input(i), elem, dims, elem == Scalar::F32))
+    }
+
     /// Whether every array input under `n` has `n`'s shape and none is a view (a
     /// gather counts as an input of its own shape): the node can be computed at one
     /// linear index.
@@ -47,11 +69,12 @@ impl Builder {
             match self.nodes[i as usize].kind {
                 NodeKind::Input(j) => match self.inputs[j as usize] {
                     Input::Scalar(_) => {}
-                    Input::Array { .. } if d.as_slice() == dims => {}
+                    Input::Array { .. } | Input::Linear { .. } if d.as_slice() == dims => {}
                     _ => return false,
                 },
                 NodeKind::Gather(..) if d.as_slice() == dims => {}
-                NodeKind::Gather(..) => return false,
+                NodeKind::Join(ref j) if j.linear && d.as_slice() == dims => {}
+                NodeKind::Gather(..) | NodeKind::Join(_) => return false,
                 ref k => stack.extend(k.operands()),
             }
         }
@@ -64,12 +87,17 @@ impl Builder {
         (x.is_empty() || y.is_empty() || x == y) && self.plain(a) && self.plain(b)
     }
 
-    /// Whether a gather is under `n`.
+    /// Whether a gather (or a reshaped array, or a join in blocks: all read at one
+    /// linear index) is under `n`.
     pub(crate) fn gathers(&self, n: NodeRef) -> bool {
         let mut stack = vec![n.0];
         while let Some(i) = stack.pop() {
             match &self.nodes[i as usize].kind {
                 NodeKind::Gather(..) => return true,
+                NodeKind::Join(j) if j.linear => return true,
+                NodeKind::Input(j) if matches!(self.inputs[*j as usize], Input::Linear { .. }) => {
+                    return true
+                }
                 k => stack.extend(k.operands()),
             }
         }

@@ -14,6 +14,7 @@ pub fn pure(e: &Expr) -> bool {
             pure(start) && step.as_deref().is_none_or(pure) && pure(end)
         }
         ExprKind::Index { base, args } => pure(base) && args.iter().all(pure),
+        ExprKind::Matrix(items) => items.iter().all(pure),
         ExprKind::Call {
             callee: Callee::Builtin(_),
             args,
@@ -54,8 +55,15 @@ impl<'p> Interp<'p> {
         let holders = 2 + read as usize;
         let meta = r.data.meta().ok()?;
         let fits = meta.dims == done.dims && meta.elem() == elem;
+        // A join reads its parts at other positions than it writes.
+        let joins = done
+            .region
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, blazar_air::NodeKind::Join(_)));
         let safe = !read
             || (done.region.flat
+                && !joins
                 && done
                     .args
                     .iter()

@@ -28,6 +28,8 @@ pub(super) enum Move {
     FlipUd,
     FlipLr,
     Circshift,
+    /// `reshape(x, dims)`: the elements in place, read at the result's linear index.
+    Reshape,
 }
 
 impl<'p> Interp<'p> {
@@ -45,6 +47,9 @@ impl<'p> Interp<'p> {
         }
         if matches!(m, Move::FlipUd | Move::FlipLr | Move::Circshift) {
             return self.reorder_node(m, arr, rest, f);
+        }
+        if m == Move::Reshape {
+            return self.reshape_node(arr, Some(rest), f);
         }
         let meta = arr.data.meta().ok()?;
         let elem = elem_scalar(meta.elem())?;
@@ -182,6 +187,41 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let node = f.b.view(key, elem, axes, params, dims)?;
+        if !f.arrays.iter().any(|(k, _)| *k == key) {
+            f.arrays.push((key, arr.clone()));
+        }
+        Some(node)
+    }
+
+    /// `reshape(arr, dims...)` (`rest`: the dims as one vector or several ints), or
+    /// `arr[:]` (`None`: every element as a vec), as the array read in place at the
+    /// result's linear index (row-major order is unchanged). `None` where the host
+    /// must judge (a bad size, another element count) or the shape stays.
+    pub(super) fn reshape_node(
+        &self,
+        arr: &ArrayRef,
+        rest: Option<&[Value]>,
+        f: &mut Fusion,
+    ) -> Option<NodeRef> {
+        let meta = arr.data.meta().ok()?;
+        let elem = elem_scalar(meta.elem())?;
+        let (src, n) = (meta.dims.clone(), meta.len());
+        drop(meta);
+        let want: Vec<usize> = match rest {
+            None if src.len() >= 2 => vec![n],
+            None => return None,
+            Some(vals) => builtins::dims_from_args("reshape", vals).ok()?,
+        };
+        let count = want.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+        let dims = blazar_runtime::Array::canonical_dims(&want);
+        if count != n || n == 0 || src.is_empty() || src.len() > 4 {
+            return None;
+        }
+        if dims == src {
+            return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
+        }
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let node = f.b.linear(key, elem, src.len() as u8, dims)?;
         if !f.arrays.iter().any(|(k, _)| *k == key) {
             f.arrays.push((key, arr.clone()));
         }

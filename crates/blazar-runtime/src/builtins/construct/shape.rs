@@ -122,9 +122,17 @@ fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let mut a = to_array("reshape", &args[0], ctx.prec)?;
     let n: usize = dims.iter().product();
     if n != a.len() {
+        let text = |d: &[usize]| {
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        };
         rt_bail!(
-            "reshape: cannot reshape {} elements to size {dims:?}",
-            a.len()
+            "reshape: cannot reshape {} ({} elements) to {} ({n} elements)",
+            text(&a.size()),
+            a.len(),
+            text(&dims)
         );
     }
     a.dims = Array::canonical_dims(&dims);
