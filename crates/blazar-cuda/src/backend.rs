@@ -8,11 +8,9 @@
 //! other launches return at once (a host read of their results waits, see `memory`).
 
 use crate::compile::nvrtc_version;
-use crate::memory::{dims_of, driver, ensure_on_device, mark_written, oom_or};
+use crate::memory::{driver, ensure_on_device, mark_written, oom_or};
 use crate::module::{cubin_for, source_of, Module, Shape, Stats};
-use crate::params::{
-    extents_param, pointer_param, pool_param, scalar_bytes, space_param, value_param, ParamBytes,
-};
+use crate::params::scalar_bytes;
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
@@ -20,7 +18,7 @@ use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan, La
 use blazar_launch::{ArrayOp, Backend};
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{
-    CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
+    CudaContext, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice, PushKernelArg,
 };
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -30,7 +28,7 @@ use std::sync::Arc;
 const MAX_OUTPUTS: usize = 32;
 /// Bytes of the error record (`bz_err` of the CUDA prelude: code, line, a, b, the
 /// inverted key of the failing position, a lock).
-const REC: usize = 32;
+pub(crate) const REC: usize = 32;
 
 /// Bytes of the device pool for dynamic kernel memory (allocated on first use).
 const POOL_BYTES: usize = 256 << 20;
@@ -210,7 +208,7 @@ pub(crate) fn gpu_shape(
     args: &[ArgVal],
     arrays: &[ArrayRef],
 ) -> Result<Shape, KernelError> {
-    let b = config(plan, 0, 1)?.block_dim;
+    let b = crate::module::config(plan, 0, 1).map_err(bad)?.block_dim;
     let coarsen = crate::module::coarsen_factor(k, plan);
     Ok(Shape {
         block: [b.0, b.1, b.2],
@@ -218,40 +216,6 @@ pub(crate) fn gpu_shape(
         noalias: crate::module::noalias(k, args, arrays),
         guard: crate::module::ragged(plan, coarsen),
         same_extents: crate::module::same_extents(k, plan, args, arrays),
-    })
-}
-
-/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`);
-/// `coarsen` positions per thread along component 0 divide its block count.
-fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, KernelError> {
-    let r = plan.rank as usize;
-    let b = &plan.block_dims;
-    let mut c: Vec<usize> = (0..4)
-        .map(|i| plan.data_dims[i].div_ceil(b[i].max(1)))
-        .collect();
-    c[0] = c[0].div_ceil(coarsen.max(1) as usize);
-    let (grid, block) = match r {
-        1 => ((c[0], 1, 1), (b[0], 1, 1)),
-        2 => ((c[1], c[0], 1), (b[1], b[0], 1)),
-        3 => ((c[2], c[1], c[0]), (b[2], b[1], b[0])),
-        _ => ((c[3], c[2], c[0] * c[1]), (b[3], b[2], b[0] * b[1])),
-    };
-    let fit = |x: usize, max: usize| -> Result<u32, KernelError> {
-        if x > max {
-            return Err(bad(format!(
-                "the launch needs {x} blocks along one grid dimension; CUDA allows {max}"
-            )));
-        }
-        Ok(x as u32)
-    };
-    Ok(LaunchConfig {
-        grid_dim: (
-            fit(grid.0, i32::MAX as usize)?,
-            fit(grid.1, 65535)?,
-            fit(grid.2, 65535)?,
-        ),
-        block_dim: (block.0 as u32, block.1 as u32, block.2 as u32),
-        shared_mem_bytes: shared,
     })
 }
 
@@ -367,7 +331,7 @@ impl Backend for CudaBackend {
                 )
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
-        let cfg = config(plan, shared as u32, m.gen.coarsen)?;
+        let cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
         // Kernel outputs: 16-byte accumulators after the error record, each starting
         // at the identity of its operator (one copy for all).
         let nout = m.gen.outputs.len();
@@ -399,40 +363,12 @@ impl Backend for CudaBackend {
             self.slots_zero = false;
         }
         let base = self.scratch.device_ptr(&self.stream).0;
-        let mut params: Vec<ParamBytes> = Vec::with_capacity(m.gen.params.len());
-        for p in &m.gen.params {
-            params.push(match p {
-                ParamLayout::Scalar { index, .. } | ParamLayout::Vector { index, .. } => {
-                    let Some(ArgVal::Value(v)) = args.get(*index) else {
-                        return Err(bad("internal error: a scalar parameter got an array"));
-                    };
-                    value_param(p, v).map_err(bad)?
-                }
-                ParamLayout::ArrayData { index, .. } | ParamLayout::ArrayExtents { index, .. } => {
-                    let Some(ArgVal::Array(i)) = args.get(*index) else {
-                        return Err(bad("internal error: an array parameter got a value"));
-                    };
-                    match p {
-                        ParamLayout::ArrayExtents { rank, .. } => {
-                            extents_param(&dims_of(&arrays[*i]).map_err(bad)?, *rank)
-                                .map_err(bad)?
-                        }
-                        _ => pointer_param(ptrs[*i]),
-                    }
-                }
-                ParamLayout::Space => {
-                    space_param(&plan.data_dims, &plan.block_dims).map_err(bad)?
-                }
-                ParamLayout::ErrorRecord => pointer_param(base),
-                ParamLayout::Output { index, .. } => {
-                    pointer_param(base + REC as u64 + 16 * *index as u64)
-                }
-                ParamLayout::Pool => {
-                    let (b, cap, t) = self.pool().map_err(bad)?;
-                    pool_param(b, cap, t)
-                }
-            });
+        let mut pool = None;
+        if m.gen.params.iter().any(|p| matches!(p, ParamLayout::Pool)) {
+            pool = Some(self.pool().map_err(bad)?);
         }
+        let params = crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, pool)
+            .map_err(bad)?;
         let mut builder = self.stream.launch_builder(&m.func);
         for p in &params {
             builder.arg(p);

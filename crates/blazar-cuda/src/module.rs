@@ -8,7 +8,7 @@ use blazar_codegen_cuda::{block_free, generate, written_params, CodegenOptions, 
 use blazar_kir::{Bind, Kernel, Ty};
 use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
 use cudarc::nvrtc::Ptx;
 use std::sync::Arc;
 use std::time::Instant;
@@ -341,4 +341,38 @@ mod tests {
             "rank 4 blocks divide"
         );
     }
+}
+
+/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`);
+/// `coarsen` positions per thread along component 0 divide its block count.
+pub fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, String> {
+    let r = plan.rank as usize;
+    let b = &plan.block_dims;
+    let mut c: Vec<usize> = (0..4)
+        .map(|i| plan.data_dims[i].div_ceil(b[i].max(1)))
+        .collect();
+    c[0] = c[0].div_ceil(coarsen.max(1) as usize);
+    let (grid, block) = match r {
+        1 => ((c[0], 1, 1), (b[0], 1, 1)),
+        2 => ((c[1], c[0], 1), (b[1], b[0], 1)),
+        3 => ((c[2], c[1], c[0]), (b[2], b[1], b[0])),
+        _ => ((c[3], c[2], c[0] * c[1]), (b[3], b[2], b[0] * b[1])),
+    };
+    let fit = |x: usize, max: usize| -> Result<u32, String> {
+        if x > max {
+            return Err(format!(
+                "the launch needs {x} blocks along one grid dimension; CUDA allows {max}"
+            ));
+        }
+        Ok(x as u32)
+    };
+    Ok(LaunchConfig {
+        grid_dim: (
+            fit(grid.0, i32::MAX as usize)?,
+            fit(grid.1, 65535)?,
+            fit(grid.2, 65535)?,
+        ),
+        block_dim: (block.0 as u32, block.1 as u32, block.2 as u32),
+        shared_mem_bytes: shared,
+    })
 }

@@ -7,7 +7,8 @@
 
 use blazar_codegen_cuda::ParamLayout;
 use blazar_kir::Scalar;
-use blazar_launch::KValue;
+use blazar_launch::{ArgVal, KValue, LaunchPlan};
+use blazar_runtime::ArrayRef;
 use cudarc::driver::DeviceRepr;
 
 /// One parameter's bytes, aligned for any C parameter type.
@@ -175,4 +176,51 @@ mod tests {
         let p = value_param(&layout, &v).unwrap();
         assert_eq!(&p.0[..12], &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
     }
+}
+
+/// Every C parameter of a launch, in the kernel's order: `args` as the interpreter
+/// flattened them (`ArgVal::Array(i)` names `arrays[i]`, at device address `ptrs[i]`),
+/// the index space of `plan`, the error record and output slots from `base`, and the
+/// dynamic-memory pool where the kernel has one.
+pub fn pack(
+    layouts: &[ParamLayout],
+    args: &[ArgVal],
+    arrays: &[ArrayRef],
+    ptrs: &[u64],
+    plan: &LaunchPlan,
+    base: u64,
+    pool: Option<(u64, u64, u64)>,
+) -> Result<Vec<ParamBytes>, String> {
+    let mut params = Vec::with_capacity(layouts.len());
+    for p in layouts {
+        params.push(match p {
+            ParamLayout::Scalar { index, .. } | ParamLayout::Vector { index, .. } => {
+                let Some(ArgVal::Value(v)) = args.get(*index) else {
+                    return Err("internal error: a scalar parameter got an array".into());
+                };
+                value_param(p, v)?
+            }
+            ParamLayout::ArrayData { index, .. } | ParamLayout::ArrayExtents { index, .. } => {
+                let Some(ArgVal::Array(i)) = args.get(*index) else {
+                    return Err("internal error: an array parameter got a value".into());
+                };
+                match p {
+                    ParamLayout::ArrayExtents { rank, .. } => {
+                        extents_param(&crate::memory::dims_of(&arrays[*i])?, *rank)?
+                    }
+                    _ => pointer_param(ptrs[*i]),
+                }
+            }
+            ParamLayout::Space => space_param(&plan.data_dims, &plan.block_dims)?,
+            ParamLayout::ErrorRecord => pointer_param(base),
+            ParamLayout::Output { index, .. } => {
+                pointer_param(base + crate::backend::REC as u64 + 16 * *index as u64)
+            }
+            ParamLayout::Pool => {
+                let (b, cap, t) = pool.ok_or("internal error: no pool for the kernel")?;
+                pool_param(b, cap, t)
+            }
+        });
+    }
+    Ok(params)
 }
