@@ -14,6 +14,7 @@ mod fused;
 mod mem;
 mod observed;
 mod scratch;
+mod split;
 
 use fast::Span;
 use scratch::all_set;
@@ -78,6 +79,9 @@ pub(crate) struct Scratch {
     pub item: usize,
     /// The coroutine running this scratch under the random schedule.
     pub slot: usize,
+    /// The random schedule's generator for splitting the threads of a block
+    /// (`split.rs`), seeded per work item.
+    pub split_rng: u64,
     /// Blocks entered below the kernel body (for observers).
     pub depth: usize,
     /// The mask of the statement being run has every lane set.
@@ -141,51 +145,71 @@ impl Scratch {
         mask: &mut Vec<bool>,
         mut full: bool,
     ) -> Result<(), KernelError> {
+        if ctx.sched.is_some() && self.n > 1 {
+            // The random schedule: the block's threads may part at memory accesses.
+            return self.block_split(ctx, b, mask, full);
+        }
         for s in b {
-            self.full = full;
-            if let Some(o) = ctx.obs {
-                let view = crate::view::ItemView {
-                    scratch: self,
-                    ctx,
-                    item: self.item,
-                    line: s.line,
-                    depth: self.depth,
-                    mask: &mask[..self.n],
-                };
-                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
-            }
-            let kills = self.kills;
-            loop {
-                match self.stmt(ctx, s, mask) {
-                    Ok(()) => break,
-                    Err(e) if !e.stops_one_thread() => return Err(e),
-                    Err(e) => {
-                        // The failing check ran before the statement's effect: run it
-                        // again for the lanes that did not fail.
-                        if !self.stop_failed(e, mask) {
-                            break;
-                        }
-                        self.full = false;
-                    }
-                }
-            }
-            if self.kills != kills {
-                // Lanes stopped inside this statement (or a nested one) run no further.
-                for (m, &l) in mask.iter_mut().zip(&self.live) {
-                    *m &= l;
-                }
-                if !mask.iter().any(|&m| m) {
-                    break;
-                }
-                full = all_set(mask);
-            } else if s.exits {
-                if !mask.iter().any(|&m| m) {
-                    break;
-                }
-                full = all_set(mask);
+            if !self.step(ctx, s, mask, &mut full)? {
+                break;
             }
         }
         Ok(())
+    }
+
+    /// Runs statement `s` of a block under `mask` (`full`: every lane set, updated);
+    /// false when no lane is left to run the block's next statements.
+    #[inline(always)]
+    fn step(
+        &mut self,
+        ctx: &Ctx,
+        s: &CStmt,
+        mask: &mut Vec<bool>,
+        full: &mut bool,
+    ) -> Result<bool, KernelError> {
+        self.full = *full;
+        if let Some(o) = ctx.obs {
+            let view = crate::view::ItemView {
+                scratch: self,
+                ctx,
+                item: self.item,
+                line: s.line,
+                depth: self.depth,
+                mask: &mask[..self.n],
+            };
+            o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
+        }
+        let kills = self.kills;
+        loop {
+            match self.stmt(ctx, s, mask) {
+                Ok(()) => break,
+                Err(e) if !e.stops_one_thread() => return Err(e),
+                Err(e) => {
+                    // The failing check ran before the statement's effect: run it
+                    // again for the lanes that did not fail.
+                    if !self.stop_failed(e, mask) {
+                        break;
+                    }
+                    self.full = false;
+                }
+            }
+        }
+        if self.kills != kills {
+            // Lanes stopped inside this statement (or a nested one) run no further.
+            for (m, &l) in mask.iter_mut().zip(&self.live) {
+                *m &= l;
+            }
+            if !mask.iter().any(|&m| m) {
+                return Ok(false);
+            }
+            *full = all_set(mask);
+        } else if s.exits {
+            if !mask.iter().any(|&m| m) {
+                return Ok(false);
+            }
+            *full = all_set(mask);
+        }
+        Ok(true)
     }
 
     fn code(
