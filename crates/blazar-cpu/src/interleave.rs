@@ -2,14 +2,17 @@
 //! processor to one another, at random, at shared- and global-memory accesses.
 //!
 //! Under `--schedule random --seed N` without an observer, a launch runs its work items
-//! (each thread alone in kernels without blocks; each block, its threads in lock step,
-//! in kernels with blocks) on up to [`WINDOW`] OS threads of which exactly one runs at
+//! (each thread alone in kernels without blocks; each block in kernels with blocks,
+//! its threads parting at memory accesses by the item's own seeded generator, see
+//! `exec/split.rs`) on up to [`WINDOW`] OS threads of which exactly one runs at
 //! a time: the holder of the [`Baton`]. After each memory instruction the holder draws
 //! from the seeded generator whether to switch and to which unfinished coroutine, so a
 //! read-modify-write of one thread can be split by another thread's access, as on a
 //! GPU. Work items start in the seeded permutation's order as coroutines finish. Every
 //! decision is taken by the one running thread, so the same seed gives the same
-//! interleaving and the same result. The default schedule never comes here.
+//! interleaving and the same result. A failing work item does not stop the others: the
+//! launch reports its lowest failing thread, as every tier does. The default schedule
+//! never comes here.
 
 use crate::exec::{identity, Ctx, Scratch};
 use crate::program::Reg;
