@@ -129,7 +129,12 @@ impl Scratch {
         m
     }
 
-    fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
+    pub(super) fn block(
+        &mut self,
+        ctx: &Ctx,
+        b: &[CStmt],
+        mask: &mut Vec<bool>,
+    ) -> Result<(), KernelError> {
         let full = all_set(mask);
         self.depth += 1;
         let r = self.block_with(ctx, b, mask, full);
@@ -143,73 +148,70 @@ impl Scratch {
         ctx: &Ctx,
         b: &[CStmt],
         mask: &mut Vec<bool>,
-        mut full: bool,
+        full: bool,
     ) -> Result<(), KernelError> {
         if ctx.sched.is_some() && self.n > 1 {
             // The random schedule: the block's threads may part at memory accesses.
             return self.block_split(ctx, b, mask, full);
         }
+        self.block_plain(ctx, b, mask, full)
+    }
+
+    /// `block_with` in lock step. Not inlined, so that `stmt` keeps a single caller
+    /// (the random schedule's `block_split` runs its statements through here too).
+    #[inline(never)]
+    fn block_plain(
+        &mut self,
+        ctx: &Ctx,
+        b: &[CStmt],
+        mask: &mut Vec<bool>,
+        mut full: bool,
+    ) -> Result<(), KernelError> {
         for s in b {
-            if !self.step(ctx, s, mask, &mut full)? {
-                break;
+            self.full = full;
+            if let Some(o) = ctx.obs {
+                let view = crate::view::ItemView {
+                    scratch: self,
+                    ctx,
+                    item: self.item,
+                    line: s.line,
+                    depth: self.depth,
+                    mask: &mask[..self.n],
+                };
+                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
+            }
+            let kills = self.kills;
+            loop {
+                match self.stmt(ctx, s, mask) {
+                    Ok(()) => break,
+                    Err(e) if !e.stops_one_thread() => return Err(e),
+                    Err(e) => {
+                        // The failing check ran before the statement's effect: run it
+                        // again for the lanes that did not fail.
+                        if !self.stop_failed(e, mask) {
+                            break;
+                        }
+                        self.full = false;
+                    }
+                }
+            }
+            if self.kills != kills {
+                // Lanes stopped inside this statement (or a nested one) run no further.
+                for (m, &l) in mask.iter_mut().zip(&self.live) {
+                    *m &= l;
+                }
+                if !mask.iter().any(|&m| m) {
+                    break;
+                }
+                full = all_set(mask);
+            } else if s.exits {
+                if !mask.iter().any(|&m| m) {
+                    break;
+                }
+                full = all_set(mask);
             }
         }
         Ok(())
-    }
-
-    /// Runs statement `s` of a block under `mask` (`full`: every lane set, updated);
-    /// false when no lane is left to run the block's next statements.
-    #[inline(always)]
-    fn step(
-        &mut self,
-        ctx: &Ctx,
-        s: &CStmt,
-        mask: &mut Vec<bool>,
-        full: &mut bool,
-    ) -> Result<bool, KernelError> {
-        self.full = *full;
-        if let Some(o) = ctx.obs {
-            let view = crate::view::ItemView {
-                scratch: self,
-                ctx,
-                item: self.item,
-                line: s.line,
-                depth: self.depth,
-                mask: &mask[..self.n],
-            };
-            o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
-        }
-        let kills = self.kills;
-        loop {
-            match self.stmt(ctx, s, mask) {
-                Ok(()) => break,
-                Err(e) if !e.stops_one_thread() => return Err(e),
-                Err(e) => {
-                    // The failing check ran before the statement's effect: run it
-                    // again for the lanes that did not fail.
-                    if !self.stop_failed(e, mask) {
-                        break;
-                    }
-                    self.full = false;
-                }
-            }
-        }
-        if self.kills != kills {
-            // Lanes stopped inside this statement (or a nested one) run no further.
-            for (m, &l) in mask.iter_mut().zip(&self.live) {
-                *m &= l;
-            }
-            if !mask.iter().any(|&m| m) {
-                return Ok(false);
-            }
-            *full = all_set(mask);
-        } else if s.exits {
-            if !mask.iter().any(|&m| m) {
-                return Ok(false);
-            }
-            *full = all_set(mask);
-        }
-        Ok(true)
     }
 
     fn code(

@@ -65,9 +65,11 @@ impl Scratch {
                     continue;
                 }
             }
-            if !self.step(ctx, s, mask, &mut full)? {
+            self.block_plain(ctx, std::slice::from_ref(s), mask, full)?;
+            if !mask[..n].iter().any(|&m| m) {
                 break;
             }
+            full = all_set(&mask[..n]);
             i += 1;
         }
         Ok(())
