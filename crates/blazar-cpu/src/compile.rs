@@ -11,6 +11,7 @@ mod alias;
 mod expr;
 mod fuse;
 mod index;
+mod sched;
 mod uniform;
 
 pub use alias::kernel_aliases;
@@ -88,6 +89,7 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
     }
     let mut body = c.block(&k.body)?;
     fuse::fuse_block(&mut body);
+    sched::mark_block(&mut body, &c.arrays);
     let blocky = c.blocky || c.arrays.iter().any(|a| a.space == Space::Shared);
     Ok(Program {
         reg_types: c.types,
@@ -484,6 +486,8 @@ impl Compiler<'_> {
             kind,
             line: s.line,
             exits,
+            touches: false,
+            fence: false,
         })
     }
 

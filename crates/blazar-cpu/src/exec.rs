@@ -14,6 +14,7 @@ mod fused;
 mod mem;
 mod observed;
 mod scratch;
+mod split;
 
 use fast::Span;
 use scratch::all_set;
@@ -78,6 +79,9 @@ pub(crate) struct Scratch {
     pub item: usize,
     /// The coroutine running this scratch under the random schedule.
     pub slot: usize,
+    /// The random schedule's generator for splitting the threads of a block
+    /// (`split.rs`), seeded per work item.
+    pub split_rng: u64,
     /// Blocks entered below the kernel body (for observers).
     pub depth: usize,
     /// The mask of the statement being run has every lane set.
@@ -125,7 +129,12 @@ impl Scratch {
         m
     }
 
-    fn block(&mut self, ctx: &Ctx, b: &[CStmt], mask: &mut Vec<bool>) -> Result<(), KernelError> {
+    pub(super) fn block(
+        &mut self,
+        ctx: &Ctx,
+        b: &[CStmt],
+        mask: &mut Vec<bool>,
+    ) -> Result<(), KernelError> {
         let full = all_set(mask);
         self.depth += 1;
         let r = self.block_with(ctx, b, mask, full);
@@ -135,6 +144,23 @@ impl Scratch {
 
     /// `block` when whether `mask` is full is already known.
     fn block_with(
+        &mut self,
+        ctx: &Ctx,
+        b: &[CStmt],
+        mask: &mut Vec<bool>,
+        full: bool,
+    ) -> Result<(), KernelError> {
+        if ctx.sched.is_some() && self.n > 1 {
+            // The random schedule: the block's threads may part at memory accesses.
+            return self.block_split(ctx, b, mask, full);
+        }
+        self.block_plain(ctx, b, mask, full)
+    }
+
+    /// `block_with` in lock step. Not inlined, so that `stmt` keeps a single caller
+    /// (the random schedule's `block_split` runs its statements through here too).
+    #[inline(never)]
+    fn block_plain(
         &mut self,
         ctx: &Ctx,
         b: &[CStmt],

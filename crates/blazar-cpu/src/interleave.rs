@@ -2,14 +2,17 @@
 //! processor to one another, at random, at shared- and global-memory accesses.
 //!
 //! Under `--schedule random --seed N` without an observer, a launch runs its work items
-//! (each thread alone in kernels without blocks; each block, its threads in lock step,
-//! in kernels with blocks) on up to [`WINDOW`] OS threads of which exactly one runs at
+//! (each thread alone in kernels without blocks; each block in kernels with blocks,
+//! its threads parting at memory accesses by the item's own seeded generator, see
+//! `exec/split.rs`) on up to [`WINDOW`] OS threads of which exactly one runs at
 //! a time: the holder of the [`Baton`]. After each memory instruction the holder draws
 //! from the seeded generator whether to switch and to which unfinished coroutine, so a
 //! read-modify-write of one thread can be split by another thread's access, as on a
 //! GPU. Work items start in the seeded permutation's order as coroutines finish. Every
 //! decision is taken by the one running thread, so the same seed gives the same
-//! interleaving and the same result. The default schedule never comes here.
+//! interleaving and the same result. A failing work item does not stop the others: the
+//! launch reports its lowest failing thread, as every tier does. The default schedule
+//! never comes here.
 
 use crate::exec::{identity, Ctx, Scratch};
 use crate::program::Reg;
@@ -17,6 +20,7 @@ use crate::specials::{fill_specials, Space};
 use crate::values::KValue;
 use crate::KernelError;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Coroutines alive at once.
@@ -28,8 +32,6 @@ struct Turn {
     /// Coroutines that have not finished.
     live: Vec<bool>,
     rng: u64,
-    /// After an error: no more switches (the launch's result is the error).
-    stop: bool,
 }
 
 /// Which coroutine runs; the others wait on the condition variable.
@@ -45,7 +47,6 @@ impl Baton {
                 current: 0,
                 live: vec![true; n],
                 rng: seed ^ 0x5851_f42d_4c95_7f2d,
-                stop: false,
             }),
             cv: Condvar::new(),
         }
@@ -71,7 +72,7 @@ impl Baton {
     /// to a random unfinished coroutine (perhaps itself) and waits for its turn.
     pub(crate) fn switch(&self, me: usize) {
         let mut g = self.lock();
-        if g.stop || next(&mut g.rng) & 1 == 0 {
+        if next(&mut g.rng) & 1 == 0 {
             return;
         }
         let to = pick(&mut g);
@@ -83,10 +84,9 @@ impl Baton {
     }
 
     /// Coroutine `me` has finished: a random unfinished one runs next.
-    fn finish(&self, me: usize, failed: bool) {
+    fn finish(&self, me: usize) {
         let mut g = self.lock();
         g.live[me] = false;
-        g.stop |= failed;
         if let Some(to) = pick(&mut g) {
             g.current = to;
         }
@@ -95,7 +95,7 @@ impl Baton {
 }
 
 /// splitmix64.
-fn next(state: &mut u64) -> u64 {
+pub(crate) fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -130,27 +130,40 @@ pub(crate) fn run(
         Mutex::new(order.iter().copied().enumerate().collect());
     type Done = Vec<(usize, Vec<crate::values::Lanes>)>;
     let done: Mutex<Done> = Mutex::new(Vec::new());
-    let error: Mutex<Option<KernelError>> = Mutex::new(None);
+    // The failure reported is that of the failing thread with the lowest linear
+    // position, as on every tier: a failing work item does not stop the others, but
+    // an item that starts past the lowest failing position so far is skipped.
+    let error: Mutex<Option<(usize, KernelError)>> = Mutex::new(None);
+    let stop = AtomicUsize::new(usize::MAX);
     std::thread::scope(|s| {
         for me in 0..n {
-            let (ctx, queue, done, error, baton) = (&ctx, &queue, &done, &error, &baton);
+            let (ctx, queue, done, error, baton, stop) =
+                (&ctx, &queue, &done, &error, &baton, &stop);
             s.spawn(move || {
                 baton.wait_turn(me);
                 let mut scratch = Scratch::new(ctx.prog, space.width, params);
                 scratch.slot = me;
-                let mut failed = false;
-                while !failed {
+                loop {
                     let Some((k, item)) =
                         queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
                     else {
                         break;
                     };
+                    if space.linear_pos(item, 0) > stop.load(Ordering::Relaxed) {
+                        continue;
+                    }
                     fill_specials(ctx.prog, space, &mut scratch, item);
                     scratch.item = item;
+                    // The work item's own splits of its block's threads (`exec/split.rs`).
+                    let mut r = baton_seed ^ (item as u64).wrapping_mul(0xd134_2543_de82_ef95);
+                    scratch.split_rng = next(&mut r);
                     if let Err(e) = scratch.run(ctx) {
+                        let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
+                        stop.fetch_min(at, Ordering::Relaxed);
                         let mut err = error.lock().unwrap_or_else(|e| e.into_inner());
-                        err.get_or_insert(e);
-                        failed = true;
+                        if err.as_ref().is_none_or(|(p, _)| at < *p) {
+                            *err = Some((at, e));
+                        }
                     } else if !ctx.prog.outputs.is_empty() {
                         let p = std::mem::take(&mut scratch.partials);
                         scratch.partials = (ctx.prog.outputs.iter())
@@ -159,15 +172,11 @@ pub(crate) fn run(
                         done.lock().unwrap_or_else(|e| e.into_inner()).push((k, p));
                     }
                 }
-                if failed {
-                    // The other coroutines drain the queue without running it.
-                    queue.lock().unwrap_or_else(|e| e.into_inner()).clear();
-                }
-                baton.finish(me, failed);
+                baton.finish(me);
             });
         }
     });
-    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some((_, e)) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
     let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -185,7 +194,6 @@ mod tests {
             current: 0,
             live: vec![true, false, true, true],
             rng: 7,
-            stop: false,
         };
         let mut b = Turn {
             rng: 7,

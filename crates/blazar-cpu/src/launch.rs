@@ -287,8 +287,8 @@ fn run_items(
     Ok(parts.into_iter().flatten().collect())
 }
 
-/// Runs the work items one after the other in `order` (a random schedule); the first
-/// error in that order wins.
+/// Runs the work items one after the other in `order` (a random schedule); the
+/// failure reported is that of the lowest failing thread, as in [`run_items`].
 fn run_order(
     ctx: &Ctx,
     space: &Space,
@@ -297,7 +297,14 @@ fn run_order(
 ) -> Result<Partials, KernelError> {
     let mut scratch = Scratch::new(ctx.prog, space.width, params);
     let mut out = Vec::new();
+    let mut first_err: Option<(usize, KernelError)> = None;
     for &item in order {
+        if first_err
+            .as_ref()
+            .is_some_and(|(p, _)| space.linear_pos(item, 0) > *p)
+        {
+            continue;
+        }
         fill_specials(ctx.prog, space, &mut scratch, item);
         scratch.item = item;
         if let Some(o) = ctx.obs {
@@ -305,7 +312,13 @@ fn run_order(
                 .unwrap_or_else(|e| e.into_inner())
                 .item(item, scratch.n);
         }
-        scratch.run(ctx)?;
+        if let Err(e) = scratch.run(ctx) {
+            let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
+            if first_err.as_ref().is_none_or(|(p, _)| at < *p) {
+                first_err = Some((at, e));
+            }
+            continue;
+        }
         if !ctx.prog.outputs.is_empty() {
             out.push(std::mem::take(&mut scratch.partials));
             scratch.partials = (ctx.prog.outputs.iter())
@@ -313,7 +326,10 @@ fn run_order(
                 .collect();
         }
     }
-    Ok(out)
+    match first_err {
+        Some((_, e)) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// Combines the partials of all work items in order and applies each output's op.

@@ -156,9 +156,11 @@ pub fn launch_observed(
 /// blocks in a random order drawn from `seed`, and, in a kernel without blocks (no
 /// barriers, no shared memory), each thread as its own work item in a random order.
 /// Without an observer the work items run as coroutines that switch, at random, at
-/// every shared- or global-memory access (`interleave.rs`; the threads of one block
-/// stay in lock step); with one (the debugger, the race detector) each runs to its
-/// end before the next starts. The same seed gives the same run.
+/// every shared- or global-memory access (`interleave.rs`), and the threads of one
+/// block part there into groups that run ahead of one another up to the next barrier
+/// (`exec/split.rs`); with one (the debugger, the race detector) each runs to its
+/// end, its threads in lock step, before the next starts. The same seed gives the
+/// same run.
 pub fn launch_scheduled(
     k: &Kernel,
     plan: &LaunchPlan,

@@ -118,6 +118,12 @@ pub(crate) struct CStmt {
     pub line: u32,
     /// May remove lanes from the enclosing mask (break, continue, return inside).
     pub exits: bool,
+    /// Reads or writes shared or global memory, here or in a nested statement: the
+    /// random schedule may split the block's threads before it (`exec/split.rs`).
+    pub touches: bool,
+    /// Holds a barrier or a shared allocation, here or nested: the random schedule's
+    /// split threads meet again before it.
+    pub fence: bool,
 }
 
 #[derive(Clone, Debug)]

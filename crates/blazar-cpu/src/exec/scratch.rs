@@ -98,6 +98,7 @@ impl Scratch {
             full: false,
             item: 0,
             slot: 0,
+            split_rng: 0,
             depth: 0,
             seen: Vec::new(),
             pool: Vec::new(),
