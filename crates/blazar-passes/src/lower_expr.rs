@@ -171,8 +171,19 @@ impl<'a> Lower<'a> {
                 let x = self.expr(a)?;
                 match op {
                     hir::UnOp::Neg => {
-                        // `-b` of a boolean is the int -1 or 0, as in host code.
-                        let x = crate::lower_call::unbool(x);
+                        // `-b` of a boolean value is the int -1 or 0, as in host code;
+                        // of a comparison or logical result, which host code holds as
+                        // a scalar 0 or 1, the scalar -1 or -0 (so `1 / -(a < b)` is
+                        // -Inf in both).
+                        let x = if x.ty.elem() == Scalar::Bool && host_scalar_truth(a) {
+                            let t = match x.ty {
+                                Ty::Vector(_, n) => Ty::Vector(self.float, n),
+                                _ => Ty::Scalar(self.float),
+                            };
+                            cast(x, t)
+                        } else {
+                            crate::lower_call::unbool(x)
+                        };
                         let t = x.ty;
                         Expr::new(K::Unary(UnOp::Neg, Box::new(x)), t)
                     }
@@ -494,5 +505,16 @@ impl<'a> Lower<'a> {
             space,
         };
         Ok(Val::Alloc { ty, dims, fill })
+    }
+}
+
+/// Whether host code gives `e` as a scalar 0 or 1 where kernel code has a boolean: a
+/// comparison, `&&`, `||` or `!` (a boolean variable or literal stays a boolean).
+fn host_scalar_truth(e: &hir::Expr) -> bool {
+    use hir::BinOp as O;
+    match &e.kind {
+        H::Binary(O::Eq | O::Ne | O::Lt | O::Gt | O::Le | O::Ge | O::And | O::Or, ..) => true,
+        H::Unary(hir::UnOp::Not, _) => true,
+        _ => false,
     }
 }
