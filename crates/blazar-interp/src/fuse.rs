@@ -79,6 +79,15 @@ struct Fusion {
     recycle: Option<ArrayRef>,
 }
 
+impl Fusion {
+    /// Keeps `arr` (the region input `key`) alive until the launch, once.
+    fn hold(&mut self, key: usize, arr: &ArrayRef) {
+        if !self.arrays.iter().any(|(k, _)| *k == key) {
+            self.arrays.push((key, arr.clone()));
+        }
+    }
+}
+
 /// One-argument builtins AIR fuses.
 const UNARY: &[&str] = &[
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
@@ -471,9 +480,7 @@ impl<'p> Interp<'p> {
                 }
                 let key = Rc::as_ptr(&a.data) as usize;
                 let n = f.b.array(key, elem, &m.dims)?;
-                if !f.arrays.iter().any(|(k, _)| *k == key) {
-                    f.arrays.push((key, a.clone()));
-                }
+                f.hold(key, a);
                 Some(n)
             }
             Operand::Val(..) => None,

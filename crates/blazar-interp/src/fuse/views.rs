@@ -103,9 +103,7 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let n = f.b.view(key, elem, axes, params, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
+        f.hold(key, arr);
         Some(n)
     }
 
@@ -187,9 +185,7 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let node = f.b.view(key, elem, axes, params, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
+        f.hold(key, arr);
         Some(node)
     }
 
@@ -222,9 +218,7 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let node = f.b.linear(key, elem, src.len() as u8, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
+        f.hold(key, arr);
         Some(node)
     }
 
@@ -291,9 +285,7 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&arr.data) as usize;
         let n = f.b.view(key, elem, axes, params, dims)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, arr.clone()));
-        }
+        f.hold(key, arr);
         Some(n)
     }
 
@@ -330,9 +322,7 @@ impl<'p> Interp<'p> {
         }
         let key = Rc::as_ptr(&table.data) as usize;
         let n = f.b.gather(key, elem, rank as u8, read, index)?;
-        if !f.arrays.iter().any(|(k, _)| *k == key) {
-            f.arrays.push((key, table.clone()));
-        }
+        f.hold(key, table);
         Some(n)
     }
 
