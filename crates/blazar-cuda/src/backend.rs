@@ -9,7 +9,7 @@
 
 use crate::compile::nvrtc_version;
 use crate::memory::{driver, ensure_on_device, mark_written, oom_or};
-use crate::module::{cubin_for, source_of, Module, Shape, Stats};
+use crate::module::{source_of, Module, Shape, Stats};
 use crate::params::scalar_bytes;
 use crate::{cache::DiskCache, errors};
 use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
@@ -120,26 +120,29 @@ impl CudaBackend {
         })
     }
 
-    /// The kernel compiled for one block shape: `blockDim` is a constant in the source
-    /// and `threadIdx` has a known range, so the compiler can drop bounds checks.
-    fn module(&mut self, k: &Rc<Kernel>, shape: Shape) -> Result<Rc<Module>, KernelError> {
+    /// The kernel for one block shape (`blockDim` is a constant in the source and
+    /// `threadIdx` has a known range, so the compiler can drop bounds checks), its
+    /// binary from the disk cache or compiling in the background.
+    fn module(&mut self, k: &Rc<Kernel>, shape: Shape) -> Rc<Module> {
         let key = (Rc::as_ptr(k) as usize, shape);
         if let Some((_, m)) = self.modules.get(&key) {
-            return Ok(m.clone());
+            return m.clone();
         }
         let gen = source_of(k, &self.file_name, Some(shape));
-        let cubin = cubin_for(
-            &gen,
-            &k.name,
-            self.arch,
-            self.nvrtc,
-            Some(&self.cache),
-            &mut self.stats,
-        )
-        .map_err(bad)?;
-        let m = Rc::new(Module::load(&self.ctx, k, gen, cubin).map_err(bad)?);
+        let m = Rc::new(Module::start(k, gen, self.arch, self.nvrtc, &self.cache));
         self.modules.insert(key, (k.clone(), m.clone()));
-        Ok(m)
+        m
+    }
+
+    /// Marks the arrays a launch of `m` writes as newer on the device.
+    fn mark_written(&self, k: &Kernel, m: &Module, args: &[ArgVal], arrays: &[ArrayRef]) {
+        for (idx, (p, a)) in k.params.iter().zip(args).enumerate() {
+            if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
+                if m.writes.get(idx).copied().unwrap_or(true) {
+                    mark_written(&arrays[*i]);
+                }
+            }
+        }
     }
 
     fn pool(&mut self) -> Result<(u64, u64, u64), String> {
@@ -168,10 +171,14 @@ impl CudaBackend {
     fn read_back(&mut self, kernel: &str, outputs: usize) -> Result<Vec<u8>, KernelError> {
         let n = REC + 16 * outputs;
         let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
+        let queue = self.pool_mem.queue().clone();
+        queue.flush().map_err(bad)?;
         self.stream
             .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
-            .and_then(|()| self.pool_mem.queue().wait())
             .map_err(failed)?;
+        queue
+            .wait()
+            .map_err(|e| bad(format!("{e} (in kernel `{kernel}`)")))?;
         let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
         if outputs > 0 {
             // Cleared for the next launch while the host goes on (same stream, so after
@@ -287,11 +294,8 @@ impl Backend for CudaBackend {
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
-        let loaded = self.modules.len();
-        let m = self.module(k, gpu_shape(k, plan, args, arrays)?)?;
-        if let Some(c) = self.clock.as_mut().filter(|_| self.modules.len() > loaded) {
-            c.compile = started.elapsed();
-        }
+        let m = self.module(k, gpu_shape(k, plan, args, arrays)?);
+        let queue = self.pool_mem.queue().clone();
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
             ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
@@ -324,7 +328,8 @@ impl Backend for CudaBackend {
             )));
         }
         if shared > 48 << 10 {
-            m.func
+            m.func(&self.ctx)
+                .map_err(bad)?
                 .set_attribute(
                     cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     shared as i32,
@@ -332,6 +337,34 @@ impl Backend for CudaBackend {
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
         let cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
+        let base = self.scratch.device_ptr(&self.stream).0;
+        // A launch that gives the host nothing back waits in the queue while its kernel
+        // compiles (or while earlier ones do), and the host program goes on (`defer`).
+        let returns = !m.gen.outputs.is_empty() || m.can_fail || m.gen.uses_pool;
+        if !returns && self.clock.is_none() && shared <= 48 << 10 {
+            queue.issue_ready().map_err(bad)?;
+            if queue.has_pending() || !m.ready() {
+                let params =
+                    crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, None)
+                        .map_err(bad)?;
+                self.mark_written(k, &m, args, arrays);
+                self.stats.launches += 1;
+                queue.defer(crate::defer::Deferred {
+                    module: m,
+                    params,
+                    cfg,
+                    keep: arrays.to_vec(),
+                });
+                return Ok(Some(Vec::new()));
+            }
+        }
+        queue.flush().map_err(bad)?;
+        let waited = std::time::Instant::now();
+        let func = m.func(&self.ctx).map_err(bad)?;
+        let waited = waited.elapsed();
+        if let Some(c) = self.clock.as_mut() {
+            c.compile = waited;
+        }
         // Kernel outputs: 16-byte accumulators after the error record, each starting
         // at the identity of its operator (one copy for all).
         let nout = m.gen.outputs.len();
@@ -362,14 +395,13 @@ impl Backend for CudaBackend {
             // This launch writes them; the read-back clears them again.
             self.slots_zero = false;
         }
-        let base = self.scratch.device_ptr(&self.stream).0;
         let mut pool = None;
         if m.gen.params.iter().any(|p| matches!(p, ParamLayout::Pool)) {
             pool = Some(self.pool().map_err(bad)?);
         }
         let params = crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, pool)
             .map_err(bad)?;
-        let mut builder = self.stream.launch_builder(&m.func);
+        let mut builder = self.stream.launch_builder(func);
         for p in &params {
             builder.arg(p);
         }
@@ -387,15 +419,9 @@ impl Backend for CudaBackend {
         }
         let called = std::time::Instant::now();
         self.stats.launches += 1;
-        self.stats.prep_us += (prepared - started).as_secs_f64() * 1e6;
+        self.stats.prep_us += (prepared - started - waited).as_secs_f64() * 1e6;
         self.stats.call_us += (called - prepared).as_secs_f64() * 1e6;
-        for (idx, (p, a)) in k.params.iter().zip(args).enumerate() {
-            if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
-                if m.writes.get(idx).copied().unwrap_or(true) {
-                    mark_written(&arrays[*i]);
-                }
-            }
-        }
+        self.mark_written(k, &m, args, arrays);
         if !m.can_fail && nout == 0 {
             return Ok(Some(Vec::new()));
         }
@@ -415,6 +441,10 @@ impl Backend for CudaBackend {
         let (ArrayOp::MatMul, [Value::Array(a), Value::Array(b)]) = (op, args) else {
             return None;
         };
+        // cuBLAS works on the stream and on arrays deferred launches may write.
+        if let Err(e) = self.pool_mem.queue().flush() {
+            return Some(Err(e));
+        }
         let blas = self
             .blas
             .get_or_insert_with(|| crate::blas::Blas::open(&self.stream));
@@ -439,17 +469,28 @@ impl Backend for CudaBackend {
 
     fn stats(&self) -> Option<String> {
         let per = |us: f64| us / self.stats.launches.max(1) as f64;
+        let mut st = self.stats;
+        for (_, m) in self.modules.values() {
+            match m.compiled() {
+                (Some(t), _) => {
+                    st.compiled += 1;
+                    st.compile_ms += t.as_secs_f64() * 1e3;
+                }
+                (None, true) => st.cached += 1,
+                (None, false) => {}
+            }
+        }
         Some(format!(
             "stats: compiled={} cached={} compile_ms={:.1} device_ops={} launches={} \
              prep_us={:.1} call_us={:.1} wait_us={:.1} device={} sm_{}",
-            self.stats.compiled,
-            self.stats.cached,
-            self.stats.compile_ms,
-            self.stats.array_ops,
-            self.stats.launches,
-            per((self.stats.prep_us - self.stats.compile_ms * 1e3).max(0.0)),
-            per(self.stats.call_us),
-            per(self.stats.wait_us),
+            st.compiled,
+            st.cached,
+            st.compile_ms,
+            st.array_ops,
+            st.launches,
+            per(st.prep_us),
+            per(st.call_us),
+            per(st.wait_us),
             self.device_name.replace(' ', "_"),
             self.arch
         ))

@@ -13,9 +13,11 @@
 //!   multiprocessor: [`device_info`], for the debugger's occupancy).
 
 mod backend;
+mod binary;
 mod blas;
 pub mod cache;
 pub mod compile;
+mod defer;
 mod errors;
 mod memory;
 mod module;

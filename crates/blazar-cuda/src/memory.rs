@@ -102,10 +102,12 @@ impl DeviceCopy for DeviceArray {
         if dst.is_empty() {
             return Ok(());
         }
+        // Launches deferred behind a compile may write these elements: issued first.
+        self.pool.queue().flush()?;
         self.stream()
             .memcpy_dtoh(&src.slice(0..dst.len()), dst)
-            .and_then(|()| self.pool.queue().wait())
-            .map_err(|e| driver("a copy from the device", e))
+            .map_err(|e| driver("a copy from the device", e))?;
+        self.pool.queue().wait()
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -142,6 +144,11 @@ pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
     let fits = dev
         .as_ref()
         .is_some_and(|d| d.bytes() == crate::pool::alloc_size(size));
+    if !fits || matches!(store.residency(), Residency::Host | Residency::Zero) {
+        // The device copy is about to be replaced or written: launches deferred behind
+        // a compile, which may use it, are issued first.
+        pool.queue().flush()?;
+    }
     if !fits {
         // A new copy (first launch, or the host resized the array).
         let slice = pool.take(size).map_err(|e| oom_or(e, size))?;

@@ -10,10 +10,13 @@ use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
 use cudarc::nvrtc::Ptx;
+use crate::binary::Binary;
+use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Compilation counters, reported with `BLAZAR_STATS=1`.
+/// Launch counters, reported with `BLAZAR_STATS=1` (compile counts come from the
+/// modules themselves, see `CudaBackend::stats`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
     pub compiled: usize,
@@ -22,24 +25,28 @@ pub struct Stats {
     /// Whole-array host operations run on the device.
     pub array_ops: usize,
     /// Launches, and the host time they took in three parts (µs): preparing one
-    /// (module, uploads, parameters, output set-up), the driver's launch call, and
-    /// waiting for the device and reading back (launches with outputs or errors).
+    /// (uploads, parameters, output set-up; not waiting for a compile), the driver's
+    /// launch call, and waiting for the device and reading back (launches with outputs
+    /// or errors). Launches deferred behind a compile are counted, not timed.
     pub launches: usize,
     pub prep_us: f64,
     pub call_us: f64,
     pub wait_us: f64,
 }
 
-/// One loaded kernel.
+/// One kernel specialisation: its generated source and what the launcher needs to
+/// know about it at once, and its binary, which may still be compiling ([`Binary`]).
 pub struct Module {
     pub gen: Generated,
-    pub func: CudaFunction,
-    _module: Arc<CudaModule>,
+    /// The kernel's name in messages.
+    pub name: String,
     /// Per KIR parameter: the kernel stores into (or atomically updates) that array.
     pub writes: Vec<bool>,
     /// The kernel can raise an error (assert, `'checked`, dynamic memory): launches
     /// wait for it so that the error is reported at the launch.
     pub can_fail: bool,
+    binary: RefCell<Binary>,
+    loaded: OnceCell<(CudaFunction, Arc<CudaModule>)>,
 }
 
 /// The plan a launch runs under on the GPU: the program's, except that a default block
@@ -216,7 +223,7 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
     gen
 }
 
-/// A cubin for `gen`, from the cache or compiled now.
+/// A cubin for `gen`, from the cache or compiled now (on this thread).
 pub fn cubin_for(
     gen: &Generated,
     kernel: &str,
@@ -232,13 +239,8 @@ pub fn cubin_for(
         return Ok(bin);
     }
     let t = Instant::now();
-    let bin = compile_cubin(&gen.source, &format!("{}.cu", gen.entry), &opts).map_err(|f| {
-        format!(
-            "internal error: the CUDA C generated for kernel `{kernel}` does not compile \
-             (please report)\n{}\n--- generated source ---\n{}",
-            f.log, gen.source
-        )
-    })?;
+    let bin = compile_cubin(&gen.source, &format!("{}.cu", gen.entry), &opts)
+        .map_err(|f| crate::binary::failure(kernel, &f.log, &gen.source))?;
     stats.compiled += 1;
     stats.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
     blazar_launch::note_compiled(kernel, "the GPU (NVRTC)", t.elapsed());
@@ -249,25 +251,57 @@ pub fn cubin_for(
 }
 
 impl Module {
-    pub fn load(
-        ctx: &Arc<CudaContext>,
-        k: &Kernel,
-        gen: Generated,
-        cubin: Vec<u8>,
-    ) -> Result<Module, String> {
+    /// The module of `gen`, its binary from the cache or compiling in the background.
+    pub fn start(k: &Kernel, gen: Generated, arch: u32, nvrtc: (i32, i32), cache: &DiskCache) -> Module {
+        let binary = Binary::start(&gen, &k.name, arch, nvrtc, cache);
+        Module {
+            name: k.name.clone(),
+            writes: written_params(k),
+            can_fail: gen.can_fail,
+            gen,
+            binary: RefCell::new(binary),
+            loaded: OnceCell::new(),
+        }
+    }
+
+    /// Whether the binary is here (a launch can be issued without waiting).
+    pub fn ready(&self) -> bool {
+        self.loaded.get().is_some() || self.binary.borrow_mut().arrived()
+    }
+
+    /// NVRTC's time for this module, and whether its cubin came from the disk cache.
+    pub fn compiled(&self) -> (Option<Duration>, bool) {
+        let b = self.binary.borrow();
+        let from_cache = matches!(
+            &*b,
+            Binary::Ready { compiled: None, .. } | Binary::Loaded { compiled: None }
+        );
+        (b.compiled(), from_cache)
+    }
+
+    /// The loaded function, waiting for the compile first if it still runs.
+    pub fn func(&self, ctx: &Arc<CudaContext>) -> Result<&CudaFunction, String> {
+        if let Some((f, _)) = self.loaded.get() {
+            return Ok(f);
+        }
+        let mut b = self.binary.borrow_mut();
+        b.wait();
+        let compiled = b.compiled();
+        let cubin = match std::mem::replace(&mut *b, Binary::Loaded { compiled }) {
+            Binary::Ready { cubin, .. } => cubin,
+            Binary::Failed(e) => {
+                *b = Binary::Failed(e.clone());
+                return Err(e);
+            }
+            _ => return Err("internal error: a kernel binary was lost".into()),
+        };
         let module = ctx
             .load_module(Ptx::from_binary(cubin))
             .map_err(|e| driver("loading a kernel", e))?;
         let func = module
-            .load_function(&gen.entry)
+            .load_function(&self.gen.entry)
             .map_err(|e| driver("loading a kernel", e))?;
-        Ok(Module {
-            writes: written_params(k),
-            can_fail: gen.can_fail,
-            gen,
-            func,
-            _module: module,
-        })
+        Ok(&self.loaded.get_or_init(|| (func, module)).0)
     }
 }
 

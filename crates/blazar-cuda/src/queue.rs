@@ -9,9 +9,15 @@
 //! to know whether the fence is still the end of the issued work. (A copy into
 //! pageable host memory returns only when it is done, before the fence is recorded:
 //! after such a read `toc` still counts the host's latency, the safe side.)
+//!
+//! The queue also holds the launches deferred behind their kernel's compile
+//! ([`Deferred`]), and issues them ([`Queue::flush`]) before anything that must come
+//! after them.
 
+use crate::defer::Deferred;
 use cudarc::driver::{sys::CUevent_flags, CudaEvent, CudaStream, DriverError};
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 pub struct Queue {
@@ -23,6 +29,8 @@ pub struct Queue {
     fenced: Cell<Option<u64>>,
     /// A `tic` has run: waits record the fence (an event record costs a driver call).
     timing: Cell<bool>,
+    /// Launches waiting for their compile, in program order.
+    pending: RefCell<VecDeque<Deferred>>,
 }
 
 impl Queue {
@@ -33,6 +41,7 @@ impl Queue {
             fence: RefCell::new(None),
             fenced: Cell::new(None),
             timing: Cell::new(false),
+            pending: RefCell::new(VecDeque::new()),
         }
     }
 
@@ -53,9 +62,62 @@ impl Queue {
         self.issue();
     }
 
-    /// Waits until the device has finished everything queued so far. When timing, a
-    /// fence event is recorded first: the end of the work, before the host's latency.
-    pub fn wait(&self) -> Result<(), DriverError> {
+    /// Queues a launch behind the others waiting for their compile.
+    pub fn defer(&self, d: Deferred) {
+        self.pending.borrow_mut().push_back(d);
+    }
+
+    /// Whether launches are waiting for their compile.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.borrow().is_empty()
+    }
+
+    /// Issues the waiting launches whose binaries have arrived, from the front, without
+    /// waiting for a compile.
+    pub fn issue_ready(&self) -> Result<(), String> {
+        loop {
+            let next = {
+                let mut p = self.pending.borrow_mut();
+                match p.front() {
+                    Some(d) if d.module.ready() => p.pop_front(),
+                    _ => None,
+                }
+            };
+            match next {
+                Some(d) => d.issue(&self.stream)?,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// Issues every waiting launch, in order, waiting for their compiles: called before
+    /// anything that must follow them on the stream or touches their arrays.
+    pub fn flush(&self) -> Result<(), String> {
+        loop {
+            let next = self.pending.borrow_mut().pop_front();
+            match next {
+                Some(d) => {
+                    if let Err(e) = d.issue(&self.stream) {
+                        // The rest depend on it: they are dropped, and the error reported.
+                        self.pending.borrow_mut().clear();
+                        return Err(e);
+                    }
+                }
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// Waits until the device has finished everything queued so far (issuing the
+    /// deferred launches first). When timing, a fence event is recorded first: the end
+    /// of the work, before the host's latency.
+    pub fn wait(&self) -> Result<(), String> {
+        self.flush()?;
+        self.wait_issued()
+            .map_err(|e| crate::memory::driver("waiting for the device", e))
+    }
+
+    fn wait_issued(&self) -> Result<(), DriverError> {
         if self.timing.get() {
             let mut fence = self.fence.borrow_mut();
             if fence.is_none() {

@@ -24,6 +24,8 @@ impl EventTimer {
     }
 
     fn record(&self) -> Result<CudaEvent, String> {
+        // The event marks the end of the work issued so far: deferred launches included.
+        self.queue.flush()?;
         let stream = self.queue.stream();
         let e = stream
             .context()
