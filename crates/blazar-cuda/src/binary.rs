@@ -279,7 +279,13 @@ mod tests {
         // cubin holding its entry, and the kernel that does not compile is named.
         let mut a = Binary::start(&good, "good", 90, nvrtc, &cache);
         let mut b = Binary::start(&kernel("k_bad", "not C++"), "bad", 90, nvrtc, &cache);
-        let mut c = Binary::start(&kernel("k_other", "x[0] = 1.0f;"), "other", 90, nvrtc, &cache);
+        let mut c = Binary::start(
+            &kernel("k_other", "x[0] = 1.0f;"),
+            "other",
+            90,
+            nvrtc,
+            &cache,
+        );
         for x in [&mut a, &mut b, &mut c] {
             x.wait();
             assert!(x.arrived());

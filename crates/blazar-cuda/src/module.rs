@@ -1,6 +1,7 @@
 //! A kernel specialisation made ready for the GPU: generated source, cubin (from the
 //! disk cache or NVRTC), loaded function, and the facts the launcher needs about it.
 
+use crate::binary::Binary;
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
@@ -10,7 +11,6 @@ use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
 use cudarc::nvrtc::Ptx;
-use crate::binary::Binary;
 use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,6 +32,8 @@ pub struct Stats {
     pub prep_us: f64,
     pub call_us: f64,
     pub wait_us: f64,
+    /// The host's time from one launch's return to the next launch (the interpreter).
+    pub between_us: f64,
 }
 
 /// One kernel specialisation: its generated source and what the launcher needs to
@@ -252,7 +254,13 @@ pub fn cubin_for(
 
 impl Module {
     /// The module of `gen`, its binary from the cache or compiling in the background.
-    pub fn start(k: &Kernel, gen: Generated, arch: u32, nvrtc: (i32, i32), cache: &DiskCache) -> Module {
+    pub fn start(
+        k: &Kernel,
+        gen: Generated,
+        arch: u32,
+        nvrtc: (i32, i32),
+        cache: &DiskCache,
+    ) -> Module {
         let binary = Binary::start(&gen, &k.name, arch, nvrtc, cache);
         Module {
             name: k.name.clone(),

@@ -1,0 +1,289 @@
+//! One launch on the GPU: the kernel's module, its arrays made current on the device,
+//! parameters packed, then either queued behind a running compile (`defer`) or issued
+//! at once, with the error record and outputs read back when the kernel has them.
+
+use super::{bad, CudaBackend, MAX_OUTPUTS, POOL_BYTES, REC};
+use crate::errors;
+use crate::memory::{driver, ensure_on_device, mark_written, oom_or};
+use crate::module::{Module, Shape};
+use crate::params::scalar_bytes;
+use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
+use blazar_kir::{Bind, Kernel};
+use blazar_launch::{ArgVal, KValue, KernelError, LaunchPlan};
+use blazar_runtime::ArrayRef;
+use cudarc::driver::{DevicePtr, PushKernelArg};
+use std::rc::Rc;
+
+impl CudaBackend {
+    /// One launch (`Backend::launch` measures the host's time between launches).
+    pub(super) fn launch_now(
+        &mut self,
+        k: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        if let Some(c) = self.clock.as_mut() {
+            c.reset();
+        }
+        if plan.serial {
+            // `serial_do` promises one position after another: the CPU runs it.
+            return Ok(None);
+        }
+        if plan.data_dims.iter().any(|&d| d == 0) {
+            return Ok(Some(crate::errors::empty_outputs(k)));
+        }
+        let deep = &mut self
+            .too_deep
+            .entry(Rc::as_ptr(k) as usize)
+            .or_insert_with(|| {
+                let d = blazar_kir::visit::max_expr_depth(k);
+                (k.clone(), d > blazar_kir::visit::MAX_COMPILED_DEPTH)
+            });
+        if deep.1 {
+            return Ok(None);
+        }
+        self.pool_mem.queue().issue();
+        let started = std::time::Instant::now();
+        // The default block shape is only a suggestion for kernels that cannot observe
+        // it: those run under the GPU's own choice (long contiguous rows per warp).
+        let plan = &crate::module::gpu_plan(k, plan);
+        let m = self.module(k, gpu_shape(k, plan, args, arrays)?);
+        let queue = self.pool_mem.queue().clone();
+        let mut ptrs = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
+        }
+        let var_value = |v: u32| -> Option<i64> {
+            k.params
+                .iter()
+                .zip(args)
+                .find_map(|(p, a)| match (p.bind, a) {
+                    (Bind::Var(x), ArgVal::Value(KValue::Int(i))) if x == v => Some(*i),
+                    _ => None,
+                })
+        };
+        let shared = match m.gen.shared_bytes {
+            Some(_) => 0,
+            None => {
+                let blk: Vec<i64> = plan.block_dims[..plan.rank as usize]
+                    .iter()
+                    .map(|&b| b as i64)
+                    .collect();
+                // Extents the host cannot compute: reserve the default maximum; the
+                // kernel reports an allocation that does not fit (error record).
+                dynamic_shared_bytes(&m.gen, &blk, &var_value).unwrap_or(48 << 10)
+            }
+        };
+        if shared > self.max_shared_optin {
+            return Err(bad(format!(
+                "the kernel needs {shared} bytes of shared memory per block; this GPU has {}",
+                self.max_shared_optin
+            )));
+        }
+        if shared > 48 << 10 {
+            m.func(&self.ctx)
+                .map_err(bad)?
+                .set_attribute(
+                    cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared as i32,
+                )
+                .map_err(|e| bad(driver("setting the shared memory size", e)))?;
+        }
+        let cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
+        let base = self.scratch.device_ptr(&self.stream).0;
+        // A launch that gives the host nothing back waits in the queue while its kernel
+        // compiles (or while earlier ones do), and the host program goes on (`defer`).
+        let returns = !m.gen.outputs.is_empty() || m.can_fail || m.gen.uses_pool;
+        if !returns && self.clock.is_none() && shared <= 48 << 10 {
+            queue.issue_ready().map_err(bad)?;
+            if queue.has_pending() || !m.ready() {
+                let params =
+                    crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, None)
+                        .map_err(bad)?;
+                self.mark_written(k, &m, args, arrays);
+                self.stats.launches += 1;
+                queue.defer(crate::defer::Deferred {
+                    module: m,
+                    params,
+                    cfg,
+                    keep: arrays.to_vec(),
+                });
+                return Ok(Some(Vec::new()));
+            }
+        }
+        // Waiting for compiles (the queued launches' and this one's) is not preparing.
+        let waited = std::time::Instant::now();
+        queue.flush().map_err(bad)?;
+        let func = m.func(&self.ctx).map_err(bad)?;
+        let waited = waited.elapsed();
+        if let Some(c) = self.clock.as_mut() {
+            c.compile = waited;
+        }
+        // Kernel outputs: 16-byte accumulators after the error record, each starting
+        // at the identity of its operator (one copy for all).
+        let nout = m.gen.outputs.len();
+        if nout > MAX_OUTPUTS {
+            return Err(bad(format!(
+                "a kernel may have at most {MAX_OUTPUTS} outputs"
+            )));
+        }
+        if nout > 0 {
+            let mut init = vec![0u8; 16 * nout];
+            for (i, o) in m.gen.outputs.iter().enumerate() {
+                let b = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
+                init[16 * i..16 * i + b.len()].copy_from_slice(&b);
+            }
+            let mut slots = self.scratch.slice_mut(REC..REC + 16 * nout);
+            // Sums start at zero bits: the slots already hold them after a read-back
+            // (else an asynchronous memset, where a copy from host memory would wait
+            // for the host).
+            let zero = init.iter().all(|&b| b == 0);
+            if !(zero && self.slots_zero) {
+                if zero {
+                    self.stream.memset_zeros(&mut slots)
+                } else {
+                    self.stream.memcpy_htod(&init, &mut slots)
+                }
+                .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
+            }
+            // This launch writes them; the read-back clears them again.
+            self.slots_zero = false;
+        }
+        let mut pool = None;
+        if m.gen.params.iter().any(|p| matches!(p, ParamLayout::Pool)) {
+            pool = Some(self.pool().map_err(bad)?);
+        }
+        let params = crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, pool)
+            .map_err(bad)?;
+        let mut builder = self.stream.launch_builder(func);
+        for p in &params {
+            builder.arg(p);
+        }
+        let prepared = std::time::Instant::now();
+        // SAFETY: the parameters are laid out exactly as the generated kernel declares
+        // them (`ParamLayout`), every pointer is a live device allocation that outlives
+        // the launch (arrays are kept by their stores, outputs until the copy below).
+        if let Some(c) = self.clock.as_mut() {
+            c.before(&self.stream);
+        }
+        unsafe { builder.launch(cfg) }
+            .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
+        if let Some(c) = self.clock.as_mut() {
+            c.after(&self.stream);
+        }
+        let called = std::time::Instant::now();
+        self.stats.launches += 1;
+        self.stats.prep_us += (prepared - started - waited).as_secs_f64() * 1e6;
+        self.stats.call_us += (called - prepared).as_secs_f64() * 1e6;
+        self.mark_written(k, &m, args, arrays);
+        if !m.can_fail && nout == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        let bytes = self.read_back(&k.name, nout)?;
+        self.stats.wait_us += called.elapsed().as_secs_f64() * 1e6;
+        Ok(Some(
+            m.gen
+                .outputs
+                .iter()
+                .enumerate()
+                .map(|(i, o)| errors::finish(o, &bytes[REC + 16 * i..REC + 16 + 16 * i]))
+                .collect(),
+        ))
+    }
+
+    /// Marks the arrays a launch of `m` writes as newer on the device.
+    fn mark_written(&self, k: &Kernel, m: &Module, args: &[ArgVal], arrays: &[ArrayRef]) {
+        for (idx, (p, a)) in k.params.iter().zip(args).enumerate() {
+            if let (Bind::Array(_), ArgVal::Array(i)) = (p.bind, a) {
+                if m.writes.get(idx).copied().unwrap_or(true) {
+                    mark_written(&arrays[*i]);
+                }
+            }
+        }
+    }
+
+    fn pool(&mut self) -> Result<(u64, u64, u64), String> {
+        if self.pool.is_none() {
+            let base = self
+                .stream
+                .alloc_zeros::<u8>(POOL_BYTES)
+                .map_err(|e| oom_or(e, POOL_BYTES))?;
+            let top = self
+                .stream
+                .alloc_zeros::<u64>(1)
+                .map_err(|e| driver("an allocation", e))?;
+            self.pool = Some((base, top));
+        }
+        let (base, top) = self.pool.as_mut().expect("allocated above");
+        self.stream
+            .memset_zeros(top)
+            .map_err(|e| driver("resetting the kernel memory pool", e))?;
+        let (b, _s1) = base.device_ptr(&self.stream);
+        let (t, _s2) = top.device_ptr(&self.stream);
+        Ok((b, POOL_BYTES as u64, t))
+    }
+
+    /// Waits for the device, reads the error record and `outputs` accumulators (one
+    /// copy), and clears a recorded error so the next launch starts clean.
+    pub(super) fn read_back(
+        &mut self,
+        kernel: &str,
+        outputs: usize,
+    ) -> Result<Vec<u8>, KernelError> {
+        let n = REC + 16 * outputs;
+        let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
+        let queue = self.pool_mem.queue().clone();
+        queue.flush().map_err(bad)?;
+        self.stream
+            .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
+            .map_err(failed)?;
+        queue
+            .wait()
+            .map_err(|e| bad(format!("{e} (in kernel `{kernel}`)")))?;
+        let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
+        if outputs > 0 {
+            // Cleared for the next launch while the host goes on (same stream, so after
+            // the copy above).
+            self.slots_zero = self
+                .stream
+                .memset_zeros(&mut self.scratch.slice_mut(REC..REC + 16 * MAX_OUTPUTS))
+                .is_ok();
+        }
+        let word = |i: usize| {
+            i32::from_le_bytes([
+                bytes[4 * i],
+                bytes[4 * i + 1],
+                bytes[4 * i + 2],
+                bytes[4 * i + 3],
+            ])
+        };
+        let rec = [word(0), word(1), word(2), word(3)];
+        if rec[0] == 0 {
+            return Ok(bytes);
+        }
+        self.stream
+            .memset_zeros(&mut self.scratch.slice_mut(0..REC))
+            .map_err(|e| bad(driver("resetting the error record", e)))?;
+        Err(errors::decode(rec))
+    }
+}
+
+/// What a launch's source is specialised on: its plan's CUDA block, the coarsening
+/// factor and whether array pointers may be `__restrict__`.
+pub(crate) fn gpu_shape(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &[ArrayRef],
+) -> Result<Shape, KernelError> {
+    let b = crate::module::config(plan, 0, 1).map_err(bad)?.block_dim;
+    let coarsen = crate::module::coarsen_factor(k, plan);
+    Ok(Shape {
+        block: [b.0, b.1, b.2],
+        coarsen,
+        noalias: crate::module::noalias(k, args, arrays),
+        guard: crate::module::ragged(plan, coarsen),
+        same_extents: crate::module::same_extents(k, plan, args, arrays),
+    })
+}
