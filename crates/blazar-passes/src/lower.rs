@@ -193,7 +193,7 @@ impl<'a> Lower<'a> {
             ArgSig::Array(a) => {
                 let mut a = *a;
                 if let Some(ann) = declared {
-                    crate::lower_expr::apply_modifiers(&mut a, ann);
+                    crate::lower_math::apply_modifiers(&mut a, ann);
                 }
                 let id = self.new_array(name, a);
                 (Slot::Array(id), vec![Bind::Array(id)])
@@ -419,7 +419,7 @@ impl<'a> Lower<'a> {
             Ok(match t {
                 HTy::Scalar => Some(self.float),
                 HTy::CScalar => Some(self.complex),
-                HTy::Int(k) => Some(crate::lower_expr::int_scalar(*k)),
+                HTy::Int(k) => Some(crate::lower_math::int_scalar(*k)),
                 HTy::Unknown => None,
                 _ => return err(span, format!("type {t} cannot be used here in kernel code")),
             })

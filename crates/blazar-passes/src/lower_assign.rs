@@ -2,7 +2,8 @@
 //! updates) and kernel outputs, and multi-assignment.
 
 use crate::lower::{err, expr_of, Lower, Slot, SlotTy, LR};
-use crate::lower_expr::{cast, Val};
+use crate::lower_expr::Val;
+use crate::lower_math::cast;
 use blazar_diagnostics::Span;
 use blazar_hir::{self as hir, Access, BinOp as HOp, Var};
 use blazar_kir::{AtomicOp, Expr, ExprKind as K, Space, StmtKind, Ty};

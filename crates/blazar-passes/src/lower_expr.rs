@@ -4,8 +4,9 @@
 use crate::builtins::classify;
 use crate::infer::arith_scalar;
 use crate::lower::{err, expr_of, Fail, Lower, Slot, LR};
+use crate::lower_math::{cast, cond_bool, to_bool, with_elem};
 use blazar_diagnostics::Span;
-use blazar_hir::{self as hir, Callee, ExprKind as H, IntKind, Var};
+use blazar_hir::{self as hir, Callee, ExprKind as H, Var};
 use blazar_kir::{
     ArrId, ArrayTy, BinOp, Const, Expr, ExprKind as K, Fill, ReadMode, Scalar, Space, Ty, UnOp,
     VecReduce, WriteMode,
@@ -23,87 +24,6 @@ pub enum Val {
         dims: Vec<Expr>,
         fill: Fill,
     },
-}
-
-pub fn int_scalar(k: IntKind) -> Scalar {
-    match k {
-        IntKind::I8 => Scalar::I8,
-        IntKind::I16 => Scalar::I16,
-        IntKind::I32 => Scalar::I32,
-        IntKind::I64 => Scalar::I64,
-        IntKind::U8 => Scalar::U8,
-        IntKind::U16 => Scalar::U16,
-        IntKind::U32 => Scalar::U32,
-        IntKind::U64 => Scalar::U64,
-    }
-}
-
-/// Applies written access modifiers (`'circular`, `'const`, ...) to an array type.
-pub fn apply_modifiers(a: &mut ArrayTy, ann: &hir::Annot) {
-    if let Some(m) = &ann.mode {
-        (a.read, a.write) = match m.as_str() {
-            "safe" => (ReadMode::Zero, WriteMode::Skip),
-            "circular" => (ReadMode::Circular, WriteMode::Skip),
-            "mirror" => (ReadMode::Mirror, WriteMode::Skip),
-            "clamped" => (ReadMode::Clamped, WriteMode::Skip),
-            "checked" => (ReadMode::Checked, WriteMode::Checked),
-            "unchecked" => (ReadMode::Unchecked, WriteMode::Unchecked),
-            _ => (a.read, a.write),
-        };
-    }
-    a.is_const |= ann.is_const;
-}
-
-pub fn cast(e: Expr, ty: Ty) -> Expr {
-    if e.ty == ty {
-        return e;
-    }
-    match (e.ty, ty) {
-        (Ty::Scalar(_), Ty::Vector(s, _)) => {
-            Expr::new(K::Splat(Box::new(cast(e, Ty::Scalar(s)))), ty)
-        }
-        _ => Expr::new(K::Cast(Box::new(e)), ty),
-    }
-}
-
-pub fn to_bool(e: Expr) -> Expr {
-    match e.ty {
-        Ty::Scalar(Scalar::Bool) => e,
-        Ty::Scalar(s) => {
-            let zero = cast(Expr::int(0), Ty::Scalar(s));
-            Expr::new(K::Binary(BinOp::Ne, Box::new(e), Box::new(zero)), Ty::BOOL)
-        }
-        Ty::Vector(Scalar::Bool, _) => e,
-        Ty::Vector(s, n) => {
-            let zero = cast(cast(Expr::int(0), Ty::Scalar(s)), Ty::Vector(s, n));
-            Expr::new(
-                K::Binary(BinOp::Ne, Box::new(e), Box::new(zero)),
-                Ty::Vector(Scalar::Bool, n),
-            )
-        }
-        _ => e,
-    }
-}
-
-/// A condition (`if`, `while`, `until`, `assert`, `? :`): a scalar, tested against 0.
-pub fn cond_bool(e: Expr, span: Span) -> LR<Expr> {
-    if let Ty::Vector(_, n) = e.ty {
-        return err(
-            span,
-            format!(
-                "a condition in kernel code must be a scalar, not a vector of {n}; \
-                 reduce it first (such as `min(v) > 0`)"
-            ),
-        );
-    }
-    Ok(to_bool(e))
-}
-
-fn with_elem(t: Ty, s: Scalar) -> Ty {
-    match t {
-        Ty::Vector(_, n) => Ty::Vector(s, n),
-        _ => Ty::Scalar(s),
-    }
 }
 
 impl<'a> Lower<'a> {
@@ -182,7 +102,7 @@ impl<'a> Lower<'a> {
                             };
                             cast(x, t)
                         } else {
-                            crate::lower_call::unbool(x)
+                            crate::lower_math::unbool(x)
                         };
                         let t = x.ty;
                         Expr::new(K::Unary(UnOp::Neg, Box::new(x)), t)

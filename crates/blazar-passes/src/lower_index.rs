@@ -2,7 +2,8 @@
 //! element, slice and vector loads from kernel arrays.
 
 use crate::lower::{err, Lower, LR};
-use crate::lower_expr::{cast, Val};
+use crate::lower_expr::Val;
+use crate::lower_math::cast;
 use blazar_diagnostics::Span;
 use blazar_hir::{self as hir, ExprKind as H};
 use blazar_kir::{ArrId, ArrayTy, Expr, ExprKind as K, Scalar, Ty};

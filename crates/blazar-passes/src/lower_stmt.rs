@@ -2,7 +2,7 @@
 //! break, continue, return); assignments are in `lower_assign.rs`.
 
 use crate::lower::{err, Lower, Slot, SlotTy, LR};
-use crate::lower_expr::{cast, cond_bool};
+use crate::lower_math::{cast, cond_bool};
 use blazar_hir::{self as hir, StmtKind as H, Var};
 use blazar_kir::{Expr, ExprKind as K, StmtKind, Ty};
 
