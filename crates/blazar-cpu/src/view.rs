@@ -22,6 +22,11 @@ pub struct ItemView<'a, 'o> {
     pub depth: usize,
     /// The lanes that run the statement.
     pub mask: &'a [bool],
+    /// Which step of the statement the lanes of `mask` start: 0 when they start the
+    /// statement; under the random schedule a statement may run in steps, each ending
+    /// at a memory access, and the threads of a block switch between them
+    /// (`exec/steps.rs`).
+    pub part: u32,
 }
 
 /// A shared or global array as the view shows it: name, dimensions, elements.

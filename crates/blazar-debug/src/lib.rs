@@ -3,11 +3,17 @@
 //! [`Debugger`] is an [`Observer`] of kernel launches (`blazar_cpu::launch_observed`,
 //! through [`DebugBackend`]): at each statement of a work item it decides whether to
 //! stop, and when it stops it reads commands from its input and answers on its output
-//! until a command resumes the run. The interpreter runs on the calling thread, so a
-//! stop simply blocks inside the hook. Kernels run serially, a block at a time, its
-//! threads in lock step: a block's threads are always at the same statement (those on
-//! another branch of an `if` wait), and all of a block's threads share one barrier
-//! index. Command syntax and semantics: `HELP` below and the guide's chapter 10.
+//! until a command resumes the run. A stop simply blocks inside the hook. By default
+//! kernels run serially on the calling thread, a block at a time, its threads in lock
+//! step: a block's threads are always at the same statement (those on another branch
+//! of an `if` wait). Under `--schedule random` (`DebugBackend::seed`) up to 8 blocks
+//! are under way at once, on coroutine threads of which one runs at a time, and a
+//! block's threads part into groups at memory accesses, even inside a statement
+//! (`ItemView::part`): each thread then has its own line (`threads` shows it), and
+//! `step` runs until the *current thread* starts its next statement or step, while the
+//! other threads and blocks run as the schedule decides. All of a block's threads
+//! share one barrier index in both schedules (parted threads meet before every
+//! barrier). Command syntax and semantics: `HELP` below and the guide's chapter 10.
 
 mod commands;
 pub mod device;
@@ -57,6 +63,15 @@ enum Mode {
     HostOut(usize),
 }
 
+/// A block (work item) under way in the current launch.
+struct BlockState {
+    item: usize,
+    /// Barriers the block has passed.
+    barriers: u32,
+    /// Per lane: the line of the statement it started last (0: none yet).
+    lines: Vec<u32>,
+}
+
 /// The launch under way.
 struct Launch {
     kernel: String,
@@ -86,6 +101,8 @@ pub struct ThreadState {
     /// `active`, `waiting` or `finished`.
     pub state: &'static str,
     pub barrier: u32,
+    /// The line the thread is at (see [`Debugger::thread_states`]).
+    pub line: u32,
 }
 
 /// The debugger's state (see the module documentation).
@@ -101,8 +118,12 @@ pub struct Debugger {
     /// The current thread: work item and lane.
     item: usize,
     lane: usize,
-    /// Barriers the current work item has passed.
-    barriers: u32,
+    /// The blocks under way (one, unless the random schedule runs several).
+    blocks: Vec<BlockState>,
+    /// The work items of the launch that have finished.
+    finished: std::collections::HashSet<usize>,
+    /// Kernels run under the random schedule (set by [`DebugBackend`]).
+    pub random: bool,
     /// Arrays to write as PNG frames after every barrier interval, with frame counts.
     pub(crate) records: Vec<(String, usize)>,
     record_due: bool,
@@ -137,7 +158,9 @@ impl Debugger {
             launch: None,
             item: 0,
             lane: 0,
-            barriers: 0,
+            blocks: Vec::new(),
+            finished: Default::default(),
+            random: false,
             records: Vec::new(),
             record_due: false,
             done: false,
@@ -174,6 +197,28 @@ impl Debugger {
         };
         self.device = Some(d.clone());
         d
+    }
+
+    /// The block of work item `item`, while it is under way.
+    fn state(&self, item: usize) -> Option<&BlockState> {
+        self.blocks.iter().find(|b| b.item == item)
+    }
+
+    /// The barriers work item `item` has passed.
+    pub(crate) fn barriers_of(&self, item: usize) -> u32 {
+        self.state(item).map_or(0, |b| b.barriers)
+    }
+
+    /// The line lane `lane` of the stopped block is at: the stop's line for the lanes
+    /// that run it, else the line of the statement the lane started last.
+    pub(crate) fn line_of(&self, view: &ItemView, lane: usize) -> u32 {
+        if view.mask.get(lane).copied().unwrap_or(false) {
+            return view.line;
+        }
+        (self.state(view.item))
+            .and_then(|b| b.lines.get(lane).copied())
+            .filter(|&l| l > 0)
+            .unwrap_or(view.line)
     }
 
     pub(crate) fn say(&mut self, text: impl AsRef<str>) {
@@ -236,10 +281,20 @@ impl Debugger {
             Mode::Step(depth) => {
                 let deep = depth.is_some_and(|d| view.depth > d);
                 if view.item != self.item {
-                    return Some((first, "now in another block".into()));
+                    // Other blocks run on while the current thread's block is under way.
+                    if self.state(self.item).is_some() {
+                        return None;
+                    }
+                    let why = if self.finished.contains(&self.item) {
+                        "now in another block"
+                    } else {
+                        ""
+                    };
+                    return Some((first, why.into()));
                 }
                 (!deep && active(self.lane)).then(|| (self.lane, String::new()))
             }
+            Mode::Reach { .. } | Mode::Continue if view.part > 0 => None,
             Mode::Reach { item, line } => (view.item == item && view.line == line).then(|| {
                 let l = if active(self.lane) { self.lane } else { first };
                 (l, String::new())
@@ -396,6 +451,8 @@ impl Observer for Debugger {
         });
         self.item = 0;
         self.lane = 0;
+        self.blocks.clear();
+        self.finished.clear();
         if let Mode::Reach { .. } = self.mode {
             self.mode = Mode::Continue;
         }
@@ -405,16 +462,38 @@ impl Observer for Debugger {
         if let Some(r) = &mut self.races {
             r.item(item, lanes);
         }
+        self.blocks.retain(|b| b.item != item);
+        self.blocks.push(BlockState {
+            item,
+            barriers: 0,
+            lines: vec![0; lanes],
+        });
+    }
+
+    fn done(&mut self, item: usize) {
+        if let Some(r) = &mut self.races {
+            r.done(item);
+        }
+        self.blocks.retain(|b| b.item != item);
+        self.finished.insert(item);
         if let Mode::Reach { item: want, line } = self.mode {
-            if item > want {
+            if item == want {
                 self.say(format!("block {want} did not reach line {line}"));
                 self.mode = Mode::Step(None);
             }
         }
-        self.barriers = 0;
     }
 
     fn stmt(&mut self, view: &ItemView) {
+        if let Some(b) = self.blocks.iter_mut().find(|b| b.item == view.item) {
+            for (l, &m) in view.mask.iter().enumerate() {
+                if m {
+                    if let Some(x) = b.lines.get_mut(l) {
+                        *x = view.line;
+                    }
+                }
+            }
+        }
         if self.record_due {
             self.record_due = false;
             self.write_frames(view);
@@ -446,7 +525,9 @@ impl Observer for Debugger {
         if let Some(r) = &mut self.races {
             r.barrier(item, line);
         }
-        self.barriers += 1;
+        if let Some(b) = self.blocks.iter_mut().find(|b| b.item == item) {
+            b.barriers += 1;
+        }
         self.record_due = !self.records.is_empty();
     }
 

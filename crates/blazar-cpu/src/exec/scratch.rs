@@ -100,6 +100,7 @@ impl Scratch {
             slot: 0,
             split_rng: 0,
             depth: 0,
+            in_step: false,
             seen: Vec::new(),
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],

@@ -14,7 +14,9 @@
 //! of another, and a read-modify-write of one thread can fall between another's read
 //! and write. Barriers are only ever reached by the merged mask, so they keep their
 //! lock-step meaning, branch-dependent barriers included; temporaries die with their
-//! statement, so a paused thread loses nothing while the other group runs.
+//! statement, so a paused thread loses nothing while the other group runs. Where no
+//! split happens before a statement with several memory accesses, its accesses may
+//! interleave between groups of threads instead (`steps.rs`).
 
 use super::scratch::all_set;
 use super::{Ctx, Scratch};
@@ -24,7 +26,10 @@ use crate::KernelError;
 
 impl Scratch {
     /// `block_with` under the random schedule: runs block `b` under `mask`, splitting
-    /// the active threads at memory accesses.
+    /// the active threads at memory accesses. Never inlined: the default path's
+    /// `block_with` stays small.
+    #[inline(never)]
+    #[cold]
     pub(super) fn block_split(
         &mut self,
         ctx: &Ctx,
@@ -62,6 +67,15 @@ impl Scratch {
                     }
                     full = all_set(&mask[..n]);
                     i = end;
+                    continue;
+                }
+                // Or the statement's own accesses interleave (`steps.rs`).
+                if self.stmt_steps(ctx, s, &mut mask[..n])? {
+                    if !mask[..n].iter().any(|&m| m) {
+                        break;
+                    }
+                    full = all_set(&mask[..n]);
+                    i += 1;
                     continue;
                 }
             }
