@@ -402,7 +402,8 @@ fn the_random_schedule_shows_a_race_while_stepping() {
             &format!("block_counter.q:8, block [0], thread {cur}"),
         ],
     );
-    // Threads that have not started line 7 are still at line 6; none is past line 7.
+    // Every thread waits at line 7 or has not reached it; none is past it (the
+    // barrier at line 8 waits for all).
     let table: Vec<&str> = (out.lines())
         .filter(|l| l.starts_with("* thread [") || l.starts_with("  thread ["))
         .collect();

@@ -87,6 +87,10 @@ pub(crate) struct Scratch {
     pub depth: usize,
     /// A statement's last step runs its effect (`steps.rs`): its hook was called.
     in_step: bool,
+    /// Per lane, under the random schedule: the line of the statement where the lane
+    /// waits while other threads of its block run (0: not paused; `split.rs`,
+    /// `steps.rs`), for observers.
+    pub(crate) paused: Vec<u32>,
     /// The mask of the statement being run has every lane set.
     full: bool,
     /// `(lane, element)` pairs of an observed access.

@@ -155,6 +155,7 @@ pub(crate) fn run(
                     }
                     fill_specials(ctx.prog, space, &mut scratch, item);
                     scratch.item = item;
+                    scratch.paused.fill(0);
                     // The work item's own splits of its block's threads (`exec/split.rs`).
                     let mut r = baton_seed ^ (item as u64).wrapping_mul(0xd134_2543_de82_ef95);
                     scratch.split_rng = next(&mut r);

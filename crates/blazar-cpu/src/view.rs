@@ -48,6 +48,12 @@ impl ItemView<'_, '_> {
         self.scratch.live.get(l).copied().unwrap_or(false)
     }
 
+    /// Under the random schedule: the line of the statement where lane `l` waits
+    /// while other threads of its block run (`None`: it is not paused there).
+    pub fn paused(&self, l: usize) -> Option<u32> {
+        self.scratch.paused.get(l).copied().filter(|&p| p > 0)
+    }
+
     /// Names of the kernel's variables, in declaration order.
     pub fn var_names(&self) -> Vec<&str> {
         self.ctx.prog.var_names.iter().map(String::as_str).collect()

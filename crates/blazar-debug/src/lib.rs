@@ -210,10 +210,14 @@ impl Debugger {
     }
 
     /// The line lane `lane` of the stopped block is at: the stop's line for the lanes
-    /// that run it, else the line of the statement the lane started last.
+    /// that run it, the statement where it waits for other threads of its block under
+    /// the random schedule, else the line of the statement the lane started last.
     pub(crate) fn line_of(&self, view: &ItemView, lane: usize) -> u32 {
         if view.mask.get(lane).copied().unwrap_or(false) {
             return view.line;
+        }
+        if let Some(p) = view.paused(lane) {
+            return p;
         }
         (self.state(view.item))
             .and_then(|b| b.lines.get(lane).copied())

@@ -101,6 +101,7 @@ impl Scratch {
             split_rng: 0,
             depth: 0,
             in_step: false,
+            paused: vec![0; width],
             seen: Vec::new(),
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],

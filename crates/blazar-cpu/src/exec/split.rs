@@ -50,9 +50,13 @@ impl Scratch {
                         first[l] = mask[l] & !later[l];
                     }
                     let seg = &b[i..end];
+                    self.pause(&later[..n], s.line);
                     let r = self
                         .block_split(ctx, seg, &mut first, false)
-                        .and_then(|()| self.block_split(ctx, seg, &mut later, false));
+                        .and_then(|()| {
+                            self.pause(&later[..n], 0);
+                            self.block_split(ctx, seg, &mut later, false)
+                        });
                     // Lanes leave only by returning, breaking, continuing or failing.
                     let mut any = false;
                     for l in 0..n {
@@ -87,6 +91,15 @@ impl Scratch {
             i += 1;
         }
         Ok(())
+    }
+
+    /// Marks the lanes of `mask` as waiting at `line` (0: running again).
+    pub(super) fn pause(&mut self, mask: &[bool], line: u32) {
+        for (p, &m) in self.paused.iter_mut().zip(mask) {
+            if m {
+                *p = line;
+            }
+        }
     }
 
     /// With probability 1/2, when `mask` has two active lanes or more: the lanes to

@@ -157,6 +157,8 @@ impl Scratch {
         let steps = starts.len();
         let mut at = vec![0usize; groups.len()];
         let kills = self.kills;
+        // Every group waits at this statement while others take their steps.
+        self.pause(&mask[..n], s.line);
         loop {
             let open: Vec<usize> = (0..groups.len()).filter(|&g| at[g] < steps).collect();
             if open.is_empty() {
@@ -187,6 +189,7 @@ impl Scratch {
                 }
             }
         }
+        self.pause(&mask[..n], 0);
         for l in 0..n {
             mask[l] = groups.iter().any(|g| g[l]);
         }
