@@ -426,3 +426,38 @@ fn the_random_schedule_shows_a_race_while_stepping() {
         "{out}"
     );
 }
+
+/// The detector inside the debugger under the random schedule: the same report as
+/// `blazar run --check-races` with that seed.
+#[test]
+fn races_inside_the_debugger_under_the_random_schedule() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/races/neighbour_shared.q");
+    let seeded = ["--check-races", "--schedule", "random", "--seed", "2"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .arg("debug")
+        .args(seeded)
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("blazar starts");
+    child.stdin.take().unwrap().write_all(b"run\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .arg("run")
+        .args(seeded)
+        .arg(&path)
+        .env("BLAZAR_QUIET", "1")
+        .output()
+        .expect("blazar runs");
+    let (debugged, ran) = (
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&run.stderr),
+    );
+    assert!(ran.contains("data race on shared array `tile`"), "{ran}");
+    assert_eq!(debugged, ran);
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&printed));
+}
