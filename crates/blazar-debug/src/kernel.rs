@@ -9,6 +9,9 @@
 use crate::{Debugger, Launch, Mode};
 use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer};
 
+/// A frame due at the next statement of any block (`Debugger::record_due`).
+const ANY: usize = usize::MAX;
+
 /// A block (work item) under way in the current launch.
 pub(crate) struct BlockState {
     pub(crate) item: usize,
@@ -83,6 +86,9 @@ impl Observer for Debugger {
         }
         self.blocks.retain(|b| b.item != item);
         self.finished.insert(item);
+        for b in self.record_due.iter_mut().filter(|b| **b == item) {
+            *b = ANY;
+        }
         if let Mode::Reach { item: want, line } = self.mode {
             if item == want {
                 self.say(format!("block {want} did not reach line {line}"));
@@ -101,8 +107,12 @@ impl Observer for Debugger {
                 }
             }
         }
-        if self.record_due {
-            self.record_due = false;
+        // Frames of a block's barrier interval come from that block (under the
+        // random schedule another block may run first), or, when it ended after the
+        // barrier, from the next statement run.
+        let due = (self.record_due.iter()).position(|&b| b == view.item || b == ANY);
+        if let Some(i) = due {
+            self.record_due.swap_remove(i);
             self.write_frames(view);
         }
         if self.done {
@@ -135,7 +145,9 @@ impl Observer for Debugger {
         if let Some(b) = self.blocks.iter_mut().find(|b| b.item == item) {
             b.barriers += 1;
         }
-        self.record_due = !self.records.is_empty();
+        if !self.records.is_empty() {
+            self.record_due.push(item);
+        }
     }
 
     fn end(&mut self) {

@@ -119,7 +119,8 @@ pub struct Debugger {
     pub random: bool,
     /// Arrays to write as PNG frames after every barrier interval, with frame counts.
     pub(crate) records: Vec<(String, usize)>,
-    record_due: bool,
+    /// Blocks that passed a barrier: frames are due at their next statement.
+    record_due: Vec<usize>,
     /// The input has ended or `quit` was given: run to the end without stopping.
     pub done: bool,
     /// A front end that handles stops itself.
@@ -155,7 +156,7 @@ impl Debugger {
             finished: Default::default(),
             random: false,
             records: Vec::new(),
-            record_due: false,
+            record_due: Vec::new(),
             done: false,
             handler: None,
             races: None,
