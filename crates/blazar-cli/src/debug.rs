@@ -161,6 +161,8 @@ fn dap(file: Option<PathBuf>, double: bool, seed: Option<u64>) -> ExitCode {
         .as_str()
         .map(PathBuf::from)
         .or(file);
+    // A launch configuration may ask for the random schedule: `"seed": N`.
+    let seed = launch["arguments"]["seed"].as_u64().or(seed);
     let Some(program) = program else {
         session.respond(
             &launch,

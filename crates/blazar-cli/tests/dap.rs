@@ -275,3 +275,63 @@ fn module_breakpoints_and_the_host_call_stack() {
     assert_eq!(response(&msgs, 12)["body"]["scopes"], json!([]));
     assert_eq!(events(&msgs, "exited")[0]["body"]["exitCode"], 0);
 }
+
+/// The random schedule from the launch configuration (`"seed"`): at a breakpoint on
+/// `c[0] = c[0] + 1` in a block of 16 threads (`tests/races/block_counter.q`), the
+/// threads that run are `active` at line 7; the others wait, each at its own line.
+#[test]
+fn the_random_schedule_gives_each_thread_its_own_line() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/races/block_counter.q")
+        .canonicalize()
+        .expect("program")
+        .display()
+        .to_string();
+    let run = |seed: u64| {
+        let mut reqs = vec![
+            json!({"command": "initialize", "arguments": {"adapterID": "blazar"}}),
+            json!({"command": "launch", "arguments": {"program": p, "seed": seed}}),
+            json!({"command": "setBreakpoints", "arguments": {"source": {"path": p},
+                   "breakpoints": [{"line": 7}]}}),
+            json!({"command": "configurationDone"}),
+            json!({"command": "threads"}),
+        ];
+        for t in 1..=16 {
+            reqs.push(json!({"command": "stackTrace", "arguments": {"threadId": t}}));
+        }
+        reqs.push(json!({"command": "disconnect"}));
+        session(&reqs)
+    };
+    let (seed, msgs) = (1..=16)
+        .map(|s| (s, run(s)))
+        .find(|(_, m)| {
+            response(m, 5)["body"]["threads"]
+                .as_array()
+                .is_some_and(|ts| {
+                    ts.iter()
+                        .any(|t| t["name"].as_str().unwrap_or("").ends_with("waiting"))
+                })
+        })
+        .expect("a seed whose stop has waiting threads");
+    assert_eq!(run(seed), msgs, "seed {seed} is reproducible");
+    let stops = events(&msgs, "stopped");
+    assert_eq!(stops[0]["body"]["reason"], "breakpoint");
+    let threads = response(&msgs, 5)["body"]["threads"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(threads.len(), 16);
+    let current = stops[0]["body"]["threadId"].as_u64().unwrap() as usize;
+    for (i, t) in threads.iter().enumerate() {
+        let name = t["name"].as_str().unwrap();
+        let line = &response(&msgs, 6 + i as u64)["body"]["stackFrames"][0]["line"];
+        if name.ends_with("active") {
+            assert_eq!(line, 7, "{name}");
+        } else {
+            assert!(line == 6 || line == 7, "{name}: line {line}");
+        }
+        if i + 1 == current {
+            assert!(name.ends_with("active"), "{name}");
+        }
+    }
+}

@@ -13,6 +13,15 @@ fn session(file: &str, script: &str) -> (String, String) {
 
 /// As [`session`], also returning the PNG files the session wrote (name, bytes), sorted.
 fn session_files(file: &str, script: &str) -> (String, String, Vec<(String, Vec<u8>)>) {
+    session_args(file, &[], script)
+}
+
+/// As [`session_files`], with `args` after `blazar debug`.
+fn session_args(
+    file: &str,
+    args: &[&str],
+    script: &str,
+) -> (String, String, Vec<(String, Vec<u8>)>) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/debug")
         .join(file);
@@ -22,6 +31,7 @@ fn session_files(file: &str, script: &str) -> (String, String, Vec<(String, Vec<
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
         .arg("debug")
+        .args(args)
         .arg(&path)
         .current_dir(&dir)
         .stdin(Stdio::piped())
@@ -136,13 +146,14 @@ fn bitonic_sort_moves_between_threads_and_blocks() {
         &[
             "bitonic.q:18, block [0], thread [0] (blkpos [0])",
             "(bzdb) print [x, y]\n[5,2]\n",
-            "bitonic.q:18, block [0], thread [2] (blkpos [2])",
+            // Thread 2 skips the swap: it waits where it last was, at line 17.
+            "bitonic.q:17 (waiting), block [0], thread [2] (blkpos [2])",
             "(bzdb) print [blkpos, partner]\n[2,3]\n",
             "running until block [1] reaches line 18",
             "bitonic.q:18, block [1], thread [8] (blkpos [0])",
             "(bzdb) print pos\n8\n",
-            "* thread [8]      blkpos [0]      active   barrier 1",
-            "  thread [9]      blkpos [1]      waiting  barrier 1",
+            "* thread [8]      blkpos [0]      active   barrier 1  line 18",
+            "  thread [9]      blkpos [1]      waiting  barrier 1  line 13",
             "deleted breakpoint 1",
             "breakpoint 2: kernel `sort_segments` at ",
             "bitonic.q:27, block [1]",
@@ -350,4 +361,103 @@ fn breakpoints_in_imported_modules_and_the_call_stack() {
             "[program finished]",
         ],
     );
+}
+
+/// `blazar debug --schedule random`: the 16 threads of one block add one to a shared
+/// counter without an atomic update (`tests/races/block_counter.q`, line 7). Stepping
+/// the current thread through the statement shows it between its read and its write
+/// while other threads update the counter; `threads` gives each thread its own line.
+#[test]
+fn the_random_schedule_shows_a_race_while_stepping() {
+    let script = "break 7\nrun\nprint c[0]\nthreads\nstep\nprint c[0]\nthreads\nstep\n\
+                  print c[0]\ndelete\ncontinue\n";
+    let run = |seed: u32| {
+        let seed = seed.to_string();
+        let args = ["--schedule", "random", "--seed", seed.as_str()];
+        session_args("../races/block_counter.q", &args, script).0
+    };
+    // Some seed stops the current thread inside the statement, after its read.
+    let (seed, out) = (1..=16)
+        .map(|s| (s, run(s)))
+        .find(|(_, o)| o.contains("(step 2 of the statement)"))
+        .expect("a seed that steps inside the statement");
+    assert_eq!(run(seed), out, "seed {seed} is reproducible");
+    let stop = "kernel `count_in_block` at ";
+    let cur = out
+        .lines()
+        .find(|l| l.starts_with("breakpoint 1: kernel"))
+        .and_then(|l| l.split("thread ").nth(1))
+        .and_then(|t| t.split(' ').next())
+        .expect("the stop names its thread")
+        .to_string();
+    in_order(
+        &out,
+        &[
+            &format!("block_counter.q:7, block [0], thread {cur}"),
+            "(bzdb) print c[0]\n",
+            &format!("* thread {cur:<8} blkpos {cur:<8} active   barrier 0  line 7"),
+            stop,
+            &format!("block_counter.q:7 (step 2 of the statement), block [0], thread {cur}"),
+            &format!("* thread {cur:<8} blkpos {cur:<8} active   barrier 0  line 7"),
+            &format!("block_counter.q:8, block [0], thread {cur}"),
+        ],
+    );
+    // Every thread waits at line 7 or has not reached it; none is past it (the
+    // barrier at line 8 waits for all).
+    let table: Vec<&str> = (out.lines())
+        .filter(|l| l.starts_with("* thread [") || l.starts_with("  thread ["))
+        .collect();
+    assert!(table.len() >= 32, "{out}");
+    assert!(table
+        .iter()
+        .all(|l| l.ends_with("line 6") || l.ends_with("line 7")));
+    assert!(table.iter().any(|l| l.contains("waiting")));
+    // The count printed at the end is the counter after every thread's update: at
+    // most 16, and what `print c[0]` showed once all threads had passed line 7.
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| l.parse::<u32>().is_ok())
+        .unwrap();
+    let n: u32 = last.parse().unwrap();
+    assert!((1..=16).contains(&n), "{out}");
+    assert!(
+        out.contains(&format!("(bzdb) print c[0]\n{n}\n(bzdb) delete")),
+        "{out}"
+    );
+}
+
+/// The detector inside the debugger under the random schedule: the same report as
+/// `blazar run --check-races` with that seed.
+#[test]
+fn races_inside_the_debugger_under_the_random_schedule() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/races/neighbour_shared.q");
+    let seeded = ["--check-races", "--schedule", "random", "--seed", "2"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .arg("debug")
+        .args(seeded)
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("blazar starts");
+    child.stdin.take().unwrap().write_all(b"run\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .arg("run")
+        .args(seeded)
+        .arg(&path)
+        .env("BLAZAR_QUIET", "1")
+        .output()
+        .expect("blazar runs");
+    let (debugged, ran) = (
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&run.stderr),
+    );
+    assert!(ran.contains("data race on shared array `tile`"), "{ran}");
+    assert_eq!(debugged, ran);
+    let printed = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&printed));
 }

@@ -198,6 +198,17 @@ fn threads_of_one_block_switch_at_shared_memory_accesses() {
     assert!(outs.len() >= 3, "{outs:?}");
     let between = |o: &String| o.trim().parse::<u32>().is_ok_and(|n| n > 1 && n < 16);
     assert!(outs.iter().any(between), "{outs:?}");
+    // Groups of threads read before others write, inside the statement too
+    // (`exec/steps.rs`): most seeds count well below 16.
+    let low = (1..=16)
+        .filter(|s| {
+            counted(&s.to_string())
+                .trim()
+                .parse::<u32>()
+                .is_ok_and(|n| n <= 8)
+        })
+        .count();
+    assert!(low >= 10, "{low} of 16 seeds count 8 or less");
     // A neighbour's shared cell read without syncthreads: in lock step every write
     // comes first; here some threads read their neighbour's cell before it is written.
     let serial = stdout_of(
@@ -238,6 +249,110 @@ fn race_free_golden_kernels_agree_under_many_seeds() {
             let seed = seed.to_string();
             let got = run(&["--schedule", "random", "--seed", seed.as_str()]);
             assert_eq!(got, serial, "{file}, seed {seed}");
+        }
+    }
+}
+
+/// A planted race as the random schedule may show it: the array, the kernel and the
+/// two lines (in either order: the schedule decides which access comes first).
+struct Seen {
+    file: &'static str,
+    array: &'static str,
+    lines: (u32, u32),
+}
+
+#[test]
+fn planted_races_are_found_under_the_random_schedule() {
+    let planted = [
+        Seen {
+            file: "neighbour_shared.q",
+            array: "shared array `tile` in kernel `rotate_tile`",
+            lines: (5, 6),
+        },
+        Seen {
+            file: "one_global_element.q",
+            array: "global array `flag` in kernel `remember_last`",
+            lines: (3, 3),
+        },
+        Seen {
+            file: "counter_no_atomic.q",
+            array: "global array `n` in kernel `count_positive`",
+            lines: (4, 4),
+        },
+        Seen {
+            file: "across_blocks.q",
+            array: "global array `y` in kernel `peek_next_block`",
+            lines: (4, 6),
+        },
+        Seen {
+            file: "block_counter.q",
+            array: "shared array `c` in kernel `count_in_block`",
+            lines: (7, 7),
+        },
+    ];
+    for p in &planted {
+        for seed in 1..=4 {
+            let seed = seed.to_string();
+            let args = [
+                "--check-races",
+                "--schedule",
+                "random",
+                "--seed",
+                seed.as_str(),
+            ];
+            let o = run(p.file, &args);
+            assert!(o.status.success(), "{}: {}", p.file, stderr(&o));
+            let e = stderr(&o);
+            let (a, b) = p.lines;
+            let pair = |x: u32, y: u32| {
+                let second = [
+                    format!(" at line {y} by different threads with no syncthreads between"),
+                    format!(" at line {y} by threads of different blocks"),
+                ];
+                e.lines().any(|l| {
+                    l.contains(&format!("data race on {}", p.array))
+                        && l.contains(&format!(" at line {x} and "))
+                        && second.iter().any(|s| l.ends_with(s.as_str()))
+                })
+            };
+            assert!(
+                pair(a, b) || pair(b, a),
+                "{}, seed {seed}: lines {a} and {b} not reported:\n{e}",
+                p.file
+            );
+            assert!(e.contains("note: first "), "{}: {e}", p.file);
+            assert!(e.contains(" then "), "{}: {e}", p.file);
+        }
+    }
+    // And no report without a race, whatever the seed.
+    for seed in 1..=6 {
+        let seed = seed.to_string();
+        let args = [
+            "--check-races",
+            "--schedule",
+            "random",
+            "--seed",
+            seed.as_str(),
+        ];
+        let o = run("race_free.q", &args);
+        assert!(o.status.success());
+        assert_eq!(stderr(&o), "", "seed {seed}");
+    }
+}
+
+/// The detector observes the random schedule without changing it: a seed gives the
+/// same output with and without `--check-races`.
+#[test]
+fn the_detector_does_not_change_the_schedule() {
+    for file in ["block_counter.q", "neighbour_shared.q", "last_writer.q"] {
+        for seed in 1..=6 {
+            let seed = seed.to_string();
+            let plain = ["--schedule", "random", "--seed", seed.as_str()];
+            let checked = [&plain[..], &["--check-races"]].concat();
+            let o = run(file, &checked);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let checked_out = String::from_utf8_lossy(&o.stdout).into_owned();
+            assert_eq!(stdout_of(file, &plain), checked_out, "{file}, seed {seed}");
         }
     }
 }

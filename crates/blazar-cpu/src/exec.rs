@@ -15,6 +15,7 @@ mod mem;
 mod observed;
 mod scratch;
 mod split;
+mod steps;
 
 use fast::Span;
 use scratch::all_set;
@@ -84,6 +85,12 @@ pub(crate) struct Scratch {
     pub split_rng: u64,
     /// Blocks entered below the kernel body (for observers).
     pub depth: usize,
+    /// A statement's last step runs its effect (`steps.rs`): its hook was called.
+    in_step: bool,
+    /// Per lane, under the random schedule: the line of the statement where the lane
+    /// waits while other threads of its block run (0: not paused; `split.rs`,
+    /// `steps.rs`), for observers.
+    pub(crate) paused: Vec<u32>,
     /// The mask of the statement being run has every lane set.
     full: bool,
     /// `(lane, element)` pairs of an observed access.
@@ -170,15 +177,18 @@ impl Scratch {
         for s in b {
             self.full = full;
             if let Some(o) = ctx.obs {
-                let view = crate::view::ItemView {
-                    scratch: self,
-                    ctx,
-                    item: self.item,
-                    line: s.line,
-                    depth: self.depth,
-                    mask: &mask[..self.n],
-                };
-                o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
+                if !self.in_step {
+                    let view = crate::view::ItemView {
+                        scratch: self,
+                        ctx,
+                        item: self.item,
+                        line: s.line,
+                        depth: self.depth,
+                        mask: &mask[..self.n],
+                        part: 0,
+                    };
+                    o.lock().unwrap_or_else(|e| e.into_inner()).stmt(&view);
+                }
             }
             let kills = self.kills;
             loop {

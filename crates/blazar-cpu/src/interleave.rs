@@ -119,6 +119,7 @@ pub(crate) fn run(
     params: &[(Reg, KValue, bool)],
     order: &[usize],
     baton_seed: u64,
+    observed: bool,
 ) -> Result<Vec<Vec<crate::values::Lanes>>, KernelError> {
     let n = WINDOW.min(order.len()).max(1);
     let baton = Baton::new(n, baton_seed);
@@ -154,10 +155,21 @@ pub(crate) fn run(
                     }
                     fill_specials(ctx.prog, space, &mut scratch, item);
                     scratch.item = item;
+                    scratch.paused.fill(0);
                     // The work item's own splits of its block's threads (`exec/split.rs`).
                     let mut r = baton_seed ^ (item as u64).wrapping_mul(0xd134_2543_de82_ef95);
                     scratch.split_rng = next(&mut r);
-                    if let Err(e) = scratch.run(ctx) {
+                    let obs = ctx.obs.filter(|_| observed);
+                    if let Some(o) = obs {
+                        o.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .item(item, scratch.n);
+                    }
+                    let res = scratch.run(ctx);
+                    if let Some(o) = obs {
+                        o.lock().unwrap_or_else(|e| e.into_inner()).done(item);
+                    }
+                    if let Err(e) = res {
                         let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
                         stop.fetch_min(at, Ordering::Relaxed);
                         let mut err = error.lock().unwrap_or_else(|e| e.into_inner());

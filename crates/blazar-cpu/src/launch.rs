@@ -48,9 +48,10 @@ pub(crate) fn launch_with(
     seed: Option<u64>,
 ) -> Result<Vec<KValue>, KernelError> {
     let prog = crate::compile::compile(k)?;
-    // Without an observer the random schedule switches between work items at memory
-    // accesses; a no-op observer turns the access hooks on.
-    let interleave = seed.is_some() && obs.is_none();
+    // The random schedule switches between work items at memory accesses; without an
+    // observer, a no-op observer turns the access hooks on.
+    let interleave = seed.is_some();
+    let observed = obs.is_some();
     let mut quiet = Quiet;
     let obs: Option<&mut dyn Observer> = match obs {
         Some(o) => Some(o),
@@ -163,11 +164,8 @@ pub(crate) fn launch_with(
     // A small launch runs on the calling thread: handing it to the pool's threads and
     // waiting for them costs more than its work (the results are the same).
     let order = seed.map(|s| crate::observe::permutation(space.items, s));
-    let partials = if let (Some(order), true) = (&order, interleave) {
-        let s = seed.unwrap_or_default();
-        crate::interleave::run(&ctx, &space, &params, order, s)
-    } else if let Some(order) = order {
-        run_order(&ctx, &space, &params, &order)
+    let partials = if let (Some(order), Some(s)) = (&order, seed) {
+        crate::interleave::run(&ctx, &space, &params, order, s, observed)
     } else if plan.serial || space.items <= INLINE_ITEMS || ctx.obs.is_some() {
         run_items(&ctx, &space, &params, true)
     } else {
@@ -244,6 +242,9 @@ fn run_items(
                 o.lock().unwrap_or_else(|e| e.into_inner()).item(item, n);
             }
             let r = scratch.run(ctx);
+            if let Some(o) = ctx.obs {
+                o.lock().unwrap_or_else(|e| e.into_inner()).done(item);
+            }
             if let Err(e) = r {
                 let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
                 stop.fetch_min(at, Ordering::Relaxed);
@@ -285,51 +286,6 @@ fn run_items(
         return Err(e);
     }
     Ok(parts.into_iter().flatten().collect())
-}
-
-/// Runs the work items one after the other in `order` (a random schedule); the
-/// failure reported is that of the lowest failing thread, as in [`run_items`].
-fn run_order(
-    ctx: &Ctx,
-    space: &Space,
-    params: &[(Reg, KValue, bool)],
-    order: &[usize],
-) -> Result<Partials, KernelError> {
-    let mut scratch = Scratch::new(ctx.prog, space.width, params);
-    let mut out = Vec::new();
-    let mut first_err: Option<(usize, KernelError)> = None;
-    for &item in order {
-        if first_err
-            .as_ref()
-            .is_some_and(|(p, _)| space.linear_pos(item, 0) > *p)
-        {
-            continue;
-        }
-        fill_specials(ctx.prog, space, &mut scratch, item);
-        scratch.item = item;
-        if let Some(o) = ctx.obs {
-            o.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .item(item, scratch.n);
-        }
-        if let Err(e) = scratch.run(ctx) {
-            let at = space.linear_pos(item, scratch.failed_lane().unwrap_or(0));
-            if first_err.as_ref().is_none_or(|(p, _)| at < *p) {
-                first_err = Some((at, e));
-            }
-            continue;
-        }
-        if !ctx.prog.outputs.is_empty() {
-            out.push(std::mem::take(&mut scratch.partials));
-            scratch.partials = (ctx.prog.outputs.iter())
-                .map(|o| identity(o.op, o.ty))
-                .collect();
-        }
-    }
-    match first_err {
-        Some((_, e)) => Err(e),
-        None => Ok(out),
-    }
 }
 
 /// Combines the partials of all work items in order and applies each output's op.

@@ -1,11 +1,15 @@
 //! The observation contract of the SIMT interpreter: hooks at statements, memory accesses and barriers.
 //!
-//! An [`Observer`] given to [`launch_observed`] sees every work item start, every
+//! An [`Observer`] given to [`launch_observed`] (or [`launch_scheduled`], under the
+//! random schedule's interleaving) sees every work item start and end, every
 //! statement a work item runs (with its execution mask), every shared- and
 //! global-memory access (per lane: the element's linear offset in the array's
 //! buffer) and every barrier. Observed launches run their work items one after the
-//! other on the calling thread, in work-item order, so an observer needs no locking
-//! of its own and sees the same sequence on every run. Without an observer the
+//! other on the calling thread, in work-item order; under the random schedule up to 8
+//! work items are under way on coroutine threads, one running at a time, so hooks of
+//! several work items interleave (each access and hook names its work item). Either
+//! way the observer is called by one thread at a time, needs no locking of its own and
+//! sees the same sequence on every run (of one seed). Without an observer the
 //! executor pays one predictable branch per statement and memory instruction.
 //!
 //! Thread identity: a work item is one block for kernels with barriers or shared
@@ -137,6 +141,9 @@ pub trait Observer: Send {
     fn access(&mut self, a: &Access);
     /// The threads of work item `item` pass the `syncthreads` at `line`.
     fn barrier(&mut self, _item: usize, _line: u32) {}
+    /// Work item `item` has finished (under the random schedule several work items
+    /// are under way at once: hooks of others come between its `item` and `done`).
+    fn done(&mut self, _item: usize) {}
     /// The launch has finished (also after an error).
     fn end(&mut self) {}
 }
@@ -155,12 +162,14 @@ pub fn launch_observed(
 /// The random schedule (`--schedule random --seed N`): runs kernel `k` with its
 /// blocks in a random order drawn from `seed`, and, in a kernel without blocks (no
 /// barriers, no shared memory), each thread as its own work item in a random order.
-/// Without an observer the work items run as coroutines that switch, at random, at
-/// every shared- or global-memory access (`interleave.rs`), and the threads of one
-/// block part there into groups that run ahead of one another up to the next barrier
-/// (`exec/split.rs`); with one (the debugger, the race detector) each runs to its
-/// end, its threads in lock step, before the next starts. The same seed gives the
-/// same run.
+/// The work items run as coroutines that switch, at random, at every shared- or
+/// global-memory access (`interleave.rs`), the threads of one block part there into
+/// groups that run ahead of one another up to the next barrier (`exec/split.rs`), and
+/// the accesses of one statement may interleave between groups of a block's threads
+/// (`exec/steps.rs`). An observer (the debugger, the race detector) sees the hooks of
+/// several work items interleaved, each work item's between its `item` and `done`
+/// hooks, on the coroutines' threads (one at a time). The same seed gives the same
+/// run.
 pub fn launch_scheduled(
     k: &Kernel,
     plan: &LaunchPlan,

@@ -6,13 +6,16 @@
 //! whose work items are chunks of threads), or in one block within the same barrier
 //! interval (0 before the first `syncthreads`, 1 after it, ...). Each element keeps a
 //! shadow: the last write and up to two reads since it (of different threads), so a
-//! conflict is found when its second access happens. Shared-memory shadows are per
-//! block and forgotten at each barrier; global-memory shadows live for one launch
+//! conflict is found when its second access happens. Every work item under way keeps
+//! its own barrier interval and shared-memory shadows (the random schedule runs
+//! several at once, their accesses interleaved; each access names its work item);
+//! shared-memory shadows are per block and forgotten at each barrier; global-memory shadows live for one launch
 //! (launches are ordered); arrays a kernel never writes cannot race and are not
 //! tracked. Findings are deduplicated per kernel, array and pair of
 //! source lines, with a count and the first example. [`RaceBackend`] is the launch
 //! contract's backend that runs every kernel under the detector (serially, on the
-//! calling thread), for `blazar run --check-races`.
+//! calling thread, or under the random schedule's coroutines), for
+//! `blazar run --check-races`.
 
 use crate::observe::{Access, AccessKind, LaunchInfo, MemSpace, Observer, Shape, Thread};
 use blazar_kir::Kernel;
@@ -161,15 +164,30 @@ struct Launch {
     global: Vec<Option<Shadows>>,
 }
 
+/// A work item under way: its barrier interval and its block's shared shadows.
+struct Block {
+    item: usize,
+    live: bool,
+    /// Barrier interval (0 before the first `syncthreads`).
+    interval: u32,
+    /// The epoch of this block's current interval: shared shadows of another epoch
+    /// are stale.
+    epoch: u32,
+    /// Shadows of the shared arrays, per slot (kept for reuse by later blocks).
+    shared: Vec<Shadows>,
+}
+
 /// Finds data races in the launches it observes (see the module documentation).
 #[derive(Default)]
 pub struct RaceDetector {
     launch: Launch,
-    /// Barrier interval of the current work item.
-    interval: u32,
-    /// Shadows of the shared arrays, per slot; their epoch changes with every work
-    /// item and barrier (global shadows are made anew for each launch).
-    shared: Vec<Shadows>,
+    /// The work items under way (one at a time unless the random schedule runs
+    /// several), and finished ones whose shadows later items reuse.
+    blocks: Vec<Block>,
+    /// The block of the last access.
+    cur: usize,
+    /// The last epoch handed out: every block interval gets a fresh one (global
+    /// shadows are made anew for each launch and use epoch 0).
     epoch: u32,
     found: Vec<Race>,
     index: HashMap<(String, String, u32, u32), usize>,
@@ -189,6 +207,46 @@ impl RaceDetector {
     pub fn take_races(&mut self) -> Vec<Race> {
         self.index.clear();
         std::mem::take(&mut self.found)
+    }
+
+    fn fresh_epoch(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1).max(1);
+        self.epoch
+    }
+
+    /// The block of work item `item` (started now if its `item` hook was not seen).
+    fn block(&mut self, item: usize) -> usize {
+        if let Some(b) = self.blocks.get(self.cur) {
+            if b.live && b.item == item {
+                return self.cur;
+            }
+        }
+        self.cur = match (self.blocks.iter()).position(|b| b.live && b.item == item) {
+            Some(i) => i,
+            None => self.start(item),
+        };
+        self.cur
+    }
+
+    /// Starts the block of work item `item` in a finished block's place.
+    fn start(&mut self, item: usize) -> usize {
+        let epoch = self.fresh_epoch();
+        let i = match self.blocks.iter().position(|b| !b.live) {
+            Some(i) => i,
+            None => {
+                self.blocks.push(Block {
+                    item,
+                    live: true,
+                    interval: 0,
+                    epoch,
+                    shared: Vec::new(),
+                });
+                return self.blocks.len() - 1;
+            }
+        };
+        let b = &mut self.blocks[i];
+        (b.item, b.live, b.interval, b.epoch) = (item, true, 0, epoch);
+        i
     }
 
     fn report(&mut self, a: &Access, earlier: &Acc, later: &Acc, elem: usize) {
@@ -250,24 +308,38 @@ impl Observer for RaceDetector {
             shape: Some(info.shape.clone()),
             global,
         };
-        self.shared.clear();
-        self.epoch = self.epoch.wrapping_add(1);
+        for b in &mut self.blocks {
+            b.live = false;
+        }
     }
 
-    fn item(&mut self, _item: usize, _lanes: usize) {
-        self.interval = 0;
-        self.epoch = self.epoch.wrapping_add(1);
+    fn item(&mut self, item: usize, _lanes: usize) {
+        if let Some(i) = (self.blocks.iter()).position(|b| b.live && b.item == item) {
+            self.blocks[i].live = false;
+        }
+        self.cur = self.start(item);
     }
 
-    fn barrier(&mut self, _item: usize, _line: u32) {
-        self.interval += 1;
-        self.epoch = self.epoch.wrapping_add(1);
+    fn done(&mut self, item: usize) {
+        if let Some(b) = (self.blocks.iter_mut()).find(|b| b.live && b.item == item) {
+            b.live = false;
+        }
+    }
+
+    fn barrier(&mut self, item: usize, _line: u32) {
+        let i = self.block(item);
+        let epoch = self.fresh_epoch();
+        let b = &mut self.blocks[i];
+        b.interval += 1;
+        b.epoch = epoch;
     }
 
     fn access(&mut self, a: &Access) {
         let kind = kind_code(a.kind);
         let mut found: Vec<(Acc, Acc, usize)> = Vec::new();
-        let (epoch, interval) = (self.epoch, self.interval);
+        let bi = self.block(a.item);
+        let b = &mut self.blocks[bi];
+        let (epoch, interval) = (b.epoch, b.interval);
         let shadows = match a.space {
             MemSpace::Global => {
                 let arg = self.launch.slot_arg.get(a.slot as usize).copied().flatten();
@@ -278,15 +350,15 @@ impl Observer for RaceDetector {
             }
             MemSpace::Shared => {
                 let slot = a.slot as usize;
-                if self.shared.len() <= slot {
-                    self.shared
+                if b.shared.len() <= slot {
+                    b.shared
                         .resize_with(slot + 1, || Shadows::Dense(Vec::new()));
                 }
                 let numel: usize = a.dims.iter().product();
-                if matches!(&self.shared[slot], Shadows::Dense(v) if v.len() < numel) {
-                    self.shared[slot] = Shadows::new(numel);
+                if matches!(&b.shared[slot], Shadows::Dense(v) if v.len() < numel) {
+                    b.shared[slot] = Shadows::new(numel);
                 }
-                &mut self.shared[slot]
+                &mut b.shared[slot]
             }
         };
         // Global shadows are fresh each launch: their epoch is 0.
@@ -348,10 +420,11 @@ fn record_read(sh: &mut Shadow, now: Acc) {
     }
 }
 
-/// Runs kernels on the CPU's interpreter, serially: under the race detector when
-/// `check` (`--check-races`), under the random schedule of `seed` when set
-/// (`--schedule random`; each launch draws its order from the seed and the launch's
-/// number, so a run is reproducible).
+/// Runs kernels on the CPU's interpreter, one work item at a time: under the race
+/// detector when `check` (`--check-races`), under the random schedule of `seed` when
+/// set (`--schedule random`, with or without the detector; each launch draws its
+/// order and switches from the seed and the launch's number, so a run is
+/// reproducible).
 #[derive(Default)]
 pub struct RaceBackend {
     pub detector: Rc<RefCell<RaceDetector>>,

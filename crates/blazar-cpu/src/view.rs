@@ -22,6 +22,11 @@ pub struct ItemView<'a, 'o> {
     pub depth: usize,
     /// The lanes that run the statement.
     pub mask: &'a [bool],
+    /// Which step of the statement the lanes of `mask` start: 0 when they start the
+    /// statement; under the random schedule a statement may run in steps, each ending
+    /// at a memory access, and the threads of a block switch between them
+    /// (`exec/steps.rs`).
+    pub part: u32,
 }
 
 /// A shared or global array as the view shows it: name, dimensions, elements.
@@ -41,6 +46,12 @@ impl ItemView<'_, '_> {
     /// Whether lane `l` has not returned.
     pub fn live(&self, l: usize) -> bool {
         self.scratch.live.get(l).copied().unwrap_or(false)
+    }
+
+    /// Under the random schedule: the line of the statement where lane `l` waits
+    /// while other threads of its block run (`None`: it is not paused there).
+    pub fn paused(&self, l: usize) -> Option<u32> {
+        self.scratch.paused.get(l).copied().filter(|&p| p > 0)
     }
 
     /// Names of the kernel's variables, in declaration order.

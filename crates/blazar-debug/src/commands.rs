@@ -50,13 +50,14 @@ commands (short forms in brackets):
   info breakpoints | info kernel    list breakpoints | the launch: shape, block,
                                     shared memory per block, occupancy
   run | continue               [c]  start the program | run to the next breakpoint
-  step [s] | next [n]               the next statement of this thread (next: not
-                                    into the bodies of ifs and loops)
+  step [s] | next [n]               the next statement of this thread, or its next
+                                    step inside one under the random schedule
+                                    (next: not into the bodies of ifs and loops)
   finish                            run to the end of the kernel
   thread POS | block BLKIDX         move to a thread or a block (POS: 3 or [1,2]);
                                     another block runs until it reaches this line
   threads                           this block's threads: active, waiting or
-                                    finished, with their barrier index
+                                    finished, with their barrier index and line
   print EXPR                   [p]  an expression in this thread: variables, pos,
                                     blkpos, blkidx, blkdim, a[i,j], arithmetic
                                     (in host code: in the selected frame)

@@ -136,7 +136,8 @@ impl Debugger {
                     pos: t.pos,
                     blkpos: t.blkpos,
                     state,
-                    barrier: self.barriers,
+                    barrier: self.barriers_of(view.item),
+                    line: self.line_of(view, lane),
                 }
             })
             .collect()
@@ -173,7 +174,7 @@ impl Debugger {
             .iter()
             .filter_map(|n| eval(n, &scope).ok().map(|v| (n.to_string(), show(&v))))
             .collect();
-        out.push(("barrier".into(), self.barriers.to_string()));
+        out.push(("barrier".into(), self.barriers_of(view.item).to_string()));
         out
     }
 

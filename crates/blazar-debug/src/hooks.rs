@@ -40,6 +40,7 @@ impl Backend for DebugBackend {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         let mut dbg = self.debugger.borrow_mut();
+        dbg.random = self.seed.is_some();
         let seed = (self.seed).map(|s| blazar_cpu::races::launch_seed(s, self.launches));
         self.launches += 1;
         with_host_arrays(arrays, |arrays| {

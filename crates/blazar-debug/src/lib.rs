@@ -3,17 +3,24 @@
 //! [`Debugger`] is an [`Observer`] of kernel launches (`blazar_cpu::launch_observed`,
 //! through [`DebugBackend`]): at each statement of a work item it decides whether to
 //! stop, and when it stops it reads commands from its input and answers on its output
-//! until a command resumes the run. The interpreter runs on the calling thread, so a
-//! stop simply blocks inside the hook. Kernels run serially, a block at a time, its
-//! threads in lock step: a block's threads are always at the same statement (those on
-//! another branch of an `if` wait), and all of a block's threads share one barrier
-//! index. Command syntax and semantics: `HELP` below and the guide's chapter 10.
+//! until a command resumes the run. A stop simply blocks inside the hook. By default
+//! kernels run serially on the calling thread, a block at a time, its threads in lock
+//! step: a block's threads are always at the same statement (those on another branch
+//! of an `if` wait). Under `--schedule random` (`DebugBackend::seed`) up to 8 blocks
+//! are under way at once, on coroutine threads of which one runs at a time, and a
+//! block's threads part into groups at memory accesses, even inside a statement
+//! (`ItemView::part`): each thread then has its own line (`threads` shows it), and
+//! `step` runs until the *current thread* starts its next statement or step, while the
+//! other threads and blocks run as the schedule decides. All of a block's threads
+//! share one barrier index in both schedules (parted threads meet before every
+//! barrier). Command syntax and semantics: `HELP` below and the guide's chapter 10.
 
 mod commands;
 pub mod device;
 mod files;
 mod front;
 mod hooks;
+mod kernel;
 mod show;
 mod stack;
 
@@ -25,7 +32,8 @@ pub use commands::{Command, HELP};
 pub use device::DeviceModel;
 pub use hooks::{DebugBackend, HostSide};
 
-use blazar_cpu::observe::{Access, ItemView, LaunchInfo, Observer, Shape};
+use blazar_cpu::observe::{ItemView, Shape};
+use kernel::BlockState;
 use std::io::Write;
 
 /// A breakpoint: a source line, with an optional condition evaluated per thread.
@@ -86,6 +94,8 @@ pub struct ThreadState {
     /// `active`, `waiting` or `finished`.
     pub state: &'static str,
     pub barrier: u32,
+    /// The line the thread is at (see [`Debugger::thread_states`]).
+    pub line: u32,
 }
 
 /// The debugger's state (see the module documentation).
@@ -101,11 +111,16 @@ pub struct Debugger {
     /// The current thread: work item and lane.
     item: usize,
     lane: usize,
-    /// Barriers the current work item has passed.
-    barriers: u32,
+    /// The blocks under way (one, unless the random schedule runs several).
+    blocks: Vec<BlockState>,
+    /// The work items of the launch that have finished.
+    finished: std::collections::HashSet<usize>,
+    /// Kernels run under the random schedule (set by [`DebugBackend`]).
+    pub random: bool,
     /// Arrays to write as PNG frames after every barrier interval, with frame counts.
     pub(crate) records: Vec<(String, usize)>,
-    record_due: bool,
+    /// Blocks that passed a barrier: frames are due at their next statement.
+    record_due: Vec<usize>,
     /// The input has ended or `quit` was given: run to the end without stopping.
     pub done: bool,
     /// A front end that handles stops itself.
@@ -137,9 +152,11 @@ impl Debugger {
             launch: None,
             item: 0,
             lane: 0,
-            barriers: 0,
+            blocks: Vec::new(),
+            finished: Default::default(),
+            random: false,
             records: Vec::new(),
-            record_due: false,
+            record_due: Vec::new(),
             done: false,
             handler: None,
             races: None,
@@ -236,10 +253,20 @@ impl Debugger {
             Mode::Step(depth) => {
                 let deep = depth.is_some_and(|d| view.depth > d);
                 if view.item != self.item {
-                    return Some((first, "now in another block".into()));
+                    // Other blocks run on while the current thread's block is under way.
+                    if self.state(self.item).is_some() {
+                        return None;
+                    }
+                    let why = if self.finished.contains(&self.item) {
+                        "now in another block"
+                    } else {
+                        ""
+                    };
+                    return Some((first, why.into()));
                 }
                 (!deep && active(self.lane)).then(|| (self.lane, String::new()))
             }
+            Mode::Reach { .. } | Mode::Continue if view.part > 0 => None,
             Mode::Reach { item, line } => (view.item == item && view.line == line).then(|| {
                 let l = if active(self.lane) { self.lane } else { first };
                 (l, String::new())
@@ -381,88 +408,5 @@ impl Debugger {
             },
         }
         false
-    }
-}
-
-impl Observer for Debugger {
-    fn launch(&mut self, info: &LaunchInfo) {
-        if let Some(r) = &mut self.races {
-            r.launch(info);
-        }
-        self.launch = Some(Launch {
-            kernel: info.kernel.name.clone(),
-            file: self.files.of_kernel(&info.kernel.name),
-            shape: info.shape.clone(),
-        });
-        self.item = 0;
-        self.lane = 0;
-        if let Mode::Reach { .. } = self.mode {
-            self.mode = Mode::Continue;
-        }
-    }
-
-    fn item(&mut self, item: usize, lanes: usize) {
-        if let Some(r) = &mut self.races {
-            r.item(item, lanes);
-        }
-        if let Mode::Reach { item: want, line } = self.mode {
-            if item > want {
-                self.say(format!("block {want} did not reach line {line}"));
-                self.mode = Mode::Step(None);
-            }
-        }
-        self.barriers = 0;
-    }
-
-    fn stmt(&mut self, view: &ItemView) {
-        if self.record_due {
-            self.record_due = false;
-            self.write_frames(view);
-        }
-        if self.done {
-            return;
-        }
-        let Some((lane, why)) = self.stops(view) else {
-            return;
-        };
-        self.item = view.item;
-        self.lane = lane;
-        if let Some(mut h) = self.handler.take() {
-            h.stopped(self, view, &why);
-            self.handler = Some(h);
-            return;
-        }
-        self.show_stop(view, &why);
-        self.prompt(view);
-    }
-
-    fn access(&mut self, a: &Access) {
-        if let Some(r) = &mut self.races {
-            r.access(a);
-        }
-    }
-
-    fn barrier(&mut self, item: usize, line: u32) {
-        if let Some(r) = &mut self.races {
-            r.barrier(item, line);
-        }
-        self.barriers += 1;
-        self.record_due = !self.records.is_empty();
-    }
-
-    fn end(&mut self) {
-        let name = self
-            .launch
-            .as_ref()
-            .map_or(String::new(), |l| l.kernel.clone());
-        // Stepping goes on in the host: the next host statement stops.
-        if !self.done && matches!(self.mode, Mode::Step(_) | Mode::Finish) {
-            if self.handler.is_none() {
-                self.say(format!("kernel `{name}` finished"));
-            }
-            self.mode = Mode::Step(None);
-        }
-        self.launch = None;
-        self.host_frames.clear();
     }
 }

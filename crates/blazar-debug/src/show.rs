@@ -48,20 +48,28 @@ impl Debugger {
             ),
             None => return,
         };
-        let text = self.files.line(file, view.line);
+        // The current thread's own line: under the random schedule it may be paused
+        // at another statement than the threads that run, or between the steps of one.
+        let line = self.line_of(view, self.lane);
+        let note = if !view.mask.get(self.lane).copied().unwrap_or(false) {
+            " (waiting)".to_string()
+        } else if view.part > 0 {
+            format!(" (step {} of the statement)", view.part + 1)
+        } else {
+            String::new()
+        };
+        let text = self.files.line(file, line);
         let why = if why.is_empty() {
             String::new()
         } else {
             format!("{why}: ")
         };
         let msg = format!(
-            "{why}kernel `{kernel}` at {}:{}, block {}, thread {} (blkpos {})\n{:>5} | {text}",
+            "{why}kernel `{kernel}` at {}:{line}{note}, block {}, thread {} (blkpos {})\n{line:>5} | {text}",
             self.files.name(file),
-            view.line,
             list(&t.blkidx),
             list(&t.pos),
             list(&t.blkpos),
-            view.line
         );
         self.say(msg);
     }
@@ -146,9 +154,14 @@ impl Debugger {
             self.show_stop(view, "");
             return false;
         }
-        if item < view.item {
+        if self.finished.contains(&item) {
+            let order = if self.random {
+                "the seeded order"
+            } else {
+                "order"
+            };
             self.say(format!(
-                "block {} has already finished (blocks run in order)",
+                "block {} has already finished (blocks run in {order})",
                 list(&shape.thread(item, 0).blkidx)
             ));
             return false;
@@ -178,11 +191,15 @@ impl Debugger {
                 "waiting"
             };
             let mark = if l == self.lane { "*" } else { " " };
+            let line = match state {
+                "finished" => String::new(),
+                _ => format!("  line {}", self.line_of(view, l)),
+            };
             out.push(format!(
-                "{mark} thread {:<8} blkpos {:<8} {state:<8} barrier {}",
+                "{mark} thread {:<8} blkpos {:<8} {state:<8} barrier {}{line}",
                 list(&t.pos),
                 list(&t.blkpos),
-                self.barriers
+                self.barriers_of(view.item)
             ));
         }
         self.say(out.join("\n"));

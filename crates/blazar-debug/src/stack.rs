@@ -31,7 +31,7 @@ impl Debugger {
         let k = FrameLine {
             name: l.kernel.clone(),
             file: self.files.name(l.file).to_string(),
-            line: view.line,
+            line: self.line_of(view, self.lane),
             kernel: true,
         };
         std::iter::once(k).chain(self.host_lines()).collect()

@@ -100,6 +100,8 @@ impl Scratch {
             slot: 0,
             split_rng: 0,
             depth: 0,
+            in_step: false,
+            paused: vec![0; width],
             seen: Vec::new(),
             pool: Vec::new(),
             brk: vec![Vec::new(); depth],

@@ -14,7 +14,9 @@
 //! of another, and a read-modify-write of one thread can fall between another's read
 //! and write. Barriers are only ever reached by the merged mask, so they keep their
 //! lock-step meaning, branch-dependent barriers included; temporaries die with their
-//! statement, so a paused thread loses nothing while the other group runs.
+//! statement, so a paused thread loses nothing while the other group runs. Where no
+//! split happens before a statement with several memory accesses, its accesses may
+//! interleave between groups of threads instead (`steps.rs`).
 
 use super::scratch::all_set;
 use super::{Ctx, Scratch};
@@ -24,7 +26,10 @@ use crate::KernelError;
 
 impl Scratch {
     /// `block_with` under the random schedule: runs block `b` under `mask`, splitting
-    /// the active threads at memory accesses.
+    /// the active threads at memory accesses. Never inlined: the default path's
+    /// `block_with` stays small.
+    #[inline(never)]
+    #[cold]
     pub(super) fn block_split(
         &mut self,
         ctx: &Ctx,
@@ -45,9 +50,13 @@ impl Scratch {
                         first[l] = mask[l] & !later[l];
                     }
                     let seg = &b[i..end];
+                    self.pause(&later[..n], s.line);
                     let r = self
                         .block_split(ctx, seg, &mut first, false)
-                        .and_then(|()| self.block_split(ctx, seg, &mut later, false));
+                        .and_then(|()| {
+                            self.pause(&later[..n], 0);
+                            self.block_split(ctx, seg, &mut later, false)
+                        });
                     // Lanes leave only by returning, breaking, continuing or failing.
                     let mut any = false;
                     for l in 0..n {
@@ -64,6 +73,15 @@ impl Scratch {
                     i = end;
                     continue;
                 }
+                // Or the statement's own accesses interleave (`steps.rs`).
+                if self.stmt_steps(ctx, s, &mut mask[..n])? {
+                    if !mask[..n].iter().any(|&m| m) {
+                        break;
+                    }
+                    full = all_set(&mask[..n]);
+                    i += 1;
+                    continue;
+                }
             }
             self.block_plain(ctx, std::slice::from_ref(s), mask, full)?;
             if !mask[..n].iter().any(|&m| m) {
@@ -73,6 +91,15 @@ impl Scratch {
             i += 1;
         }
         Ok(())
+    }
+
+    /// Marks the lanes of `mask` as waiting at `line` (0: running again).
+    pub(super) fn pause(&mut self, mask: &[bool], line: u32) {
+        for (p, &m) in self.paused.iter_mut().zip(mask) {
+            if m {
+                *p = line;
+            }
+        }
     }
 
     /// With probability 1/2, when `mask` has two active lanes or more: the lanes to

@@ -4,3 +4,4 @@ mod basic;
 mod build;
 mod control;
 mod data;
+mod steps;
