@@ -86,6 +86,18 @@ impl Fusion {
             self.arrays.push((key, arr.clone()));
         }
     }
+
+    /// The input key of `arr` (its store), or `None` when the region already reads the
+    /// same elements under another shape (a reshaped view and its array: one kernel
+    /// takes an array with one shape, so the host evaluates that operation).
+    fn key(&self, arr: &ArrayRef) -> Option<usize> {
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let clash = self
+            .arrays
+            .iter()
+            .any(|(k, a)| *k == key && !a.same_view(arr));
+        (!clash).then_some(key)
+    }
 }
 
 /// One-argument builtins AIR fuses.
@@ -227,7 +239,7 @@ impl<'p> Interp<'p> {
                 if self.big(&Operand::Val(b.clone(), false)) {
                     let n = match idx.as_slice() {
                         // `x[:]` of a matrix or cube: its elements as a vec, in place.
-                        [IndexArg::All] => self.reshape_node(arr, None, f),
+                        [IndexArg::All] => self.colon_node(arr, f),
                         _ => self.view_node(arr, &idx, f),
                     };
                     if let Some(n) = n {
@@ -250,7 +262,6 @@ impl<'p> Interp<'p> {
                 let int = match &x {
                     Operand::Node(n) => f.b.ty(*n).is_int(),
                     Operand::Val(Value::Array(a), _) => a
-                        .data
                         .meta()
                         .is_ok_and(|m| matches!(m.elem(), blazar_runtime::ElemType::Int(_))),
                     Operand::Val(..) => false,
@@ -350,6 +361,9 @@ impl<'p> Interp<'p> {
                     }
                     let big = self.big(&x);
                     let x = self.force(x, f, e.span)?;
+                    // `reshape` of an array is a view of its elements (the host
+                    // builtin, O(1)), which a parent reads as an input of its own shape.
+                    let big = big && m != Move::Reshape;
                     if let (true, Value::Array(arr)) = (big, &x) {
                         if let Some(n) = self.move_node(m, arr, &rest, f) {
                             return Ok(Operand::Node(n));
@@ -453,7 +467,7 @@ impl<'p> Interp<'p> {
         match o {
             Operand::Node(_) => true,
             Operand::Val(Value::Array(a), _) => {
-                a.data.meta().is_ok_and(|m| m.len() >= self.fuse_min)
+                a.meta().is_ok_and(|m| m.len() >= self.fuse_min)
                     || (self.device_arrays
                         && a.data.residency() == blazar_runtime::Residency::Device)
             }
@@ -473,12 +487,12 @@ impl<'p> Interp<'p> {
                 Some(f.b.scalar(ScalarArg::Int(*i), scalar_of(*t), *konst))
             }
             Operand::Val(Value::Array(a), _) => {
-                let m = a.data.meta().ok()?;
+                let m = a.meta().ok()?;
                 let elem = elem_scalar(m.elem())?;
                 if m.len() > i32::MAX as usize {
                     return None;
                 }
-                let key = Rc::as_ptr(&a.data) as usize;
+                let key = f.key(a)?;
                 let n = f.b.array(key, elem, &m.dims)?;
                 f.hold(key, a);
                 Some(n)

@@ -94,7 +94,7 @@ impl<'p> Interp<'p> {
                 })
             }
             Value::Array(a) if matches!(declared, Some(HTy::FixedVec { .. })) => {
-                let arr = a.data.borrow();
+                let arr = a.borrow();
                 let e = elem_scalar(arr.elem())
                     .ok_or("a cell cannot be passed as a fixed-length vector")?;
                 let n = arr.len();
@@ -119,7 +119,7 @@ impl<'p> Interp<'p> {
                     return Ok(ArgSig::Array(t));
                 }
                 // A cell of arrays of one type (`vec[mat]`).
-                let arr = a.data.borrow();
+                let arr = a.borrow();
                 let Buffer::Cell(items) = &arr.buf else {
                     return Err("unsupported array".into());
                 };
@@ -456,7 +456,17 @@ impl<'p> Interp<'p> {
             args.push(match f {
                 Flat::Value(v) => ArgVal::Value(v),
                 Flat::Array(a) => {
-                    let i = match distinct.iter().position(|d| Rc::ptr_eq(&d.data, &a.data)) {
+                    let i = match distinct.iter().position(|d| d.same_store(&a)) {
+                        Some(i) if !distinct[i].same_view(&a) => {
+                            return Err(RunError::new(
+                                span,
+                                format!(
+                                    "({name}) {}: an array and a reshaped view of it cannot \
+                                     both be passed to one kernel",
+                                    k.name
+                                ),
+                            ))
+                        }
                         Some(i) => i,
                         None => {
                             distinct.push(a);

@@ -48,7 +48,7 @@ pub(crate) fn elem_scalar(e: ElemType) -> Option<Scalar> {
 
 pub(crate) fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
     // Shape and element type only: a launch must not pull device data to the host.
-    let arr = a.data.meta().ok()?;
+    let arr = a.meta().ok()?;
     let (read, write) = match a.mode.mode {
         Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
         Mode::Circular => (ReadMode::Circular, WriteMode::Skip),
@@ -71,7 +71,6 @@ pub(crate) fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
 pub(crate) fn extents_of(v: &Value) -> Vec<u32> {
     match v {
         Value::Array(a) => a
-            .data
             .meta()
             .map(|m| m.dims.iter().map(|&d| d as u32).collect())
             .unwrap_or_default(),
