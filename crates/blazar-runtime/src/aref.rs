@@ -31,8 +31,9 @@ pub use crate::array::{Access, Mode};
 pub struct ArrayRef {
     pub data: Rc<Store>,
     pub mode: Access,
-    /// The view's dims, when they differ from the store's (same element count).
-    view: Option<Rc<[usize]>>,
+    /// The view's dims, when they differ from the store's (same element count). A thin
+    /// pointer, so that a `Value` stays as small as it was.
+    view: Option<Rc<Vec<usize>>>,
 }
 
 /// The shape and element type of a reference, read without synchronising (see
@@ -111,13 +112,13 @@ impl ArrayRef {
         ArrayRef {
             data: self.data.clone(),
             mode: Access::default(),
-            view: (!same).then(|| Rc::from(dims)),
+            view: (!same).then(|| Rc::new(dims)),
         }
     }
 
     /// The view's dims when this reference is a view of another shape than its store.
     pub fn view_dims(&self) -> Option<&[usize]> {
-        self.view.as_deref()
+        self.view.as_deref().map(Vec::as_slice)
     }
 
     /// Whether two references name the same elements (the same store), whatever their
@@ -128,7 +129,9 @@ impl ArrayRef {
 
     /// Whether two references name the same elements with the same shape.
     pub fn same_view(&self, other: &ArrayRef) -> bool {
-        self.same_store(other) && self.view == other.view
+        self.same_store(other)
+            && (self.view == other.view
+                || matches!((self.meta(), other.meta()), (Ok(a), Ok(b)) if a.dims == b.dims))
     }
 
     /// The reference's shape and element type without synchronising: for `size`,
@@ -137,8 +140,7 @@ impl ArrayRef {
         let m = self.data.meta_host()?;
         Ok(Meta {
             dims: self
-                .view
-                .as_deref()
+                .view_dims()
                 .map_or_else(|| m.dims.clone(), <[usize]>::to_vec),
             elem: m.elem(),
         })
@@ -146,26 +148,20 @@ impl ArrayRef {
 
     /// Reads the array on the host (downloading newer device data first).
     pub fn borrow(&self) -> ArrRead<'_> {
-        ArrRead::new(self.data.read_host(), self.view.as_deref())
+        ArrRead::new(self.data.read_host(), self.view_dims())
     }
 
     pub fn try_borrow(&self) -> Result<ArrRead<'_>, BorrowError> {
-        Ok(ArrRead::new(
-            self.data.try_read_host()?,
-            self.view.as_deref(),
-        ))
+        Ok(ArrRead::new(self.data.try_read_host()?, self.view_dims()))
     }
 
     /// Writes the array on the host: the device copy becomes stale.
     pub fn borrow_mut(&self) -> ArrWrite<'_> {
-        ArrWrite::new(self.data.write_host(), self.view.as_deref())
+        ArrWrite::new(self.data.write_host(), self.view_dims())
     }
 
     pub fn try_borrow_mut(&self) -> Result<ArrWrite<'_>, BorrowMutError> {
-        Ok(ArrWrite::new(
-            self.data.try_write_host()?,
-            self.view.as_deref(),
-        ))
+        Ok(ArrWrite::new(self.data.try_write_host()?, self.view_dims()))
     }
 }
 
@@ -347,6 +343,15 @@ mod tests {
         assert!(y.same_view(&x));
         assert!(!x.reshaped(vec![3, 2]).same_view(&x));
         assert!(x.reshaped(vec![3, 2]).same_store(&x));
+    }
+
+    #[test]
+    fn a_value_is_no_larger_for_views() {
+        assert!(
+            std::mem::size_of::<Value>() <= 24,
+            "{}",
+            std::mem::size_of::<Value>()
+        );
     }
 
     #[test]
