@@ -79,27 +79,6 @@ struct Fusion {
     recycle: Option<ArrayRef>,
 }
 
-impl Fusion {
-    /// Keeps `arr` (the region input `key`) alive until the launch, once.
-    fn hold(&mut self, key: usize, arr: &ArrayRef) {
-        if !self.arrays.iter().any(|(k, _)| *k == key) {
-            self.arrays.push((key, arr.clone()));
-        }
-    }
-
-    /// The input key of `arr` (its store), or `None` when the region already reads the
-    /// same elements under another shape (a reshaped view and its array: one kernel
-    /// takes an array with one shape, so the host evaluates that operation).
-    fn key(&self, arr: &ArrayRef) -> Option<usize> {
-        let key = Rc::as_ptr(&arr.data) as usize;
-        let clash = self
-            .arrays
-            .iter()
-            .any(|(k, a)| *k == key && !a.same_view(arr));
-        (!clash).then_some(key)
-    }
-}
-
 /// One-argument builtins AIR fuses.
 const UNARY: &[&str] = &[
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",

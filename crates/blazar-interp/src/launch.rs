@@ -12,9 +12,9 @@ use crate::interp::{Frame, Interp};
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
 use blazar_kir::{Kernel, Scalar};
-use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_launch::{KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
-use blazar_runtime::{ArrayRef, Buffer, FuncRef, Prec, Value};
+use blazar_runtime::{Buffer, FuncRef, Prec, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -58,11 +58,7 @@ fn fit_launch_rank(dims: &mut Vec<usize>, rank: usize) {
     }
 }
 
-/// The values a launch passes, flattened in the kernel's parameter order.
-pub(crate) enum Flat {
-    Value(KValue),
-    Array(ArrayRef),
-}
+pub(crate) use crate::launch_values::Flat;
 
 impl<'p> Interp<'p> {
     /// The signature entry of one argument, and its flattened values.
@@ -449,34 +445,8 @@ impl<'p> Interp<'p> {
         span: Span,
         fail: &dyn Fn(KernelError) -> Box<RunError>,
     ) -> R<Vec<KValue>> {
-        // Each distinct array once; parameters naming the same array share it.
-        let mut distinct: Vec<ArrayRef> = Vec::new();
-        let mut args = Vec::with_capacity(flat.len());
-        for f in flat {
-            args.push(match f {
-                Flat::Value(v) => ArgVal::Value(v),
-                Flat::Array(a) => {
-                    let i = match distinct.iter().position(|d| d.same_store(&a)) {
-                        Some(i) if !distinct[i].same_view(&a) => {
-                            return Err(RunError::new(
-                                span,
-                                format!(
-                                    "({name}) {}: an array and a reshaped view of it cannot \
-                                     both be passed to one kernel",
-                                    k.name
-                                ),
-                            ))
-                        }
-                        Some(i) => i,
-                        None => {
-                            distinct.push(a);
-                            distinct.len() - 1
-                        }
-                    };
-                    ArgVal::Array(i)
-                }
-            });
-        }
+        let (args, distinct) = crate::launch_values::distinct_arrays(flat)
+            .map_err(|what| RunError::new(span, format!("({name}) {}: {what}", k.name)))?;
         let Some(backend) = self.backend.clone() else {
             return Err(RunError::new(
                 span,

@@ -1,6 +1,7 @@
 //! Arrays read through index maps inside a region: slices (`x[a..s..b, :, k]`),
-//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`); and
-//! gathers `x[idx]` with an int array of indices (AIR `Input::Table`).
+//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`);
+//! gathers `x[idx]` with an int array of indices (AIR `Input::Table`); and the keys by
+//! which a region holds the arrays it reads.
 
 use super::*;
 
@@ -30,6 +31,27 @@ pub(super) enum Move {
     Circshift,
     /// `reshape(x, dims)`: a view of the elements on the host (no node).
     Reshape,
+}
+
+impl Fusion {
+    /// Keeps `arr` (the region input `key`) alive until the launch, once.
+    pub(super) fn hold(&mut self, key: usize, arr: &ArrayRef) {
+        if !self.arrays.iter().any(|(k, _)| *k == key) {
+            self.arrays.push((key, arr.clone()));
+        }
+    }
+
+    /// The input key of `arr` (its store), or `None` when the region already reads the
+    /// same elements under another shape (a reshaped view and its array: one kernel
+    /// takes an array with one shape, so the host evaluates that operation).
+    pub(super) fn key(&self, arr: &ArrayRef) -> Option<usize> {
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let clash = self
+            .arrays
+            .iter()
+            .any(|(k, a)| *k == key && !a.same_view(arr));
+        (!clash).then_some(key)
+    }
 }
 
 impl<'p> Interp<'p> {
