@@ -2,7 +2,8 @@
 % of the elements: a `parallel_do` over the view (a mat view of a cube, a vec view of
 % a mat) writes what the array then reads, and a kernel over the array writes what the
 % view then reads; fused statements read the view at its own shape (a masked
-% assignment through the view, a reduction along the view's dimension).
+% assignment through the view, a reduction along the view's dimension); int and
+% complex elements.
 % ==
 % stdout {
 % [ [0,1,2,3],
@@ -22,6 +23,10 @@
 %   [4,8],
 %   [0,0] ]
 % [0,1,2,3,4,5,6,7,8,9,10,11]66
+% mat[int][ [0,3,6,9],
+%   [12,15,18,21] ]
+% [ [0+1i,1+1i],
+%   [2+1i,3+1i] ][1,2,3,4]
 % }
 c = zeros(3, 2, 2)
 % a kernel over a view: the 3x2x2 cube seen as a 3x4 matrix, element (i, j) = 10i + j
@@ -48,3 +53,14 @@ h = reshape(g, 12)
 parallel_do(12, h, __kernel__ (a : vec, pos : int) -> _
     a[pos] = pos)
 print h, sum(g)
+% int and complex elements: kernels over views of an int and a complex matrix
+k = int(zeros(2, 4))
+kv = reshape(k, [8])
+parallel_do(8, kv, __kernel__ (a : vec[int], pos : int) -> _
+    a[pos] = pos * 3)
+print type(k), k
+zc = complex(ones(2, 2), zeros(2, 2))
+zv = reshape(zc, 4)
+parallel_do(4, zv, __kernel__ (a : cvec, pos : int) -> _
+    a[pos] = a[pos] * 1i + pos)
+print zc, real(zv) + imag(zv)
