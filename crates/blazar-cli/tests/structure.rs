@@ -149,3 +149,23 @@ fn a_reshape_is_read_in_place_by_the_kernel_around_it() {
         assert_eq!(launches_on(&k, line), vec![1], "line {line}: {k:?}");
     }
 }
+
+#[test]
+fn a_reshape_statement_is_a_view_and_launches_nothing() {
+    let (out, k, copies) = profile(
+        "x = rand(40, 30, 3)\n\
+         y = reshape(x, [40, 90])\n\
+         y[0, 89] = -1\n\
+         v = reshape(y, 3600)\n\
+         print size(y), x[0, 29, 2], size(v), v[89]\n",
+    );
+    assert_eq!(out, "[40,90]-1[1,3600]-1\n");
+    for line in [2, 4] {
+        assert_eq!(
+            launches_on(&k, line),
+            Vec::<u64>::new(),
+            "line {line}: {k:?}"
+        );
+    }
+    assert_eq!(copies, "none", "the CPU copies nothing");
+}

@@ -144,7 +144,7 @@ impl CudaBackend {
 /// Two matrices of one real element type, large enough (16K elements each) that a
 /// product on the GPU pays for copying them there.
 fn large_matrices(a: &ArrayRef, b: &ArrayRef) -> bool {
-    let (Ok(x), Ok(y)) = (a.data.meta(), b.data.meta()) else {
+    let (Ok(x), Ok(y)) = (a.meta(), b.meta()) else {
         return false;
     };
     x.dims.len() == 2

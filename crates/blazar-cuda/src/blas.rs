@@ -29,7 +29,7 @@ fn on_device(a: &ArrayRef) -> Option<On> {
     }
     let dev = a.data.device().try_borrow().ok()?;
     let d = dev.as_ref()?.as_any().downcast_ref::<DeviceArray>()?;
-    let meta = a.data.meta().ok()?;
+    let meta = a.meta().ok()?;
     let elem = meta.elem();
     if !matches!(elem, ElemType::F32 | ElemType::F64) {
         return None;

@@ -202,12 +202,11 @@ pub fn oom_or(e: DriverError, bytes: usize) -> String {
     }
 }
 
-/// The host-side shape of an array (always current, whatever the residency).
+/// The shape of an array as its reference sees it (a reshaped view has its own dims;
+/// always current, whatever the residency).
 pub fn dims_of(a: &ArrayRef) -> Result<Vec<usize>, String> {
-    a.data
-        .host_unsynced()
-        .try_borrow()
-        .map(|h: std::cell::Ref<'_, Array>| h.dims.clone())
+    a.meta()
+        .map(|m| m.dims)
         .map_err(|_| "an array is in use".to_string())
 }
 

@@ -74,7 +74,7 @@ impl Lookup for HostScope<'_, '_, '_> {
 
     fn array_dims(&self, n: &str) -> Option<Vec<usize>> {
         match self.at.value_in(self.frame, n)? {
-            blazar_runtime::Value::Array(a) => Some(a.data.borrow().size()),
+            blazar_runtime::Value::Array(a) => Some(a.borrow().size()),
             _ => None,
         }
     }
@@ -83,7 +83,7 @@ impl Lookup for HostScope<'_, '_, '_> {
         let blazar_runtime::Value::Array(a) = self.at.value_in(self.frame, n)? else {
             return None;
         };
-        let a = a.data.borrow();
+        let a = a.borrow();
         if offset >= a.len() || a.is_cell() {
             return None;
         }

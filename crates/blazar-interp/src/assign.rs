@@ -212,7 +212,7 @@ impl<'p> Interp<'p> {
                 // M×N×1 cube).
                 let v = self.eval(value, frame)?;
                 let mut dims = match &v {
-                    Value::Array(r) => r.data.borrow().to_f64_vec(),
+                    Value::Array(r) => r.borrow().to_f64_vec(),
                     _ => vec![],
                 };
                 if dims.len() < n {
@@ -268,7 +268,7 @@ fn plain_ints(idx: &[IndexArg]) -> Option<Vec<i64>> {
 fn destructure(v: &Value, n: usize) -> blazar_runtime::RtResult<Vec<Value>> {
     match v {
         Value::Array(r) => {
-            let a = r.data.borrow();
+            let a = r.borrow();
             if a.len() != n {
                 blazar_runtime::rt_bail!("cannot assign {} values to {n} targets", a.len());
             }

@@ -108,7 +108,7 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 return mismatch(&v, t);
             };
             let (have_rank, have_elem) = {
-                let Ok(a) = r.data.meta() else {
+                let Ok(a) = r.meta() else {
                     return mismatch(&v, t);
                 };
                 (a.rank() as u32, a.elem())
@@ -128,7 +128,7 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
                 return mismatch(&v, t);
             };
             let (n, rank, have_elem) = {
-                let Ok(a) = r.data.meta() else {
+                let Ok(a) = r.meta() else {
                     return mismatch(&v, t);
                 };
                 (a.len(), a.rank(), a.elem())
@@ -179,7 +179,7 @@ fn convert_elems(v: Value, have: ElemType, want: &Ty, prec: Prec) -> RtResult<Va
         Ty::CScalar if !matches!(have, ElemType::Cell) => ElemType::complex(prec),
         Ty::Int(k) if have == ElemType::Int(int_ty(*k)) => return Ok(v),
         _ if have == ElemType::Cell => {
-            let a = r.data.borrow();
+            let a = r.borrow();
             if let blazar_runtime::Buffer::Cell(items) = &a.buf {
                 if items.iter().all(|x| type_of_plain(x).conforms_to(want)) {
                     drop(a);
@@ -190,11 +190,8 @@ fn convert_elems(v: Value, have: ElemType, want: &Ty, prec: Prec) -> RtResult<Va
         }
         _ => rt_bail!("element types differ"),
     };
-    let converted = r.data.borrow().convert(target);
-    Ok(Value::Array(blazar_runtime::ArrayRef {
-        data: std::rc::Rc::new(blazar_runtime::Store::new(converted)),
-        mode: r.mode,
-    }))
+    let converted = r.borrow().convert(target);
+    Ok(Value::array_with(converted, r.mode))
 }
 
 /// The value a class field starts with when not given.
@@ -243,7 +240,7 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
         let Value::Array(r) = v else {
             rt_bail!("a matrix literal cannot mix {} and arrays", v.kind_name());
         };
-        let a = r.data.borrow();
+        let a = r.borrow();
         if a.is_cell() {
             rt_bail!("a matrix literal cannot hold cell arrays; use `a, b' for cells");
         }
@@ -284,7 +281,7 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
     let mut k = 0;
     for v in &vals {
         if let Value::Array(r) = v {
-            let a = r.data.borrow();
+            let a = r.borrow();
             for i in 0..a.len() {
                 out.buf.set_c(k, a.get_c(i));
                 k += 1;

@@ -42,7 +42,7 @@ pub fn max_block(dims: &[usize]) -> Vec<usize> {
 fn int_list(v: &Value) -> Option<Vec<i64>> {
     match v {
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             (0..a.len()).map(|i| a.get_value(i).as_i64()).collect()
         }
         v => v.as_i64().map(|x| vec![x]),
@@ -59,7 +59,7 @@ pub fn read_dims(v: &Value) -> Result<(Vec<usize>, Option<Vec<usize>>), String> 
             .collect()
     };
     if let Value::Array(a) = v {
-        let arr = a.data.borrow();
+        let arr = a.borrow();
         if arr.rank() == 2 && arr.dims[0] == 2 && !arr.is_cell() {
             let n = arr.dims[1];
             let vals: Option<Vec<i64>> = (0..2 * n).map(|i| arr.get_value(i).as_i64()).collect();

@@ -126,7 +126,7 @@ impl<'p> Interp<'p> {
                 let v = self.eval(iter, frame)?;
                 let items: Vec<Value> = match &v {
                     Value::Array(a) => {
-                        let a = a.data.borrow();
+                        let a = a.borrow();
                         (0..a.len()).map(|i| a.get_value(i)).collect()
                     }
                     v if v.is_scalar() => vec![v.clone()],

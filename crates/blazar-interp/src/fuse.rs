@@ -79,15 +79,6 @@ struct Fusion {
     recycle: Option<ArrayRef>,
 }
 
-impl Fusion {
-    /// Keeps `arr` (the region input `key`) alive until the launch, once.
-    fn hold(&mut self, key: usize, arr: &ArrayRef) {
-        if !self.arrays.iter().any(|(k, _)| *k == key) {
-            self.arrays.push((key, arr.clone()));
-        }
-    }
-}
-
 /// One-argument builtins AIR fuses.
 const UNARY: &[&str] = &[
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
@@ -227,7 +218,7 @@ impl<'p> Interp<'p> {
                 if self.big(&Operand::Val(b.clone(), false)) {
                     let n = match idx.as_slice() {
                         // `x[:]` of a matrix or cube: its elements as a vec, in place.
-                        [IndexArg::All] => self.reshape_node(arr, None, f),
+                        [IndexArg::All] => self.colon_node(arr, f),
                         _ => self.view_node(arr, &idx, f),
                     };
                     if let Some(n) = n {
@@ -250,7 +241,6 @@ impl<'p> Interp<'p> {
                 let int = match &x {
                     Operand::Node(n) => f.b.ty(*n).is_int(),
                     Operand::Val(Value::Array(a), _) => a
-                        .data
                         .meta()
                         .is_ok_and(|m| matches!(m.elem(), blazar_runtime::ElemType::Int(_))),
                     Operand::Val(..) => false,
@@ -350,6 +340,9 @@ impl<'p> Interp<'p> {
                     }
                     let big = self.big(&x);
                     let x = self.force(x, f, e.span)?;
+                    // `reshape` of an array is a view of its elements (the host
+                    // builtin, O(1)), which a parent reads as an input of its own shape.
+                    let big = big && m != Move::Reshape;
                     if let (true, Value::Array(arr)) = (big, &x) {
                         if let Some(n) = self.move_node(m, arr, &rest, f) {
                             return Ok(Operand::Node(n));
@@ -453,7 +446,7 @@ impl<'p> Interp<'p> {
         match o {
             Operand::Node(_) => true,
             Operand::Val(Value::Array(a), _) => {
-                a.data.meta().is_ok_and(|m| m.len() >= self.fuse_min)
+                a.meta().is_ok_and(|m| m.len() >= self.fuse_min)
                     || (self.device_arrays
                         && a.data.residency() == blazar_runtime::Residency::Device)
             }
@@ -473,12 +466,12 @@ impl<'p> Interp<'p> {
                 Some(f.b.scalar(ScalarArg::Int(*i), scalar_of(*t), *konst))
             }
             Operand::Val(Value::Array(a), _) => {
-                let m = a.data.meta().ok()?;
+                let m = a.meta().ok()?;
                 let elem = elem_scalar(m.elem())?;
                 if m.len() > i32::MAX as usize {
                     return None;
                 }
-                let key = Rc::as_ptr(&a.data) as usize;
+                let key = f.key(a)?;
                 let n = f.b.array(key, elem, &m.dims)?;
                 f.hold(key, a);
                 Some(n)

@@ -90,7 +90,7 @@ impl<'p> Interp<'p> {
                 let d = self.eval(&args[1], frame)?;
                 let dims: Vec<usize> = match &d {
                     Value::Array(a) => {
-                        let a = a.data.borrow();
+                        let a = a.borrow();
                         (0..a.len()).map(|k| a.get_f64(k).max(1.0) as usize).collect()
                     }
                     v => vec![v.as_f64().unwrap_or(1.0).max(1.0) as usize],

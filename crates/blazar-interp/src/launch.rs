@@ -12,9 +12,9 @@ use crate::interp::{Frame, Interp};
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, FnId, FnKind, Ty as HTy};
 use blazar_kir::{Kernel, Scalar};
-use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_launch::{KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_passes::{ArgSig, Signature};
-use blazar_runtime::{ArrayRef, Buffer, FuncRef, Prec, Value};
+use blazar_runtime::{Buffer, FuncRef, Prec, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -58,11 +58,7 @@ fn fit_launch_rank(dims: &mut Vec<usize>, rank: usize) {
     }
 }
 
-/// The values a launch passes, flattened in the kernel's parameter order.
-pub(crate) enum Flat {
-    Value(KValue),
-    Array(ArrayRef),
-}
+pub(crate) use crate::launch_values::Flat;
 
 impl<'p> Interp<'p> {
     /// The signature entry of one argument, and its flattened values.
@@ -94,7 +90,7 @@ impl<'p> Interp<'p> {
                 })
             }
             Value::Array(a) if matches!(declared, Some(HTy::FixedVec { .. })) => {
-                let arr = a.data.borrow();
+                let arr = a.borrow();
                 let e = elem_scalar(arr.elem())
                     .ok_or("a cell cannot be passed as a fixed-length vector")?;
                 let n = arr.len();
@@ -119,7 +115,7 @@ impl<'p> Interp<'p> {
                     return Ok(ArgSig::Array(t));
                 }
                 // A cell of arrays of one type (`vec[mat]`).
-                let arr = a.data.borrow();
+                let arr = a.borrow();
                 let Buffer::Cell(items) = &arr.buf else {
                     return Err("unsupported array".into());
                 };
@@ -449,24 +445,8 @@ impl<'p> Interp<'p> {
         span: Span,
         fail: &dyn Fn(KernelError) -> Box<RunError>,
     ) -> R<Vec<KValue>> {
-        // Each distinct array once; parameters naming the same array share it.
-        let mut distinct: Vec<ArrayRef> = Vec::new();
-        let mut args = Vec::with_capacity(flat.len());
-        for f in flat {
-            args.push(match f {
-                Flat::Value(v) => ArgVal::Value(v),
-                Flat::Array(a) => {
-                    let i = match distinct.iter().position(|d| Rc::ptr_eq(&d.data, &a.data)) {
-                        Some(i) => i,
-                        None => {
-                            distinct.push(a);
-                            distinct.len() - 1
-                        }
-                    };
-                    ArgVal::Array(i)
-                }
-            });
-        }
+        let (args, distinct) = crate::launch_values::distinct_arrays(flat)
+            .map_err(|what| RunError::new(span, format!("({name}) {}: {what}", k.name)))?;
         let Some(backend) = self.backend.clone() else {
             return Err(RunError::new(
                 span,

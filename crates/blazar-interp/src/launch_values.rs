@@ -1,12 +1,46 @@
 //! The values of a launch: scalar and array types of run-time values for signatures,
-//! array extents, arguments converted into copies that the kernel may not write, kernel
-//! values turned back into host values, and where a kernel's error line is in its file.
+//! array extents, the distinct arrays a launch passes, arguments converted into copies
+//! that the kernel may not write, kernel values turned back into host values, and where
+//! a kernel's error line is in its file.
 
 use blazar_diagnostics::Span;
 use blazar_kir::{ArrayTy, ReadMode, Scalar, Space, WriteMode};
-use blazar_launch::KValue;
+use blazar_launch::{ArgVal, KValue};
 use blazar_runtime::{Array, ArrayRef, ElemType, IntTy, Mode, Prec, Value};
 use num_complex::Complex64;
+
+/// The values a launch passes, flattened in the kernel's parameter order.
+pub(crate) enum Flat {
+    Value(KValue),
+    Array(ArrayRef),
+}
+
+/// The launch's arguments with each distinct array once (parameters naming the same
+/// array share it), or why they cannot be passed: a kernel takes an array with one
+/// shape, so an array and a reshaped view of it of another shape cannot both be.
+pub(crate) fn distinct_arrays(flat: Vec<Flat>) -> Result<(Vec<ArgVal>, Vec<ArrayRef>), String> {
+    let mut distinct: Vec<ArrayRef> = Vec::new();
+    let mut args = Vec::with_capacity(flat.len());
+    for f in flat {
+        args.push(match f {
+            Flat::Value(v) => ArgVal::Value(v),
+            Flat::Array(a) => {
+                match distinct.iter().position(|d| d.same_store(&a)) {
+                    Some(i) if !distinct[i].same_view(&a) => return Err(
+                        "an array and a reshaped view of it cannot both be passed to one kernel"
+                            .into(),
+                    ),
+                    Some(i) => ArgVal::Array(i),
+                    None => {
+                        distinct.push(a);
+                        ArgVal::Array(distinct.len() - 1)
+                    }
+                }
+            }
+        });
+    }
+    Ok((args, distinct))
+}
 
 /// The int type of an int scalar type.
 pub(crate) fn int_of(s: Scalar) -> IntTy {
@@ -48,7 +82,7 @@ pub(crate) fn elem_scalar(e: ElemType) -> Option<Scalar> {
 
 pub(crate) fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
     // Shape and element type only: a launch must not pull device data to the host.
-    let arr = a.data.meta().ok()?;
+    let arr = a.meta().ok()?;
     let (read, write) = match a.mode.mode {
         Mode::Default | Mode::Safe => (ReadMode::Zero, WriteMode::Skip),
         Mode::Circular => (ReadMode::Circular, WriteMode::Skip),
@@ -71,7 +105,6 @@ pub(crate) fn array_ty(a: &ArrayRef) -> Option<ArrayTy> {
 pub(crate) fn extents_of(v: &Value) -> Vec<u32> {
     match v {
         Value::Array(a) => a
-            .data
             .meta()
             .map(|m| m.dims.iter().map(|&d| d as u32).collect())
             .unwrap_or_default(),

@@ -153,7 +153,7 @@ impl<'p> Interp<'p> {
                 Some(Value::Real(_)) => self.float_scalar(),
                 Some(Value::Complex(_)) => self.complex_scalar(),
                 Some(Value::Array(a)) => {
-                    let meta = a.data.meta().ok();
+                    let meta = a.meta().ok();
                     match meta.and_then(|m| crate::launch::elem_scalar(m.elem())) {
                         Some(Scalar::C32 | Scalar::C64) => self.complex_scalar(),
                         Some(Scalar::F32 | Scalar::F64) => self.float_scalar(),
@@ -255,7 +255,7 @@ impl<'p> Interp<'p> {
         let c = p.cached.as_ref()?;
         let target_ok = self.target_is(c.target.as_deref());
         let numel_ok = match self.var_ref(c.array, frame) {
-            Some(Value::Array(a)) => a.data.meta().is_ok_and(|m| m.len() as i64 == c.numel),
+            Some(Value::Array(a)) => a.meta().is_ok_and(|m| m.len() as i64 == c.numel),
             _ => false,
         };
         (target_ok && numel_ok).then_some(c.kernel)
@@ -281,7 +281,7 @@ impl<'p> Interp<'p> {
 /// Whether every element access of array `v` stays inside it over these ranges (the
 /// kernel then needs no bounds checks).
 fn inside(p: &ParallelLoop, v: Var, a: &ArrayRef, ranges: &[Range]) -> bool {
-    let Ok(meta) = a.data.meta() else {
+    let Ok(meta) = a.meta() else {
         return false;
     };
     let dims = meta.dims.clone();

@@ -47,10 +47,10 @@ fn type_with(prog: Option<&Program>, v: &Value) -> Ty {
         },
         Value::Array(r) => {
             // Shape and element type only (cells never live on a device).
-            let Ok(a) = r.data.meta() else {
+            let (Ok(m), Ok(a)) = (r.meta(), r.data.meta_host()) else {
                 return Ty::Unknown;
             };
-            let rank = Some(a.rank() as u32);
+            let rank = Some(m.rank() as u32);
             let elem = match (&a.buf, a.elem()) {
                 (Buffer::Cell(items), _) => {
                     let mut tys = items.iter().map(|x| type_with(prog, x));

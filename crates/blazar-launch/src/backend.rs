@@ -215,7 +215,7 @@ pub fn with_host_arrays<R>(
 ) -> Result<R, KernelError> {
     let mut guards = Vec::with_capacity(arrays.len());
     for d in arrays {
-        guards.push(d.data.try_borrow_mut().map_err(|_| {
+        guards.push(d.try_borrow_mut().map_err(|_| {
             KernelError::new(
                 0,
                 KernelErrorKind::BadLaunch,

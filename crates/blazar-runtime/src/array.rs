@@ -3,12 +3,11 @@
 //! An [`Array`] has a *rank* fixed by its type (`vec` 1, `mat` 2, `cube` 3, `cube{N}` N)
 //! and `dims` with one extent per rank, the last index fastest in memory. A `vec` of
 //! length N reports `size == [1, N]`. Arrays are shared by reference through
-//! [`ArrayRef`], which also carries the boundary access mode of the variable.
+//! [`ArrayRef`](crate::ArrayRef), which also carries the boundary access mode of the
+//! variable and, for a reshaped view, its own dims.
 
-use crate::store::Store;
 use crate::value::{IntTy, Prec, Value};
 use num_complex::{Complex32, Complex64};
-use std::rc::Rc;
 
 /// Element type of an array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -321,32 +320,6 @@ impl Mode {
 pub struct Access {
     pub mode: Mode,
     pub is_const: bool,
-}
-
-/// A shared reference to an array plus the access mode of the variable holding it.
-#[derive(Clone, Debug)]
-pub struct ArrayRef {
-    pub data: Rc<Store>,
-    pub mode: Access,
-}
-
-impl ArrayRef {
-    pub fn new(a: Array) -> ArrayRef {
-        ArrayRef {
-            data: Rc::new(Store::new(a)),
-            mode: Access::default(),
-        }
-    }
-
-    /// An array of zeros made where it is first used (see [`Residency::Zero`]).
-    ///
-    /// [`Residency::Zero`]: crate::Residency::Zero
-    pub fn zeros(dims: Vec<usize>, elem: ElemType) -> ArrayRef {
-        ArrayRef {
-            data: Rc::new(Store::new_zeros(dims, elem)),
-            mode: Access::default(),
-        }
-    }
 }
 
 /// An N-d array with row-major storage.

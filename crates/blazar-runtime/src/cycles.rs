@@ -73,7 +73,7 @@ pub fn note_store(container: &Value, v: &Value) {
     }
     let (addr, weak) = match container {
         Value::Array(a) => {
-            if !a.data.meta().is_ok_and(|m| m.is_cell()) {
+            if !a.meta().is_ok_and(|m| m.is_cell()) {
                 return;
             }
             (
@@ -306,7 +306,7 @@ pub fn collect() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::ArrayRef;
+    use crate::aref::ArrayRef;
 
     fn cell(n: usize) -> Value {
         Value::array(Array::new(vec![n], Buffer::Cell(vec![Value::Real(0.0); n])))
@@ -314,7 +314,7 @@ mod tests {
 
     fn put(c: &Value, i: usize, v: Value) {
         let Value::Array(a) = c else { unreachable!() };
-        if let Buffer::Cell(vals) = &mut a.data.borrow_mut().buf {
+        if let Buffer::Cell(vals) = &mut a.borrow_mut().buf {
             vals[i] = v.clone();
         }
         note_store(c, &v);
@@ -364,7 +364,7 @@ mod tests {
         // `c` is still a variable: its cycle survives, contents intact.
         assert_eq!(collect(), 0);
         let Value::Array(a) = &c else { unreachable!() };
-        assert!(matches!(&a.data.borrow().buf, Buffer::Cell(v) if matches!(v[0], Value::Func(_))));
+        assert!(matches!(&a.borrow().buf, Buffer::Cell(v) if matches!(v[0], Value::Func(_))));
         drop(c);
         assert!(collect() >= 2);
         assert_eq!(wf.strong_count(), 0);

@@ -70,7 +70,7 @@ fn write_value(s: &mut String, v: &Value, prec: Prec, depth: usize) {
         Value::Complex(z) => s.push_str(&format_complex(*z, prec)),
         Value::Str(t) => s.push_str(t),
         Value::Func(_) => s.push_str("<function>"),
-        Value::Array(a) => match a.data.try_borrow() {
+        Value::Array(a) => match a.try_borrow() {
             Ok(a) => write_array(s, &a, prec, depth),
             Err(_) => s.push_str("<array>"),
         },

@@ -60,11 +60,11 @@ pub use select::slice_dims;
 #[cfg(test)]
 mod tests;
 
-use crate::array::{Array, ArrayRef, Buffer, ElemType, Mode};
+use crate::aref::{ArrRead, ArrWrite, ArrayRef};
+use crate::array::{Array, Buffer, ElemType, Mode};
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtError, RtResult};
 use num_complex::Complex64;
-use std::cell::{Ref, RefMut};
 
 /// One index argument as evaluated by the interpreter.
 #[derive(Clone, Debug)]
@@ -138,15 +138,15 @@ pub(crate) fn write_at(i: i64, n: usize, mode: Mode, w: Where) -> RtResult<Optio
 /// Host read `a[args]` with the access mode of `a`.
 pub fn get(a: &ArrayRef, args: &[IndexArg]) -> RtResult<Value> {
     let arr = borrow(a)?;
-    check_shape(&arr)?;
-    let plan = select::plan(&arr.dims, args, a.mode.mode, false)?;
+    check_shape(arr.dims(), arr.buf())?;
+    let plan = select::plan(arr.dims(), args, a.mode.mode, false)?;
     if plan.all_scalar {
         return Ok(match plan.scalar_offset() {
-            Some(o) => arr.buf.get_value(o),
+            Some(o) => arr.buf().get_value(o),
             None => zero_value(arr.elem()),
         });
     }
-    let buf = select::gather(&arr.buf, &plan.sels, plan.count);
+    let buf = select::gather(arr.buf(), &plan.sels, plan.count);
     Ok(Value::array(Array::new(plan.shape, buf)))
 }
 
@@ -155,24 +155,25 @@ pub fn set(a: &ArrayRef, args: &[IndexArg], v: &Value, _prec: Prec) -> RtResult<
     check_writable(a)?;
     let (dims, elem) = {
         let arr = borrow(a)?;
-        check_shape(&arr)?;
-        (arr.dims.clone(), arr.elem())
+        check_shape(arr.dims(), arr.buf())?;
+        (arr.dims().to_vec(), arr.elem())
     };
     let plan = select::plan(&dims, args, a.mode.mode, true)?;
     if let Value::Array(r) = v {
         // A single cell element stores the array itself: fall through to the broadcast.
         if !(elem == ElemType::Cell && plan.all_scalar) {
-            // Copy the value array first when it is the target itself.
+            // Copy the value array first when it shares the target's elements (the
+            // target itself or a view of it).
             let owned;
             let guard;
-            let src: &Array = if std::rc::Rc::ptr_eq(&r.data, &a.data) {
-                owned = borrow(r)?.clone();
+            let src: &Array = if r.same_store(a) {
+                owned = borrow(r)?.to_array();
                 &owned
             } else {
                 guard = borrow(r)?;
                 &guard
             };
-            check_shape(src)?;
+            check_shape(&src.dims, &src.buf)?;
             let same_pos = plan.mask && src.dims == dims;
             let fits = same_pos || src.len() == plan.count;
             if elem != ElemType::Cell {
@@ -213,8 +214,8 @@ pub fn set(a: &ArrayRef, args: &[IndexArg], v: &Value, _prec: Prec) -> RtResult<
 /// Fast read `a[i]`, `a[i, j]`, ... with plain integer indices; no allocation.
 pub fn get_scalar_index(a: &ArrayRef, idx: &[i64]) -> RtResult<Value> {
     let arr = borrow(a)?;
-    match locate(&arr, idx, a.mode.mode, false)? {
-        Some(o) => Ok(arr.buf.get_value(o)),
+    match locate(arr.dims(), arr.buf(), idx, a.mode.mode, false)? {
+        Some(o) => Ok(arr.buf().get_value(o)),
         None => Ok(zero_value(arr.elem())),
     }
 }
@@ -232,24 +233,30 @@ pub fn set_scalar_index(a: &ArrayRef, idx: &[i64], v: &Value) -> RtResult<()> {
         return set(a, &args, v, Prec::default());
     }
     check_storable(arr.elem(), v)?;
-    if let Some(o) = locate(&arr, idx, a.mode.mode, true)? {
+    if let Some(o) = locate(&arr.dims, &arr.buf, idx, a.mode.mode, true)? {
         arr.buf.set_value(o, v);
     }
     Ok(())
 }
 
 /// The flat offset of integer coordinates, `None` when outside under a lenient mode.
-fn locate(arr: &Array, idx: &[i64], mode: Mode, write: bool) -> RtResult<Option<usize>> {
-    check_shape(arr)?;
+fn locate(
+    dims: &[usize],
+    buf: &Buffer,
+    idx: &[i64],
+    mode: Mode,
+    write: bool,
+) -> RtResult<Option<usize>> {
+    check_shape(dims, buf)?;
     let k = idx.len();
     if k == 0 {
         rt_bail!("an index is required");
     }
-    let linear = k == 1 && arr.rank() >= 2;
+    let linear = k == 1 && dims.len() >= 2;
     let mut off = 0usize;
     let mut inside = true;
     for (d, &i) in idx.iter().enumerate() {
-        let n = select::eff_dim(&arr.dims, k, d);
+        let n = select::eff_dim(dims, k, d);
         let w = if linear { Where::Linear } else { Where::Dim(d) };
         let r = if write {
             write_at(i, n, mode, w)?
@@ -264,15 +271,13 @@ fn locate(arr: &Array, idx: &[i64], mode: Mode, write: bool) -> RtResult<Option<
     Ok(inside.then_some(off))
 }
 
-fn borrow(a: &ArrayRef) -> RtResult<Ref<'_, Array>> {
-    a.data
-        .try_borrow()
+fn borrow(a: &ArrayRef) -> RtResult<ArrRead<'_>> {
+    a.try_borrow()
         .map_err(|_| RtError::new("the array is being modified"))
 }
 
-fn borrow_mut(a: &ArrayRef) -> RtResult<RefMut<'_, Array>> {
-    a.data
-        .try_borrow_mut()
+fn borrow_mut(a: &ArrayRef) -> RtResult<ArrWrite<'_>> {
+    a.try_borrow_mut()
         .map_err(|_| RtError::new("the array is in use"))
 }
 
@@ -284,16 +289,13 @@ fn check_writable(a: &ArrayRef) -> RtResult<()> {
 }
 
 /// Refuses arrays whose dims do not match their storage (never index past the buffer).
-fn check_shape(arr: &Array) -> RtResult<()> {
-    let n = arr
-        .dims
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d));
-    if n != Some(arr.buf.len()) {
+fn check_shape(dims: &[usize], buf: &Buffer) -> RtResult<()> {
+    let n = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    if n != Some(buf.len()) {
         rt_bail!(
             "malformed array: dims {:?} for {} elements",
-            arr.dims,
-            arr.buf.len()
+            dims,
+            buf.len()
         );
     }
     Ok(())

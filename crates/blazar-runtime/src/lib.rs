@@ -4,6 +4,7 @@
 //! knows nothing of syntax; errors are [`RtError`] messages that the caller locates.
 
 pub mod alloc;
+pub mod aref;
 pub mod array;
 pub mod builtins;
 pub mod cycles;
@@ -14,7 +15,8 @@ pub mod store;
 mod teardown;
 pub mod value;
 
-pub use array::{Access, Array, ArrayRef, Buffer, ElemType, Mode};
+pub use aref::{ArrRead, ArrWrite, ArrayRef, Meta};
+pub use array::{Access, Array, Buffer, ElemType, Mode};
 pub mod traffic;
 pub use store::{take_device_fault, DeviceCopy, Residency, Store};
 pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};

@@ -294,7 +294,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
             if numeric_class(a).is_none() || numeric_class(b).is_none() {
                 return Err(who.bad_kinds(a, b));
             }
-            let (x, y) = match (x.data.try_borrow(), y.data.try_borrow()) {
+            let (x, y) = match (x.try_borrow(), y.try_borrow()) {
                 (Ok(x), Ok(y)) => (x, y),
                 _ => rt_bail!("operator `*`: array is being modified"),
             };
@@ -360,7 +360,7 @@ pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
         (UnOp::Not, Value::Int(x, _)) => Ok(Value::Real(b2f(*x == 0))),
         (UnOp::Not, Value::Complex(z)) => Ok(Value::Real(b2f(!nz(*z)))),
         (_, Value::Array(r)) => {
-            let arr = r.data.try_borrow().map_err(|_| bad())?;
+            let arr = r.try_borrow().map_err(|_| bad())?;
             let buf = match op {
                 UnOp::Neg => {
                     map_num_buf!(&arr.buf, v => v.iter().map(|&x| x.wrapping_neg_like()).collect(), cell => return Err(bad()))

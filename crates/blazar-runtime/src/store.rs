@@ -1,10 +1,14 @@
 //! Where an array's elements live: the host copy, an optional device copy, and which
 //! of the two is current (lazy residency).
 //!
-//! Every [`ArrayRef`](crate::ArrayRef) shares one [`Store`]. Host code reads and writes
-//! through [`Store::borrow`] and [`Store::borrow_mut`], which first bring the host copy
-//! up to date when a device holds newer data (one download), and a host write marks
-//! the device copy stale. A backend (the CUDA runtime) attaches its own copy as a
+//! Every [`ArrayRef`](crate::ArrayRef) of an array, and of every reshaped view of it,
+//! shares one [`Store`]. The store's host `Array` carries the dims the elements were
+//! made with; a view's own dims live in its `ArrayRef`, so host code reads and writes
+//! through [`ArrayRef::borrow`](crate::ArrayRef::borrow) and
+//! [`ArrayRef::borrow_mut`](crate::ArrayRef::borrow_mut), which call
+//! [`Store::read_host`] and [`Store::write_host`]: those first bring the host copy up to
+//! date when a device holds newer data (one download), and a host write marks the
+//! device copy stale. A backend (the CUDA runtime) attaches its own copy as a
 //! [`DeviceCopy`] and says, after a kernel writes it, that the device is newer. Arrays
 //! that never meet a device pay one `Cell` read per borrow.
 //!
@@ -123,32 +127,35 @@ impl Store {
         self.state.set(Residency::Both);
     }
 
-    /// Reads the array on the host.
-    pub fn borrow(&self) -> Ref<'_, Array> {
+    /// Reads the elements on the host; the `dims` are the storage's, which a view's
+    /// are not (read through [`ArrayRef::borrow`](crate::ArrayRef::borrow)).
+    pub fn read_host(&self) -> Ref<'_, Array> {
         self.sync_host();
         self.host.borrow()
     }
 
-    pub fn try_borrow(&self) -> Result<Ref<'_, Array>, BorrowError> {
+    pub fn try_read_host(&self) -> Result<Ref<'_, Array>, BorrowError> {
         self.sync_host();
         self.host.try_borrow()
     }
 
-    /// The array's shape and element type, without synchronising: for `size`, `type`
-    /// and launch signatures, which must not pull device data back to the host. The
-    /// elements behind it may be stale; read them through [`Store::borrow`].
-    pub fn meta(&self) -> Result<Ref<'_, Array>, BorrowError> {
+    /// The storage's shape and element type, without synchronising: for backends that
+    /// size device copies, which must not pull device data back to the host. The
+    /// elements behind it may be stale; a reference's shape is
+    /// [`ArrayRef::meta`](crate::ArrayRef::meta).
+    pub fn meta_host(&self) -> Result<Ref<'_, Array>, BorrowError> {
         self.host.try_borrow()
     }
 
-    /// Writes the array on the host: the device copy becomes stale.
-    pub fn borrow_mut(&self) -> RefMut<'_, Array> {
+    /// Writes the elements on the host: the device copy becomes stale. The `dims` are
+    /// the storage's (write through [`ArrayRef::borrow_mut`](crate::ArrayRef::borrow_mut)).
+    pub fn write_host(&self) -> RefMut<'_, Array> {
         self.sync_host();
         self.mark_host_written();
         self.host.borrow_mut()
     }
 
-    pub fn try_borrow_mut(&self) -> Result<RefMut<'_, Array>, BorrowMutError> {
+    pub fn try_write_host(&self) -> Result<RefMut<'_, Array>, BorrowMutError> {
         self.sync_host();
         let r = self.host.try_borrow_mut()?;
         self.mark_host_written();
@@ -162,7 +169,7 @@ impl Store {
     }
 
     /// The host array without synchronising: its `dims` and element type are always
-    /// current, its elements only when [`Store::residency`] is not `Device`. For
+    /// current (the storage's, not a view's), its elements only when [`Store::residency`] is not `Device`. For
     /// backends that move the elements themselves.
     pub fn host_unsynced(&self) -> &RefCell<Array> {
         &self.host
@@ -235,11 +242,11 @@ mod tests {
         let s = Store::new(Array::zeros(vec![3], ElemType::F32));
         *s.device().borrow_mut() = Some(Box::new(Fake(vec![1.0, 2.0, 3.0], false)));
         s.set_residency(Residency::Device);
-        assert_eq!(s.borrow().get_f64(2), 3.0);
+        assert_eq!(s.read_host().get_f64(2), 3.0);
         assert_eq!(s.residency(), Residency::Both);
-        s.borrow_mut().buf.set_f64(0, 9.0);
+        s.write_host().buf.set_f64(0, 9.0);
         assert_eq!(s.residency(), Residency::Host);
-        assert_eq!(s.borrow().get_f64(0), 9.0);
+        assert_eq!(s.read_host().get_f64(0), 9.0);
     }
 
     #[test]
@@ -247,7 +254,7 @@ mod tests {
         let s = Store::new(Array::zeros(vec![2], ElemType::F32));
         *s.device().borrow_mut() = Some(Box::new(Fake(vec![], true)));
         s.set_residency(Residency::Device);
-        assert_eq!(s.borrow().get_f64(0), 0.0);
+        assert_eq!(s.read_host().get_f64(0), 0.0);
         assert_eq!(take_device_fault().as_deref(), Some("device fault"));
         assert_eq!(take_device_fault(), None);
     }
@@ -256,11 +263,15 @@ mod tests {
     fn zeros_are_made_on_their_first_host_access() {
         let s = Store::new_zeros(vec![2, 3], ElemType::F64);
         assert_eq!(s.residency(), Residency::Zero);
-        assert_eq!(s.meta().unwrap().len(), 6, "the shape is known at once");
-        assert_eq!(s.meta().unwrap().buf.len(), 0, "no host elements yet");
-        assert_eq!(s.borrow().get_f64(5), 0.0);
+        assert_eq!(
+            s.meta_host().unwrap().len(),
+            6,
+            "the shape is known at once"
+        );
+        assert_eq!(s.meta_host().unwrap().buf.len(), 0, "no host elements yet");
+        assert_eq!(s.read_host().get_f64(5), 0.0);
         assert_eq!(s.residency(), Residency::Host);
-        s.borrow_mut().buf.set_f64(1, 4.0);
-        assert_eq!(s.borrow().get_f64(1), 4.0);
+        s.write_host().buf.set_f64(1, 4.0);
+        assert_eq!(s.read_host().get_f64(1), 4.0);
     }
 }

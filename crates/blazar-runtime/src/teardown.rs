@@ -90,7 +90,8 @@ impl Drop for Closure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::{Array, ArrayRef};
+    use crate::aref::ArrayRef;
+    use crate::array::Array;
     use crate::value::FuncRef;
     use std::cell::RefCell;
 
@@ -154,7 +155,7 @@ mod tests {
         let mut o = Object::default();
         o.set("a", inner);
         drop(Value::Object(Rc::new(RefCell::new(o))));
-        let host = kept.data.borrow();
+        let host = kept.borrow();
         assert!(matches!(&host.buf, Buffer::Cell(c) if matches!(c[0], Value::Int(7, _))));
         let _ = ArrayRef::clone(&kept);
     }

@@ -1,6 +1,7 @@
 //! Run-time values of host code: scalars, strings, arrays, functions and objects.
 
-use crate::array::{Access, Array, ArrayRef};
+use crate::aref::ArrayRef;
+use crate::array::{Access, Array};
 use num_complex::Complex64;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -163,10 +164,7 @@ impl Value {
     }
 
     pub fn array_with(a: Array, mode: Access) -> Value {
-        Value::Array(ArrayRef {
-            data: Rc::new(crate::store::Store::new(a)),
-            mode,
-        })
+        Value::Array(ArrayRef::of(Rc::new(crate::store::Store::new(a)), mode))
     }
 
     /// The value as a real number, if it is a real or integer scalar.
@@ -207,7 +205,7 @@ impl Value {
             Value::Int(v, _) => Some(*v != 0),
             Value::Complex(z) => Some(z.re != 0.0 || z.im != 0.0),
             Value::Array(a) => {
-                let a = a.data.borrow();
+                let a = a.borrow();
                 if a.is_cell() {
                     return None;
                 }
@@ -225,7 +223,7 @@ impl Value {
             Value::Complex(_) => "cscalar",
             Value::Str(_) => "string",
             Value::Array(a) => {
-                if a.data.borrow().is_cell() {
+                if a.borrow().is_cell() {
                     "cell array"
                 } else {
                     "array"

@@ -2,9 +2,9 @@
 % the result's linear index (row-major order does not change), so `2 * reshape(x, d)`
 % is one kernel that copies nothing: several dimension forms, leading and trailing
 % unit dimensions, cubes, empty arrays, ints and complex values, reductions of all
-% elements and along a dimension, and broadcasting (which runs the reshape alone
-% first). A statement `y = reshape(x, d)` gives a new array (one copy kernel on a
-% device): a write through either name leaves the other as it was.
+% elements and along a dimension, and broadcasting. A statement `y = reshape(x, d)`
+% is a view of x's elements (no kernel, no copy): a write through either name is seen
+% through the other. `x[:]` stays a copy, as every slice read is.
 % ==
 % options { --fuse-min 0 }
 % stdout {
@@ -33,10 +33,12 @@
 %   [3-3i,4-4i],
 %   [5-5i,6-6i] ][1+1i,2+2i,3+3i,4+4i,5+5i,6+6i]
 % [3,0][0,4][7]
-% [ [1,2,3],
+% [ [100,2,3],
 %   [4,5,-6] ][ [100,2],
 %   [3,4],
-%   [5,6] ]
+%   [5,-6] ]
+% [100,2,3,4,5,-6][ [100,2,3],
+%   [4,5,-6] ]
 % }
 A = [[1, 2, 3], [4, 5, 6]]
 print reshape(A, [3, 2]), reshape(A, 6), reshape(A, 1, 6), size(reshape(A, [1, 2, 3]))
@@ -51,8 +53,12 @@ print type(reshape(n, [6])), reshape(n * 2, 3, 2), type(n[:]), n[:] - 1
 z = complex(A, -A)
 print reshape(z, [3, 2]), conj(z[:])
 print size(reshape(zeros(0, 3), [3, 0])), size(reshape(zeros(0), [0, 4])), reshape(7, [1, 1])
-% reshape returns a new array: a write through either name leaves the other as it was
+% reshape returns a view: a write through either name is seen through the other
 B = reshape(A, [3, 2])
 B[0, 0] = 100
 A[1, 2] = -6
 print A, B
+% x[:] is a copy: writing it leaves A as it was
+F = A[:]
+F[0] = -1
+print A[:], A

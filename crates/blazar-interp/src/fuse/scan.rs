@@ -49,7 +49,7 @@ impl<'p> Interp<'p> {
         self.launch_space(&sums, flat, &[chunks], span)?;
         // Each chunk's starting value, in the accumulator's type.
         let offs = {
-            let t = totals.data.borrow();
+            let t = totals.borrow();
             let mut o = blazar_runtime::Array::zeros(vec![chunks], elem_type(acc));
             let mut run = Value::Int(i64::from(r == Reduce::Prod), int_ty(acc));
             if acc.is_float() {

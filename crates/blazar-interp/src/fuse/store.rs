@@ -53,7 +53,7 @@ impl<'p> Interp<'p> {
         let read = f.arrays.iter().any(|(k, _)| *k == key);
         // Held by the variable, by `recycle`, and by the region's inputs if it is one.
         let holders = 2 + read as usize;
-        let meta = r.data.meta().ok()?;
+        let meta = r.meta().ok()?;
         let fits = meta.dims == done.dims && meta.elem() == elem;
         // A join reads its parts at other positions than it writes.
         let joins = done

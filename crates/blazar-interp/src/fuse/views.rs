@@ -1,6 +1,7 @@
 //! Arrays read through index maps inside a region: slices (`x[a..s..b, :, k]`),
-//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`); and
-//! gathers `x[idx]` with an int array of indices (AIR `Input::Table`).
+//! `copy`, `transpose` and `repmat`, each a view of the array (AIR `Input::View`);
+//! gathers `x[idx]` with an int array of indices (AIR `Input::Table`); and the keys by
+//! which a region holds the arrays it reads.
 
 use super::*;
 
@@ -28,8 +29,29 @@ pub(super) enum Move {
     FlipUd,
     FlipLr,
     Circshift,
-    /// `reshape(x, dims)`: the elements in place, read at the result's linear index.
+    /// `reshape(x, dims)`: a view of the elements on the host (no node).
     Reshape,
+}
+
+impl Fusion {
+    /// Keeps `arr` (the region input `key`) alive until the launch, once.
+    pub(super) fn hold(&mut self, key: usize, arr: &ArrayRef) {
+        if !self.arrays.iter().any(|(k, _)| *k == key) {
+            self.arrays.push((key, arr.clone()));
+        }
+    }
+
+    /// The input key of `arr` (its store), or `None` when the region already reads the
+    /// same elements under another shape (a reshaped view and its array: one kernel
+    /// takes an array with one shape, so the host evaluates that operation).
+    pub(super) fn key(&self, arr: &ArrayRef) -> Option<usize> {
+        let key = Rc::as_ptr(&arr.data) as usize;
+        let clash = self
+            .arrays
+            .iter()
+            .any(|(k, a)| *k == key && !a.same_view(arr));
+        (!clash).then_some(key)
+    }
 }
 
 impl<'p> Interp<'p> {
@@ -49,9 +71,10 @@ impl<'p> Interp<'p> {
             return self.reorder_node(m, arr, rest, f);
         }
         if m == Move::Reshape {
-            return self.reshape_node(arr, Some(rest), f);
+            // A view on the host (`ArrayRef::reshaped`), never a node.
+            return None;
         }
-        let meta = arr.data.meta().ok()?;
+        let meta = arr.meta().ok()?;
         let elem = elem_scalar(meta.elem())?;
         let src = meta.dims.clone();
         drop(meta);
@@ -65,7 +88,7 @@ impl<'p> Interp<'p> {
             Move::Repmat => {
                 let reps: Vec<i64> = match rest {
                     [Value::Array(r)] => {
-                        let a = r.data.try_borrow().ok()?;
+                        let a = r.try_borrow().ok()?;
                         (0..a.len()).map(|i| a.buf.get_f64(i) as i64).collect()
                     }
                     vals => vals.iter().map(|v| v.as_i64()).collect::<Option<_>>()?,
@@ -101,7 +124,7 @@ impl<'p> Interp<'p> {
                 params.extend([0, 1]);
             }
         }
-        let key = Rc::as_ptr(&arr.data) as usize;
+        let key = f.key(arr)?;
         let n = f.b.view(key, elem, axes, params, dims)?;
         f.hold(key, arr);
         Some(n)
@@ -119,7 +142,7 @@ impl<'p> Interp<'p> {
         rest: &[Value],
         f: &mut Fusion,
     ) -> Option<NodeRef> {
-        let meta = arr.data.meta().ok()?;
+        let meta = arr.meta().ok()?;
         let elem = elem_scalar(meta.elem())?;
         let (dims, size) = (meta.dims.clone(), meta.size());
         drop(meta);
@@ -134,7 +157,7 @@ impl<'p> Interp<'p> {
             _ => {
                 let shifts: Vec<i64> = match rest.first()? {
                     Value::Array(r) => {
-                        let a = r.data.try_borrow().ok()?;
+                        let a = r.try_borrow().ok()?;
                         if a.is_cell() || a.elem().is_complex() {
                             return None;
                         }
@@ -183,41 +206,25 @@ impl<'p> Interp<'p> {
                 params.extend([0, 1]);
             }
         }
-        let key = Rc::as_ptr(&arr.data) as usize;
+        let key = f.key(arr)?;
         let node = f.b.view(key, elem, axes, params, dims)?;
         f.hold(key, arr);
         Some(node)
     }
 
-    /// `reshape(arr, dims...)` (`rest`: the dims as one vector or several ints), or
-    /// `arr[:]` (`None`: every element as a vec), as the array read in place at the
-    /// result's linear index (row-major order is unchanged). `None` where the host
-    /// must judge (a bad size, another element count) or the shape stays.
-    pub(super) fn reshape_node(
-        &self,
-        arr: &ArrayRef,
-        rest: Option<&[Value]>,
-        f: &mut Fusion,
-    ) -> Option<NodeRef> {
-        let meta = arr.data.meta().ok()?;
+    /// `arr[:]` (every element as a vec) as the array read in place at the result's
+    /// linear index (row-major order is unchanged). `None` where the host must judge
+    /// (a vec, an empty array) or the shape stays.
+    pub(super) fn colon_node(&self, arr: &ArrayRef, f: &mut Fusion) -> Option<NodeRef> {
+        let meta = arr.meta().ok()?;
         let elem = elem_scalar(meta.elem())?;
         let (src, n) = (meta.dims.clone(), meta.len());
         drop(meta);
-        let want: Vec<usize> = match rest {
-            None if src.len() >= 2 => vec![n],
-            None => return None,
-            Some(vals) => builtins::dims_from_args("reshape", vals).ok()?,
-        };
-        let count = want.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
-        let dims = blazar_runtime::Array::canonical_dims(&want);
-        if count != n || n == 0 || src.is_empty() || src.len() > 4 {
+        if src.len() < 2 || n == 0 || src.len() > 4 {
             return None;
         }
-        if dims == src {
-            return self.node_of(&Operand::Val(Value::Array(arr.clone()), false), f);
-        }
-        let key = Rc::as_ptr(&arr.data) as usize;
-        let node = f.b.linear(key, elem, src.len() as u8, dims)?;
+        let key = f.key(arr)?;
+        let node = f.b.linear(key, elem, src.len() as u8, vec![n])?;
         f.hold(key, arr);
         Some(node)
     }
@@ -230,7 +237,7 @@ impl<'p> Interp<'p> {
         idx: &[IndexArg],
         f: &mut Fusion,
     ) -> Option<NodeRef> {
-        let m = arr.data.meta().ok()?;
+        let m = arr.meta().ok()?;
         let elem = elem_scalar(m.elem())?;
         if m.dims.len() != idx.len() || m.len() > i32::MAX as usize {
             return None;
@@ -283,7 +290,7 @@ impl<'p> Interp<'p> {
                 params.extend([start, step]);
             }
         }
-        let key = Rc::as_ptr(&arr.data) as usize;
+        let key = f.key(arr)?;
         let n = f.b.view(key, elem, axes, params, dims)?;
         f.hold(key, arr);
         Some(n)
@@ -308,7 +315,7 @@ impl<'p> Interp<'p> {
             blazar_runtime::Mode::Safe => ReadMode::Zero,
             _ => return None,
         };
-        let m = table.data.meta().ok()?;
+        let m = table.meta().ok()?;
         let elem = elem_scalar(m.elem())?;
         let rank = m.dims.len();
         let logical = m.size().len();
@@ -320,7 +327,7 @@ impl<'p> Interp<'p> {
         if idims.len() == 1 && rank >= 2 && idims[0] == logical {
             return None;
         }
-        let key = Rc::as_ptr(&table.data) as usize;
+        let key = f.key(table)?;
         let n = f.b.gather(key, elem, rank as u8, read, index)?;
         f.hold(key, table);
         Some(n)
@@ -339,7 +346,6 @@ impl<'p> Interp<'p> {
             return Ok(None);
         };
         let int = ix
-            .data
             .meta()
             .is_ok_and(|m| matches!(m.elem(), blazar_runtime::ElemType::Int(_)));
         if !int || !self.big(&o) || self.backend.is_none() {

@@ -12,7 +12,6 @@ use crate::array::{Array, Buffer, ElemType};
 use crate::ops::{complex_buffer, int_buffer, real_buffer};
 use crate::value::{Prec, Value};
 use crate::{rt_bail, RtResult};
-use std::cell::Ref;
 
 /// The argument as an array (scalars become 1×1), with its `size` padded to `rank`.
 pub(super) fn array_arg(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
@@ -21,7 +20,6 @@ pub(super) fn array_arg(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
         Value::Int(x, t) => Ok(Array::new(vec![1], int_buffer(*t, vec![*x]))),
         Value::Complex(z) => Ok(Array::new(vec![1], complex_buffer(prec, vec![*z]))),
         Value::Array(r) => Ok(r
-            .data
             .try_borrow()
             .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
             .clone()),
@@ -36,7 +34,7 @@ pub(super) fn int_list(name: &str, what: &str, v: &Value) -> RtResult<Vec<i64>> 
     let bad = || crate::RtError::new(format!("{name}: {what} must be integers"));
     match v {
         Value::Array(r) => {
-            let a = r.data.try_borrow().map_err(|_| bad())?;
+            let a = r.try_borrow().map_err(|_| bad())?;
             if a.is_cell() || a.elem().is_complex() {
                 return Err(bad());
             }
@@ -57,11 +55,10 @@ pub(super) fn dim(name: &str, v: &Value) -> RtResult<usize> {
 }
 
 /// A borrow of a numeric (not cell) array argument.
-pub(super) fn numeric<'a>(name: &str, v: &'a Value) -> RtResult<Ref<'a, Array>> {
+pub(super) fn numeric<'a>(name: &str, v: &'a Value) -> RtResult<crate::ArrRead<'a>> {
     match v {
         Value::Array(r) => {
             let a = r
-                .data
                 .try_borrow()
                 .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?;
             if a.is_cell() {

@@ -6,7 +6,8 @@ pub(super) mod shape;
 
 use super::math::bi;
 use super::{Builtin, Ctx};
-use crate::array::{Access, Array, ArrayRef, Buffer, ElemType};
+use crate::aref::ArrayRef;
+use crate::array::{Access, Array, Buffer, ElemType};
 use crate::ops::{complex_buffer, int_buffer, real_buffer};
 use crate::value::{Object, Prec, Value};
 use crate::{rt_bail, RtResult};
@@ -34,7 +35,6 @@ pub fn dims_from_args(name: &str, args: &[Value]) -> RtResult<Vec<usize>> {
         [] => rt_bail!("{name}: expected dimensions"),
         [Value::Array(r)] => {
             let a = r
-                .data
                 .try_borrow()
                 .map_err(|_| crate::RtError::new(format!("{name}: bad dimensions")))?;
             if a.is_cell() {
@@ -167,7 +167,6 @@ fn copy(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(match &args[0] {
         Value::Array(r) => {
             let a = r
-                .data
                 .try_borrow()
                 .map_err(|_| crate::RtError::new("copy: array is being modified"))?;
             Value::array_with(
@@ -195,7 +194,6 @@ fn deep(v: &Value, depth: usize) -> RtResult<Value> {
     Ok(match v {
         Value::Array(r) => {
             let a = r
-                .data
                 .try_borrow()
                 .map_err(|_| crate::RtError::new("deepcopy: array is being modified"))?;
             let copy = match &a.buf {
@@ -251,7 +249,6 @@ fn lincell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         }
         if let Value::Array(r) = v {
             let a = r
-                .data
                 .try_borrow()
                 .map_err(|_| crate::RtError::new("lincell: cell is being modified"))?;
             if let Buffer::Cell(items) = &a.buf {
@@ -264,7 +261,7 @@ fn lincell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         out.push(v.clone());
         Ok(())
     }
-    if !matches!(&args[0], Value::Array(r) if r.data.meta().is_ok_and(|a| a.is_cell())) {
+    if !matches!(&args[0], Value::Array(r) if r.meta().is_ok_and(|a| a.is_cell())) {
         rt_bail!("lincell: expected a cell, got {}", args[0].kind_name());
     }
     let mut leaves = Vec::new();
@@ -280,10 +277,9 @@ fn object(_ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
 pub(super) fn to_array(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
     Ok(match v {
         Value::Array(r) => r
-            .data
             .try_borrow()
             .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
-            .clone(),
+            .to_array(),
         Value::Real(x) => Array::new(vec![1], real_buffer(prec, vec![*x])),
         Value::Int(x, t) => Array::new(vec![1], int_buffer(*t, vec![*x])),
         Value::Complex(z) => Array::new(vec![1], complex_buffer(prec, vec![*z])),

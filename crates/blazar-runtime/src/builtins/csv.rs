@@ -96,7 +96,6 @@ fn csvwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let name = path_arg("csvwrite", &args[0])?;
     let a = match &args[1] {
         Value::Array(r) => r
-            .data
             .try_borrow()
             .map_err(|_| RtError::new("csvwrite: array is being modified"))?
             .clone(),

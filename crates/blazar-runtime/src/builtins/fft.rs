@@ -84,7 +84,7 @@ fn input(name: &str, v: &Value) -> RtResult<(Vec<usize>, Vec<Complex64>)> {
             Ok((vec![1], vec![v.as_complex().unwrap_or_default()]))
         }
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             if a.is_cell() {
                 rt_bail!("{name}: expected a numeric array, got a cell array");
             }

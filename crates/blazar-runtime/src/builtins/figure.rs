@@ -226,7 +226,7 @@ fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 fn reals(who: &str, v: &Value) -> RtResult<Vec<f64>> {
     match v {
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             if a.is_cell() || a.elem().is_complex() {
                 rt_bail!("{who}: expected real numbers, got {}", v.kind_name());
             }
@@ -323,8 +323,8 @@ fn legend(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let mut names = Vec::new();
     for a in args {
         match a {
-            Value::Array(c) if c.data.borrow().is_cell() => {
-                let c = c.data.borrow();
+            Value::Array(c) if c.borrow().is_cell() => {
+                let c = c.borrow();
                 for k in 0..c.len() {
                     names.push(text_arg("legend", &c.get_value(k))?);
                 }

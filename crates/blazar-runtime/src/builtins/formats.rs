@@ -84,7 +84,7 @@ fn exrwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             args[1].kind_name()
         );
     };
-    let a = a.data.borrow();
+    let a = a.borrow();
     if a.is_cell() || a.elem().is_complex() {
         rt_bail!("exrwrite: expected real data, got {}", args[1].kind_name());
     }
@@ -136,7 +136,7 @@ fn pages_arg(v: Option<&Value>) -> RtResult<Option<Vec<usize>>> {
     };
     match v {
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             if a.is_cell() || a.elem().is_complex() {
                 return Err(bad());
             }
@@ -223,7 +223,7 @@ fn tiffread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     };
     let (h, w) = match slices.first() {
         Some(Value::Array(a)) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             (a.dims[0], a.dims[1])
         }
         _ => (0, 0),
@@ -262,7 +262,7 @@ mod tests {
     fn reals(v: &Value) -> (Vec<usize>, Vec<f64>) {
         match v {
             Value::Array(a) => {
-                let a = a.data.borrow();
+                let a = a.borrow();
                 (a.dims.clone(), a.to_f64_vec())
             }
             _ => panic!("not an array"),
@@ -329,7 +329,7 @@ mod tests {
         let Value::Array(cell) = field(&second, "slices") else {
             panic!()
         };
-        let page = cell.data.borrow().get_value(0);
+        let page = cell.borrow().get_value(0);
         assert_eq!(reals(&page).1, vec![4.0, 5.0, 6.0]);
         assert!(tiffread(&mut c, &[Value::str(&path), Value::int(3)]).is_err());
         assert!(tiffread(&mut c, &[Value::str(&path), Value::Real(-1.0)]).is_err());

@@ -158,7 +158,7 @@ pub(super) type Range = Option<(f64, f64)>;
 
 pub(super) fn display_range(v: &Value) -> RtResult<Range> {
     if let Value::Array(a) = v {
-        let a = a.data.borrow();
+        let a = a.borrow();
         if !a.is_cell() && !a.elem().is_complex() {
             match a.len() {
                 0 => return Ok(None),
@@ -191,7 +191,7 @@ impl Pixels {
                 v.kind_name()
             );
         };
-        let a = a.data.borrow();
+        let a = a.borrow();
         if a.is_cell() || a.elem().is_complex() {
             rt_bail!(
                 "{name}: expected a real image, got {}",
@@ -291,7 +291,7 @@ struct Wide {
 impl Wide {
     fn from_value(v: &Value) -> RtResult<Option<Wide>> {
         let Value::Array(a) = v else { return Ok(None) };
-        let a = a.data.borrow();
+        let a = a.borrow();
         let Buffer::U16(data) = &a.buf else {
             return Ok(None);
         };

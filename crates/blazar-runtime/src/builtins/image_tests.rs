@@ -13,7 +13,7 @@ fn unique(ext: &str) -> String {
 
 fn arr(v: &Value) -> Array {
     match v {
-        Value::Array(a) => a.data.borrow().clone(),
+        Value::Array(a) => a.borrow().clone(),
         _ => panic!("not an array"),
     }
 }

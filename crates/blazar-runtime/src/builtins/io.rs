@@ -145,7 +145,7 @@ fn encode(v: &Value, out: &mut Vec<u8>, depth: usize) -> RtResult<()> {
             out.extend_from_slice(s.as_bytes());
         }
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             if let Buffer::Cell(items) = &a.buf {
                 out.extend_from_slice(format!("cell {}\n", dims_text(&a.dims)).as_bytes());
                 for item in items {

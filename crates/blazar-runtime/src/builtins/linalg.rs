@@ -62,7 +62,7 @@ impl Operand {
 pub(super) fn operand(name: &str, v: &Value) -> RtResult<Operand> {
     let is_complex = match v {
         Value::Complex(_) => true,
-        Value::Array(r) => r.data.meta().is_ok_and(|m| m.elem().is_complex()),
+        Value::Array(r) => r.meta().is_ok_and(|m| m.elem().is_complex()),
         _ => false,
     };
     if !is_complex {
@@ -242,7 +242,7 @@ fn linsolve(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     }
     let a = operand("linsolve", &args[0])?;
     let b_is_vec = match &args[1] {
-        Value::Array(r) => r.data.meta().is_ok_and(|m| m.rank() == 1),
+        Value::Array(r) => r.meta().is_ok_and(|m| m.rank() == 1),
         _ => true,
     };
     let b = operand("linsolve", &args[1])?;

@@ -78,7 +78,7 @@ pub(super) fn map1(
             CRule::Real(g) => Ok(Value::Real(prec.round(g(*z)))),
         },
         Value::Array(r) => {
-            let a = r.data.try_borrow().map_err(|_| expected_numeric(name, v))?;
+            let a = r.try_borrow().map_err(|_| expected_numeric(name, v))?;
             let buf = match (&a.buf, int) {
                 (Buffer::Cell(_), _) => return Err(expected_numeric(name, v)),
                 (Buffer::F32(x), _) if prec == Prec::Single => {
@@ -137,7 +137,7 @@ pub(super) fn map_to_int(
             Ok(Value::Int(t.wrap(fi(*x, *s, t)), t))
         }
         Value::Array(r) => {
-            let a = r.data.try_borrow().map_err(|_| expected_numeric(name, v))?;
+            let a = r.try_borrow().map_err(|_| expected_numeric(name, v))?;
             let buf = match a.elem() {
                 crate::ElemType::Cell => return Err(expected_numeric(name, v)),
                 crate::ElemType::Int(s) => {

@@ -97,7 +97,7 @@ fn parse_dims(name: &str, args: &[Value]) -> RtResult<Option<Vec<usize>>> {
     let raw: Vec<usize> = match args {
         [] => return Ok(None),
         [Value::Array(a)] => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             if a.is_cell() || a.elem().is_complex() {
                 rt_bail!("{name}: expected a vector of dimensions");
             }

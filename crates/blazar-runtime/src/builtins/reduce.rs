@@ -20,7 +20,6 @@ use crate::ops::{
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
 use num_complex::Complex64;
-use std::cell::Ref;
 
 type C = Complex64;
 
@@ -114,10 +113,10 @@ fn promoted(t: IntTy) -> IntTy {
     }
 }
 
-fn borrow<'a>(name: &str, v: &'a Value) -> RtResult<Ref<'a, Array>> {
+fn borrow<'a>(name: &str, v: &'a Value) -> RtResult<crate::ArrRead<'a>> {
     match v {
         Value::Array(r) => {
-            let a = r.data.try_borrow().map_err(|_| expected_numeric(name, v))?;
+            let a = r.try_borrow().map_err(|_| expected_numeric(name, v))?;
             if a.is_cell() {
                 return Err(expected_numeric(name, v));
             }

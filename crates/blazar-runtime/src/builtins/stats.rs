@@ -192,8 +192,7 @@ fn all(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 fn isempty(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let empty = match &args[0] {
         Value::Array(r) => {
-            r.data
-                .meta()
+            r.meta()
                 .map_err(|_| crate::RtError::new("isempty: array is being modified"))?
                 .len()
                 == 0
@@ -210,7 +209,6 @@ fn isscalar(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         Value::Real(_) | Value::Int(..) | Value::Complex(_) => true,
         Value::Array(r) => {
             let m = r
-                .data
                 .meta()
                 .map_err(|_| crate::RtError::new("isscalar: array is being modified"))?;
             m.len() == 1 && !m.is_cell()

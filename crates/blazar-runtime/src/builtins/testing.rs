@@ -55,7 +55,7 @@ pub fn call(name: &str, args: &[Value]) -> RtResult<Value> {
 /// The array inside a value (a copy).
 pub fn array(v: &Value) -> Array {
     match v {
-        Value::Array(a) => a.data.borrow().clone(),
+        Value::Array(a) => a.borrow().clone(),
         other => panic!("not an array: {other:?}"),
     }
 }

@@ -79,7 +79,6 @@ pub(crate) fn eff_dim(dims: &[usize], k: usize, d: usize) -> usize {
 pub(crate) fn plan(dims: &[usize], args: &[IndexArg], mode: Mode, write: bool) -> RtResult<Plan> {
     if let [IndexArg::Value(Value::Array(r))] = args {
         let m = r
-            .data
             .try_borrow()
             .map_err(|_| RtError::new("the index array is in use"))?;
         if let Some(positions) = mask_positions(&m, dims) {
@@ -147,7 +146,6 @@ fn parse_arg(arg: &IndexArg) -> RtResult<Coords> {
             Value::Real(x) => Coords::One(real_index(*x)?),
             Value::Array(r) => {
                 let m = r
-                    .data
                     .try_borrow()
                     .map_err(|_| RtError::new("the index array is in use"))?;
                 Coords::List(array_coords(&m)?)

@@ -14,13 +14,10 @@ fn iota(dims: Vec<usize>) -> ArrayRef {
 }
 
 fn with_mode(a: &ArrayRef, mode: Mode) -> ArrayRef {
-    ArrayRef {
-        data: a.data.clone(),
-        mode: Access {
-            mode,
-            is_const: false,
-        },
-    }
+    a.with_mode(Access {
+        mode,
+        is_const: false,
+    })
 }
 
 fn i(v: i64) -> IndexArg {
@@ -43,7 +40,7 @@ fn num(v: Value) -> f64 {
 fn arr(v: Value) -> (Vec<usize>, Vec<f64>) {
     match v {
         Value::Array(r) => {
-            let a = r.data.borrow();
+            let a = r.borrow();
             (a.dims.clone(), a.to_f64_vec())
         }
         other => panic!("not an array: {other:?}"),
@@ -51,7 +48,7 @@ fn arr(v: Value) -> (Vec<usize>, Vec<f64>) {
 }
 
 fn data(a: &ArrayRef) -> Vec<f64> {
-    a.data.borrow().to_f64_vec()
+    a.borrow().to_f64_vec()
 }
 
 fn err(r: RtResult<impl std::fmt::Debug>) -> String {
@@ -183,7 +180,7 @@ fn slice_dims_follow_matlab() {
         panic!()
     };
     assert!(!std::rc::Rc::ptr_eq(&r.data, &m.data));
-    assert_eq!(r.data.borrow().elem(), ElemType::F64);
+    assert_eq!(r.borrow().elem(), ElemType::F64);
 }
 
 #[test]
@@ -309,13 +306,10 @@ fn write_modes_and_const() {
         Prec::Double
     )
     .is_err());
-    let c = ArrayRef {
-        data: v.data.clone(),
-        mode: Access {
-            mode: Mode::Default,
-            is_const: true,
-        },
-    };
+    let c = v.with_mode(Access {
+        mode: Mode::Default,
+        is_const: true,
+    });
     assert_eq!(
         err(set_scalar_index(&c, &[0], &Value::Real(1.0))),
         "cannot write to a 'const array"
@@ -358,8 +352,8 @@ fn cells() {
     let Value::Array(sl) = get(&c, &[range(0, 1, 1)]).unwrap() else {
         panic!()
     };
-    assert!(sl.data.borrow().is_cell());
-    assert_eq!(sl.data.borrow().len(), 2);
+    assert!(sl.borrow().is_cell());
+    assert_eq!(sl.borrow().len(), 2);
 }
 
 #[test]

@@ -10,7 +10,6 @@ use crate::value::{IntTy, Prec, Value};
 use crate::{RtError, RtResult};
 use num_complex::{Complex32, Complex64};
 use std::borrow::Cow;
-use std::cell::Ref;
 
 type C = Complex64;
 
@@ -99,8 +98,8 @@ pub(crate) fn numeric_class(v: &Value) -> Option<Class> {
         Value::Int(_, t) => Some(Class::Int(*t)),
         Value::Complex(_) => Some(Class::Complex),
         Value::Array(a) => {
-            let a = a.data.try_borrow().ok()?;
-            match a.buf {
+            let a = a.try_borrow().ok()?;
+            match a.buf() {
                 Buffer::Cell(_) => None,
                 Buffer::F32(_) | Buffer::F64(_) => Some(Class::Real),
                 Buffer::C32(_) | Buffer::C64(_) => Some(Class::Complex),
@@ -195,7 +194,7 @@ pub(crate) enum Side<'a> {
     Int(i64, IntTy),
     Real(f64),
     Complex(C),
-    Arr(Ref<'a, Array>),
+    Arr(crate::ArrRead<'a>),
 }
 
 impl<'a> Side<'a> {
@@ -204,14 +203,14 @@ impl<'a> Side<'a> {
             Value::Real(x) => Side::Real(*x),
             Value::Int(x, t) => Side::Int(*x, *t),
             Value::Complex(z) => Side::Complex(*z),
-            Value::Array(a) => Side::Arr(a.data.try_borrow().ok()?),
+            Value::Array(a) => Side::Arr(a.try_borrow().ok()?),
             _ => return None,
         })
     }
 
     fn dims(&self) -> &[usize] {
         match self {
-            Side::Arr(a) => &a.dims,
+            Side::Arr(a) => a.dims(),
             _ => &[],
         }
     }
@@ -221,7 +220,7 @@ impl<'a> Side<'a> {
             Side::Int(x, t) => Src::One(t.to_f64(*x)),
             Side::Real(x) => Src::One(*x),
             Side::Complex(z) => Src::One(z.re),
-            Side::Arr(a) => Src::Many(reals_of(&a.buf)),
+            Side::Arr(a) => Src::Many(reals_of(a.buf())),
         }
     }
 
@@ -230,7 +229,7 @@ impl<'a> Side<'a> {
             Side::Int(x, _) => Src::One(*x),
             Side::Real(x) => Src::One(*x as i64),
             Side::Complex(z) => Src::One(z.re as i64),
-            Side::Arr(a) => Src::Many(ints_of(&a.buf)),
+            Side::Arr(a) => Src::Many(ints_of(a.buf())),
         }
     }
 
@@ -239,7 +238,7 @@ impl<'a> Side<'a> {
             Side::Int(x, t) => Src::One(C::new(t.to_f64(*x), 0.0)),
             Side::Real(x) => Src::One(C::new(*x, 0.0)),
             Side::Complex(z) => Src::One(*z),
-            Side::Arr(a) => Src::Many(complexes_of(&a.buf)),
+            Side::Arr(a) => Src::Many(complexes_of(a.buf())),
         }
     }
 
@@ -250,7 +249,7 @@ impl<'a> Side<'a> {
             Side::Int(x, t) => exact(t.to_f64(*x)).map(Src::One),
             Side::Real(x) => exact(*x).map(Src::One),
             Side::Complex(_) => None,
-            Side::Arr(a) => match &a.buf {
+            Side::Arr(a) => match a.buf() {
                 Buffer::F32(v) => Some(Src::Many(Cow::Borrowed(v))),
                 _ => None,
             },

@@ -14,7 +14,7 @@ fn mat(m: usize, n: usize, x: &[f64]) -> Value {
 fn arr(v: &Value) -> (Vec<usize>, Vec<f64>, ElemType) {
     match v {
         Value::Array(a) => {
-            let a = a.data.borrow();
+            let a = a.borrow();
             (a.dims.clone(), a.to_f64_vec(), a.elem())
         }
         other => panic!("not an array: {other:?}"),

@@ -43,7 +43,6 @@ fn int_value(x: usize) -> Value {
 fn size_of(name: &str, v: &Value) -> RtResult<Vec<usize>> {
     Ok(match v {
         Value::Array(r) => r
-            .data
             .meta()
             .map_err(|_| crate::RtError::new(format!("{name}: array is being modified")))?
             .size(),
@@ -58,7 +57,7 @@ fn int_list(name: &str, what: &str, v: &Value) -> RtResult<Vec<i64>> {
     let bad = || crate::RtError::new(format!("{name}: {what} must be integers"));
     match v {
         Value::Array(r) => {
-            let a = r.data.try_borrow().map_err(|_| bad())?;
+            let a = r.try_borrow().map_err(|_| bad())?;
             if a.is_cell() || a.elem().is_complex() {
                 return Err(bad());
             }
@@ -110,18 +109,31 @@ fn numel(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// `ndims(x)`: the rank of an array (vec 1, mat 2, cube 3); 0 for scalars, 1 for strings.
 fn ndims(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::int(match &args[0] {
-        Value::Array(r) => r.data.meta().map(|a| a.rank() as i64).unwrap_or(1),
+        Value::Array(r) => r.meta().map(|a| a.rank() as i64).unwrap_or(1),
         Value::Str(_) => 1,
         _ => 0,
     }))
 }
 
-/// `reshape(x, dims...)`: a copy with new dims and the same element count.
+/// `reshape(x, dims...)`: a view of `x`'s elements with new dims and the same element
+/// count (no copy: writes through either name are seen through the other); a scalar
+/// or string argument becomes a new array.
 fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let dims = dims_from_args("reshape", &args[1..])?;
-    let mut a = to_array("reshape", &args[0], ctx.prec)?;
+    let (size, len) = match &args[0] {
+        Value::Array(r) => {
+            let m = r
+                .meta()
+                .map_err(|_| crate::RtError::new("reshape: array is being modified"))?;
+            (m.size(), m.len())
+        }
+        v => {
+            let a = to_array("reshape", v, ctx.prec)?;
+            (a.size(), a.len())
+        }
+    };
     let n: usize = dims.iter().product();
-    if n != a.len() {
+    if n != len {
         let text = |d: &[usize]| {
             d.iter()
                 .map(|x| x.to_string())
@@ -129,14 +141,20 @@ fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
                 .join("x")
         };
         rt_bail!(
-            "reshape: cannot reshape {} ({} elements) to {} ({n} elements)",
-            text(&a.size()),
-            a.len(),
+            "reshape: cannot reshape {} ({len} elements) to {} ({n} elements)",
+            text(&size),
             text(&dims)
         );
     }
-    a.dims = Array::canonical_dims(&dims);
-    Ok(Value::array(a))
+    let dims = Array::canonical_dims(&dims);
+    Ok(match &args[0] {
+        Value::Array(r) => Value::Array(r.reshaped(dims)),
+        v => {
+            let mut a = to_array("reshape", v, ctx.prec)?;
+            a.dims = dims;
+            Value::array(a)
+        }
+    })
 }
 
 /// `repmat(x, [m, n, ...])` or `repmat(x, m, n, ...)`: tiles `x` (a vec is 1×N).
@@ -197,7 +215,6 @@ fn transpose(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         ),
     };
     let a = r
-        .data
         .try_borrow()
         .map_err(|_| crate::RtError::new("transpose: array is being modified"))?;
     match a.dims.as_slice() {
@@ -225,7 +242,6 @@ fn squeeze(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         return Ok(args[0].clone());
     };
     let a = r
-        .data
         .try_borrow()
         .map_err(|_| crate::RtError::new("squeeze: array is being modified"))?;
     let mut dims: Vec<usize> = a.dims.iter().copied().filter(|&d| d != 1).collect();

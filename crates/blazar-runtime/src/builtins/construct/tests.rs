@@ -158,7 +158,7 @@ fn positions_and_copies() {
     let shallow = call("copy", &[cell.clone()]).unwrap();
     let deep = call("deepcopy", &[cell]).unwrap();
     let first = |v: &Value| match v {
-        Value::Array(a) => a.data.borrow().get_value(0),
+        Value::Array(a) => a.borrow().get_value(0),
         _ => unreachable!(),
     };
     let same = |x: &Value, y: &Value| match (x, y) {

@@ -47,7 +47,7 @@ fn imshow_rescales_and_finish_writes_files() {
     assert_eq!((number(&h1), number(&h2)), (1, 2));
     let r = rasterize(&mut c, std::slice::from_ref(&h1)).unwrap();
     let a = match &r {
-        Value::Array(a) => a.data.borrow().clone(),
+        Value::Array(a) => a.borrow().clone(),
         _ => panic!(),
     };
     assert_eq!(a.dims, vec![2, 2, 3]);
@@ -111,7 +111,7 @@ fn plots_hold_and_rasterize() {
     }
     let r = rasterize(&mut c, &[h]).unwrap();
     let a = match &r {
-        Value::Array(a) => a.data.borrow().clone(),
+        Value::Array(a) => a.borrow().clone(),
         _ => panic!(),
     };
     assert_eq!(a.dims, vec![480, 640, 3]);

@@ -181,7 +181,7 @@ fn complex_or_real(d: Vec<Complex64>, prec: crate::value::Prec) -> Value {
 /// The diagonal matrix of a vector value.
 fn diag_of(d: &Value, prec: crate::value::Prec) -> Value {
     let v: Vec<f64> = match d {
-        Value::Array(r) => r.data.borrow().to_f64_vec(),
+        Value::Array(r) => r.borrow().to_f64_vec(),
         other => vec![other.as_f64().unwrap_or(0.0)],
     };
     let n = v.len();

@@ -86,10 +86,7 @@ fn complex(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
                 Ok(Value::Complex(v.as_complex().unwrap_or_default()))
             }
             Value::Array(r) => {
-                let a = r
-                    .data
-                    .try_borrow()
-                    .map_err(|_| expected_numeric("complex", v))?;
+                let a = r.try_borrow().map_err(|_| expected_numeric("complex", v))?;
                 if a.is_cell() {
                     return Err(expected_numeric("complex", v));
                 }
