@@ -58,11 +58,14 @@ fn a_published_folder_verifies_and_leaves_nothing_else() {
     let _ = std::fs::remove_dir_all(&r);
 }
 
+/// A way to spoil a published folder, named.
+type Tamper = (&'static str, fn(&Path));
+
 #[test]
 fn a_changed_or_forged_folder_is_removed() {
     let r = root("forged");
     let s = Store::open(&r, "native").unwrap();
-    let tamper: [(&str, fn(&Path)); 5] = [
+    let tamper: [Tamper; 5] = [
         ("flipped", |p| {
             std::fs::write(p.join("prelude.h.gch"), b"binarY").unwrap()
         }),
