@@ -111,8 +111,13 @@ fn flags_without(tc: &Toolchain, drop: &[&str]) -> Vec<String> {
 /// Writes the prelude as `prelude.h` in `dir` and precompiles it, then checks that GCC
 /// accepts the PCH for a kernel compile.
 pub(crate) fn build(tc: &Toolchain, dir: &Path) -> Result<(), String> {
+    build_header(tc, dir, crate::emit::prelude())
+}
+
+/// [`build`] with `text` as the header.
+pub(crate) fn build_header(tc: &Toolchain, dir: &Path, text: &str) -> Result<(), String> {
     let header = dir.join(HEADER);
-    std::fs::write(&header, crate::emit::prelude()).map_err(|e| e.to_string())?;
+    std::fs::write(&header, text).map_err(|e| e.to_string())?;
     let gch = dir.join(format!("{HEADER}.gch"));
     run(Command::new(&tc.cxx)
         .args(flags_without(tc, &["-shared"]))

@@ -264,3 +264,42 @@ fn a_compiler_that_is_not_gcc_compiles_without_the_pch() {
     assert!(names.iter().all(|n| !n.starts_with("pch-")), "{names:?}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_planted_pch_never_reaches_a_kernel() {
+    let Some(tc) = gcc() else { return };
+    let (root, store) = fresh_store("planted");
+    let marker = root.join("marker");
+    // The prelude with a constructor that leaves a marker: it would run in every
+    // kernel's library when loaded.
+    let evil = format!(
+        "{}\n#include <cstdio>\n__attribute__((constructor)) static void bz_planted() {{ FILE* f = fopen(\"{}\", \"w\"); if (f) fclose(f); }}\n",
+        crate::emit::prelude(),
+        marker.display()
+    );
+    let name = crate::pch::name(tc);
+    // Sealed by someone else's cache (another key), moved in at the PCH's name.
+    let (other_root, other) = fresh_store("planted-other");
+    let theirs = other
+        .publish_dir(&name, |d| crate::pch::build_header(tc, d, &evil))
+        .unwrap();
+    std::fs::rename(&theirs, store.path(&name)).unwrap();
+    assert_eq!(build_and_call(tc, Some(&store), 7.0), 7.0);
+    assert!(!marker.exists(), "the planted constructor ran");
+    let dir = store.verified_dir(&name).expect("rebuilt");
+    let header = std::fs::read_to_string(dir.join(crate::pch::HEADER)).unwrap();
+    assert_eq!(header, crate::emit::prelude());
+    // The control: had it carried this user's seal, GCC would have used it.
+    std::fs::remove_dir_all(&dir).unwrap();
+    crate::pch::forget(&store);
+    store
+        .publish_dir(&name, |d| crate::pch::build_header(tc, d, &evil))
+        .unwrap();
+    assert_eq!(build_and_call(tc, Some(&store), 8.0), 8.0);
+    assert!(
+        marker.exists(),
+        "a sealed PCH is what kernels are built with"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&other_root);
+}
