@@ -18,9 +18,14 @@
 //!   file ([`Loadable`]), never from the cache path.
 //! - Writes go to a fresh file (`O_EXCL | O_NOFOLLOW`, 0600) in the same folder, renamed
 //!   over the entry: rename replaces a planted link instead of following it.
+//! - Files that a tool must open by path (a precompiled header) are a published folder
+//!   of a store (`folder`): made in a private scratch folder, sealed with one MAC over
+//!   every file, renamed into place whole, and verified before each process uses it.
 
+mod folder;
 mod private;
 
+pub use folder::MANIFEST;
 pub use private::{euid, private_dir, Loadable, PrivateDir};
 
 use hmac::{Hmac, Mac};

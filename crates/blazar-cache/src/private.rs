@@ -91,6 +91,11 @@ impl PrivateDir {
     pub fn path(&self) -> &Path {
         &self.0
     }
+
+    /// Keeps the folder (it was renamed elsewhere, say): it is no longer removed.
+    pub fn keep(self) {
+        let _ = std::mem::ManuallyDrop::new(self);
+    }
 }
 
 impl Drop for PrivateDir {

@@ -12,9 +12,13 @@
 //! verified are the bytes loaded: they go to a sealed memory file that `dlopen` opens,
 //! never back to the cache path. Without a trusted cache folder (no home, a folder
 //! others can write) kernels are compiled in a private temporary folder and kept in
-//! memory only, with a note.
+//! memory only, with a note. With GCC and a disk store, the prelude comes precompiled
+//! (`crate::pch`): the compiler sees only the kernel's part of the source, after
+//! `-include` of the store's precompiled header; the key and the entry still hold the
+//! whole source, so entries made either way are the same.
 
 use crate::abi::{FinishFn, RunFn};
+use crate::pch;
 use blazar_cache::{Loadable, Store};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -40,11 +44,16 @@ pub const FLAGS: &[&str] = &[
 /// The compiler this process uses.
 pub(crate) struct Toolchain {
     pub cxx: String,
-    /// Flags that depend on what the system offers: `-DBZ_MVEC ... -lmvec` where glibc's
-    /// vector math library is installed (see [`vector_math`]).
-    pub extra: Vec<String>,
+    /// Flags that depend on what the system offers: `-DBZ_MVEC` where glibc's vector
+    /// math library is installed (see [`vector_math`]) ...
+    pub defines: Vec<String>,
+    /// ... and the libraries to link then (`-lmvec`).
+    pub libs: Vec<String>,
     /// Compiler version, flags, CPU features, blazar version: part of every key.
     pub id: String,
+    /// The compiler is GCC (its `--version` says so): the prelude is precompiled
+    /// (`crate::pch`).
+    pub gcc: bool,
 }
 
 /// A loaded kernel: the library stays loaded as long as the entry points may be called
@@ -67,6 +76,11 @@ fn probe() -> Result<Toolchain, String> {
         .ok()
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| "c++".into());
+    probe_cxx(cxx)
+}
+
+/// The toolchain of compiler `cxx`, or why it does not work.
+pub(crate) fn probe_cxx(cxx: String) -> Result<Toolchain, String> {
     let out = Command::new(&cxx)
         .arg("--version")
         .output()
@@ -83,14 +97,28 @@ fn probe() -> Result<Toolchain, String> {
                 .map(str::to_string)
         })
         .unwrap_or_default();
-    let extra = vector_math(&cxx);
+    let (defines, libs) = vector_math(&cxx);
     let id = format!(
         "{cxx}\n{version}\n{} {}\n{cpu}\nblazar {}",
         FLAGS.join(" "),
-        extra.join(" "),
+        [defines.as_slice(), libs.as_slice()].concat().join(" "),
         env!("CARGO_PKG_VERSION")
     );
-    Ok(Toolchain { cxx, id, extra })
+    Ok(Toolchain {
+        gcc: is_gcc(&version),
+        cxx,
+        id,
+        defines,
+        libs,
+    })
+}
+
+/// Whether a compiler's `--version` text is GCC's (`g++ (GCC) 13.2.1 ...`, `c++
+/// (Debian 12.2.0-14) 12.2.0 ... Free Software Foundation`); clang, which also
+/// answers to `c++` on some systems, names itself on the first line.
+pub(crate) fn is_gcc(version: &str) -> bool {
+    let first = version.lines().next().unwrap_or("").to_ascii_lowercase();
+    version.contains("Free Software Foundation") && !first.contains("clang")
 }
 
 /// glibc's vector math library (`libmvec`, glibc 2.35 or later for every function the
@@ -99,9 +127,9 @@ fn probe() -> Result<Toolchain, String> {
 /// so that loops over arrays call them eight or sixteen lanes at a time (within 4 ulp,
 /// as glibc documents; the scalar functions are within 1), and linked with `-lmvec`.
 /// `BLAZAR_NO_MVEC` turns this off.
-fn vector_math(cxx: &str) -> Vec<String> {
+fn vector_math(cxx: &str) -> (Vec<String>, Vec<String>) {
     if std::env::var_os("BLAZAR_NO_MVEC").is_some() {
-        return Vec::new();
+        return Default::default();
     }
     let found = Command::new(cxx)
         .arg("-print-file-name=libmvec.so")
@@ -118,9 +146,9 @@ fn vector_math(cxx: &str) -> Vec<String> {
         .and_then(|o| glibc_minor(&String::from_utf8_lossy(&o.stdout)))
         .is_some_and(|minor| minor >= 35);
     if found && glibc_235 {
-        vec!["-DBZ_MVEC".into(), "-lmvec".into()]
+        (vec!["-DBZ_MVEC".into()], vec!["-lmvec".into()])
     } else {
-        Vec::new()
+        Default::default()
     }
 }
 
@@ -137,7 +165,7 @@ fn glibc_minor(text: &str) -> Option<u32> {
 }
 
 /// 128 bits of hash of `parts` (two independent 64-bit hashes), as hex.
-fn hash_hex(parts: &[&[u8]]) -> String {
+pub(crate) fn hash_hex(parts: &[&[u8]]) -> String {
     let mut fnv: u64 = 0xcbf29ce484222325;
     let mut sip = std::collections::hash_map::DefaultHasher::new();
     for p in parts {
@@ -289,22 +317,60 @@ pub(crate) fn build(
 }
 
 /// The shared object of `source`, compiled in a fresh private folder (in the store, or
-/// in the temporary folder without one) that is removed afterwards.
+/// in the temporary folder without one) that is removed afterwards. With the store's
+/// precompiled prelude (`crate::pch`), only the kernel's part is compiled, after
+/// `-include <pch folder>/prelude.h`; should that fail where the whole source compiles,
+/// the precompiled prelude is not used again in this process.
 fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8>, String> {
     let dir = match store {
         Some(s) => s.scratch(),
         None => blazar_cache::private_dir(&std::env::temp_dir()),
     }
     .map_err(|e| format!("cannot create a private folder for the compiler: {e}"))?;
-    let (cpp, so) = (dir.path().join("kernel.cpp"), dir.path().join("kernel.so"));
-    std::fs::write(&cpp, source).map_err(|e| format!("cannot write the kernel source: {e}"))?;
     let started = std::time::Instant::now();
-    let out = Command::new(&tc.cxx)
-        .args(FLAGS)
-        .arg("-o")
-        .arg(&so)
+    let mut pch_failed = false;
+    if let (Some(part), Some(pch)) = (crate::emit::kernel_part(source), pch::folder(tc, store)) {
+        match run_cxx(tc, dir.path(), part, Some(&pch)) {
+            Ok(object) => {
+                blazar_launch::note_compiled(
+                    &kernel_names(source),
+                    "the CPU (C++)",
+                    started.elapsed(),
+                );
+                return Ok(object);
+            }
+            Err(_) => pch_failed = true,
+        }
+    }
+    let object = run_cxx(tc, dir.path(), source, None)?;
+    if pch_failed {
+        if let Some(s) = store {
+            pch::give_up(s);
+        }
+    }
+    blazar_launch::note_compiled(&kernel_names(source), "the CPU (C++)", started.elapsed());
+    Ok(object)
+}
+
+/// Compiles `text` in `dir` into a shared object and returns its bytes; with `pch`, the
+/// text is a kernel's part and the prelude comes from `<pch>/prelude.h` (GCC takes
+/// `prelude.h.gch` beside it when it is valid, else reads the header's text).
+pub(crate) fn run_cxx(
+    tc: &Toolchain,
+    dir: &std::path::Path,
+    text: &str,
+    pch: Option<&std::path::Path>,
+) -> Result<Vec<u8>, String> {
+    let (cpp, so) = (dir.join("kernel.cpp"), dir.join("kernel.so"));
+    std::fs::write(&cpp, text).map_err(|e| format!("cannot write the kernel source: {e}"))?;
+    let mut cmd = Command::new(&tc.cxx);
+    cmd.args(FLAGS).args(&tc.defines).arg("-o").arg(&so);
+    if let Some(p) = pch {
+        cmd.arg("-include").arg(p.join(pch::HEADER));
+    }
+    let out = cmd
         .arg(&cpp)
-        .args(&tc.extra)
+        .args(&tc.libs)
         .output()
         .map_err(|e| format!("cannot run `{}`: {e}", tc.cxx))?;
     if !out.status.success() {
@@ -315,6 +381,5 @@ fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8
             .join("\n");
         return Err(format!("the generated C++ does not compile:\n{log}"));
     }
-    blazar_launch::note_compiled(&kernel_names(source), "the CPU (C++)", started.elapsed());
     std::fs::read(&so).map_err(|e| format!("cannot read the compiled kernel: {e}"))
 }

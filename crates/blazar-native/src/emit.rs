@@ -109,6 +109,26 @@ pub(crate) fn arr_ident(k: &Kernel, a: u32) -> String {
     format!("a{a}_{}", spell::ident(name))
 }
 
+/// The fixed text every generated source starts with: both parts of the prelude, in
+/// order. It is the header that `crate::pch` precompiles.
+pub(crate) fn prelude() -> &'static str {
+    static PRELUDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PRELUDE.get_or_init(|| {
+        [
+            crate::prelude::PRELUDE_CORE,
+            crate::prelude_mem::PRELUDE_MEM,
+        ]
+        .concat()
+    })
+}
+
+/// The kernel's own part of a source made by [`generate`]: the text after the
+/// [`prelude`], so that the prelude followed by it is the whole source. `None` for a
+/// source that does not start with the prelude (none made here).
+pub(crate) fn kernel_part(source: &str) -> Option<&str> {
+    source.strip_prefix(prelude())
+}
+
 /// The C++ source of kernel `k` under its support plan; `last` is the launch's last
 /// `pos` extent when it is small (rows then flatten the last two components).
 pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
@@ -236,8 +256,7 @@ impl Gen<'_> {
         let k = self.k;
         let r = k.rank.clamp(1, 4) as usize;
         let mut s = String::new();
-        s.push_str(crate::prelude::PRELUDE_CORE);
-        s.push_str(crate::prelude_mem::PRELUDE_MEM);
+        s.push_str(prelude());
         let _ = writeln!(s, "\n// ---- kernel {} (rank {r}) ----", k.name);
         s.push_str("extern \"C\" __attribute__((visibility(\"default\")))\n");
         s.push_str("int bz_run(const bz_call* bz_c, i64 bz_lo, i64 bz_hi, u8* bz_parts, bz_err* bz_out) {\n");

@@ -4,7 +4,7 @@
 //! kernel (`support`), generates C++ for it (`emit`, with the fixed host prelude of
 //! `prelude` and `prelude_mem`, and the scalar spellings of `blazar_codegen_c::spell`),
 //! compiles it with the system C++ compiler into a cached shared object and loads it
-//! (`compile`), and runs its work items in parallel on rayon (`launch`). The results
+//! (`compile`, with the prelude precompiled once per toolchain under GCC: `pch`), and runs its work items in parallel on rayon (`launch`). The results
 //! are the CPU executor's, which stays the oracle: the same work items, the same
 //! arithmetic, the same boundary modes, the same errors. The source depends on the
 //! kernel and, for small last extents, on the launch's last extent (`emit::MAX_FLAT`).
@@ -16,6 +16,7 @@ mod background;
 mod compile;
 mod emit;
 mod launch;
+mod pch;
 mod prelude;
 mod prelude_mem;
 mod support;
@@ -24,6 +25,8 @@ mod support;
 mod tests;
 #[cfg(test)]
 mod tests_fast;
+#[cfg(test)]
+mod tests_pch;
 
 use blazar_kir::Kernel;
 use blazar_launch::{

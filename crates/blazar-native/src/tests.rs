@@ -27,7 +27,7 @@ impl Write for Sink {
 }
 
 /// Output (or error message) of `src` on `tier` with `threads`, and its kernels.
-fn run_on(
+pub(crate) fn run_on(
     src: &str,
     tier: CpuTier,
     threads: usize,
@@ -349,9 +349,8 @@ fn the_disk_cache_rebuilds_bad_entries() {
     let _ = std::fs::remove_dir_all(&root);
     let store = blazar_cache::Store::open(&root, "native").expect("a private cache");
     let src = format!(
-        "{}{}extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8*) {{}}\n",
-        crate::prelude::PRELUDE_CORE,
-        crate::prelude_mem::PRELUDE_MEM
+        "{}extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8*) {{}}\n",
+        crate::emit::prelude()
     );
     let key = "testkey";
     assert!(crate::compile::from_disk(&store, key, &src).is_none());
@@ -366,12 +365,18 @@ fn the_disk_cache_rebuilds_bad_entries() {
     assert!(!entry.exists());
     crate::compile::build(tc, Some(&store), key, &src).expect("rebuild");
     assert!(crate::compile::from_disk(&store, key, &src).is_some());
-    // Only the entry and the key are left: the compiler's private folder is gone.
-    let names: Vec<_> = std::fs::read_dir(store.dir())
+    // Only the entry (and, with GCC, the precompiled prelude) is left: the compiler's
+    // private folder is gone.
+    let mut names: Vec<_> = std::fs::read_dir(store.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(names, vec![format!("{key}.kernel")]);
+    names.sort();
+    let mut want = vec![format!("{key}.kernel")];
+    if tc.gcc && std::env::var_os("BLAZAR_NO_PCH").is_none() {
+        want.insert(0, crate::pch::name(tc));
+    }
+    assert_eq!(names, want);
     // Without a store, kernels compile in a private temporary folder.
     crate::compile::build(tc, None, "nostore", &src).expect("compiles without a cache");
     let _ = std::fs::remove_dir_all(&root);
