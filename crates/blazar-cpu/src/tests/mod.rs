@@ -4,4 +4,5 @@ mod basic;
 mod build;
 mod control;
 mod data;
+mod reports;
 mod steps;
