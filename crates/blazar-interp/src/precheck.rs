@@ -6,24 +6,15 @@
 //! launches only.
 
 use blazar_diagnostics::{Diagnostic, SourceMap};
-use blazar_hir::{FnKind, IntKind, Program, Ty};
+use blazar_hir::{FnKind, Program, Ty};
 use blazar_kir::{ArrayTy, Scalar, Space};
-use blazar_passes::{ArgSig, Signature};
+use blazar_passes::{int_scalar, ArgSig, Signature};
 
 fn scalar(t: &Ty) -> Option<Scalar> {
     Some(match t {
         Ty::Scalar => Scalar::F32,
         Ty::CScalar => Scalar::C32,
-        Ty::Int(k) => match k {
-            IntKind::I8 => Scalar::I8,
-            IntKind::I16 => Scalar::I16,
-            IntKind::I32 => Scalar::I32,
-            IntKind::I64 => Scalar::I64,
-            IntKind::U8 => Scalar::U8,
-            IntKind::U16 => Scalar::U16,
-            IntKind::U32 => Scalar::U32,
-            IntKind::U64 => Scalar::U64,
-        },
+        Ty::Int(k) => int_scalar(*k),
         _ => return None,
     })
 }

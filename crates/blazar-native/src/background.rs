@@ -41,7 +41,7 @@ pub(crate) fn load_or_queue(source: &str) -> Ready {
         Ok(None) => {}
         Err(e) => return Ready::Failed(e),
     }
-    let tc = match compile::toolchain() {
+    let tc = match crate::toolchain::toolchain() {
         Ok(tc) => tc,
         Err(e) => return Ready::Failed(e),
     };
@@ -89,8 +89,8 @@ fn work() {
             }
         };
         let (key, source) = next;
-        let result =
-            compile::toolchain().and_then(|tc| compile::build(tc, compile::store(), &key, &source));
+        let result = crate::toolchain::toolchain()
+            .and_then(|tc| compile::build(tc, compile::store(), &key, &source));
         let result = result.map(|_| ());
         let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
         q.jobs.insert(key, Job::Done(result));

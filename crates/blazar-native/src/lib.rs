@@ -20,6 +20,7 @@ mod pch;
 mod prelude;
 mod prelude_mem;
 mod support;
+mod toolchain;
 
 #[cfg(test)]
 mod tests;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 
 pub use backend::CpuBackend;
 pub use background::wait_for_compiles;
-pub use compile::FLAGS;
+pub use toolchain::FLAGS;
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is
 /// ever run unless asked for); `blazar run` defaults to `Auto`.
@@ -57,7 +58,7 @@ pub enum CpuTier {
 
 /// Whether the native tier can compile code here (`Err` says why not).
 pub fn available() -> Result<(), String> {
-    compile::toolchain().map(|_| ())
+    toolchain::toolchain().map(|_| ())
 }
 
 /// Why kernel `k` does not run natively (`None`: it does).

@@ -20,7 +20,7 @@
 //! compile with the PCH but does without turns the PCH off for the rest of the
 //! process. While one thread builds the PCH, the others compile whole sources.
 
-use crate::compile::{hash_hex, Toolchain, FLAGS};
+use crate::toolchain::{hash_hex, Toolchain, FLAGS};
 use blazar_cache::Store;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

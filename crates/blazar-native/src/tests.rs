@@ -342,7 +342,7 @@ print y
 
 #[test]
 fn the_disk_cache_rebuilds_bad_entries() {
-    let Ok(tc) = crate::compile::toolchain() else {
+    let Ok(tc) = crate::toolchain::toolchain() else {
         return;
     };
     let root = std::env::temp_dir().join(format!("blazar-native-test-{}", std::process::id()));

@@ -2,7 +2,8 @@
 //! kernel's part; GCC uses the PCH; a corrupt, stale or failing PCH, a compiler that is
 //! not GCC and a missing store all compile the whole source, with the same results.
 
-use crate::compile::{self, Toolchain};
+use crate::compile;
+use crate::toolchain::Toolchain;
 use crate::CpuTier;
 use blazar_cache::Store;
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ fn build_and_call(tc: &Toolchain, store: Option<&Store>, v: f64) -> f64 {
 
 /// The GCC toolchain, or `None` (printing why the test is skipped).
 fn gcc() -> Option<&'static Toolchain> {
-    match compile::toolchain() {
+    match crate::toolchain::toolchain() {
         Ok(tc) if tc.gcc && std::env::var_os("BLAZAR_NO_PCH").is_none() => Some(tc),
         Ok(_) => {
             println!("SKIP: the C++ compiler is not GCC (or BLAZAR_NO_PCH is set)");
@@ -103,17 +104,17 @@ print sum(y)
 #[test]
 fn gcc_is_told_from_its_version_text() {
     let gcc = "c++ (Debian 12.2.0-14+deb12u1) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n";
-    assert!(compile::is_gcc(gcc));
-    assert!(compile::is_gcc(
+    assert!(crate::toolchain::is_gcc(gcc));
+    assert!(crate::toolchain::is_gcc(
         "g++ (GCC) 13.2.1 20231011\nCopyright (C) 2023 Free Software Foundation, Inc."
     ));
-    assert!(!compile::is_gcc(
+    assert!(!crate::toolchain::is_gcc(
         "Ubuntu clang version 17.0.6\nTarget: x86_64-pc-linux-gnu\nThread model: posix"
     ));
-    assert!(!compile::is_gcc(
+    assert!(!crate::toolchain::is_gcc(
         "Apple clang version 15.0.0 (clang-1500.1.0.2.5)\nTarget: arm64-apple-darwin23"
     ));
-    assert!(!compile::is_gcc(
+    assert!(!crate::toolchain::is_gcc(
         "Intel(R) oneAPI DPC++/C++ Compiler 2024.0.0"
     ));
 }
@@ -253,7 +254,7 @@ fn a_compiler_that_is_not_gcc_compiles_without_the_pch() {
     )
     .unwrap();
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
-    let tc = compile::probe_cxx(fake.to_string_lossy().into_owned()).expect("it works");
+    let tc = crate::toolchain::probe_cxx(fake.to_string_lossy().into_owned()).expect("it works");
     assert!(!tc.gcc);
     assert_eq!(crate::pch::folder(&tc, Some(&store)), None);
     assert_eq!(build_and_call(&tc, Some(&store), 6.0), 6.0);

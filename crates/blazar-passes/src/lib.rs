@@ -28,6 +28,7 @@ mod region_value;
 pub mod sig;
 
 pub use apply_rules::apply_rules;
+pub use lower_math::int_scalar;
 pub use lower_region::lower_region;
 pub use outline::Names;
 pub use parallelize::parallelize;

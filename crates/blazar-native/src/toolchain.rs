@@ -1,0 +1,151 @@
+//! The system C++ compiler the native tier uses: which one (`$CXX`, else `c++`), its
+//! flags, what the system adds (glibc's vector math library), whether it is GCC (for
+//! the precompiled prelude), and the identity that is part of every cache key.
+
+use std::hash::{Hash, Hasher};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Compiler flags: optimised code for this CPU, with the executor's arithmetic (signed
+/// overflow wraps, no fused multiply-add; `errno` and trap flags are never observed).
+pub const FLAGS: &[&str] = &[
+    "-std=c++17",
+    "-O3",
+    "-march=native",
+    "-shared",
+    "-fPIC",
+    "-fwrapv",
+    "-ffp-contract=off",
+    "-fno-math-errno",
+    "-fno-trapping-math",
+    "-fvisibility=hidden",
+    "-w",
+];
+
+/// The compiler this process uses.
+pub(crate) struct Toolchain {
+    pub cxx: String,
+    /// Flags that depend on what the system offers: `-DBZ_MVEC` where glibc's vector
+    /// math library is installed (see [`vector_math`]) ...
+    pub defines: Vec<String>,
+    /// ... and the libraries to link then (`-lmvec`).
+    pub libs: Vec<String>,
+    /// Compiler version, flags, CPU features, blazar version: part of every key.
+    pub id: String,
+    /// The compiler is GCC (its `--version` says so): the prelude is precompiled
+    /// (`crate::pch`).
+    pub gcc: bool,
+}
+
+/// The toolchain, probed once: `Err` says why there is none.
+pub(crate) fn toolchain() -> Result<&'static Toolchain, String> {
+    static TC: OnceLock<Result<Toolchain, String>> = OnceLock::new();
+    TC.get_or_init(probe).as_ref().map_err(Clone::clone)
+}
+
+fn probe() -> Result<Toolchain, String> {
+    let cxx = std::env::var("CXX")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "c++".into());
+    probe_cxx(cxx)
+}
+
+/// The toolchain of compiler `cxx`, or why it does not work.
+pub(crate) fn probe_cxx(cxx: String) -> Result<Toolchain, String> {
+    let out = Command::new(&cxx)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("cannot run the C++ compiler `{cxx}`: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("the C++ compiler `{cxx}` does not work"));
+    }
+    let version = String::from_utf8_lossy(&out.stdout).into_owned();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("flags") || l.starts_with("Features"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let (defines, libs) = vector_math(&cxx);
+    let id = format!(
+        "{cxx}\n{version}\n{} {}\n{cpu}\nblazar {}",
+        FLAGS.join(" "),
+        [defines.as_slice(), libs.as_slice()].concat().join(" "),
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(Toolchain {
+        gcc: is_gcc(&version),
+        cxx,
+        id,
+        defines,
+        libs,
+    })
+}
+
+/// Whether a compiler's `--version` text is GCC's (`g++ (GCC) 13.2.1 ...`, `c++
+/// (Debian 12.2.0-14) 12.2.0 ... Free Software Foundation`); clang, which also
+/// answers to `c++` on some systems, names itself on the first line.
+pub(crate) fn is_gcc(version: &str) -> bool {
+    let first = version.lines().next().unwrap_or("").to_ascii_lowercase();
+    version.contains("Free Software Foundation") && !first.contains("clang")
+}
+
+/// glibc's vector math library (`libmvec`, glibc 2.35 or later for every function the
+/// prelude declares): when the compiler finds it, kernels are built with `-DBZ_MVEC`,
+/// which declares SIMD variants of the libm functions (`atan2f`, `powf`, `expf`, ...)
+/// so that loops over arrays call them eight or sixteen lanes at a time (within 4 ulp,
+/// as glibc documents; the scalar functions are within 1), and linked with `-lmvec`.
+/// `BLAZAR_NO_MVEC` turns this off.
+fn vector_math(cxx: &str) -> (Vec<String>, Vec<String>) {
+    if std::env::var_os("BLAZAR_NO_MVEC").is_some() {
+        return Default::default();
+    }
+    let found = Command::new(cxx)
+        .arg("-print-file-name=libmvec.so")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|path| std::path::Path::new(path).is_absolute())
+        .is_some();
+    let glibc_235 = Command::new("ldd")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| glibc_minor(&String::from_utf8_lossy(&o.stdout)))
+        .is_some_and(|minor| minor >= 35);
+    if found && glibc_235 {
+        (vec!["-DBZ_MVEC".into()], vec!["-lmvec".into()])
+    } else {
+        Default::default()
+    }
+}
+
+/// The minor version of `ldd --version`'s first line, when it is glibc 2.x.
+fn glibc_minor(text: &str) -> Option<u32> {
+    let line = text.lines().next()?;
+    let version = line.split_whitespace().last()?;
+    let minor = version.strip_prefix("2.")?;
+    minor
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// 128 bits of hash of `parts` (two independent 64-bit hashes), as hex.
+pub(crate) fn hash_hex(parts: &[&[u8]]) -> String {
+    let mut fnv: u64 = 0xcbf29ce484222325;
+    let mut sip = std::collections::hash_map::DefaultHasher::new();
+    for p in parts {
+        for &b in *p {
+            fnv = (fnv ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+        fnv = (fnv ^ 0xff).wrapping_mul(0x100000001b3);
+        p.hash(&mut sip);
+    }
+    format!("{fnv:016x}{:016x}", sip.finish())
+}
