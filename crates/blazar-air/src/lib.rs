@@ -10,11 +10,17 @@
 //! `blazar_passes::lower_region` turns a region into a KIR kernel. A region is keyed
 //! by its structure, the element types and ranks of its inputs and which of their
 //! extents are 1 (never their sizes), so a loop compiles each statement once.
+//! `printer` shows a region as text (`blazar emit air`); `verify` checks its structure
+//! (the interpreter runs it on every new region in debug builds).
 
 mod builder;
+pub mod printer;
 mod region;
 mod rules;
+pub mod verify;
 
 pub use builder::{Arg, Builder, Finished, HostOp, JoinKind, NodeRef, ScalarArg, MAX_NODES};
+pub use printer::print_region;
 pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
 pub use rules::Prec;
+pub use verify::verify;

@@ -34,7 +34,8 @@ pub enum Command {
     Emit {
         /// What to print: `kir` runs the program (discarding its output) and prints
         /// the KIR of every kernel specialisation it launched; `cuda` prints the CUDA
-        /// C++ generated for each of them, `cpp` the C++ of the native CPU tier.
+        /// C++ generated for each of them, `cpp` the C++ of the native CPU tier; `air`
+        /// the AIR region of every whole-array expression that became a kernel.
         #[arg(value_enum)]
         what: EmitWhat,
         /// The program (a `.q` file).
@@ -154,6 +155,8 @@ pub enum EmitWhat {
     Cpp,
     /// Every `for` loop with the parallelizer's decision and its reason.
     Loops,
+    /// The AIR regions that whole-array expressions formed (fused kernels).
+    Air,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -290,6 +293,9 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
         fuse_min: fuse_min.or_else(env_fuse_min),
         ..Options::default()
     };
+    if what == EmitWhat::Air {
+        return emit_air(&loaded, ctx, opts);
+    }
     let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, opts);
     let opts = blazar_codegen_cuda::CodegenOptions {
         file_name: file.display().to_string(),
@@ -309,7 +315,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
                     blazar_native::unsupported(k).unwrap_or_default()
                 ),
             },
-            EmitWhat::Loops => {}
+            EmitWhat::Loops | EmitWhat::Air => {}
         }
     }
     if kernels.is_empty() {
@@ -318,6 +324,25 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(d) => report(&d, &loaded),
+    }
+}
+
+/// `blazar emit air`: runs the program (discarding its output) and prints each region
+/// its whole-array expressions formed, named as its kernel, in the order they were made.
+fn emit_air(loaded: &Loaded, ctx: Ctx, opts: Options) -> ExitCode {
+    let (result, regions) = blazar_interp::run_regions(loaded, ctx, opts);
+    for (name, region) in &regions {
+        println!("{}", blazar_air::print_region(name, region));
+    }
+    if regions.is_empty() {
+        println!(
+            "% the program formed no regions (whole-array expressions under --fuse-min \
+             elements run on the host)"
+        );
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(d) => report(&d, loaded),
     }
 }
 

@@ -52,6 +52,8 @@ pub struct FusedCache {
     pub grid_stride: bool,
     /// Kernels made per source line so far (the second one of a line is `_2`, ...).
     per_line: HashMap<u32, u32>,
+    /// Every region lowered, with its kernel's name, in order (`blazar emit air`).
+    pub regions: Vec<(String, Region)>,
 }
 
 impl FusedCache {

@@ -77,3 +77,18 @@ pub fn run_collect(
     let kernels = it.kernels.in_order();
     (result.map_err(|e| e.into_diagnostic()), kernels)
 }
+
+/// Runs a program and also returns every AIR region its whole-array expressions formed,
+/// each with the name of its kernel, in the order they were first lowered (for
+/// `blazar emit air`).
+pub fn run_regions(
+    loaded: &Loaded,
+    ctx: Ctx,
+    opts: Options,
+) -> (Result<(), Diagnostic>, Vec<(String, blazar_air::Region)>) {
+    let mut it = Interp::new(&loaded.program, &loaded.sources, ctx, opts);
+    let result = it.run_program();
+    it.flush();
+    let regions = std::mem::take(&mut it.fused.regions);
+    (result.map_err(|e| e.into_diagnostic()), regions)
+}

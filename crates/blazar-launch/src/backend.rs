@@ -3,7 +3,7 @@
 //! The interpreter prepares every launch the same way (signature, specialised KIR,
 //! launch plan, flattened arguments) and hands it to one backend; only that last step
 //! differs between devices. A backend receives the arrays as shared references so that
-//! it can keep its own copies of them (`blazar_runtime::Store`) and move data only when
+//! it can keep its own copies of them (`blazar_value::Store`) and move data only when
 //! the other side needs it. The CPU is a backend like any other; a backend that leaves
 //! some launches to another one (a checking backend, a GPU that cannot run a kernel)
 //! is composed with it by [`Chain`].
@@ -11,7 +11,7 @@
 use crate::{ArgVal, KernelErrorKind};
 use crate::{ArrayArg, KValue, KernelError, LaunchPlan};
 use blazar_kir::Kernel;
-use blazar_runtime::{Array, ArrayRef, ElemType, Value};
+use blazar_value::{Array, ArrayRef, ElemType, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -52,7 +52,7 @@ pub trait Backend {
     /// A new array that a kernel will write whole (the result of a whole-array
     /// statement): on the host by default, in device memory on a GPU.
     fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
-        blazar_runtime::alloc::result(&dims, elem.size_bytes()).map_err(|e| e.message)?;
+        blazar_value::alloc::result(&dims, elem.size_bytes()).map_err(|e| e.message)?;
         Ok(ArrayRef::new(Array::zeros(dims, elem)))
     }
 

@@ -34,7 +34,7 @@ pub enum ArgVal {
 #[derive(Debug)]
 pub struct ArrayArg<'a> {
     pub dims: Vec<usize>,
-    pub buf: &'a mut blazar_runtime::Buffer,
+    pub buf: &'a mut blazar_value::Buffer,
 }
 
 /// Executor settings.

@@ -56,7 +56,7 @@
 //! (`A[0..2] = A[1..3]`): it is copied first.
 
 mod select;
-pub use select::slice_dims;
+pub use crate::array::slice_dims;
 #[cfg(test)]
 mod tests;
 

@@ -112,7 +112,7 @@ impl<'p> Interp<'p> {
         space: &[usize],
         span: Span,
     ) -> R<Vec<KValue>> {
-        let kernel = self.fused_kernel(&done.region, span);
+        let kernel = self.fused_kernel(&done.region, span)?;
         let mut plan = LaunchPlan {
             rank: kernel.rank,
             data_dims: [1; 4],
@@ -137,10 +137,23 @@ impl<'p> Interp<'p> {
         self.run_kernel_mapped(&kernel, &plan, flat, &name, span, &fail)
     }
 
-    /// The kernel of `region`, lowered once.
-    pub(super) fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
+    /// The kernel of `region`, lowered once (a new region is verified first in debug
+    /// builds).
+    pub(super) fn fused_kernel(&mut self, region: &Region, span: Span) -> R<Rc<Kernel>> {
         if let Some(k) = self.fused.map.get(region) {
-            return k.clone();
+            return Ok(k.clone());
+        }
+        if cfg!(debug_assertions) {
+            if let Err(errs) = blazar_air::verify(region) {
+                return Err(RunError::new(
+                    span,
+                    format!(
+                        "internal error: invalid AIR region:\n  {}\n{}",
+                        errs.join("\n  "),
+                        blazar_air::print_region("?", region)
+                    ),
+                ));
+            }
         }
         let line = self.sources.line_of(span) as u32;
         let n = self.fused.per_line.entry(line).or_insert(0);
@@ -156,7 +169,8 @@ impl<'p> Interp<'p> {
             self.fused.grid_stride,
         ));
         self.fused.map.insert(region.clone(), k.clone());
+        self.fused.regions.push((name, region.clone()));
         self.kernels.record(k.clone());
-        k
+        Ok(k)
     }
 }

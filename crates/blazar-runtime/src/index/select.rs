@@ -2,7 +2,7 @@
 //! gather and scatter loops over their cartesian product.
 
 use super::{read_at, write_at, IndexArg, Where};
-use crate::array::{Array, Buffer, ElemType, Mode};
+use crate::array::{slice_dims, Array, Buffer, ElemType, Mode};
 use crate::value::Value;
 use crate::{rt_bail, RtError, RtResult};
 
@@ -245,21 +245,6 @@ fn build(dims: &[usize], coords: &[Coords], mode: Mode, write: bool) -> RtResult
         all_scalar,
         mask: false,
     })
-}
-
-/// The dims of a slice whose index arguments select `lens` coordinates each (1 for a
-/// scalar index), as MATLAB keeps them: every dimension stays, trailing singleton
-/// dimensions drop down to two, and a 1×N result is a vec of N. So `A[:, j]` is an M×1
-/// mat, `A[i, :]` a vec, `x[:, :, k]` a mat and `x[i, :, :]` a 1×N×C cube.
-pub fn slice_dims(lens: &[usize]) -> Vec<usize> {
-    let mut dims = lens.to_vec();
-    while dims.len() > 2 && dims.last() == Some(&1) {
-        dims.pop();
-    }
-    if dims.len() == 2 && dims[0] == 1 {
-        dims.remove(0);
-    }
-    dims
 }
 
 /// Calls `f` with the flat offset of every selected element in row-major order of the

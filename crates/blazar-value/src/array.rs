@@ -460,9 +460,24 @@ impl Array {
         match dims {
             [] => vec![0],
             [n] => vec![*n],
-            _ => crate::index::slice_dims(dims),
+            _ => slice_dims(dims),
         }
     }
+}
+
+/// The dims of a slice whose index arguments select `lens` coordinates each (1 for a
+/// scalar index), as MATLAB keeps them: every dimension stays, trailing singleton
+/// dimensions drop down to two, and a 1×N result is a vec of N. So `A[:, j]` is an M×1
+/// mat, `A[i, :]` a vec, `x[:, :, k]` a mat and `x[i, :, :]` a 1×N×C cube.
+pub fn slice_dims(lens: &[usize]) -> Vec<usize> {
+    let mut dims = lens.to_vec();
+    while dims.len() > 2 && dims.last() == Some(&1) {
+        dims.pop();
+    }
+    if dims.len() == 2 && dims[0] == 1 {
+        dims.remove(0);
+    }
+    dims
 }
 
 #[cfg(test)]
