@@ -15,6 +15,7 @@ mod builder;
 mod region;
 mod rules;
 
-pub use builder::{Arg, Builder, Finished, HostOp, JoinKind, NodeRef, ScalarArg, MAX_NODES};
-pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
+pub use blazar_ops::Binary;
+pub use builder::{Arg, Builder, Finished, JoinKind, NodeRef, ScalarArg, MAX_NODES};
+pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Reduce, Region};
 pub use rules::Prec;
