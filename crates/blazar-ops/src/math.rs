@@ -245,6 +245,11 @@ impl MathFn {
         self.def().arity
     }
 
+    /// Every function, in the order of the variants.
+    pub fn all() -> impl Iterator<Item = MathFn> {
+        MATH.iter().map(|d| d.f)
+    }
+
     /// The function a call `name(...)` with `nargs` arguments names.
     pub fn from_name(name: &str, nargs: usize) -> Option<MathFn> {
         MATH.iter()
