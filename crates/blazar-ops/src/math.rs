@@ -38,6 +38,8 @@ pub enum MathFn {
     IsInf,
     IsFinite,
     Atan2,
+    /// `sqrt(x^2 + y^2)` without overflow or underflow in the squares.
+    Hypot,
     /// Non-negative remainder.
     Periodize,
     /// Real part, imaginary part, conjugate, argument of complex values.
@@ -203,6 +205,16 @@ pub static MATH: &[MathDef] = &[
         Eval::Two(f64::atan2, f32::atan2),
         Fuse::Real,
         Some("atan2"),
+    ),
+    row(
+        Hypot,
+        "hypot",
+        2,
+        Sig::Float,
+        R,
+        Eval::Two(f64::hypot, f32::hypot),
+        Fuse::Real,
+        Some("hypot"),
     ),
     row(
         Periodize,
