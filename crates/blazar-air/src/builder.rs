@@ -13,11 +13,12 @@ mod unary;
 pub use finish::{Arg, Finished};
 pub use join::JoinKind;
 
-use crate::region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
+use crate::region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Reduce, Region};
 use crate::rules::{
     array_elem, common_int, complex_of, conversion, convert_const, f32_exact, int_arith, Prec,
 };
 use blazar_kir::{MathFn, Scalar};
+use blazar_ops::{BinOp, Binary, Promote};
 
 /// A node of the region being built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,31 +47,6 @@ pub struct Builder {
     /// exactly (single precision computes in f32 only when both operands do).
     dims: Vec<Vec<usize>>,
     clean: Vec<bool>,
-}
-
-/// Host binary operators and two-argument builtins AIR fuses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HostOp {
-    Add,
-    Sub,
-    /// Element-wise product (`.*`, or `*` with a scalar operand).
-    Mul,
-    Div,
-    Pow,
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    And,
-    Or,
-    Min,
-    Max,
-    Mod,
-    Atan2,
-    /// `complex(re, im)` of two real or int operands.
-    Complex,
 }
 
 /// The most nodes a region takes: past it, operations run on the host (each a kernel
@@ -234,32 +210,7 @@ impl Builder {
             // A region with a gather runs over one linear index: no broadcasting.
             return None;
         }
-        if x.is_empty() {
-            return Some(y.to_vec());
-        }
-        if y.is_empty() {
-            return Some(x.to_vec());
-        }
-        let r = x.len().max(y.len());
-        let at = |d: &[usize], k: usize| {
-            if k + d.len() >= r {
-                d[k + d.len() - r]
-            } else {
-                1
-            }
-        };
-        (0..r)
-            .map(|k| {
-                let (p, q) = (at(x, k), at(y, k));
-                if p == q || q == 1 {
-                    Some(p)
-                } else if p == 1 {
-                    Some(q)
-                } else {
-                    None
-                }
-            })
-            .collect()
+        blazar_ops::broadcast::shape(x, y)
     }
 
     /// The real type an operation on `a` and `b` computes in: f32 at single precision
@@ -272,81 +223,55 @@ impl Builder {
         }
     }
 
-    /// `a op b` with the host's result type.
-    pub fn binary(&mut self, op: HostOp, a: NodeRef, b: NodeRef) -> Option<NodeRef> {
+    /// `a op b` with the host's result type (`Mul` is the element-wise product, `Rem`
+    /// is `mod`).
+    pub fn binary(&mut self, op: Binary, a: NodeRef, b: NodeRef) -> Option<NodeRef> {
+        use BinOp::*;
+        let op = match op {
+            Binary::Math(f) => return self.math2(f, a, b),
+            Binary::Op(op) if op.is_bitwise() => return None,
+            Binary::Op(op) => op,
+        };
         let dims = self.broadcast(a, b)?;
         let (ta, tb) = (self.ty(a), self.ty(b));
-        if op == HostOp::Complex {
-            if ta.is_complex() || tb.is_complex() {
+        if ta.is_complex() || tb.is_complex() {
+            // The host computes in complex f64 (reals and ints converted) and rounds to
+            // the precision's complex type; other operators stay on the host.
+            if !matches!(op, Add | Sub | Mul | Div) {
                 return None;
             }
-            // Both parts as f64 (the host's values), rounded to the complex type.
-            let (x, y) = (self.cast(a, Scalar::F64), self.cast(b, Scalar::F64));
+            let (x, y) = (self.cast(a, Scalar::C64), self.cast(b, Scalar::C64));
             let v = self.push(
-                NodeKind::Binary(Op::Complex, x.0, y.0),
+                NodeKind::Binary(Binary::Op(op), x.0, y.0),
                 Scalar::C64,
                 dims,
                 false,
             );
             return Some(self.cast(v, complex_of(self.prec)));
         }
-        if ta.is_complex() || tb.is_complex() {
-            // The host computes in complex f64 (reals and ints converted) and rounds to
-            // the precision's complex type; other operators stay on the host.
-            let op = match op {
-                HostOp::Add => Op::Add,
-                HostOp::Sub => Op::Sub,
-                HostOp::Mul => Op::Mul,
-                HostOp::Div => Op::Div,
-                _ => return None,
-            };
-            let (x, y) = (self.cast(a, Scalar::C64), self.cast(b, Scalar::C64));
-            let v = self.push(NodeKind::Binary(op, x.0, y.0), Scalar::C64, dims, false);
-            return Some(self.cast(v, complex_of(self.prec)));
-        }
         let ints = ta.is_int() && tb.is_int();
         let real = self.prec.real();
-        let node = |s: &mut Builder, op: Op, x: NodeRef, y: NodeRef, ty: Scalar| {
+        let node = |s: &mut Builder, op: BinOp, x: NodeRef, y: NodeRef, ty: Scalar| {
             let clean = ty == Scalar::F32;
-            s.push(NodeKind::Binary(op, x.0, y.0), ty, dims.clone(), clean)
-        };
-        let arith = |op| match op {
-            HostOp::Add => Some(Op::Add),
-            HostOp::Sub => Some(Op::Sub),
-            HostOp::Mul => Some(Op::Mul),
-            HostOp::Min => Some(Op::Min),
-            HostOp::Max => Some(Op::Max),
-            HostOp::Mod => Some(Op::Rem),
-            _ => None,
+            s.push(
+                NodeKind::Binary(Binary::Op(op), x.0, y.0),
+                ty,
+                dims.clone(),
+                clean,
+            )
         };
         let r = match op {
-            HostOp::Add | HostOp::Sub | HostOp::Mul | HostOp::Min | HostOp::Max | HostOp::Mod
-                if ints =>
-            {
+            Add | Sub | Mul | Min | Max | Rem if ints => {
                 let t = common_int(ta, tb);
                 if !int_arith(t) {
                     return None;
                 }
                 let (x, y) = (self.cast(a, t), self.cast(b, t));
-                node(self, arith(op)?, x, y, t)
+                node(self, op, x, y, t)
             }
-            HostOp::Add
-            | HostOp::Sub
-            | HostOp::Mul
-            | HostOp::Div
-            | HostOp::Pow
-            | HostOp::Min
-            | HostOp::Max
-            | HostOp::Mod
-            | HostOp::Atan2 => {
+            Add | Sub | Mul | Div | Pow | Min | Max | Rem => {
                 let c = self.real_compute(a, Some(b));
-                let op = match op {
-                    HostOp::Div => Op::Div,
-                    HostOp::Pow => Op::Pow,
-                    HostOp::Atan2 => Op::Atan2,
-                    o => arith(o)?,
-                };
-                if op == Op::Pow {
+                if op == Pow {
                     if let Some(sq) = self.square(a, b, c) {
                         return Some(self.cast(sq, real));
                     }
@@ -355,7 +280,7 @@ impl Builder {
                 let v = node(self, op, x, y, c);
                 self.cast(v, real)
             }
-            HostOp::Eq | HostOp::Ne | HostOp::Lt | HostOp::Gt | HostOp::Le | HostOp::Ge => {
+            Eq | Ne | Lt | Gt | Le | Ge => {
                 let c = if ints {
                     if ta != tb && (ta == Scalar::U64 || tb == Scalar::U64) {
                         return None;
@@ -368,27 +293,50 @@ impl Builder {
                 } else {
                     self.real_compute(a, Some(b))
                 };
-                let op = match op {
-                    HostOp::Eq => Op::Eq,
-                    HostOp::Ne => Op::Ne,
-                    HostOp::Lt => Op::Lt,
-                    HostOp::Gt => Op::Gt,
-                    HostOp::Le => Op::Le,
-                    _ => Op::Ge,
-                };
                 let (x, y) = (self.cast(a, c), self.cast(b, c));
                 let v = node(self, op, x, y, Scalar::Bool);
                 self.cast(v, real)
             }
-            HostOp::Complex => return None,
-            HostOp::And | HostOp::Or => {
+            And | Or => {
                 let (x, y) = (self.truth(a), self.truth(b));
-                let op = if op == HostOp::And { Op::And } else { Op::Or };
                 let v = node(self, op, x, y, Scalar::Bool);
                 self.cast(v, real)
             }
+            BitAnd | BitOr | BitXor | Shl | Shr => return None,
         };
         Some(r)
+    }
+
+    /// A math function of two arguments with the host's result type: `complex(re, im)`
+    /// of reals or ints, or a function of reals (`Promote::Real` in its row).
+    fn math2(&mut self, f: MathFn, a: NodeRef, b: NodeRef) -> Option<NodeRef> {
+        let dims = self.broadcast(a, b)?;
+        if self.ty(a).is_complex() || self.ty(b).is_complex() {
+            return None;
+        }
+        if f == MathFn::MakeComplex {
+            // Both parts as f64 (the host's values), rounded to the complex type.
+            let (x, y) = (self.cast(a, Scalar::F64), self.cast(b, Scalar::F64));
+            let v = self.push(
+                NodeKind::Binary(Binary::Math(f), x.0, y.0),
+                Scalar::C64,
+                dims,
+                false,
+            );
+            return Some(self.cast(v, complex_of(self.prec)));
+        }
+        if f.def().promote != Promote::Real {
+            return None;
+        }
+        let c = self.real_compute(a, Some(b));
+        let (x, y) = (self.cast(a, c), self.cast(b, c));
+        let v = self.push(
+            NodeKind::Binary(Binary::Math(f), x.0, y.0),
+            c,
+            dims,
+            c == Scalar::F32,
+        );
+        Some(self.cast(v, self.prec.real()))
     }
 
     /// `a .^ 2` with a constant 2 as `a .* a`, exact like the host's `pow` in f64.
@@ -407,7 +355,7 @@ impl Builder {
         let x = self.cast(a, c);
         let dims = self.dims(a).to_vec();
         Some(self.push(
-            NodeKind::Binary(Op::Mul, x.0, x.0),
+            NodeKind::Binary(Binary::Op(BinOp::Mul), x.0, x.0),
             c,
             dims,
             c == Scalar::F32,
@@ -420,7 +368,7 @@ impl Builder {
         let zero = self.push(NodeKind::Const(0), t, Vec::new(), true);
         let dims = self.dims(a).to_vec();
         self.push(
-            NodeKind::Binary(Op::Ne, a.0, zero.0),
+            NodeKind::Binary(Binary::Op(BinOp::Ne), a.0, zero.0),
             Scalar::Bool,
             dims,
             false,

@@ -19,8 +19,9 @@ mod region;
 mod rules;
 pub mod verify;
 
-pub use builder::{Arg, Builder, Finished, HostOp, JoinKind, NodeRef, ScalarArg, MAX_NODES};
+pub use blazar_ops::Binary;
+pub use builder::{Arg, Builder, Finished, JoinKind, NodeRef, ScalarArg, MAX_NODES};
 pub use printer::print_region;
-pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
+pub use region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Reduce, Region};
 pub use rules::Prec;
 pub use verify::verify;

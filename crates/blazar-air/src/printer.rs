@@ -14,33 +14,40 @@
 //! every node shows its type. A view lists per dimension of its array how the view's
 //! index reaches it; `unit` lists the dimensions of extent 1 (they broadcast).
 
-use crate::region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Op, Reduce, Region};
+use crate::region::{Along, Axis, Input, Join, JoinPart, Node, NodeKind, Reduce, Region};
 use blazar_kir::printer::math_name;
 use blazar_kir::{ReadMode, Scalar};
+use blazar_ops::{BinOp, Binary};
 use std::fmt::Write;
 
 /// The name of an element-wise binary operation, as printed and in verifier messages:
-/// the one place that spells an [`Op`].
-pub fn op_name(op: Op) -> &'static str {
+/// the one place that spells a [`Binary`] (math functions by their table name).
+pub fn op_name(op: Binary) -> &'static str {
     match op {
-        Op::Add => "add",
-        Op::Sub => "sub",
-        Op::Mul => "mul",
-        Op::Div => "div",
-        Op::Pow => "pow",
-        Op::Rem => "rem",
-        Op::Min => "min",
-        Op::Max => "max",
-        Op::Atan2 => "atan2",
-        Op::Complex => "complex",
-        Op::Eq => "eq",
-        Op::Ne => "ne",
-        Op::Lt => "lt",
-        Op::Gt => "gt",
-        Op::Le => "le",
-        Op::Ge => "ge",
-        Op::And => "and",
-        Op::Or => "or",
+        Binary::Math(f) => math_name(f),
+        Binary::Op(op) => match op {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "div",
+            BinOp::Pow => "pow",
+            BinOp::Rem => "rem",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
+            BinOp::Eq => "eq",
+            BinOp::Ne => "ne",
+            BinOp::Lt => "lt",
+            BinOp::Gt => "gt",
+            BinOp::Le => "le",
+            BinOp::Ge => "ge",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::BitAnd => "bitand",
+            BinOp::BitOr => "bitor",
+            BinOp::BitXor => "bitxor",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+        },
     }
 }
 

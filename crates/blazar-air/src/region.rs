@@ -1,6 +1,7 @@
 //! The nouns of AIR: a region, its inputs and its nodes.
 
 use blazar_kir::{MathFn, Scalar};
+use blazar_ops::Binary;
 
 /// One input of a region, in the order the kernel takes them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,34 +52,6 @@ pub enum Axis {
     Rotate(u8),
 }
 
-/// Element-wise binary operations, each computed in one type (both operands and, except
-/// for comparisons and logic, the result).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    /// Remainder with the sign of the dividend (`mod`); 0 for an int divisor of 0.
-    Rem,
-    /// NaN-ignoring for reals.
-    Min,
-    Max,
-    Atan2,
-    /// `complex(re, im)`: two reals give a complex value.
-    Complex,
-    /// Comparisons and logic give `bool`.
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    And,
-    Or,
-}
-
 /// What a node computes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NodeKind {
@@ -92,7 +65,9 @@ pub enum NodeKind {
     Neg(u32),
     /// `bool` negation.
     Not(u32),
-    Binary(Op, u32, u32),
+    /// An operator or a math function of two operands, computed in one type (both
+    /// operands and, except for comparisons, logic and `complex`, the result).
+    Binary(Binary, u32, u32),
     Math(MathFn, u32),
     /// `c ? a : b` element-wise, `c` a bool.
     Select(u32, u32, u32),

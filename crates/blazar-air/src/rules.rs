@@ -22,13 +22,12 @@ impl Prec {
 
 /// The int type of a result combining two int types (`runtime::ops::common_int`).
 pub(crate) fn common_int(a: Scalar, b: Scalar) -> Scalar {
+    use blazar_ops::promote::CommonInt;
     let wide = |t: Scalar| matches!(t, Scalar::I64 | Scalar::U64);
-    if a == b {
-        a
-    } else if wide(a) || wide(b) {
-        Scalar::I64
-    } else {
-        Scalar::I32
+    match blazar_ops::promote::common_int(a == b, wide(a), wide(b)) {
+        CommonInt::Same => a,
+        CommonInt::I64 => Scalar::I64,
+        CommonInt::I32 => Scalar::I32,
     }
 }
 

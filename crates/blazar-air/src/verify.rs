@@ -14,9 +14,10 @@
 //! interpreter runs it on every new region in debug builds.
 
 use crate::printer::{op_name, print_node};
-use crate::region::{Axis, Input, JoinPart, NodeKind, Op, Region};
+use crate::region::{Axis, Input, JoinPart, NodeKind, Region};
 use blazar_kir::printer::math_name;
 use blazar_kir::{MathFn, Scalar};
+use blazar_ops::{BinOp, Binary};
 
 /// Checks `region`; on failure returns every violation found, inputs first, then
 /// nodes in order, then the result.
@@ -64,15 +65,6 @@ fn rank_ok(rank: u8) -> bool {
 /// Numeric and ordered: ints and reals.
 fn ordered(s: Scalar) -> bool {
     s != Scalar::Bool && !s.is_complex()
-}
-
-/// The complex type whose parts have real type `s`.
-fn complex_of(s: Scalar) -> Option<Scalar> {
-    match s {
-        Scalar::F32 => Some(Scalar::C32),
-        Scalar::F64 => Some(Scalar::C64),
-        _ => None,
-    }
 }
 
 impl Verifier<'_> {
@@ -313,20 +305,33 @@ impl Verifier<'_> {
 }
 
 /// The typing rule of a binary node: both operands of one type; arithmetic gives it,
-/// comparisons and logic give `bool`, `complex` makes a complex of two reals.
-fn binary(op: Op, a: Scalar, b: Scalar, ty: Scalar) -> Result<(), String> {
+/// comparisons and logic give `bool`; a math function of two arguments types as the
+/// operation table says (`complex` makes a complex of two reals).
+fn binary(op: Binary, a: Scalar, b: Scalar, ty: Scalar) -> Result<(), String> {
     let name = op_name(op);
     need(a == b, || {
         format!("{name} of different types {} and {}", a.name(), b.name())
     })?;
     let (ok, result) = match op {
-        Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => (a != Scalar::Bool, Some(a)),
-        Op::Rem | Op::Min | Op::Max => (ordered(a), Some(a)),
-        Op::Atan2 => (a.is_float(), Some(a)),
-        Op::Complex => (a.is_float(), complex_of(a)),
-        Op::Eq | Op::Ne => (true, Some(Scalar::Bool)),
-        Op::Lt | Op::Gt | Op::Le | Op::Ge => (ordered(a), Some(Scalar::Bool)),
-        Op::And | Op::Or => (a == Scalar::Bool, Some(Scalar::Bool)),
+        Binary::Math(f) if f.arity() == 2 => match blazar_kir::math_result(f, a) {
+            Some(r) => (true, Some(r)),
+            None => (false, None),
+        },
+        Binary::Math(_) => return Err(format!("{name} takes one argument (a math node)")),
+        Binary::Op(op) => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow => {
+                (a != Scalar::Bool, Some(a))
+            }
+            BinOp::Rem | BinOp::Min | BinOp::Max => (ordered(a), Some(a)),
+            BinOp::Eq | BinOp::Ne => (true, Some(Scalar::Bool)),
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => (ordered(a), Some(Scalar::Bool)),
+            BinOp::And | BinOp::Or => (a == Scalar::Bool, Some(Scalar::Bool)),
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
+                return Err(format!(
+                    "{name} is not fused (bit operations stay on the host)"
+                ))
+            }
+        },
     };
     need(ok, || format!("{name} is not defined on {}", a.name()))?;
     need(result == Some(ty), || {
@@ -339,20 +344,15 @@ fn binary(op: Op, a: Scalar, b: Scalar, ty: Scalar) -> Result<(), String> {
     })
 }
 
-/// The typing rule of a one-argument math node.
+/// The typing rule of a one-argument math node, from the operation table.
 fn math(f: MathFn, a: Scalar, ty: Scalar) -> Result<(), String> {
-    use MathFn::*;
     let name = math_name(f);
-    let (ok, result) = match f {
-        Real | Imag | Angle => (a.is_complex(), a.real_part()),
-        Abs => (a.is_float() || a.is_complex(), a.real_part()),
-        Conj => (a.is_complex(), a),
-        IsNan | IsInf | IsFinite => (a.is_float(), Scalar::Bool),
-        Sqrt | Exp | Exp2 | Log | Log2 | Log10 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh
-        | Cosh | Tanh | Floor | Ceil | Round | Frac | Sign | Rsqrt => (a.is_float(), a),
-        Atan2 | Periodize | MakeComplex => {
-            return Err(format!("{name} takes two arguments (a binary node)"))
-        }
+    if f.arity() != 1 {
+        return Err(format!("{name} takes two arguments (a binary node)"));
+    }
+    let (ok, result) = match blazar_kir::math_result(f, a) {
+        Some(r) => (true, r),
+        None => (false, a),
     };
     need(ok, || format!("{name} is not defined on {}", a.name()))?;
     need(result == ty, || {

@@ -3,9 +3,10 @@
 //! the builder finishes passes the verifier.
 
 use blazar_air::{
-    print_region, verify, Axis, Builder, HostOp, JoinKind, NodeRef, Prec, Reduce, Region, ScalarArg,
+    print_region, verify, Axis, Builder, JoinKind, NodeRef, Prec, Reduce, Region, ScalarArg,
 };
 use blazar_kir::{ReadMode, Scalar};
+use blazar_ops::{BinOp, Binary};
 
 /// The text of a finished region, checked by the verifier first.
 fn show(region: &Region) -> String {
@@ -25,9 +26,9 @@ fn a_chain_of_arithmetic_is_one_flat_region() {
     let mut b = Builder::new(Prec::Single);
     let x = b.array(0, Scalar::F32, &[4, 3]).unwrap();
     let two = konst(&mut b, 2.0);
-    let m = b.binary(HostOp::Mul, two, x).unwrap();
+    let m = b.binary(Binary::Op(BinOp::Mul), two, x).unwrap();
     let one = konst(&mut b, 1.0);
-    let y = b.binary(HostOp::Add, m, one).unwrap();
+    let y = b.binary(Binary::Op(BinOp::Add), m, one).unwrap();
     let done = b.finish(y, None).unwrap();
     assert_eq!(
         show(&done.region),
@@ -49,8 +50,8 @@ fn a_broadcast_reduction_shows_its_unit_dimension_and_accumulator() {
     let x = b.array(0, Scalar::F32, &[4, 3]).unwrap();
     let w = b.array(1, Scalar::F64, &[1, 3]).unwrap();
     let s = b.scalar(ScalarArg::Real(0.5), Scalar::I32, false);
-    let xw = b.binary(HostOp::Mul, x, w).unwrap();
-    let y = b.binary(HostOp::Mul, xw, s).unwrap();
+    let xw = b.binary(Binary::Op(BinOp::Mul), x, w).unwrap();
+    let y = b.binary(Binary::Op(BinOp::Mul), xw, s).unwrap();
     let done = b.finish(y, Some(Reduce::Sum)).unwrap();
     assert_eq!(
         show(&done.region),
@@ -84,7 +85,7 @@ fn a_view_a_math_function_and_a_comparison() {
         .unwrap();
     let r = b.math("sqrt", v).unwrap();
     let half = konst(&mut b, 0.5);
-    let c = b.binary(HostOp::Gt, r, half).unwrap();
+    let c = b.binary(Binary::Op(BinOp::Gt), r, half).unwrap();
     let done = b.finish(c, None).unwrap();
     assert_eq!(
         show(&done.region),
@@ -125,7 +126,7 @@ fn a_join_lists_its_parts() {
     let mut b = Builder::new(Prec::Single);
     let x = b.array(0, Scalar::F32, &[2, 3]).unwrap();
     let two = konst(&mut b, 2.0);
-    let y = b.binary(HostOp::Mul, two, x).unwrap();
+    let y = b.binary(Binary::Op(BinOp::Mul), two, x).unwrap();
     let j = b.join(JoinKind::Cat(1), &[x, y]).unwrap();
     let done = b.finish(j, None).unwrap();
     assert_eq!(done.dims, vec![2, 6]);

@@ -2,10 +2,10 @@
 //! or node at fault, and well-formed ones pass.
 
 use blazar_air::{
-    verify, Along, Axis, Builder, HostOp, Input, Node, NodeKind, Op, Prec, Reduce, Region,
-    ScalarArg,
+    verify, Along, Axis, Builder, Input, Node, NodeKind, Prec, Reduce, Region, ScalarArg,
 };
 use blazar_kir::{MathFn, ReadMode, Scalar};
+use blazar_ops::{BinOp, Binary};
 
 fn node(kind: NodeKind, ty: Scalar) -> Node {
     Node { kind, ty }
@@ -29,7 +29,7 @@ fn product() -> Region {
         nodes: vec![
             node(NodeKind::Input(0), Scalar::F32),
             node(NodeKind::Input(1), Scalar::F32),
-            node(NodeKind::Binary(Op::Mul, 0, 1), Scalar::F32),
+            node(NodeKind::Binary(Binary::Op(BinOp::Mul), 0, 1), Scalar::F32),
         ],
         root: 2,
         rank: 2,
@@ -100,10 +100,10 @@ fn a_node_typed_unlike_its_input() {
 #[test]
 fn a_comparison_must_give_bool_and_logic_take_bools() {
     let mut r = product();
-    r.nodes[2].kind = NodeKind::Binary(Op::Lt, 0, 1);
+    r.nodes[2].kind = NodeKind::Binary(Binary::Op(BinOp::Lt), 0, 1);
     let e = errors(&r);
     assert!(has(&e, "%2:", "lt of f32 gives bool, not f32"), "{e:?}");
-    r.nodes[2].kind = NodeKind::Binary(Op::And, 0, 1);
+    r.nodes[2].kind = NodeKind::Binary(Binary::Op(BinOp::And), 0, 1);
     r.nodes[2].ty = Scalar::Bool;
     let e = errors(&r);
     assert!(has(&e, "%2:", "and is not defined on f32"), "{e:?}");
@@ -114,9 +114,19 @@ fn a_comparison_must_give_bool_and_logic_take_bools() {
 #[test]
 fn math_functions_on_the_types_they_take() {
     let mut r = product();
-    r.nodes[2] = node(NodeKind::Math(MathFn::Real, 0), Scalar::F32);
+    r.nodes[2] = node(NodeKind::Math(MathFn::Sqrt, 0), Scalar::I32);
     let e = errors(&r);
-    assert!(has(&e, "%2:", "real is not defined on f32"), "{e:?}");
+    assert!(has(&e, "%2:", "sqrt of f32 gives f32, not i32"), "{e:?}");
+    let mut q = product();
+    q.inputs[0] = Input::Array {
+        elem: Scalar::Bool,
+        rank: 2,
+        unit: 0,
+    };
+    q.nodes[0].ty = Scalar::Bool;
+    q.nodes[2] = node(NodeKind::Math(MathFn::Sqrt, 0), Scalar::Bool);
+    let e = errors(&q);
+    assert!(has(&e, "%2:", "sqrt is not defined on bool"), "{e:?}");
     r.nodes[2] = node(NodeKind::Math(MathFn::Atan2, 0), Scalar::F32);
     let e = errors(&r);
     assert!(has(&e, "%2:", "atan2 takes two arguments"), "{e:?}");
@@ -135,7 +145,7 @@ fn a_cast_from_complex_to_real() {
     };
     r.nodes[0].ty = Scalar::C32;
     r.nodes.insert(2, node(NodeKind::Cast(0), Scalar::F32));
-    r.nodes[3] = node(NodeKind::Binary(Op::Mul, 2, 1), Scalar::F32);
+    r.nodes[3] = node(NodeKind::Binary(Binary::Op(BinOp::Mul), 2, 1), Scalar::F32);
     r.root = 3;
     let e = errors(&r);
     assert!(has(&e, "%2:", "a cast of complex c32 to f32"), "{e:?}");
@@ -195,7 +205,7 @@ fn tables_are_read_only_by_gathers() {
 #[test]
 fn references_outside_the_region_are_errors_not_panics() {
     let mut r = product();
-    r.nodes[2] = node(NodeKind::Binary(Op::Mul, 0, 9), Scalar::F32);
+    r.nodes[2] = node(NodeKind::Binary(Binary::Op(BinOp::Mul), 0, 9), Scalar::F32);
     r.nodes[1].kind = NodeKind::Input(5);
     r.root = 12;
     r.rank = 7;
@@ -240,14 +250,14 @@ fn regions_the_builder_makes_pass() {
     let x = b.array(0, Scalar::F32, &[8]).unwrap();
     let i = b.array(1, Scalar::I64, &[8]).unwrap();
     let s = b.scalar(ScalarArg::Int(3), Scalar::I32, false);
-    let a = b.binary(HostOp::Mod, i, s).unwrap();
-    let c = b.binary(HostOp::Lt, x, a).unwrap();
+    let a = b.binary(Binary::Op(BinOp::Rem), i, s).unwrap();
+    let c = b.binary(Binary::Op(BinOp::Lt), x, a).unwrap();
     let n = b.not(c).unwrap();
-    let z = b.binary(HostOp::Complex, x, n).unwrap();
+    let z = b.binary(Binary::Math(MathFn::MakeComplex), x, n).unwrap();
     let ang = b.math("angle", z).unwrap();
-    let at = b.binary(HostOp::Atan2, ang, x).unwrap();
+    let at = b.binary(Binary::Math(MathFn::Atan2), ang, x).unwrap();
     let neg = b.neg(at).unwrap();
-    let both = b.binary(HostOp::And, neg, c).unwrap();
+    let both = b.binary(Binary::Op(BinOp::And), neg, c).unwrap();
     let m = b.masked(x, c, both).unwrap();
     let done = b.finish(m, None).unwrap();
     assert_eq!(verify(&done.region), Ok(()));

@@ -115,42 +115,24 @@ pub fn math(f: MathFn, s: Scalar, args: &[String]) -> String {
     if s.is_float() {
         let sfx = if s == Scalar::F32 { "f" } else { "" };
         let one = names::real_lit(1.0, s);
-        let plain = |n: &str| format!("{n}{sfx}({a})");
+        if let Some(n) = f.def().c {
+            // The C library's function of its row in `blazar_ops::MATH` (`sqrt`, `atan2`).
+            return format!("{n}{sfx}({})", args.join(", "));
+        }
         return match f {
-            Abs => plain("fabs"),
-            Sqrt => plain("sqrt"),
             Rsqrt => format!("({one} / sqrt{sfx}({a}))"),
-            Exp => plain("exp"),
-            Exp2 => plain("exp2"),
-            Log => plain("log"),
-            Log2 => plain("log2"),
-            Log10 => plain("log10"),
-            Sin => plain("sin"),
-            Cos => plain("cos"),
-            Tan => plain("tan"),
-            Asin => plain("asin"),
-            Acos => plain("acos"),
-            Atan => plain("atan"),
-            Sinh => plain("sinh"),
-            Cosh => plain("cosh"),
-            Tanh => plain("tanh"),
-            Floor => plain("floor"),
-            Ceil => plain("ceil"),
-            Round => plain("round"),
-            Frac => format!("bz_frac({a})"),
-            Sign => format!("bz_sign({a})"),
             IsNan => format!("((bool)isnan({a}))"),
             IsInf => format!("((bool)isinf({a}))"),
             IsFinite => format!("((bool)isfinite({a}))"),
-            Atan2 => format!("atan2{sfx}({a}, {b})"),
-            Periodize => format!("bz_periodize({a}, {b})"),
             Real | Conj => a.to_string(),
             Imag => zero(),
-            Angle => format!("bz_angle({a})"),
             MakeComplex => {
                 let c = if s == Scalar::F64 { "c64" } else { "c32" };
                 format!("{c}{{{a}, {b}}}")
             }
+            // Without a C library name: the prelude's overloaded helper `bz_NAME`
+            // (`bz_frac`, `bz_sign`, `bz_periodize`, `bz_angle`).
+            _ => format!("bz_{}({})", f.name(), args.join(", ")),
         };
     }
     if s == Scalar::Bool {

@@ -7,6 +7,7 @@
 use crate::ops::{map1, map2, with_int};
 use crate::values::{LaneTy, Lanes};
 use blazar_kir::{MathFn, Scalar};
+use blazar_ops::Eval;
 use num_complex::{Complex, Complex32, Complex64};
 
 /// A C-style conversion from `S`.
@@ -151,7 +152,6 @@ macro_rules! float_math {
                         x
                     }
                 }),
-                Atan2 => map2(d, a, b, <$t>::atan2),
                 Periodize => map2(d, a, b, |x, y| {
                     // As host code: the remainder moved into [0, |y|).
                     let r = x % y;
@@ -166,10 +166,38 @@ macro_rules! float_math {
                 Imag => map1(d, a, |_| 0.0),
                 Angle => map1(d, a, |x| if x < 0.0 { std::$t::consts::PI } else { 0.0 }),
                 IsNan | IsInf | IsFinite | MakeComplex => {}
+                // Functions of reals the table computes (`atan2`, ...).
+                _ => match f.def().eval {
+                    Eval::One(f64, f32) => map1(d, a, <$t as Pick>::pick1(f64, f32)),
+                    Eval::Two(f64, f32) => map2(d, a, b, <$t as Pick>::pick2(f64, f32)),
+                    Eval::Own => {}
+                },
             }
         }
     };
 }
+/// The f32 or the f64 function of a row of `blazar_ops::MATH`.
+trait Pick: Sized {
+    fn pick1(f64: fn(f64) -> f64, f32: fn(f32) -> f32) -> fn(Self) -> Self;
+    fn pick2(f64: fn(f64, f64) -> f64, f32: fn(f32, f32) -> f32) -> fn(Self, Self) -> Self;
+}
+impl Pick for f32 {
+    fn pick1(_: fn(f64) -> f64, f32: fn(f32) -> f32) -> fn(f32) -> f32 {
+        f32
+    }
+    fn pick2(_: fn(f64, f64) -> f64, f32: fn(f32, f32) -> f32) -> fn(f32, f32) -> f32 {
+        f32
+    }
+}
+impl Pick for f64 {
+    fn pick1(f64: fn(f64) -> f64, _: fn(f32) -> f32) -> fn(f64) -> f64 {
+        f64
+    }
+    fn pick2(f64: fn(f64, f64) -> f64, _: fn(f32, f32) -> f32) -> fn(f64, f64) -> f64 {
+        f64
+    }
+}
+
 float_math!(math_f32, f32);
 float_math!(math_f64, f64);
 

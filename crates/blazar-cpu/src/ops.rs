@@ -107,9 +107,7 @@ macro_rules! arith_int {
                 if b == 0 { 0 } else { self.wrapping_div(b) }
             }
             #[inline(always)] fn pow(self, b: Self) -> Self { (self as f64).powf(b as f64) as $t }
-            #[inline(always)] fn rem(self, b: Self) -> Self {
-                if b == 0 { 0 } else { self.wrapping_rem(b) }
-            }
+            #[inline(always)] fn rem(self, b: Self) -> Self { blazar_ops::int::rem(self, b) }
             #[inline(always)] fn min(self, b: Self) -> Self { Ord::min(self, b) }
             #[inline(always)] fn max(self, b: Self) -> Self { Ord::max(self, b) }
             #[inline(always)] fn neg(self) -> Self { self.wrapping_neg() }

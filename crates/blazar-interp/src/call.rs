@@ -163,7 +163,7 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
-        (b.func)(&mut self.ctx, args).at(span)
+        b.call(&mut self.ctx, args).at(span)
     }
 
     /// Calls a builtin for `nout` results: builtins with several outputs

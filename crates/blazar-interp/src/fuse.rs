@@ -31,11 +31,12 @@ use views::{is_slice, Move};
 use crate::error::{At, RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::{elem_scalar, scalar_of, Flat};
-use blazar_air::{Arg, Axis, Builder, Finished, HostOp, NodeRef, Reduce, Region, ScalarArg};
+use blazar_air::{Arg, Axis, Binary, Builder, Finished, NodeRef, Reduce, Region, ScalarArg};
 use blazar_diagnostics::Span;
 use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
-use blazar_kir::{Kernel, Scalar};
+use blazar_kir::{BinOp as KBinOp, Kernel, MathFn, Scalar};
 use blazar_launch::{KValue, LaunchPlan};
+use blazar_ops::Fuse;
 use blazar_runtime::index::IndexArg;
 use blazar_runtime::{builtins, ArrayRef, ElemType, Value};
 use std::collections::HashMap;
@@ -81,12 +82,9 @@ struct Fusion {
     recycle: Option<ArrayRef>,
 }
 
-/// One-argument builtins AIR fuses.
-const UNARY: &[&str] = &[
-    "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
-    "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "frac", "sign", "isnan", "isinf",
-    "isfinite", "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float", "real", "imag", "conj", "angle",
+/// The conversions AIR fuses (math functions: their rows in `blazar_ops::MATH`).
+const CONVERSIONS: &[&str] = &[
+    "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float",
 ];
 
 /// Whether `e` is an expression a region can start from.
@@ -117,7 +115,7 @@ fn elem_type(s: Scalar) -> ElemType {
 #[derive(Clone, Copy)]
 enum BuiltinOp {
     Unary(&'static str),
-    Binary(HostOp),
+    Binary(Binary),
     /// A reduction over all elements; `mean` divides the sum by their number.
     Reduce(Reduce, bool),
     /// The same along one dimension (`sum(x, d)`).
@@ -132,13 +130,16 @@ enum BuiltinOp {
 
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
     let name = builtins::get(id).name;
+    if let Some(f) = MathFn::from_name(name, nargs).filter(|f| f.def().fuse != Fuse::No) {
+        return Some(match nargs {
+            1 => BuiltinOp::Unary(f.name()),
+            _ => BuiltinOp::Binary(Binary::Math(f)),
+        });
+    }
+    if let Some(op) = KBinOp::from_builtin(name).filter(|op| nargs == 2 && !op.is_bitwise()) {
+        return Some(BuiltinOp::Binary(Binary::Op(op)));
+    }
     match (name, nargs) {
-        ("min", 2) => Some(BuiltinOp::Binary(HostOp::Min)),
-        ("max", 2) => Some(BuiltinOp::Binary(HostOp::Max)),
-        ("mod", 2) => Some(BuiltinOp::Binary(HostOp::Mod)),
-        ("atan2", 2) => Some(BuiltinOp::Binary(HostOp::Atan2)),
-        ("complex", 2) => Some(BuiltinOp::Binary(HostOp::Complex)),
-        ("pow", 2) => Some(BuiltinOp::Binary(HostOp::Pow)),
         ("sum", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, false)),
         ("mean", 1) => Some(BuiltinOp::Reduce(Reduce::Sum, true)),
         ("prod", 1) => Some(BuiltinOp::Reduce(Reduce::Prod, false)),
@@ -159,7 +160,10 @@ fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
         ("cat", n) if n >= 2 => Some(BuiltinOp::Join(JoinFn::Cat)),
         ("horzcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Horzcat)),
         ("vertcat", n) if n >= 1 => Some(BuiltinOp::Join(JoinFn::Vertcat)),
-        (n, 1) => UNARY.iter().find(|u| **u == n).map(|u| BuiltinOp::Unary(u)),
+        (n, 1) => CONVERSIONS
+            .iter()
+            .find(|u| **u == n)
+            .map(|u| BuiltinOp::Unary(u)),
         _ => None,
     }
 }
@@ -188,22 +192,23 @@ impl<'p> Interp<'p> {
                 }
                 let y = self.operand(b, frame, f)?;
                 let host = match op {
-                    BinOp::Add => Some(HostOp::Add),
-                    BinOp::Sub => Some(HostOp::Sub),
-                    BinOp::Mul if self.scalar_side(&x) || self.scalar_side(&y) => Some(HostOp::Mul),
-                    BinOp::EMul => Some(HostOp::Mul),
-                    BinOp::Div | BinOp::EDiv => Some(HostOp::Div),
-                    BinOp::Pow | BinOp::EPow => Some(HostOp::Pow),
-                    BinOp::Eq => Some(HostOp::Eq),
-                    BinOp::Ne => Some(HostOp::Ne),
-                    BinOp::Lt => Some(HostOp::Lt),
-                    BinOp::Gt => Some(HostOp::Gt),
-                    BinOp::Le => Some(HostOp::Le),
-                    BinOp::Ge => Some(HostOp::Ge),
-                    BinOp::And => Some(HostOp::And),
-                    BinOp::Or => Some(HostOp::Or),
+                    BinOp::Add => Some(KBinOp::Add),
+                    BinOp::Sub => Some(KBinOp::Sub),
+                    BinOp::Mul if self.scalar_side(&x) || self.scalar_side(&y) => Some(KBinOp::Mul),
+                    BinOp::EMul => Some(KBinOp::Mul),
+                    BinOp::Div | BinOp::EDiv => Some(KBinOp::Div),
+                    BinOp::Pow | BinOp::EPow => Some(KBinOp::Pow),
+                    BinOp::Eq => Some(KBinOp::Eq),
+                    BinOp::Ne => Some(KBinOp::Ne),
+                    BinOp::Lt => Some(KBinOp::Lt),
+                    BinOp::Gt => Some(KBinOp::Gt),
+                    BinOp::Le => Some(KBinOp::Le),
+                    BinOp::Ge => Some(KBinOp::Ge),
+                    BinOp::And => Some(KBinOp::And),
+                    BinOp::Or => Some(KBinOp::Or),
                     BinOp::Mul => None,
-                };
+                }
+                .map(Binary::Op);
                 self.combine(host, [x, y], f, e.span, &|it, [x, y], span| {
                     it.binary(*op, &x, &y, span)
                 })
@@ -396,7 +401,7 @@ impl<'p> Interp<'p> {
 
     fn combine(
         &mut self,
-        op: Option<HostOp>,
+        op: Option<Binary>,
         ops: [Operand; 2],
         f: &mut Fusion,
         span: Span,

@@ -194,87 +194,35 @@ pub enum Special {
     WarpSize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnOp {
-    Neg,
-    Not,
-    BitNot,
-}
+/// Element-wise operators, declared in `blazar-ops`.
+pub use blazar_ops::{BinOp, UnOp};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    /// Division; on ints it truncates toward zero (lowering makes `int / int` real).
-    Div,
-    Pow,
-    /// `mod`: remainder with the sign of the dividend (C `fmod` / `%`).
-    Rem,
-    Min,
-    Max,
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    And,
-    Or,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
-}
+/// Element-wise math functions of one or two arguments: declared, with their names,
+/// typing and C spelling, in `blazar-ops`.
+pub use blazar_ops::MathFn;
 
-impl BinOp {
-    pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge
-        )
-    }
-}
-
-/// Element-wise math functions of one or two arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MathFn {
-    Abs,
-    Sqrt,
-    Rsqrt,
-    Exp,
-    Exp2,
-    Log,
-    Log2,
-    Log10,
-    Sin,
-    Cos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Floor,
-    Ceil,
-    Round,
-    Frac,
-    Sign,
-    IsNan,
-    IsInf,
-    IsFinite,
-    Atan2,
-    /// Non-negative remainder.
-    Periodize,
-    /// Real part, imaginary part, conjugate, argument of complex values.
-    Real,
-    Imag,
-    Conj,
-    Angle,
-    /// `complex(re, im)`.
-    MakeComplex,
+/// The element type of `f` applied to elements of type `s` (its row's [`blazar_ops::Sig`]),
+/// or `None` where `f` is not defined on `s`.
+pub fn math_result(f: MathFn, s: Scalar) -> Option<Scalar> {
+    use blazar_ops::Sig;
+    let ordered = s != Scalar::Bool && !s.is_complex();
+    let (ok, r) = match f.def().sig {
+        Sig::RealPart => (s != Scalar::Bool, s.real_part()),
+        Sig::Number => (s != Scalar::Bool, s),
+        Sig::FloatOrComplex => (s.is_float() || s.is_complex(), s),
+        Sig::Float => (s.is_float(), s),
+        Sig::Ordered => (ordered, s),
+        Sig::Test => (s.is_float(), Scalar::Bool),
+        Sig::MakeComplex => (
+            s.is_float(),
+            if s == Scalar::F64 {
+                Scalar::C64
+            } else {
+                Scalar::C32
+            },
+        ),
+    };
+    ok.then_some(r)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

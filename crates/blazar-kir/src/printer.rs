@@ -73,43 +73,9 @@ pub fn update_op(op: AtomicOp) -> &'static str {
     }
 }
 
-/// The lower-case name of a math function, as printed.
+/// The lower-case name of a math function, as printed (its row in `blazar_ops::MATH`).
 pub fn math_name(f: MathFn) -> &'static str {
-    use MathFn::*;
-    match f {
-        Abs => "abs",
-        Sqrt => "sqrt",
-        Rsqrt => "rsqrt",
-        Exp => "exp",
-        Exp2 => "exp2",
-        Log => "log",
-        Log2 => "log2",
-        Log10 => "log10",
-        Sin => "sin",
-        Cos => "cos",
-        Tan => "tan",
-        Asin => "asin",
-        Acos => "acos",
-        Atan => "atan",
-        Sinh => "sinh",
-        Cosh => "cosh",
-        Tanh => "tanh",
-        Floor => "floor",
-        Ceil => "ceil",
-        Round => "round",
-        Frac => "frac",
-        Sign => "sign",
-        IsNan => "isnan",
-        IsInf => "isinf",
-        IsFinite => "isfinite",
-        Atan2 => "atan2",
-        Periodize => "periodize",
-        Real => "real",
-        Imag => "imag",
-        Conj => "conj",
-        Angle => "angle",
-        MakeComplex => "complex",
-    }
+    f.name()
 }
 
 /// The spelling of a binary operator: infix (`+`) or function-like (`min`).

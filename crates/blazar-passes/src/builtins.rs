@@ -25,49 +25,13 @@ pub enum KBuiltin {
 
 pub fn classify(name: &str, nargs: usize) -> Option<KBuiltin> {
     use KBuiltin as K;
-    use MathFn as M;
+    if let Some(f) = MathFn::from_name(name, nargs) {
+        return Some(K::Math(f));
+    }
+    if let Some(op) = BinOp::from_builtin(name).filter(|_| nargs == 2) {
+        return Some(K::Bin(op));
+    }
     Some(match (name, nargs) {
-        ("abs", 1) => K::Math(M::Abs),
-        ("sqrt", 1) => K::Math(M::Sqrt),
-        ("rsqrt", 1) => K::Math(M::Rsqrt),
-        ("exp", 1) => K::Math(M::Exp),
-        ("exp2", 1) => K::Math(M::Exp2),
-        ("log", 1) => K::Math(M::Log),
-        ("log2", 1) => K::Math(M::Log2),
-        ("log10", 1) => K::Math(M::Log10),
-        ("sin", 1) => K::Math(M::Sin),
-        ("cos", 1) => K::Math(M::Cos),
-        ("tan", 1) => K::Math(M::Tan),
-        ("asin", 1) => K::Math(M::Asin),
-        ("acos", 1) => K::Math(M::Acos),
-        ("atan", 1) => K::Math(M::Atan),
-        ("sinh", 1) => K::Math(M::Sinh),
-        ("cosh", 1) => K::Math(M::Cosh),
-        ("tanh", 1) => K::Math(M::Tanh),
-        ("floor", 1) => K::Math(M::Floor),
-        ("ceil", 1) => K::Math(M::Ceil),
-        ("round", 1) => K::Math(M::Round),
-        ("frac", 1) => K::Math(M::Frac),
-        ("sign", 1) => K::Math(M::Sign),
-        ("isnan", 1) => K::Math(M::IsNan),
-        ("isinf", 1) => K::Math(M::IsInf),
-        ("isfinite", 1) => K::Math(M::IsFinite),
-        ("atan2", 2) => K::Math(M::Atan2),
-        ("periodize", 2) => K::Math(M::Periodize),
-        ("real", 1) => K::Math(M::Real),
-        ("imag", 1) => K::Math(M::Imag),
-        ("conj", 1) => K::Math(M::Conj),
-        ("angle", 1) => K::Math(M::Angle),
-        ("complex", 2) => K::Math(M::MakeComplex),
-        ("min", 2) => K::Bin(BinOp::Min),
-        ("max", 2) => K::Bin(BinOp::Max),
-        ("mod", 2) => K::Bin(BinOp::Rem),
-        ("pow", 2) => K::Bin(BinOp::Pow),
-        ("and", 2) => K::Bin(BinOp::BitAnd),
-        ("or", 2) => K::Bin(BinOp::BitOr),
-        ("xor", 2) => K::Bin(BinOp::BitXor),
-        ("shl", 2) => K::Bin(BinOp::Shl),
-        ("shr", 2) => K::Bin(BinOp::Shr),
         ("sum", 1) => K::Reduce(VecReduce::Sum),
         ("prod", 1) => K::Reduce(VecReduce::Prod),
         ("min", 1) => K::Reduce(VecReduce::Min),

@@ -7,6 +7,7 @@ use crate::lower::{err, Lower, LR};
 use blazar_diagnostics::Span;
 use blazar_hir::{self as hir, IntKind};
 use blazar_kir::{ArrayTy, BinOp, Expr, ExprKind as K, MathFn, ReadMode, Scalar, Ty, WriteMode};
+use blazar_ops::Promote;
 
 /// `t` (a scalar or a vector) with element type `s`.
 fn shaped(t: Ty, s: Scalar) -> Ty {
@@ -101,17 +102,17 @@ pub(crate) fn math(l: &Lower, f: MathFn, x: Expr, y: Option<Expr>, span: Span) -
     if j.is_complex() {
         return no_complex(f, span);
     }
+    if f.arity() != 2 {
+        return err(
+            span,
+            format!("`{}` takes one argument", blazar_kir::printer::math_name(f)),
+        );
+    }
     Ok(match f {
         Periodize if j.is_int() => two(f, x, y, j, j),
-        Atan2 | Periodize => {
+        _ => {
             let r = if j == Scalar::F64 { j } else { l.float };
             two(f, x, y, r, r)
-        }
-        _ => {
-            return err(
-                span,
-                format!("`{}` takes one argument", blazar_kir::printer::math_name(f)),
-            )
         }
     })
 }
@@ -187,7 +188,7 @@ fn math1(l: &Lower, f: MathFn, x: Expr, span: Span) -> LR<Expr> {
             }
             Abs | Real | Imag | Angle => m1(f, x, at(r)),
             Conj | Sqrt | Exp | Log | Sin | Cos | Tan | Sinh | Cosh | Tanh => m1(f, x, xt),
-            Frac => return no_complex(f, span),
+            _ if f.def().promote == Promote::Real => return no_complex(f, span),
             _ => {
                 return err(
                     span,
@@ -201,7 +202,7 @@ fn math1(l: &Lower, f: MathFn, x: Expr, span: Span) -> LR<Expr> {
     }
     Ok(match f {
         IsNan | IsInf | IsFinite => m1(f, x, at(Scalar::Bool)),
-        Atan2 | Periodize | MakeComplex => {
+        _ if f.arity() == 2 => {
             return err(
                 span,
                 format!(

@@ -2,10 +2,10 @@
 //! (`bind_inputs`) and its nodes spelled over an element index (`region_value`), shared
 //! by the kernels made from regions (`lower_region`, `lower_scan`).
 
-use blazar_air::{Axis, Input, Join, JoinPart, NodeKind, Op, Region};
+use blazar_air::{Axis, Binary, Input, Join, JoinPart, NodeKind, Region};
 use blazar_kir::{
-    ArrayDecl, ArrayTy, BinOp, Bind, Const, Expr, ExprKind, Kernel, MathFn, Param, ReadMode,
-    Scalar, Space, Ty, UnOp, VarDecl, WriteMode,
+    ArrayDecl, ArrayTy, BinOp, Bind, Const, Expr, ExprKind, Kernel, Param, ReadMode, Scalar, Space,
+    Ty, UnOp, VarDecl, WriteMode,
 };
 
 /// A read-only, unchecked global array parameter type.
@@ -283,15 +283,8 @@ impl Values<'_> {
             NodeKind::Neg(a) => ExprKind::Unary(UnOp::Neg, arg(*a)),
             NodeKind::Not(a) => ExprKind::Unary(UnOp::Not, arg(*a)),
             NodeKind::Math(f, a) => ExprKind::Math(*f, vec![get(*a)]),
-            NodeKind::Binary(op @ (Op::Atan2 | Op::Complex), a, b) => ExprKind::Math(
-                if *op == Op::Atan2 {
-                    MathFn::Atan2
-                } else {
-                    MathFn::MakeComplex
-                },
-                vec![get(*a), get(*b)],
-            ),
-            NodeKind::Binary(op, a, b) => ExprKind::Binary(bin_op(*op), arg(*a), arg(*b)),
+            NodeKind::Binary(Binary::Math(f), a, b) => ExprKind::Math(*f, vec![get(*a), get(*b)]),
+            NodeKind::Binary(Binary::Op(op), a, b) => ExprKind::Binary(*op, arg(*a), arg(*b)),
             NodeKind::Select(c, a, b) => ExprKind::Select(arg(*c), arg(*a), arg(*b)),
             NodeKind::Gather(t, i) => match self.binds[*t as usize] {
                 Bind::Array(a) => ExprKind::Load {
@@ -389,27 +382,5 @@ impl Values<'_> {
             );
         }
         out
-    }
-}
-
-fn bin_op(op: Op) -> BinOp {
-    match op {
-        Op::Add => BinOp::Add,
-        Op::Sub => BinOp::Sub,
-        Op::Mul => BinOp::Mul,
-        Op::Div => BinOp::Div,
-        Op::Pow => BinOp::Pow,
-        Op::Rem => BinOp::Rem,
-        Op::Min => BinOp::Min,
-        Op::Max => BinOp::Max,
-        Op::Eq => BinOp::Eq,
-        Op::Ne => BinOp::Ne,
-        Op::Lt => BinOp::Lt,
-        Op::Gt => BinOp::Gt,
-        Op::Le => BinOp::Le,
-        Op::Ge => BinOp::Ge,
-        Op::And => BinOp::And,
-        Op::Or => BinOp::Or,
-        Op::Atan2 | Op::Complex => unreachable!("math functions in KIR"),
     }
 }

@@ -12,8 +12,8 @@ mod broadcast;
 mod matmul;
 
 pub(crate) use broadcast::{
-    common_int, complex_buffer, complexes_of, elementwise, int_buffer, ints_of, numeric_class,
-    real_buffer, reals_of, CplxMode, Kernel2, Who,
+    common_int, complex_buffer, complexes_of, elementwise, elementwise_real, int_buffer, ints_of,
+    numeric_class, real_buffer, reals_of, CplxMode, Kernel2, Who,
 };
 
 use crate::array::{Array, Buffer};

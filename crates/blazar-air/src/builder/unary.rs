@@ -2,6 +2,7 @@
 //! the complex functions (`real`, `imag`, `abs`, `angle`, `conj`).
 
 use super::*;
+use blazar_ops::Sig;
 
 impl Builder {
     /// `-a`: the operand's type (ints wrap).
@@ -43,33 +44,7 @@ impl Builder {
             }
             return Some(v);
         }
-        let f = match name {
-            "sqrt" => MathFn::Sqrt,
-            "exp" => MathFn::Exp,
-            "exp2" => MathFn::Exp2,
-            "log" => MathFn::Log,
-            "log2" => MathFn::Log2,
-            "log10" => MathFn::Log10,
-            "sin" => MathFn::Sin,
-            "cos" => MathFn::Cos,
-            "tan" => MathFn::Tan,
-            "asin" => MathFn::Asin,
-            "acos" => MathFn::Acos,
-            "atan" => MathFn::Atan,
-            "sinh" => MathFn::Sinh,
-            "cosh" => MathFn::Cosh,
-            "tanh" => MathFn::Tanh,
-            "abs" => MathFn::Abs,
-            "floor" => MathFn::Floor,
-            "ceil" => MathFn::Ceil,
-            "round" => MathFn::Round,
-            "frac" => MathFn::Frac,
-            "sign" => MathFn::Sign,
-            "isnan" => MathFn::IsNan,
-            "isinf" => MathFn::IsInf,
-            "isfinite" => MathFn::IsFinite,
-            _ => return None,
-        };
+        let f = MathFn::from_name(name, 1).filter(|f| f.def().fuses(false))?;
         if self.ty(a).is_int() {
             // abs, floor, ceil, round and sign keep ints on the host.
             return None;
@@ -86,12 +61,10 @@ impl Builder {
     /// `real`, `imag`, `abs`, `angle` (reals) and `conj` of a complex operand, as the
     /// host computes them: in complex f64, rounded to the precision's type.
     fn complex_math(&mut self, name: &str, a: NodeRef) -> Option<NodeRef> {
-        let (f, ty) = match name {
-            "real" => (MathFn::Real, Scalar::F64),
-            "imag" => (MathFn::Imag, Scalar::F64),
-            "abs" => (MathFn::Abs, Scalar::F64),
-            "angle" => (MathFn::Angle, Scalar::F64),
-            "conj" => (MathFn::Conj, Scalar::C64),
+        let f = MathFn::from_name(name, 1).filter(|f| f.def().fuses(true))?;
+        let ty = match f.def().sig {
+            Sig::RealPart => Scalar::F64,
+            Sig::Number => Scalar::C64,
             _ => return None,
         };
         let x = self.cast(a, Scalar::C64);

@@ -28,32 +28,7 @@ fn ordered(s: Scalar) -> bool {
     s != Scalar::Bool && !s.is_complex()
 }
 
-fn math_result(f: MathFn, s: Scalar) -> Option<Scalar> {
-    use MathFn::*;
-    let fc = s.is_float() || s.is_complex();
-    let (ok, r) = match f {
-        Abs | Real | Imag | Angle => (s != Scalar::Bool, s.real_part()),
-        Conj => (s != Scalar::Bool, s),
-        Sqrt | Exp | Log | Sin | Cos | Tan | Sinh | Cosh | Tanh => (fc, s),
-        Rsqrt | Exp2 | Log2 | Log10 | Asin | Acos | Atan | Floor | Ceil | Round | Frac | Atan2 => {
-            (s.is_float(), s)
-        }
-        Sign | Periodize => (ordered(s), s),
-        IsNan | IsInf | IsFinite => (s.is_float(), Scalar::Bool),
-        MakeComplex => (
-            s.is_float(),
-            if s == Scalar::F64 {
-                Scalar::C64
-            } else {
-                Scalar::C32
-            },
-        ),
-    };
-    ok.then_some(r)
-}
-
 pub fn kernel() -> Kernel {
-    use MathFn::*;
     let mut vars = Vec::new();
     let mut arrays = Vec::new();
     let mut params = Vec::new();
@@ -194,46 +169,9 @@ pub fn kernel() -> Kernel {
             );
             body.push(set(r, lane));
         }
-        for f in [
-            Abs,
-            Sqrt,
-            Rsqrt,
-            Exp,
-            Exp2,
-            Log,
-            Log2,
-            Log10,
-            Sin,
-            Cos,
-            Tan,
-            Asin,
-            Acos,
-            Atan,
-            Sinh,
-            Cosh,
-            Tanh,
-            Floor,
-            Ceil,
-            Round,
-            Frac,
-            Sign,
-            IsNan,
-            IsInf,
-            IsFinite,
-            Atan2,
-            Periodize,
-            Real,
-            Imag,
-            Conj,
-            Angle,
-            MakeComplex,
-        ] {
+        for f in MathFn::all() {
             let Some(r) = math_result(f, s) else { continue };
-            let n = if matches!(f, Atan2 | Periodize | MakeComplex) {
-                2
-            } else {
-                1
-            };
+            let n = f.arity();
             body.push(set(
                 r,
                 Expr::new(ExprKind::Math(f, vec![var(s); n]), Ty::Scalar(r)),

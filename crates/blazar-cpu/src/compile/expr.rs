@@ -9,36 +9,10 @@ use super::Compiler;
 use crate::program::{Inst, Reg};
 use crate::values::{const_value, KValue};
 use crate::KernelError;
-use blazar_kir::{BinOp, Expr, ExprKind, MathFn, ReadMode, Scalar, Ty, VecReduce};
+use blazar_kir::{math_result, BinOp, Expr, ExprKind, ReadMode, Scalar, Ty, VecReduce};
 
 fn bad(m: String) -> KernelError {
     KernelError::bad_launch(m)
-}
-
-/// The element type of `f` applied to elements of type `s` (None: undefined).
-fn math_result(f: MathFn, s: Scalar) -> Option<Scalar> {
-    use MathFn::*;
-    let float_or_complex = s.is_float() || s.is_complex();
-    let ordered = s != Scalar::Bool && !s.is_complex();
-    let (ok, r) = match f {
-        Abs | Real | Imag | Angle => (s != Scalar::Bool, s.real_part()),
-        Conj => (s != Scalar::Bool, s),
-        Sqrt | Exp | Log | Sin | Cos | Tan | Sinh | Cosh | Tanh => (float_or_complex, s),
-        Rsqrt | Exp2 | Log2 | Log10 | Asin | Acos | Atan | Floor | Ceil | Round | Frac | Atan2 => {
-            (s.is_float(), s)
-        }
-        Sign | Periodize => (ordered, s),
-        IsNan | IsInf | IsFinite => (s.is_float(), Scalar::Bool),
-        MakeComplex => (
-            s.is_float(),
-            if s == Scalar::F64 {
-                Scalar::C64
-            } else {
-                Scalar::C32
-            },
-        ),
-    };
-    ok.then_some(r)
 }
 
 impl Compiler<'_> {
@@ -196,7 +170,7 @@ impl Compiler<'_> {
                     Some(b) => Some(self.expr(b)?),
                     None => None,
                 };
-                let two = matches!(f, MathFn::Atan2 | MathFn::Periodize | MathFn::MakeComplex);
+                let two = f.arity() == 2;
                 if two != rb.is_some() || rb.as_ref().is_some_and(|rb| rb.len() != ra.len()) {
                     return Err(bad(format!("wrong arguments for {f:?}")));
                 }

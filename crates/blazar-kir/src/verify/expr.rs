@@ -219,11 +219,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, ty: Ty) -> Result<(), String> {
 }
 
 fn math(f: MathFn, args: &[Expr], ty: Ty) -> Result<(), String> {
-    use MathFn::*;
-    let arity = match f {
-        Atan2 | Periodize | MakeComplex => 2,
-        _ => 1,
-    };
+    let arity = f.arity();
     let name = math_name(f);
     need(args.len() == arity, || {
         format!("{name} takes {arity} argument(s), not {}", args.len())
@@ -238,25 +234,8 @@ fn math(f: MathFn, args: &[Expr], ty: Ty) -> Result<(), String> {
             )
         })?;
     }
-    let float_or_complex = s.is_float() || s.is_complex();
-    let (ok, result) = match f {
-        Abs | Real | Imag | Angle => (s != Scalar::Bool, with_elem(t, s.real_part())),
-        Conj => (s != Scalar::Bool, t),
-        Sqrt | Exp | Log | Sin | Cos | Tan | Sinh | Cosh | Tanh => (float_or_complex, t),
-        Rsqrt | Exp2 | Log2 | Log10 | Asin | Acos | Atan | Floor | Ceil | Round | Frac | Atan2 => {
-            (s.is_float(), t)
-        }
-        Sign | Periodize => (ordered(s), t),
-        IsNan | IsInf | IsFinite => (s.is_float(), with_elem(t, Scalar::Bool)),
-        MakeComplex => {
-            let c = if s == Scalar::F64 {
-                Scalar::C64
-            } else {
-                Scalar::C32
-            };
-            (s.is_float(), with_elem(t, c))
-        }
-    };
+    let r = math_result(f, s);
+    let (ok, result) = (r.is_some(), with_elem(t, r.unwrap_or(s)));
     need(ok, || format!("{name} is not defined on {t}"))?;
     need(ty == result, || {
         format!("{name} of {t} gives {result}, not {ty}")

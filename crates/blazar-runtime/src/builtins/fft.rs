@@ -17,37 +17,37 @@ use rustfft::{FftDirection, FftPlanner};
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "fft1",
-        func: fft1,
+        func: super::Func::Native(fft1),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "ifft1",
-        func: ifft1,
+        func: super::Func::Native(ifft1),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "fft2",
-        func: fft2,
+        func: super::Func::Native(fft2),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "ifft2",
-        func: ifft2,
+        func: super::Func::Native(ifft2),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "fft3",
-        func: fft3,
+        func: super::Func::Native(fft3),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "ifft3",
-        func: ifft3,
+        func: super::Func::Native(ifft3),
         min_args: 1,
         max_args: 1,
     },

@@ -11,7 +11,7 @@
 mod render;
 
 use super::image::{display_range, Pixels};
-use super::{Builtin, Ctx};
+use super::{Builtin, Ctx, Func};
 use crate::array::{Array, Buffer};
 use crate::value::{Closure, FuncRef, Object};
 use crate::{rt_bail, RtError, RtResult, Value};
@@ -64,67 +64,67 @@ struct Series {
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "imshow",
-        func: imshow,
+        func: Func::Native(imshow),
         min_args: 1,
         max_args: 2,
     },
     Builtin {
         name: "plot",
-        func: plot,
+        func: Func::Native(plot),
         min_args: 1,
         max_args: 3,
     },
     Builtin {
         name: "figure",
-        func: figure,
+        func: Func::Native(figure),
         min_args: 0,
         max_args: 1,
     },
     Builtin {
         name: "title",
-        func: title,
+        func: Func::Native(title),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "xlabel",
-        func: xlabel,
+        func: Func::Native(xlabel),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "ylabel",
-        func: ylabel,
+        func: Func::Native(ylabel),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "legend",
-        func: legend,
+        func: Func::Native(legend),
         min_args: 0,
         max_args: usize::MAX,
     },
     Builtin {
         name: "hold",
-        func: hold,
+        func: Func::Native(hold),
         min_args: 0,
         max_args: 1,
     },
     Builtin {
         name: "pause",
-        func: pause,
+        func: Func::Native(pause),
         min_args: 0,
         max_args: 1,
     },
     Builtin {
         name: "connect",
-        func: connect,
+        func: Func::Native(connect),
         min_args: 2,
         max_args: 2,
     },
     Builtin {
         name: "rasterize",
-        func: rasterize,
+        func: Func::Native(rasterize),
         min_args: 1,
         max_args: 1,
     },

@@ -18,19 +18,19 @@ use tiff::decoder::{Decoder, DecodingResult};
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "exrread",
-        func: exrread,
+        func: super::Func::Native(exrread),
         min_args: 1,
         max_args: 1,
     },
     Builtin {
         name: "exrwrite",
-        func: exrwrite,
+        func: super::Func::Native(exrwrite),
         min_args: 2,
         max_args: 2,
     },
     Builtin {
         name: "tiffread",
-        func: tiffread,
+        func: super::Func::Native(tiffread),
         min_args: 1,
         max_args: 2,
     },

@@ -21,13 +21,13 @@ use std::path::Path;
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "imread",
-        func: imread,
+        func: super::Func::Native(imread),
         min_args: 1,
         max_args: 2,
     },
     Builtin {
         name: "imwrite",
-        func: imwrite,
+        func: super::Func::Native(imwrite),
         min_args: 2,
         max_args: 2,
     },

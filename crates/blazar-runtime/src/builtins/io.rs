@@ -28,13 +28,13 @@ use std::path::PathBuf;
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "save",
-        func: save,
+        func: super::Func::Native(save),
         min_args: 2,
         max_args: 2,
     },
     Builtin {
         name: "load",
-        func: load,
+        func: super::Func::Native(load),
         min_args: 1,
         max_args: 1,
     },

@@ -11,9 +11,10 @@ pub(super) mod convert;
 
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
-use crate::ops::{complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of};
+use crate::ops::{complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of, Who};
 use crate::value::{IntTy, Prec, Value};
 use crate::{RtError, RtResult};
+use blazar_ops::{Eval, MathFn};
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -27,7 +28,7 @@ pub(super) const fn bi(
 ) -> Builtin {
     Builtin {
         name,
-        func,
+        func: super::Func::Native(func),
         min_args,
         max_args,
     }
@@ -333,7 +334,6 @@ unary_fn!(
     IntRule::Keep(|v, _| v),
     CRule::Complex(|z| round_parts(z, f64::round))
 );
-unary_fn!(frac, "frac", |x| x - x.floor(), IntRule::Real, CRule::None);
 unary_fn!(
     saturate,
     "saturate",
@@ -402,6 +402,22 @@ unary_fn!(
     CRule::None
 );
 
+/// A function of reals from its row of `blazar_ops::MATH` (`Promote::Real`): ints and
+/// reals compute as reals of the program precision, complex arguments are an error.
+pub(super) fn by_row(f: MathFn, ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    match (f.def().eval, args) {
+        (Eval::One(g, _), [x]) => map1(f.name(), x, ctx.prec, g, IntRule::Real, CRule::None),
+        (Eval::Two(g, _), [x, y]) => {
+            crate::ops::elementwise_real(Who::Func(f.name()), g, x, y, ctx.prec)
+        }
+        _ => Err(RtError::new(format!(
+            "{}: takes {} argument(s)",
+            f.name(),
+            f.arity()
+        ))),
+    }
+}
+
 pub(super) static TABLE: &[Builtin] = &[
     bi("abs", abs, 1, 1),
     bi("sqrt", sqrt, 1, 1),
@@ -423,7 +439,6 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("floor", floor, 1, 1),
     bi("ceil", ceil, 1, 1),
     bi("round", round, 1, 1),
-    bi("frac", frac, 1, 1),
     bi("saturate", saturate, 1, 1),
     bi("sign", sign, 1, 1),
     bi("isnan", isnan, 1, 1),

@@ -29,6 +29,7 @@ mod testing;
 pub mod time;
 
 use crate::{Prec, RtResult, Value};
+use blazar_ops::{MathFn, Promote};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::io::Write;
@@ -70,13 +71,31 @@ impl Ctx {
 
 pub type BuiltinFn = fn(&mut Ctx, &[Value]) -> RtResult<Value>;
 
+/// How a builtin computes.
+pub enum Func {
+    Native(BuiltinFn),
+    /// A math function of reals computed from its row of `blazar_ops::MATH`
+    /// (`Promote::Real`).
+    Math(MathFn),
+}
+
 /// One builtin function with the number of arguments it accepts.
 pub struct Builtin {
     pub name: &'static str,
-    pub func: BuiltinFn,
+    pub func: Func,
     pub min_args: usize,
     /// `usize::MAX` for variadic builtins.
     pub max_args: usize,
+}
+
+impl Builtin {
+    /// Calls it on arguments of a count it accepts.
+    pub fn call(&self, ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+        match &self.func {
+            Func::Native(f) => f(ctx, args),
+            Func::Math(f) => math::by_row(*f, ctx, args),
+        }
+    }
 }
 
 fn table() -> &'static [&'static Builtin] {
@@ -103,7 +122,18 @@ fn table() -> &'static [&'static Builtin] {
             random::TABLE,
             time::TABLE,
         ];
-        parts.iter().flat_map(|t| t.iter()).collect()
+        let rows = blazar_ops::MATH
+            .iter()
+            .filter(|d| d.promote == Promote::Real);
+        let rows = rows.map(|d| -> &'static Builtin {
+            Box::leak(Box::new(Builtin {
+                name: d.name,
+                func: Func::Math(d.f),
+                min_args: d.arity,
+                max_args: d.arity,
+            }))
+        });
+        parts.iter().flat_map(|t| t.iter()).chain(rows).collect()
     })
 }
 

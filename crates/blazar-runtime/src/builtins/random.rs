@@ -16,13 +16,13 @@ use rand_distr::StandardNormal;
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "rand",
-        func: rand,
+        func: super::Func::Native(rand),
         min_args: 0,
         max_args: usize::MAX,
     },
     Builtin {
         name: "randn",
-        func: randn,
+        func: super::Func::Native(randn),
         min_args: 0,
         max_args: usize::MAX,
     },

@@ -49,7 +49,7 @@ pub fn ctx_capture(prec: Prec) -> (Ctx, Sink) {
 pub fn call(name: &str, args: &[Value]) -> RtResult<Value> {
     let mut ctx = ctx(Prec::Single);
     let id = lookup(name).unwrap_or_else(|| panic!("no builtin {name}"));
-    (get(id).func)(&mut ctx, args)
+    get(id).call(&mut ctx, args)
 }
 
 /// The array inside a value (a copy).

@@ -21,13 +21,13 @@ use std::time::Instant;
 pub(super) static TABLE: &[Builtin] = &[
     Builtin {
         name: "tic",
-        func: tic,
+        func: super::Func::Native(tic),
         min_args: 0,
         max_args: 0,
     },
     Builtin {
         name: "toc",
-        func: toc,
+        func: super::Func::Native(toc),
         min_args: 0,
         max_args: 1,
     },

@@ -115,13 +115,12 @@ pub(crate) fn numeric_class(v: &Value) -> Option<Class> {
 
 /// The int type of a result combining two int types.
 pub(crate) fn common_int(a: IntTy, b: IntTy) -> IntTy {
+    use blazar_ops::promote::CommonInt;
     let wide = |t: IntTy| matches!(t, IntTy::I64 | IntTy::U64);
-    if a == b {
-        a
-    } else if wide(a) || wide(b) {
-        IntTy::I64
-    } else {
-        IntTy::I32
+    match blazar_ops::promote::common_int(a == b, wide(a), wide(b)) {
+        CommonInt::Same => a,
+        CommonInt::I64 => IntTy::I64,
+        CommonInt::I32 => IntTy::I32,
     }
 }
 
@@ -302,37 +301,15 @@ fn strides(d: &[usize], out: &[usize]) -> Vec<usize> {
 impl Plan {
     /// Broadcasts dims `a` and `b` (empty for a scalar) with trailing alignment.
     pub(crate) fn new(a: &[usize], b: &[usize]) -> RtResult<Plan> {
-        let r = a.len().max(b.len()).max(1);
-        let mut dims = vec![1usize; r];
-        for k in 0..r {
-            let da = if k + a.len() >= r {
-                a[k + a.len() - r]
-            } else {
-                1
-            };
-            let db = if k + b.len() >= r {
-                b[k + b.len() - r]
-            } else {
-                1
-            };
-            dims[k] = if da == db || db == 1 {
-                da
-            } else if da == 1 {
-                db
-            } else {
-                return Err(RtError::new(format!(
-                    "cannot combine arrays of size {} and {}",
-                    fmt_dims(&size_of(a)),
-                    fmt_dims(&size_of(b))
-                )));
-            };
-        }
-        if a.is_empty() && b.is_empty() {
+        let Some(mut dims) = blazar_ops::broadcast::shape(a, b) else {
+            return Err(RtError::new(format!(
+                "cannot combine arrays of size {} and {}",
+                fmt_dims(&size_of(a)),
+                fmt_dims(&size_of(b))
+            )));
+        };
+        if dims.is_empty() {
             dims = vec![1];
-        } else if a.is_empty() {
-            dims = b.to_vec();
-        } else if b.is_empty() {
-            dims = a.to_vec();
         }
         // Results are probed as 8-byte elements (complex ones take 16, rarely so large).
         let n = crate::alloc::result(&dims, 8)?;
@@ -415,6 +392,67 @@ fn finish(plan: Plan, scalar: bool, buf: Buffer) -> Value {
     }
 }
 
+/// The scalar functions [`run`] applies: a [`Kernel2`]'s, or a function of reals.
+trait Scalars {
+    const INT: bool;
+    const CPLX: CplxMode;
+    fn int(&self, a: i64, b: i64, t: IntTy) -> i64;
+    fn real(&self, a: f64, b: f64) -> f64;
+    fn f32(&self, a: f32, b: f32) -> f32;
+    fn cplx(&self, a: C, b: C) -> C;
+    fn cplx_real(&self, a: C, b: C) -> f64;
+}
+
+struct Static<K>(std::marker::PhantomData<K>);
+
+impl<K: Kernel2> Scalars for Static<K> {
+    const INT: bool = K::INT;
+    const CPLX: CplxMode = K::CPLX;
+    #[inline(always)]
+    fn int(&self, a: i64, b: i64, t: IntTy) -> i64 {
+        K::int(a, b, t)
+    }
+    #[inline(always)]
+    fn real(&self, a: f64, b: f64) -> f64 {
+        K::real(a, b)
+    }
+    #[inline(always)]
+    fn f32(&self, a: f32, b: f32) -> f32 {
+        K::f32(a, b)
+    }
+    #[inline(always)]
+    fn cplx(&self, a: C, b: C) -> C {
+        K::cplx(a, b)
+    }
+    #[inline(always)]
+    fn cplx_real(&self, a: C, b: C) -> f64 {
+        K::cplx_real(a, b)
+    }
+}
+
+/// A function of reals (ints converted; complex operands are an error), computed in f64.
+struct RealFn(fn(f64, f64) -> f64);
+
+impl Scalars for RealFn {
+    const INT: bool = false;
+    const CPLX: CplxMode = CplxMode::Unsupported;
+    fn int(&self, _a: i64, _b: i64, _t: IntTy) -> i64 {
+        0
+    }
+    fn real(&self, a: f64, b: f64) -> f64 {
+        (self.0)(a, b)
+    }
+    fn f32(&self, a: f32, b: f32) -> f32 {
+        (self.0)(a as f64, b as f64) as f32
+    }
+    fn cplx(&self, _a: C, _b: C) -> C {
+        C::default()
+    }
+    fn cplx_real(&self, _a: C, _b: C) -> f64 {
+        0.0
+    }
+}
+
 /// Applies kernel `K` element-wise to `a` and `b` with broadcasting.
 pub(crate) fn elementwise<K: Kernel2>(
     who: Who,
@@ -422,6 +460,22 @@ pub(crate) fn elementwise<K: Kernel2>(
     b: &Value,
     prec: Prec,
 ) -> RtResult<Value> {
+    run(&Static::<K>(std::marker::PhantomData), who, a, b, prec)
+}
+
+/// Applies a function of two reals element-wise with broadcasting (`atan2`, a row of
+/// `blazar_ops::MATH`): ints compute as reals, complex operands are an error.
+pub(crate) fn elementwise_real(
+    who: Who,
+    f: fn(f64, f64) -> f64,
+    a: &Value,
+    b: &Value,
+    prec: Prec,
+) -> RtResult<Value> {
+    run(&RealFn(f), who, a, b, prec)
+}
+
+fn run<S: Scalars>(k: &S, who: Who, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
     let (ca, cb) = match (numeric_class(a), numeric_class(b)) {
         (Some(x), Some(y)) => (x, y),
         _ => return Err(who.bad_kinds(a, b)),
@@ -434,25 +488,25 @@ pub(crate) fn elementwise<K: Kernel2>(
     let plan = Plan::new(sa.dims(), sb.dims())?;
     let out = if ca == Class::Complex || cb == Class::Complex {
         let (xa, xb) = (sa.src_c(), sb.src_c());
-        match K::CPLX {
+        match S::CPLX {
             CplxMode::Unsupported => return Err(who.no_complex()),
             CplxMode::Complex => {
-                let v = plan.zip(&xa, &xb, K::cplx);
+                let v = plan.zip(&xa, &xb, |x, y| k.cplx(x, y));
                 complex_buffer(prec, v.into_iter().map(|z| prec.round_c(z)).collect())
             }
-            CplxMode::Real => real_buffer(prec, plan.zip(&xa, &xb, K::cplx_real)),
+            CplxMode::Real => real_buffer(prec, plan.zip(&xa, &xb, |x, y| k.cplx_real(x, y))),
         }
-    } else if let (true, Class::Int(ta), Class::Int(tb)) = (K::INT, ca, cb) {
+    } else if let (true, Class::Int(ta), Class::Int(tb)) = (S::INT, ca, cb) {
         let t = common_int(ta, tb);
-        let v = plan.zip(&sa.src_i64(), &sb.src_i64(), |x, y| t.wrap(K::int(x, y, t)));
+        let v = plan.zip(&sa.src_i64(), &sb.src_i64(), |x, y| t.wrap(k.int(x, y, t)));
         int_buffer(t, v)
     } else if let (Prec::Single, Some(xa), Some(xb)) = (prec, sa.src_f32(), sb.src_f32()) {
-        Buffer::F32(plan.zip(&xa, &xb, K::f32))
+        Buffer::F32(plan.zip(&xa, &xb, |x, y| k.f32(x, y)))
     } else {
         let (xa, xb) = (sa.src_f64(), sb.src_f64());
         match prec {
-            Prec::Single => Buffer::F32(plan.zip(&xa, &xb, |x, y| K::real(x, y) as f32)),
-            Prec::Double => Buffer::F64(plan.zip(&xa, &xb, K::real)),
+            Prec::Single => Buffer::F32(plan.zip(&xa, &xb, |x, y| k.real(x, y) as f32)),
+            Prec::Double => Buffer::F64(plan.zip(&xa, &xb, |x, y| k.real(x, y))),
         }
     };
     Ok(finish(plan, scalar, out))

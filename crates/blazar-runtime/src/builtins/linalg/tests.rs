@@ -13,7 +13,7 @@ fn mat(m: usize, n: usize, f: impl Fn(usize, usize) -> f64) -> Value {
 
 fn call(ctx: &mut Ctx, name: &str, args: &[Value]) -> Value {
     let id = lookup(name).unwrap();
-    (get(id).func)(ctx, args).unwrap()
+    get(id).call(ctx, args).unwrap()
 }
 
 fn call_n(ctx: &mut Ctx, name: &str, args: &[Value], n: usize) -> Vec<Value> {

@@ -1,5 +1,6 @@
-//! Two-argument element-wise builtins: `atan2 mod periodize mirror_ext pow min max
-//! clamp` and the bit operations `and or xor shl shr`.
+//! Two-argument element-wise builtins: `mod periodize mirror_ext pow min max clamp` and
+//! the bit operations `and or xor shl shr` (functions of reals such as `atan2` come
+//! from their rows of `blazar_ops::MATH`, [`super::by_row`]).
 //!
 //! They broadcast like the operators. Two int arguments give an int of the common type
 //! (`mod`, `periodize`, `mirror_ext`, `min`, `max`, bit operations); otherwise results
@@ -10,6 +11,7 @@ use crate::builtins::{Builtin, Ctx};
 use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, Kernel2, Who};
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
+use blazar_ops::int::rem;
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -36,7 +38,7 @@ fn unsigned(t: IntTy) -> bool {
 }
 
 kernel!(ModK,
-    int: |a, b, t| if b == 0 { 0 } else if unsigned(t) { ((a as u64) % (b as u64)) as i64 } else { a.wrapping_rem(b) },
+    int: |a, b, t| if unsigned(t) { rem(a as u64, b as u64) as i64 } else { rem(a, b) },
     real: |a, b| a % b);
 kernel!(PeriodizeK,
     int: |a, b, t| if b == 0 { 0 } else if unsigned(t) { ((a as u64) % (b as u64)) as i64 } else { a.checked_rem_euclid(b).unwrap_or(0) },
@@ -132,13 +134,6 @@ pub(in crate::builtins) fn max2(a: &Value, b: &Value, prec: Prec) -> RtResult<Va
     elementwise::<MaxK>(Who::Func("max"), a, b, prec)
 }
 
-struct Atan2K;
-impl Kernel2 for Atan2K {
-    fn real(y: f64, x: f64) -> f64 {
-        y.atan2(x)
-    }
-}
-
 macro_rules! binary_fn {
     ($($fname:ident => $qname:literal, $k:ty;)*) => {
         $(fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
@@ -148,7 +143,6 @@ macro_rules! binary_fn {
 }
 
 binary_fn! {
-    atan2 => "atan2", Atan2K;
     modulo => "mod", ModK;
     periodize => "periodize", PeriodizeK;
     mirror_ext => "mirror_ext", MirrorK;
@@ -180,7 +174,6 @@ fn clamp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("atan2", atan2, 2, 2),
     bi("mod", modulo, 2, 2),
     bi("periodize", periodize, 2, 2),
     bi("mirror_ext", mirror_ext, 2, 2),

@@ -1,0 +1,20 @@
+//! The element-wise operations of Quasar, declared once.
+//!
+//! Every layer that names, types, computes or spells an element-wise math function
+//! reads [`MATH`]: the host evaluator (`blazar-runtime`), AIR (fusion of whole-array
+//! expressions), KIR (its printer and verifier), kernel lowering (`blazar-passes`), the
+//! SIMT interpreter (`blazar-cpu`) and the C spelling (`blazar-codegen-c`). Adding a
+//! function is a variant of [`MathFn`] and a row of [`MATH`]; see `math.rs`.
+//!
+//! [`int`] holds the integer semantics the Rust evaluators share (`mod`: one
+//! implementation); [`promote`] and [`broadcast`] the typing and shape rules of
+//! element-wise operations that the host evaluator and AIR share.
+
+pub mod broadcast;
+pub mod int;
+mod math;
+mod op;
+pub mod promote;
+
+pub use math::{Eval, Fuse, MathDef, MathFn, Promote, Sig, MATH};
+pub use op::{BinOp, Binary, UnOp};
