@@ -1,8 +1,11 @@
 //! The random-kernel differential fuzzer (issue 16): random well-typed kernels
 //! (`kernel_fuzz/gen.rs`) run on the SIMT interpreter (1 thread), the native C++ tier
 //! (2 threads) and, where libnvrtc is found, with every kernel also compiled by NVRTC;
-//! each program also runs its kernel's body as a host function. Every tier must print
-//! the same (errors included), and the host the same as the kernel.
+//! each program also runs its kernel's body as a host function and inlined in a host
+//! loop (which may become a kernel). The interpreter also runs each program with fusion
+//! off and with every array expression fused (`--fuse-min off` and `0`). Every tier and
+//! setting must print the same (errors included), and the host and the loop the same as
+//! the kernel.
 //!
 //! Bounded by time: `BLAZAR_FUZZ_SECS` (default 20), `BLAZAR_FUZZ_CASES` (no default
 //! limit). Reproducible: program `i` comes from seed `BLAZAR_FUZZ_SEED + i` (default
@@ -43,6 +46,10 @@ enum Tier {
     Interp,
     Native,
     Nvrtc,
+    /// The interpreter with fusion off (`--fuse-min off`): loops stay serial.
+    Unfused,
+    /// The interpreter with every array expression fused (`--fuse-min 0`).
+    FuseAll,
 }
 
 /// What a run printed, then its error (if any); `Err` for a panic.
@@ -59,7 +66,9 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         "fuzz".into(),
     );
     let backend = match tier {
-        Tier::Interp => BackendRef::new(CpuBackend::new(CpuTier::Interp, 1)),
+        Tier::Interp | Tier::Unfused | Tier::FuseAll => {
+            BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))
+        }
         Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
         Tier::Nvrtc => BackendRef::new(Chain {
             first: blazar_cuda::NvrtcCheck::new("fuzz.q").map_err(|e| e.to_string())?,
@@ -70,6 +79,11 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         backend: Some(backend),
         max_steps: 1_000_000,
         max_depth: 100,
+        fuse_min: match tier {
+            Tier::Unfused => Some(usize::MAX),
+            Tier::FuseAll => Some(0),
+            _ => None,
+        },
         ..Options::default()
     };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(&loaded, ctx, opts)));
@@ -89,11 +103,12 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
     Ok(out)
 }
 
-/// The kernel's and the host's printed outputs of a run that finished.
-fn halves(out: &str) -> Option<(&str, &str)> {
+/// The kernel's, the host's and the loop's printed outputs of a run that finished.
+fn parts(out: &str) -> Option<(&str, &str, &str)> {
     let k = out.find("== kernel\n")?;
     let h = out.find("== host\n")?;
-    (!out.contains("ERROR:")).then(|| (&out[k + 10..h], &out[h + 8..]))
+    let l = out.find("== loop\n")?;
+    (!out.contains("ERROR:")).then(|| (&out[k + 10..h], &out[h + 8..l], &out[l + 8..]))
 }
 
 #[derive(Default, Debug)]
@@ -180,19 +195,21 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
         if base.contains("ERROR:") {
             t.errors += 1;
         }
-        match halves(&base) {
-            Some((k, h)) if k != h => {
+        if let Some((k, h, l)) = parts(&base) {
+            for (what, x) in [("host", h), ("loop", l)] {
+                if x == k {
+                    continue;
+                }
                 let rounded = inexact
-                    && blazar_testkit::compare::first_difference(k, h, Some(1e-5)).is_none();
+                    && blazar_testkit::compare::first_difference(k, x, Some(1e-5)).is_none();
                 if rounded {
                     t.rounded += 1;
                 } else {
-                    report(format!("host and kernel differ:\n{base}"), &mut t);
+                    report(format!("{what} and kernel differ:\n{base}"), &mut t);
                 }
             }
-            _ => {}
         }
-        let mut others = Vec::new();
+        let mut others = vec![Tier::Unfused, Tier::FuseAll];
         if native {
             others.push(Tier::Native);
         }
