@@ -11,7 +11,8 @@
 //! limit). Reproducible: program `i` comes from seed `BLAZAR_FUZZ_SEED + i` (default
 //! seed 0; `BLAZAR_FUZZ_SEED=time` picks one from the clock). A disagreement prints
 //! the seed and the program; the test fails on any disagreement, panic, or generated
-//! program that does not check. `BLAZAR_FUZZ_PRINT=1` prints each program first.
+//! program that does not check. `BLAZAR_FUZZ_PRINT=1` prints each program first;
+//! `BLAZAR_FUZZ_MIXED=0` leaves out operators that combine ints of different kinds.
 
 #[path = "kernel_fuzz/expr.rs"]
 mod expr;

@@ -106,7 +106,7 @@ impl Gen {
         let d = d - 1;
         let e = |g: &mut Gen, k: K| g.expr(k, d);
         let any_int = |g: &mut Gen| g.pick(&INTS).0;
-        if matches!(k, K::I | K::L | K::F) && self.chance(0.2) {
+        if self.mixed && matches!(k, K::I | K::L | K::F) && self.chance(0.2) {
             // Arithmetic mixing ints of any width and sign, converted to this kind.
             let (a, b) = (any_int(self), any_int(self));
             let op = *self.pick(&["+", "-", "*", "/"]);
