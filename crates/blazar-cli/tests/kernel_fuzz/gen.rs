@@ -124,6 +124,10 @@ pub(crate) struct Gen {
     /// num-complex's formulas, the host in f64 rounded once, so they agree only to
     /// f32 rounding.
     pub(crate) inexact: bool,
+    /// Whether a real accumulation runs in a loop: where that loop runs as a kernel
+    /// (in the host function under `--fuse-min 0`) its sum is reassociated, so results
+    /// of the settings agree only to f32 rounding.
+    reassoc: bool,
 }
 
 /// A generated program.
@@ -131,6 +135,8 @@ pub struct Program {
     pub src: String,
     /// See `Gen::inexact`.
     pub inexact: bool,
+    /// See `Gen::reassoc`.
+    pub reassoc: bool,
 }
 
 /// Program number `seed`.
@@ -144,6 +150,7 @@ pub fn program(seed: u64) -> Program {
         mixed: std::env::var("BLAZAR_FUZZ_MIXED").map_or(true, |v| v != "0"),
         fresh: 0,
         inexact: false,
+        reassoc: false,
     };
     for slot in 0..g.modes.len() {
         g.modes[slot] = *g.pick(&[
@@ -244,6 +251,7 @@ pub fn program(seed: u64) -> Program {
     Program {
         src,
         inexact: g.inexact,
+        reassoc: g.reassoc,
     }
 }
 
@@ -383,6 +391,7 @@ impl Gen {
                 // An accumulation over a loop with thread-dependent bounds.
                 let (s, i) = (self.fresh("s"), self.fresh("i"));
                 let float = self.chance(0.4);
+                self.reassoc |= float;
                 out.push_str(&format!("{pad}{s} = {}\n", if float { "0.5" } else { "0" }));
                 let bounds = self
                     .pick(&[
