@@ -18,6 +18,8 @@
 mod expr;
 #[path = "kernel_fuzz/gen.rs"]
 mod gen;
+#[path = "kernel_fuzz/stmt.rs"]
+mod stmt;
 
 use blazar_interp::{check, run, BackendRef, Options};
 use blazar_launch::Chain;
