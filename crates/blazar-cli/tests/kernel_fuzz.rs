@@ -1,19 +1,25 @@
 //! The random-kernel differential fuzzer (issue 16): random well-typed kernels
 //! (`kernel_fuzz/gen.rs`) run on the SIMT interpreter (1 thread), the native C++ tier
 //! (2 threads) and, where libnvrtc is found, with every kernel also compiled by NVRTC;
-//! each program also runs its kernel's body as a host function. Every tier must print
-//! the same (errors included), and the host the same as the kernel.
+//! each program also runs its kernel's body as a host function and inlined in a host
+//! loop (which may become a kernel). The interpreter also runs each program with fusion
+//! off and with every array expression fused (`--fuse-min off` and `0`). Every tier and
+//! setting must print the same (errors included), and the host and the loop the same as
+//! the kernel.
 //!
 //! Bounded by time: `BLAZAR_FUZZ_SECS` (default 20), `BLAZAR_FUZZ_CASES` (no default
 //! limit). Reproducible: program `i` comes from seed `BLAZAR_FUZZ_SEED + i` (default
 //! seed 0; `BLAZAR_FUZZ_SEED=time` picks one from the clock). A disagreement prints
 //! the seed and the program; the test fails on any disagreement, panic, or generated
-//! program that does not check. `BLAZAR_FUZZ_PRINT=1` prints each program first.
+//! program that does not check. `BLAZAR_FUZZ_PRINT=1` prints each program first;
+//! `BLAZAR_FUZZ_MIXED=0` leaves out operators that combine ints of different kinds.
 
 #[path = "kernel_fuzz/expr.rs"]
 mod expr;
 #[path = "kernel_fuzz/gen.rs"]
 mod gen;
+#[path = "kernel_fuzz/stmt.rs"]
+mod stmt;
 
 use blazar_interp::{check, run, BackendRef, Options};
 use blazar_launch::Chain;
@@ -43,6 +49,10 @@ enum Tier {
     Interp,
     Native,
     Nvrtc,
+    /// The interpreter with fusion off (`--fuse-min off`): loops stay serial.
+    Unfused,
+    /// The interpreter with every array expression fused (`--fuse-min 0`).
+    FuseAll,
 }
 
 /// What a run printed, then its error (if any); `Err` for a panic.
@@ -59,7 +69,9 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         "fuzz".into(),
     );
     let backend = match tier {
-        Tier::Interp => BackendRef::new(CpuBackend::new(CpuTier::Interp, 1)),
+        Tier::Interp | Tier::Unfused | Tier::FuseAll => {
+            BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))
+        }
         Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
         Tier::Nvrtc => BackendRef::new(Chain {
             first: blazar_cuda::NvrtcCheck::new("fuzz.q").map_err(|e| e.to_string())?,
@@ -70,6 +82,11 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         backend: Some(backend),
         max_steps: 1_000_000,
         max_depth: 100,
+        fuse_min: match tier {
+            Tier::Unfused => Some(usize::MAX),
+            Tier::FuseAll => Some(0),
+            _ => None,
+        },
         ..Options::default()
     };
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| run(&loaded, ctx, opts)));
@@ -89,11 +106,12 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
     Ok(out)
 }
 
-/// The kernel's and the host's printed outputs of a run that finished.
-fn halves(out: &str) -> Option<(&str, &str)> {
+/// The kernel's, the host's and the loop's printed outputs of a run that finished.
+fn parts(out: &str) -> Option<(&str, &str, &str)> {
     let k = out.find("== kernel\n")?;
     let h = out.find("== host\n")?;
-    (!out.contains("ERROR:")).then(|| (&out[k + 10..h], &out[h + 8..]))
+    let l = out.find("== loop\n")?;
+    (!out.contains("ERROR:")).then(|| (&out[k + 10..h], &out[h + 8..l], &out[l + 8..]))
 }
 
 #[derive(Default, Debug)]
@@ -104,7 +122,8 @@ struct Tally {
     panics: u64,
     rejected: u64,
     nvrtc: u64,
-    /// Host and kernel agreeing to f32 rounding where complex arithmetic is inexact.
+    /// Results agreeing to f32 rounding where complex arithmetic is inexact or a real
+    /// sum may be reassociated.
     rounded: u64,
 }
 
@@ -151,7 +170,11 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
     while i < cases && start.elapsed() < Duration::from_secs(secs) {
         let s = seed.wrapping_add(i);
         i += 1;
-        let gen::Program { src, inexact } = gen::program(s);
+        let gen::Program {
+            src,
+            inexact,
+            reassoc,
+        } = gen::program(s);
         t.programs += 1;
         if print {
             eprintln!("--- kernel fuzz: seed {s}\n{src}---");
@@ -180,19 +203,21 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
         if base.contains("ERROR:") {
             t.errors += 1;
         }
-        match halves(&base) {
-            Some((k, h)) if k != h => {
+        if let Some((k, h, l)) = parts(&base) {
+            for (what, x) in [("host", h), ("loop", l)] {
+                if x == k {
+                    continue;
+                }
                 let rounded = inexact
-                    && blazar_testkit::compare::first_difference(k, h, Some(1e-5)).is_none();
+                    && blazar_testkit::compare::first_difference(k, x, Some(1e-5)).is_none();
                 if rounded {
                     t.rounded += 1;
                 } else {
-                    report(format!("host and kernel differ:\n{base}"), &mut t);
+                    report(format!("{what} and kernel differ:\n{base}"), &mut t);
                 }
             }
-            _ => {}
         }
-        let mut others = Vec::new();
+        let mut others = vec![Tier::Unfused, Tier::FuseAll];
         if native {
             others.push(Tier::Native);
         }
@@ -203,6 +228,15 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
         for tier in others {
             match output(&src, tier) {
                 Ok(o) if o == base => {}
+                // Complex arithmetic (f32 in kernels, f64 on the host) and real sums that a
+                // loop run as a kernel reassociates: equal to f32 rounding.
+                Ok(o)
+                    if (inexact || reassoc)
+                        && blazar_testkit::compare::first_difference(&o, &base, Some(1e-5))
+                            .is_none() =>
+                {
+                    t.rounded += 1
+                }
                 Ok(o) => report(
                     format!("{tier:?} differs from the interpreter:\n{o}\ninterpreter:\n{base}"),
                     &mut t,
@@ -217,7 +251,7 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
     blazar_native::wait_for_compiles();
     let _ = std::fs::remove_dir_all(&cache);
     eprintln!(
-        "kernel fuzz: {} programs in {:.0} s ({} ended in a kernel or host error, the same on every tier; {} with complex results equal to f32 rounding), {} disagreements, {} panics, {} rejected, {} compiled by NVRTC",
+        "kernel fuzz: {} programs in {:.0} s ({} ended in a kernel or host error, the same on every tier; {} equal to f32 rounding: complex results or reassociated real sums), {} disagreements, {} panics, {} rejected, {} compiled by NVRTC",
         t.programs,
         start.elapsed().as_secs_f64(),
         t.errors,

@@ -112,9 +112,10 @@ impl<'a> Lowerer<'a> {
                         ast::AssignOp::Update(o) => Some(*o),
                     };
                     // A declared variable keeps its type and access modifiers.
-                    let ty = match (op, target.path.is_empty()) {
-                        (None, true) => self.declared.get(&(self.cur, target.var)).cloned(),
-                        _ => None,
+                    // `x op= e` too: the result converts to the declared type.
+                    let ty = match target.path.is_empty() {
+                        true => self.declared.get(&(self.cur, target.var)).cloned(),
+                        false => None,
                     };
                     let value_h = self.typed_field(&target, op.is_none(), value_h);
                     StmtKind::Assign {

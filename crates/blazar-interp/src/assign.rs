@@ -192,6 +192,20 @@ impl<'p> Interp<'p> {
                     out
                 }
             }
+            // `[a, b] = parallel_do(...)`: each output with its own type (not packed
+            // into one array first, which would give them a common element type).
+            ExprKind::Call {
+                callee:
+                    Callee::Intrinsic(
+                        i @ (blazar_hir::Intrinsic::ParallelDo | blazar_hir::Intrinsic::SerialDo),
+                    ),
+                args,
+            } => self.launch(
+                args,
+                frame,
+                value.span,
+                *i == blazar_hir::Intrinsic::SerialDo,
+            )?,
             ExprKind::Call {
                 callee: callee @ Callee::Builtin(b),
                 args,

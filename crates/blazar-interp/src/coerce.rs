@@ -218,11 +218,32 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
     if vals.iter().all(Value::is_scalar) {
         let n = vals.len();
         if vals.iter().all(|v| matches!(v, Value::Int(..))) {
-            let data = vals
-                .iter()
-                .map(|v| v.as_i64().unwrap_or(0) as i32)
-                .collect();
-            return Ok(Value::array(Array::from_ints(vec![n], data)));
+            // The elements' common type is the type `+` gives them (the runtime's
+            // promotion), so `[x, x + 1]` of int64 values is a vec[int64].
+            let mut t = IntTy::I32;
+            for (i, v) in vals.iter().enumerate() {
+                let Value::Int(_, u) = v else { continue };
+                t = match (
+                    i,
+                    blazar_runtime::ops::binary_scalar(
+                        blazar_runtime::ops::BinOp::Add,
+                        &Value::Int(0, t),
+                        &Value::Int(0, *u),
+                        prec,
+                    ),
+                ) {
+                    (0, _) => *u,
+                    (_, Some(Value::Int(_, w))) => w,
+                    _ => t,
+                };
+            }
+            let mut a = Array::zeros(vec![n], ElemType::Int(t));
+            for (i, v) in vals.iter().enumerate() {
+                if let Value::Int(x, _) = v {
+                    a.buf.set_value(i, &Value::Int(t.wrap(*x), t));
+                }
+            }
+            return Ok(Value::array(a));
         }
         if vals.iter().any(|v| matches!(v, Value::Complex(_))) {
             let data = vals

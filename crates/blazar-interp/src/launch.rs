@@ -203,6 +203,12 @@ impl<'p> Interp<'p> {
         if ddims.is_empty() || ddims.len() > 4 || ddims.len() != rank {
             return Err(fail(format!("an index space of {} dimensions does not fit the kernel's {rank}-dimensional positions", ddims.len())));
         }
+        if let Some(d) = ddims.iter().find(|&&d| d > blazar_passes::MAX_EXTENT) {
+            return Err(fail(format!(
+                "an extent of {d} is past what the kernel's positions hold: `pos` is int, so each extent is at most {}",
+                blazar_passes::MAX_EXTENT
+            )));
+        }
         let block_given = block.is_some();
         let block = match block {
             Some(mut b) => {

@@ -44,6 +44,11 @@ pub fn is_special(name: &str) -> bool {
     lower::SPECIALS.iter().any(|(n, _)| *n == name)
 }
 
+/// The largest extent of a launch's index space along one dimension: `pos` and the
+/// other coordinates are int32 in kernel code (`Lower::special_ty`), so a position
+/// reaches 2^31 - 1 at most; a launch past that is an error, not positions that wrap.
+pub const MAX_EXTENT: usize = 1 << 31;
+
 /// A KIR pass: a verb over a kernel.
 pub type Pass = fn(&mut Kernel);
 

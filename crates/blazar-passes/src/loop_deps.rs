@@ -346,11 +346,20 @@ pub fn accumulation(
         target,
         op,
         value,
-        ty: None,
+        ty,
     } = &s.kind
     else {
         return None;
     };
+    // A declared type converts every step (`s : int8 = 0` then `s += e`). Real and
+    // complex ones convert as a kernel output accumulates; an int one refuses a
+    // non-integral value on the host, which a kernel output cannot (issue 32).
+    if ty
+        .as_ref()
+        .is_some_and(|a| !matches!(a.ty, blazar_hir::Ty::Scalar | blazar_hir::Ty::CScalar))
+    {
+        return None;
+    }
     if target.var != v || !target.path.is_empty() || names_any(value, &[v]) && op.is_some() {
         return None;
     }

@@ -326,7 +326,13 @@ impl<'a> Lower<'a> {
     pub fn lower_body(&mut self, body: &'a [hir::Stmt]) -> LR<Block> {
         let was_dry = self.dry;
         let initial_slots = self.frame().slots.clone();
-        for _ in 0..32 {
+        // Rounds until nothing changes: each round gives a slot whose type became known
+        // its variable, so a chain of N dependent locals takes N rounds (issue 32: a
+        // fixed 32 refused longer chains). Types only widen (`note_type` joins), so the
+        // rounds are bounded by the slots and outputs times the height of the type
+        // lattice; the bound only guards against a bug.
+        let bound = (initial_slots.len() + self.k.outputs.len() + 1) * 16;
+        for _ in 0..bound {
             let before = self.frame().tys.clone();
             let outputs_before: Vec<Scalar> = self.k.outputs.iter().map(|o| o.ty).collect();
             let (nv, na) = (self.k.vars.len(), self.k.arrays.len());

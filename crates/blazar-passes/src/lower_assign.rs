@@ -44,7 +44,50 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        self.assign_val(target, op, val, span)
+        // `a : int8 = e` (and every later assignment to `a`: the HIR carries the declared
+        // type on each): the value converts to the declared type.
+        let decl = match ty {
+            Some(a) if target.path.is_empty() => self.hir_ty(&a.ty, span)?.map(|t| (t, &a.ty)),
+            _ => None,
+        };
+        self.assign_val_as(target, op, val, decl, span)
+    }
+
+    /// A value stored in a local declared of type `t`, converted as the host converts
+    /// to a declared type (`interp::coerce`): ints of any width wrap into an int type,
+    /// ints and reals become reals, anything numeric becomes complex. The host turns a
+    /// real into an int only when the real is integral (else an error at the
+    /// assignment); kernel code cannot test that where it assigns, so a real stored in
+    /// an int local is a compile-time error unless it is an integral constant (a
+    /// host loop that would become such a kernel stays on the host).
+    fn declared(&self, v: Expr, t: Ty, decl: &blazar_hir::Ty, span: Span) -> LR<Expr> {
+        use blazar_kir::Const;
+        if v.ty == t {
+            return Ok(v);
+        }
+        let refuse = |what: &str| {
+            err(
+                span,
+                format!("this local is declared {decl}, so it cannot hold {what}"),
+            )
+        };
+        match (v.ty, t) {
+            (Ty::Scalar(_), _) => {}
+            (Ty::Vector(_, n), Ty::Vector(_, m)) if n == m => {}
+            _ => return refuse("a vector of another length"),
+        }
+        let (have, want) = (v.ty.elem(), t.elem());
+        if have.is_complex() && !want.is_complex() {
+            return refuse("complex values");
+        }
+        if have.is_float() && want.is_int() {
+            let integral =
+                matches!(v.kind, K::Const(Const::Float(x)) if x.is_finite() && x.fract() == 0.0);
+            if !integral {
+                return refuse("real values (convert them with int(), floor() or round())");
+            }
+        }
+        Ok(cast(v, t))
     }
 
     /// `out = min(out, e)` (or `max`, either order) on a kernel output: a min or max
@@ -103,6 +146,19 @@ impl<'a> Lower<'a> {
         target: &'a hir::Place,
         op: Option<HOp>,
         val: Val,
+        span: Span,
+    ) -> LR<()> {
+        self.assign_val_as(target, op, val, None, span)
+    }
+
+    /// As [`Lower::assign_val`], converting a value stored in a local to its declared
+    /// type `decl`.
+    fn assign_val_as(
+        &mut self,
+        target: &'a hir::Place,
+        op: Option<HOp>,
+        val: Val,
+        decl: Option<(Ty, &blazar_hir::Ty)>,
         span: Span,
     ) -> LR<()> {
         let Var::Local(slot) = target.var else {
@@ -189,6 +245,10 @@ impl<'a> Lower<'a> {
                     };
                     self.binary(op, old, v, span)?
                 }
+                None => v,
+            };
+            let v = match decl {
+                Some((t, d)) => self.declared(v, t, d, span)?,
                 None => v,
             };
             self.note_type(slot, SlotTy::Val(v.ty), span)?;

@@ -384,6 +384,13 @@ impl<'a> Lower<'a> {
             Ty::Vector(Scalar::Bool, n) => cast(x, Ty::Vector(Scalar::I32, n)),
             _ => x,
         };
+        // Sums of ints add in 64 bits as the host's `sum` does (int64; uint64 stays).
+        let x = match x.ty {
+            Ty::Vector(s, n) if r == VecReduce::Sum && s.is_int() && s != Scalar::U64 => {
+                cast(x, Ty::Vector(Scalar::I64, n))
+            }
+            _ => x,
+        };
         let t = Ty::Scalar(x.ty.elem());
         Expr::new(K::VecReduce(r, Box::new(x)), t)
     }

@@ -74,6 +74,38 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Whether the variable of a `for` over a range (local `slot`) needs a hidden
+    /// counter: the loop's body assigns it, or code outside the loop reads it.
+    fn loop_var_copied(&mut self, slot: u32, body: &'a [hir::Stmt]) -> bool {
+        fn writes(stmts: &[hir::Stmt], var: Var) -> bool {
+            stmts.iter().any(|s| {
+                let here = match &s.kind {
+                    H::Assign { target, .. } => target.var == var,
+                    H::MultiAssign { targets, .. } => targets.iter().any(|t| t.var == var),
+                    H::ForRange { var: v, .. } | H::ForEach { var: v, .. } => *v == var,
+                    _ => false,
+                };
+                here || hir::visit::blocks(s).into_iter().any(|b| writes(b, var))
+            })
+        }
+        let var = Var::Local(slot);
+        if writes(body, var) {
+            return true;
+        }
+        let reads = |stmts: &'a [hir::Stmt]| {
+            let mut n = 0usize;
+            hir::visit::each_expr_in(stmts, &mut |e| {
+                if matches!(e.kind, hir::ExprKind::Var(v) if v == var) {
+                    n += 1;
+                }
+            });
+            n
+        };
+        let func = self.frame().func;
+        let all = reads(&self.env.prog.functions[func as usize].body);
+        all > reads(body)
+    }
+
     fn in_loop(&mut self, b: &'a [hir::Stmt]) -> LR<Vec<blazar_kir::Stmt>> {
         self.loops += 1;
         let r = self.block(b);
@@ -140,9 +172,33 @@ impl<'a> Lower<'a> {
                     _ => return err(s.span, "the loop variable cannot be used as an array"),
                 };
                 let vt = self.k.vars[v as usize].ty;
-                let body = self.in_loop(body)?;
+                // The host gives the variable each value of the range in turn, so after
+                // the loop it holds the last value taken (not the one past the end), and
+                // an assignment in the body does not change the iterations. KIR's `for`
+                // steps its own variable, so where the body writes the variable or code
+                // outside the loop reads it, a hidden counter runs the loop and the
+                // variable is set from it at the start of each iteration.
+                let counter = if self.loop_var_copied(*slot, body) {
+                    self.new_var("$for", vt)
+                } else {
+                    v
+                };
+                let line = self.line;
+                let mut body = self.in_loop(body)?;
+                if counter != v {
+                    body.insert(
+                        0,
+                        blazar_kir::Stmt {
+                            kind: StmtKind::Assign {
+                                var: v,
+                                value: Expr::new(K::Var(counter), vt),
+                            },
+                            line,
+                        },
+                    );
+                }
                 self.emit(StmtKind::For {
-                    var: v,
+                    var: counter,
                     start: cast(a, vt),
                     step: cast(st, vt),
                     end: cast(b, vt),

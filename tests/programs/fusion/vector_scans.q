@@ -1,11 +1,11 @@
 % Running sums and products of long vectors (`cumsum(v)`, `cumprod(v)`) run as two
 % kernels over chunks: the chunks' totals, then each chunk scanned from the running
-% total before it. Int results wrap as on the host; real ones equal the host's.
+% total before it. Int running sums are int64 as on the host; real ones equal the host's.
 % ==
 % options { --fuse-min 0 }
 % stdout {
 % [-3,-5,-6,-6,-5,-3,0,-3,-5,-6] [-3,0,-3,-5,-6,-6,-5,-3,0,-3] [1,300000]
-% -1604778624 400000
+% 79999600000 400000
 % 21875.469 10938.266
 % 1
 % }

@@ -195,9 +195,8 @@ impl Builder {
         }
         let mut done = self.finish(root, Some(r))?;
         let (_, mut acc) = done.region.reduce?;
-        if mean && !acc.is_float() {
-            // The mean of ints is real: summed in f64 as the host does.
-            acc = Scalar::F64;
+        if mean {
+            acc = mean_accumulator(acc);
             done.region.reduce = Some((r, acc));
         }
         let elem = if mean || acc.is_float() {
@@ -220,24 +219,53 @@ impl Builder {
         Some(done)
     }
 
-    /// The type a reduction of values of type `t` accumulates in, as the host does:
-    /// reals in f64 (rounded once at the end; min and max in their own type), sums and
-    /// products of ints in the int
-    /// type (wrapping), min and max in the element type. `None` where AIR leaves the
-    /// reduction to the host.
+    /// The type a reduction of values of type `t` accumulates in, as the host does
+    /// (`runtime::builtins::reduce`): reals in f64 (rounded once at the end; min and
+    /// max in their own type); sums of ints in int64 (`sum_type` there: a sum of up to
+    /// 2^32 values of 32 bits cannot wrap; uint64 sums are left to the host); products
+    /// of ints in the int type (wrapping, 8- and 16-bit types promoted to int); min and
+    /// max in the element type. `None` where AIR leaves the reduction to the host.
     fn accumulator(&self, r: Reduce, t: Scalar) -> Option<Scalar> {
         match t {
             // min and max are exact in any type: f32 data stays f32 (twice the lanes).
             Scalar::F32 if matches!(r, Reduce::Min | Reduce::Max) => Some(Scalar::F32),
             Scalar::F32 | Scalar::F64 => Some(Scalar::F64),
-            Scalar::I32 | Scalar::I64 => Some(t),
-            Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16
-                if matches!(r, Reduce::Sum | Reduce::Prod) =>
+            Scalar::I8
+            | Scalar::I16
+            | Scalar::I32
+            | Scalar::I64
+            | Scalar::U8
+            | Scalar::U16
+            | Scalar::U32
+                if r == Reduce::Sum =>
             {
+                Some(Scalar::I64)
+            }
+            Scalar::I32 | Scalar::I64 => Some(t),
+            Scalar::I8 | Scalar::I16 | Scalar::U8 | Scalar::U16 if r == Reduce::Prod => {
                 Some(Scalar::I32)
             }
             _ => None,
         }
+    }
+
+    /// `mean` of node `root`'s elements: a sum, accumulated in f64 for ints as the
+    /// host's mean of ints is (exact while the sum stays below 2^53).
+    pub fn finish_mean(&self, root: NodeRef) -> Option<Finished> {
+        let mut done = self.finish(root, Some(Reduce::Sum))?;
+        if let Some((r, acc)) = done.region.reduce {
+            done.region.reduce = Some((r, mean_accumulator(acc)));
+        }
+        Some(done)
+    }
+}
+
+/// The accumulator of a mean whose sum accumulates in `acc`: f64 for ints.
+fn mean_accumulator(acc: Scalar) -> Scalar {
+    if acc.is_float() {
+        acc
+    } else {
+        Scalar::F64
     }
 }
 

@@ -1,7 +1,7 @@
 //! Expressions of the random kernels (`gen.rs`), typed by construction: reads in each
 //! input's boundary mode, leaves, and operators per kind of value.
 
-use crate::gen::{Gen, Mode, INPUTS, K};
+use crate::gen::{int_name, Gen, Mode, INPUTS, INTS, K};
 use rand::Rng;
 
 impl Gen {
@@ -28,7 +28,40 @@ impl Gen {
     }
 
     fn leaf(&mut self, k: K) -> String {
+        // A typed local of this kind, now and then.
+        let locals: Vec<String> = self
+            .typed
+            .iter()
+            .filter(|(_, kk)| *kk == k)
+            .map(|(t, _)| t.clone())
+            .collect();
+        if !locals.is_empty() && self.chance(0.3) {
+            return self.pick(&locals).clone();
+        }
         match k {
+            K::I8 | K::I16 | K::U16 | K::U32 | K::U64 => {
+                let name = int_name(k);
+                match self.rng.random_range(0..3) {
+                    0 => format!(
+                        "{name}({})",
+                        self.pick(&[
+                            "0",
+                            "1",
+                            "-1",
+                            "127",
+                            "-128",
+                            "255",
+                            "32767",
+                            "-32768",
+                            "65535",
+                            "4294967295",
+                            "100000"
+                        ])
+                    ),
+                    1 => format!("{name}({})", self.leaf(K::I)),
+                    _ => format!("{name}({})", self.read(K::L)),
+                }
+            }
             K::I => match self.rng.random_range(0..5) {
                 0 => "pos".into(),
                 1 => self
@@ -72,7 +105,45 @@ impl Gen {
         }
         let d = d - 1;
         let e = |g: &mut Gen, k: K| g.expr(k, d);
+        let any_int = |g: &mut Gen| g.pick(&INTS).0;
+        if self.mixed && matches!(k, K::I | K::L | K::F) && self.chance(0.2) {
+            // Arithmetic mixing ints of any width and sign, converted to this kind.
+            let (a, b) = (any_int(self), any_int(self));
+            let op = *self.pick(&["+", "-", "*", "/"]);
+            let conv = match k {
+                K::I => "int",
+                K::L => "int64",
+                _ => "float",
+            };
+            let (x, y) = (e(self, a), e(self, b));
+            if op == "/" && k != K::F {
+                return format!("{conv}(floor(({x}) / ({y})))");
+            }
+            return format!("{conv}(({x}) {op} ({y}))");
+        }
         match k {
+            K::I8 | K::I16 | K::U16 | K::U32 | K::U64 => {
+                let name = int_name(k);
+                match self.rng.random_range(0..9) {
+                    0 => format!("({} + {})", e(self, k), e(self, k)),
+                    1 => format!("({} - {})", e(self, k), e(self, k)),
+                    2 => format!("({} * {})", e(self, k), e(self, k)),
+                    3 => format!(
+                        "{}({}, {})",
+                        self.pick(&["min", "max", "mod"]),
+                        e(self, k),
+                        e(self, k)
+                    ),
+                    4 => format!("{name}({})", e(self, K::I)),
+                    5 => format!("{name}({})", e(self, K::F)),
+                    6 => format!("{name}({})", e(self, K::L)),
+                    7 => {
+                        let from = any_int(self);
+                        format!("{name}({})", e(self, from))
+                    }
+                    _ => format!("({} ? {} : {})", e(self, K::B), e(self, k), e(self, k)),
+                }
+            }
             K::I => match self.rng.random_range(0..14) {
                 0 => format!("({} + {})", e(self, K::I), e(self, K::I)),
                 1 => format!("({} - {})", e(self, K::I), e(self, K::I)),

@@ -9,7 +9,18 @@
 //! by any count, booleans in arithmetic, conversions, exact real functions (no
 //! transcendental ones: those agree only to their library's error), complex
 //! arithmetic and comparisons. The program launches `k`, prints the outputs, runs
-//! `h` for every position and prints them again.
+//! `h` for every position and prints them again, then runs the body once more inlined
+//! in a host `for` loop over the positions (a loop that may become a kernel) and
+//! prints them a third time. After each run it prints reductions of the int outputs,
+//! of the outputs themselves and of copies repeated past the CPU's fusion threshold or
+//! not, so that fused reductions meet host ones (the test runs each program with
+//! fusion at its default, off and for every size).
+//!
+//! Beyond that (issue 32): ints of every width and sign (int8 to uint64) with
+//! arithmetic that mixes them, locals declared with a type (`t : int8 = e`, then
+//! `t += e`), loop variables read after their loop (with `break`, and loops that run no
+//! iteration), kernels with several typed outputs (`[o1 : int8, o2 : uint32]`, which
+//! the host version sums over its calls), and NaN, ±Inf and -0.0 among the real inputs.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -40,12 +51,39 @@ impl Mode {
 /// The value kinds of expressions.
 #[derive(Clone, Copy, PartialEq)]
 pub(crate) enum K {
+    /// int32
     I,
     F,
     C,
+    /// uint8
     U,
+    /// int64
     L,
     B,
+    I8,
+    I16,
+    U16,
+    U32,
+    U64,
+}
+
+/// The int kinds, with the names of their types (and conversions).
+pub(crate) const INTS: [(K, &str); 8] = [
+    (K::I8, "int8"),
+    (K::I16, "int16"),
+    (K::I, "int"),
+    (K::L, "int64"),
+    (K::U, "uint8"),
+    (K::U16, "uint16"),
+    (K::U32, "uint32"),
+    (K::U64, "uint64"),
+];
+
+/// The type name of int kind `k`.
+pub(crate) fn int_name(k: K) -> &'static str {
+    INTS.iter()
+        .find(|(kk, _)| *kk == k)
+        .map_or("int", |(_, n)| n)
 }
 
 pub(crate) const INPUTS: [(&str, &str, K); 5] = [
@@ -56,12 +94,17 @@ pub(crate) const INPUTS: [(&str, &str, K); 5] = [
     ("al", "vec[int64]", K::L),
 ];
 
-const OUTPUTS: [(&str, &str, K); 5] = [
+pub(crate) const OUTPUTS: [(&str, &str, K); 10] = [
     ("yi", "vec[int]", K::I),
     ("yf", "vec", K::F),
     ("yc", "cvec", K::C),
     ("yu", "vec[uint8]", K::U),
     ("yl", "vec[int64]", K::L),
+    ("yb", "vec[int8]", K::I8),
+    ("yh", "vec[int16]", K::I16),
+    ("yw", "vec[uint16]", K::U16),
+    ("yv", "vec[uint32]", K::U32),
+    ("yq", "vec[uint64]", K::U64),
 ];
 
 pub(crate) struct Gen {
@@ -69,11 +112,22 @@ pub(crate) struct Gen {
     pub(crate) modes: [Mode; 5],
     /// Loop variables in scope (int32).
     pub(crate) vars: Vec<String>,
+    /// Typed locals in scope, with their kinds.
+    pub(crate) typed: Vec<(String, K)>,
+    /// The kernel's outputs (name, int kind), if it has any.
+    pub(crate) outputs: Vec<(String, K)>,
+    /// Whether operators may combine ints of different kinds (`BLAZAR_FUZZ_MIXED=0`
+    /// leaves them out, to look past the promotion differences of issue 32 item 3).
+    pub(crate) mixed: bool,
     fresh: u32,
     /// Whether complex `*`, `/` or `abs` appear: kernels compute them in f32 with
     /// num-complex's formulas, the host in f64 rounded once, so they agree only to
     /// f32 rounding.
     pub(crate) inexact: bool,
+    /// Whether a real accumulation runs in a loop: where that loop runs as a kernel
+    /// (in the host function under `--fuse-min 0`) its sum is reassociated, so results
+    /// of the settings agree only to f32 rounding.
+    pub(crate) reassoc: bool,
 }
 
 /// A generated program.
@@ -81,6 +135,8 @@ pub struct Program {
     pub src: String,
     /// See `Gen::inexact`.
     pub inexact: bool,
+    /// See `Gen::reassoc`.
+    pub reassoc: bool,
 }
 
 /// Program number `seed`.
@@ -89,8 +145,12 @@ pub fn program(seed: u64) -> Program {
         rng: SmallRng::seed_from_u64(seed),
         modes: [Mode::Unchecked; 5],
         vars: Vec::new(),
+        typed: Vec::new(),
+        outputs: Vec::new(),
+        mixed: std::env::var("BLAZAR_FUZZ_MIXED").map_or(true, |v| v != "0"),
         fresh: 0,
         inexact: false,
+        reassoc: false,
     };
     for slot in 0..g.modes.len() {
         g.modes[slot] = *g.pick(&[
@@ -102,6 +162,12 @@ pub fn program(seed: u64) -> Program {
             Mode::Clamped,
             Mode::Checked,
         ]);
+    }
+    if g.chance(0.3) {
+        for i in 1..=g.rng.random_range(1..=3) {
+            let k = g.pick(&INTS).0;
+            g.outputs.push((format!("o{i}"), k));
+        }
     }
     let n = g.rng.random_range(1..=24usize);
     let mut body = String::new();
@@ -116,39 +182,112 @@ pub fn program(seed: u64) -> Program {
         .chain(OUTPUTS.iter().map(|(name, ty, _)| format!("{name} : {ty}")))
         .collect();
     let params = params.join(", ");
+    let outs: Vec<String> = g
+        .outputs
+        .iter()
+        .map(|(o, k)| format!("{o} : {}", int_name(*k)))
+        .collect();
+    let onames: Vec<&str> = g.outputs.iter().map(|(o, _)| o.as_str()).collect();
+    let onames = onames.join(", ");
+    let zero_outs: String = g
+        .outputs
+        .iter()
+        .map(|(o, _)| format!("    {o} = 0\n"))
+        .collect();
     let mut src = format!(
-        "function [] = __kernel__ k({params}, pos : int)\n{body}end\n\
-         function [] = h({params}, pos : int)\n{body}end\n"
+        "function [{}] = __kernel__ k({params}, pos : int)\n{body}end\n\
+         function [{}] = h({params}, pos : int)\n{zero_outs}{body}end\n",
+        outs.join(", "),
+        outs.join(", ")
     );
     src.push_str(&format!("n = {n}\n"));
     src.push_str(&g.inputs(n));
-    let args = "ai, af, ac, au, al, yi, yf, yc, yu, yl";
+    // Copies of the outputs repeated past the CPU's fusion threshold (131072) or not.
+    let reps = *g.pick(&[1usize, 3, 131072 / n + 1]);
+    src.push_str(&format!("reps = {reps}\n"));
+    let pr = g.prints();
+    let args = "ai, af, ac, au, al, yi, yf, yc, yu, yl, yb, yh, yw, yv, yq";
     src.push_str(&zeros());
+    let launch = format!("parallel_do(n, {args}, k)");
+    if g.outputs.is_empty() {
+        src.push_str(&format!("{launch}\n"));
+    } else {
+        src.push_str(&format!("[{onames}] = {launch}\n"));
+    }
+    src.push_str(&format!("print \"== kernel\"\n{}{}", pr, g.print_outputs()));
+    src.push_str(&zeros());
+    if g.outputs.is_empty() {
+        src.push_str(&format!("for p = 0..n - 1\n    h({args}, p)\nend\n"));
+    } else {
+        // The host sums each call's outputs as the launch sums its threads'.
+        let hs: Vec<String> = g.outputs.iter().map(|(o, _)| format!("h{o}")).collect();
+        for (o, k) in &g.outputs {
+            src.push_str(&format!("{o} : {} = 0\n", int_name(*k)));
+        }
+        src.push_str(&format!(
+            "for p = 0..n - 1\n    [{}] = h({args}, p)\n",
+            hs.join(", ")
+        ));
+        for (o, _) in &g.outputs {
+            src.push_str(&format!("    {o} += h{o}\n"));
+        }
+        src.push_str("end\n");
+    }
+    src.push_str(&format!("print \"== host\"\n{}{}", pr, g.print_outputs()));
+    // The body inlined in a host loop over the positions, in a function with the
+    // kernel's parameters (their access modes): a loop that may run as a kernel, whose
+    // outputs become the loop's accumulators.
     src.push_str(&format!(
-        "parallel_do(n, {args}, k)\nprint \"== kernel\"\n{}",
-        prints()
+        "function [{}] = lp({params})\n{zero_outs}for pos = 0..numel(yi) - 1\n{body}end\nend\n",
+        outs.join(", ")
     ));
     src.push_str(&zeros());
-    src.push_str(&format!(
-        "for p = 0..n - 1\n    h({args}, p)\nend\nprint \"== host\"\n{}",
-        prints()
-    ));
+    if g.outputs.is_empty() {
+        src.push_str(&format!("lp({args})\n"));
+    } else {
+        src.push_str(&format!("[{onames}] = lp({args})\n"));
+    }
+    src.push_str(&format!("print \"== loop\"\n{}{}", pr, g.print_outputs()));
     Program {
         src,
         inexact: g.inexact,
+        reassoc: g.reassoc,
     }
 }
 
 fn zeros() -> String {
-    "yi = int(zeros(n))\nyf = zeros(n)\nyc = zeros(n) + 0i\nyu = uint8(zeros(n))\nyl = int64(zeros(n))\n"
+    "yi = int(zeros(n))\nyf = zeros(n)\nyc = zeros(n) + 0i\nyu = uint8(zeros(n))\nyl = int64(zeros(n))\n\
+     yb = int8(zeros(n))\nyh = int16(zeros(n))\nyw = uint16(zeros(n))\nyv = uint32(zeros(n))\n\
+     yq = uint64(zeros(n))\n"
         .into()
 }
 
-fn prints() -> String {
-    "print yi\nprint yf\nprint yc\nprint yu\nprint yl\n".into()
-}
-
 impl Gen {
+    /// The outputs, then reductions of some int ones, of the arrays as they are and of
+    /// copies repeated `reps` times (fused past the threshold).
+    fn prints(&mut self) -> String {
+        let mut s: String = OUTPUTS
+            .iter()
+            .map(|(name, _, _)| format!("print {name}\n"))
+            .collect();
+        for (name, _, k) in OUTPUTS {
+            if matches!(k, K::F | K::C) || !self.chance(0.3) {
+                continue;
+            }
+            s.push_str(&format!(
+                "r = repmat({name}, 1, reps)\nprint sum({name}), \" \", type(sum({name})), \" \", mean({name}), \" \", max({name}), \" \", min({name}), \" \", prod({name}), \" \", sum(r), \" \", mean(r), \" \", min(r), \" \", max(r), \" \", cumsum(r)[numel(r) - 1]\n"
+            ));
+        }
+        s
+    }
+
+    fn print_outputs(&self) -> String {
+        self.outputs
+            .iter()
+            .map(|(o, _)| format!("print {o}, \" \", type({o})\n"))
+            .collect()
+    }
+
     pub(crate) fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.rng.random_range(0..xs.len())]
     }
@@ -157,7 +296,7 @@ impl Gen {
         self.rng.random_bool(p)
     }
 
-    fn fresh(&mut self, prefix: &str) -> String {
+    pub(crate) fn fresh(&mut self, prefix: &str) -> String {
         self.fresh += 1;
         format!("{prefix}{}", self.fresh)
     }
@@ -178,6 +317,7 @@ impl Gen {
             .map(|_| {
                 self.pick(&[
                     "0", "1", "-1", "0.5", "-2.25", "3", "1e10", "-0.001", "100.75", "2.5", "-3.5",
+                    "-0.0", "300", "-129.5", "70000",
                 ])
                 .to_string()
             })
@@ -221,6 +361,9 @@ impl Gen {
                 "af[K] = 0 / 0",
                 "af[K] = 1 / 0",
                 "af[K] = -1 / 0",
+                "af[K] = -0.0",
+                "af[K] = 0 / 0",
+                "al[K] = -int64(9223372036854775807) - 1",
                 "al[K] = int64(2147483647) * int64(4294967298)",
                 "ac[K] = (0 / 0) + 1i",
             ]);
@@ -228,77 +371,5 @@ impl Gen {
             s.push('\n');
         }
         s
-    }
-
-    /// A statement (and its nested ones, up to `nest` levels) at indent `ind`.
-    fn stmt(&mut self, out: &mut String, ind: usize, nest: u32) {
-        let pad = "    ".repeat(ind);
-        let choice = if nest == 0 {
-            0
-        } else {
-            self.rng.random_range(0..7)
-        };
-        match choice {
-            0..=2 => {
-                let (name, _, k) = *self.pick(&OUTPUTS);
-                let e = self.expr(k, 3);
-                out.push_str(&format!("{pad}{name}[pos] = {e}\n"));
-            }
-            3 => {
-                // An accumulation over a loop with thread-dependent bounds.
-                let (s, i) = (self.fresh("s"), self.fresh("i"));
-                let float = self.chance(0.4);
-                out.push_str(&format!("{pad}{s} = {}\n", if float { "0.5" } else { "0" }));
-                let bounds = self
-                    .pick(&[
-                        "0..mod(pos, 4)",
-                        "pos..-1..0",
-                        "pos..pos + 2",
-                        "1..pos",
-                        "0..pos - 3",
-                        "mod(pos, 3)..2..7",
-                        "0..mod(ai[0], 5)",
-                    ])
-                    .to_string();
-                let bounds = if self.modes[0] == Mode::Unchecked && bounds.contains("ai[0]") {
-                    "0..mod(pos, 4)".to_string()
-                } else if bounds.contains("ai[0]") {
-                    "0..mod(ai[pos], 5)".to_string()
-                } else {
-                    bounds
-                };
-                out.push_str(&format!("{pad}for {i} = {bounds}\n"));
-                self.vars.push(i.clone());
-                let e = self.expr(if float { K::F } else { K::I }, 2);
-                out.push_str(&format!("{pad}    {s} = {s} + {e}\n"));
-                if self.chance(0.3) {
-                    self.stmt(out, ind + 1, nest - 1);
-                }
-                self.vars.pop();
-                out.push_str(&format!("{pad}end\n"));
-                let target = if float { "yf" } else { "yi" };
-                out.push_str(&format!("{pad}{target}[pos] = {target}[pos] + {s}\n"));
-            }
-            4 | 5 => {
-                let c = self.expr(K::B, 2);
-                out.push_str(&format!("{pad}if {c}\n"));
-                self.stmt(out, ind + 1, nest - 1);
-                if self.chance(0.5) {
-                    out.push_str(&format!("{pad}else\n"));
-                    self.stmt(out, ind + 1, nest - 1);
-                }
-                out.push_str(&format!("{pad}end\n"));
-            }
-            _ => {
-                // A bounded `while`.
-                let w = self.fresh("w");
-                out.push_str(&format!("{pad}{w} = 0\n{pad}while {w} < mod(pos, 3) + 1\n"));
-                out.push_str(&format!("{pad}    {w} = {w} + 1\n"));
-                self.vars.push(w.clone());
-                self.stmt(out, ind + 1, nest - 1);
-                self.vars.pop();
-                out.push_str(&format!("{pad}end\n"));
-            }
-        }
     }
 }

@@ -14,7 +14,12 @@ impl<'p> Interp<'p> {
         f: &mut Fusion,
         span: Span,
     ) -> R<Option<Value>> {
-        let Some(done) = f.b.finish(n, Some(r)) else {
+        let done = if mean {
+            f.b.finish_mean(n)
+        } else {
+            f.b.finish(n, Some(r))
+        };
+        let Some(done) = done else {
             return Ok(None);
         };
         let numel: usize = done.dims.iter().product();

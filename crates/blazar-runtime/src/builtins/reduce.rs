@@ -3,8 +3,10 @@
 //! Without a dimension they reduce over all elements to a scalar; with a 0-based
 //! dimension `d` (of `size(x)`, so a vec is 1×N) they reduce along it and the result
 //! drops that extent (canonicalised; a one-element result is a scalar). Real sums
-//! accumulate in f64 and round once. Int sums/products wrap in the element type, with
-//! 8- and 16-bit types promoted to `int` as C does; `mean` of ints is real. `min(a, b)`
+//! accumulate in f64 and round once. Int sums (and running sums) accumulate in 64 bits
+//! and give `int64` (`uint64` for `uint64`), so no sum of a size that fits in memory
+//! wraps (`sum_type`); products wrap in the element type, with 8- and 16-bit types
+//! promoted to `int` as C does; `mean` of ints is real (summed in f64). `min(a, b)`
 //! and `max(a, b)` are element-wise; `max(A, [], d)` reduces along `d`.
 
 use super::math::{
@@ -105,7 +107,17 @@ impl Lanes {
     }
 }
 
-/// The int type of sums and products (C promotion of 8- and 16-bit types).
+/// The int type of sums and running sums of ints of type `t`: 64 bits, so that a sum of
+/// up to 2^32 values of 32 bits cannot wrap. `uint64` sums stay `uint64` (wrapping, as
+/// their `+` does). AIR's accumulators follow this (`air::Builder::accumulator`).
+fn sum_type(t: IntTy) -> IntTy {
+    match t {
+        IntTy::U64 => IntTy::U64,
+        _ => IntTy::I64,
+    }
+}
+
+/// The int type of products (C promotion of 8- and 16-bit types).
 fn promoted(t: IntTy) -> IntTy {
     match t {
         IntTy::I8 | IntTy::I16 | IntTy::U8 | IntTy::U16 => IntTy::I32,
@@ -152,7 +164,7 @@ fn int_fold(op: Red, lanes: Lanes, buf: &Buffer, t: IntTy) -> (IntTy, Vec<i64>) 
     let u = t == IntTy::U64;
     match op {
         Red::Sum => (
-            promoted(t),
+            sum_type(t),
             lanes.fold(&data, 0i64, |a, x| a.wrapping_add(x)),
         ),
         Red::Prod => (
@@ -298,7 +310,7 @@ fn cumulative(name: &str, product: bool, ctx: &Ctx, args: &[Value]) -> RtResult<
         }
         ElemType::Int(t) => {
             let data = ints_of(&a.buf);
-            let rt = promoted(t);
+            let rt = if product { promoted(t) } else { sum_type(t) };
             let r = if product {
                 lanes.scan(&data, 1i64, |s, x| rt.wrap(s.wrapping_mul(x)))
             } else {

@@ -31,8 +31,15 @@ fn whole_array() {
     let ints = Value::array(Array::from_ints(vec![3], vec![1, 2, 4]));
     assert!(matches!(
         call("sum", &[ints.clone()]).unwrap(),
-        Value::Int(7, IntTy::I32)
+        Value::Int(7, IntTy::I64)
     ));
+    // Sums of ints are int64: 200000 values of 100000 do not wrap (issue 32).
+    let big = Value::array(Array::from_ints(vec![200000], vec![100000; 200000]));
+    assert!(matches!(
+        call("sum", &[big.clone()]).unwrap(),
+        Value::Int(20_000_000_000, IntTy::I64)
+    ));
+    assert_eq!(real(call("mean", &[big]).unwrap()), 100000.0);
     assert_eq!(
         real(call("mean", &[ints]).unwrap()),
         (7.0f64 / 3.0) as f32 as f64
@@ -40,7 +47,7 @@ fn whole_array() {
     let u8s = Value::array(Array::new(vec![3], Buffer::U8(vec![200, 200, 200])));
     assert!(matches!(
         call("sum", &[u8s]).unwrap(),
-        Value::Int(600, IntTy::I32)
+        Value::Int(600, IntTy::I64)
     ));
     let empty = Value::array(Array::zeros(vec![0], ElemType::F32));
     assert_eq!(real(call("sum", &[empty.clone()]).unwrap()), 0.0);
