@@ -203,7 +203,7 @@ impl Builder {
         self.push(NodeKind::Cast(a.0), ty, dims, clean && ty != Scalar::F64)
     }
 
-    /// The broadcast shape of two operands (trailing alignment), or `None`.
+    /// The broadcast shape of two operands (leading dimensions aligned, as the host does), or `None`.
     fn broadcast(&self, a: NodeRef, b: NodeRef) -> Option<Vec<usize>> {
         let (x, y) = (self.dims(a), self.dims(b));
         if (self.gathers(a) || self.gathers(b)) && !self.plain_pair(a, b) {

@@ -177,11 +177,11 @@ impl Values<'_> {
         exprs[n].take().expect("the root is needed")
     }
 
-    /// The index of dimension `j` of an operand of rank `r` (aligned to the last
-    /// dimensions of `at`).
+    /// The index of dimension `j` of an operand of rank `r`, its dimensions lined up
+    /// with `at`'s as broadcasting lines them up (`blazar_ops::broadcast::result_dim`).
     fn lane(at: &At, r: usize, j: usize) -> Expr {
         match at {
-            At::Index(ix) => ix[ix.len() - r + j].clone(),
+            At::Index(ix) => ix[blazar_ops::broadcast::result_dim(r, ix.len(), j)].clone(),
             At::Flat(e) => e.clone(),
         }
     }

@@ -287,8 +287,11 @@ fn size_of(d: &[usize]) -> Vec<usize> {
 
 fn strides(d: &[usize], out: &[usize]) -> Vec<usize> {
     let r = out.len();
-    let mut padded = vec![1usize; r - d.len()];
-    padded.extend_from_slice(d);
+    let padded = if d.is_empty() {
+        vec![1usize; r]
+    } else {
+        blazar_ops::broadcast::aligned(d, r)
+    };
     let mut s = vec![0usize; r];
     let mut acc = 1usize;
     for k in (0..r).rev() {
@@ -299,7 +302,8 @@ fn strides(d: &[usize], out: &[usize]) -> Vec<usize> {
 }
 
 impl Plan {
-    /// Broadcasts dims `a` and `b` (empty for a scalar) with trailing alignment.
+    /// Broadcasts dims `a` and `b` (empty for a scalar), leading dimensions aligned
+    /// (`blazar_ops::broadcast::shape`).
     pub(crate) fn new(a: &[usize], b: &[usize]) -> RtResult<Plan> {
         let Some(mut dims) = blazar_ops::broadcast::shape(a, b) else {
             return Err(RtError::new(format!(
