@@ -17,6 +17,7 @@ impl<'p> Interp<'p> {
                 };
                 h.0.borrow_mut().stmt(&at);
             }
+            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
             let flow = self.exec_stmt(s, frame)?;
             if self.profile.is_some() {
                 self.charge_copies(s.span);
@@ -178,16 +179,20 @@ impl<'p> Interp<'p> {
                 }
             }
             StmtKind::Print(args) => {
-                let mut line = String::new();
-                for a in args {
-                    let v = self.eval(a, frame)?;
-                    line.push_str(&format::format_value(&v, self.prec));
+                // Written value by value, a large array in blocks (its whole text is
+                // never held).
+                let fail = |e: std::io::Error| match e.kind() {
+                    std::io::ErrorKind::Interrupted => RunError::new(s.span, e.to_string()),
+                    _ => RunError::new(s.span, format!("cannot write output: {e}")),
+                };
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, frame))
+                    .collect::<R<Vec<_>>>()?;
+                for v in &vals {
+                    format::write_value_to(&mut self.ctx.out, v, self.prec).map_err(fail)?;
                 }
-                line.push('\n');
-                self.ctx
-                    .out
-                    .write_all(line.as_bytes())
-                    .map_err(|e| RunError::new(s.span, format!("cannot write output: {e}")))?;
+                self.ctx.out.write_all(b"\n").map_err(fail)?;
             }
         }
         Ok(Flow::Normal)

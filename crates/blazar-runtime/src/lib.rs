@@ -10,6 +10,7 @@ pub mod builtins;
 pub mod cycles;
 pub mod format;
 pub mod index;
+pub mod interrupt;
 pub mod ops;
 pub mod store;
 mod teardown;
