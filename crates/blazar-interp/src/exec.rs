@@ -9,6 +9,9 @@ use blazar_runtime::{format, IntTy, Value};
 impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         for s in body {
+            // Where the run is, for a report when it cannot stop by itself (a signal
+            // inside native code, memory that runs out, an internal error).
+            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
             if let Some(h) = self.host_hook.clone() {
                 let at = crate::hook::HostStop {
                     interp: self,
@@ -17,7 +20,6 @@ impl<'p> Interp<'p> {
                 };
                 h.0.borrow_mut().stmt(&at);
             }
-            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
             let flow = self.exec_stmt(s, frame)?;
             if self.profile.is_some() {
                 self.charge_copies(s.span);

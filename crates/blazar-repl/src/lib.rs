@@ -275,7 +275,7 @@ impl Session {
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_script(&mut it, program)
         }))
-        .unwrap_or_else(|payload| Err(internal_error(payload.as_ref())));
+        .unwrap_or_else(|payload| Err(internal_error(payload.as_ref(), &self.sources)));
         it.flush();
         for (i, name) in program.global_names.iter().enumerate() {
             if let Some(Some(v)) = it.globals.get(i) {
@@ -307,17 +307,19 @@ impl Session {
     }
 }
 
-/// The error for a panic inside a run: the input stops, the session goes on.
-fn internal_error(payload: &(dyn std::any::Any + Send)) -> Box<RunError> {
+/// The error for a panic inside a run, at the statement that ran: the input stops, the
+/// session goes on.
+fn internal_error(payload: &(dyn std::any::Any + Send), sources: &SourceMap) -> Box<RunError> {
     let what = payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown".to_string());
-    let mut e = RunError::new(
-        blazar_diagnostics::Span::default(),
-        format!("internal error in Blazar: {what}"),
-    );
+    let at = blazar_runtime::interrupt::at()
+        .filter(|&(f, _, _)| (f as usize) < sources.files().len())
+        .map(|(f, lo, hi)| blazar_diagnostics::Span::new(FileId(f), lo as usize, hi as usize))
+        .unwrap_or_default();
+    let mut e = RunError::new(at, format!("internal error in Blazar: {what}"));
     e.notes
         .push("the session keeps its variables; please report this error".to_string());
     e

@@ -191,3 +191,44 @@ fn function_values_of_earlier_inputs_can_be_called() {
     // The session goes on.
     assert_eq!(input(&mut s, &out, &["f(4) + h(0)"]).0, "208\n");
 }
+
+/// A host hook that panics once when armed: a stand-in for a bug in Blazar.
+struct Boom(Rc<std::cell::Cell<bool>>);
+
+impl blazar_interp::HostHook for Boom {
+    fn stmt(&mut self, _at: &blazar_interp::HostStop) {
+        if self.0.replace(false) {
+            panic!("boom");
+        }
+    }
+}
+
+#[test]
+fn an_internal_error_is_reported_and_the_session_kept() {
+    let out = Shared::default();
+    let ctx = Ctx::new(
+        Prec::Single,
+        Box::new(out.clone()),
+        ".".into(),
+        "repl".into(),
+    );
+    let armed = Rc::new(std::cell::Cell::new(false));
+    let opts = blazar_interp::Options {
+        host_hook: Some(blazar_interp::HostHookRef(Rc::new(RefCell::new(Boom(
+            armed.clone(),
+        ))))),
+        ..Default::default()
+    };
+    let mut s = Session::new(ctx, opts);
+    input(&mut s, &out, &["x = 41"]);
+    armed.set(true);
+    let (_, errs) = input(&mut s, &out, &["y = 1"]);
+    assert!(
+        errs.contains("error: internal error in Blazar: boom"),
+        "{errs}"
+    );
+    assert_eq!(
+        input(&mut s, &out, &["x + 1"]),
+        ("42\n".into(), String::new())
+    );
+}
