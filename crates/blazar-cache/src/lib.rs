@@ -269,6 +269,36 @@ impl Store {
     pub fn scratch(&self) -> std::io::Result<PrivateDir> {
         private_dir(&self.dir)
     }
+
+    /// Removes the scratch folders of processes that ended without removing them (a
+    /// compile killed by SIGKILL): those whose process is gone and that nothing has
+    /// changed for `age`. Returns how many were removed.
+    pub fn clean_scratch(&self, age: std::time::Duration) -> usize {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(pid) = private::scratch_pid(&name.to_string_lossy()) else {
+                continue;
+            };
+            let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            let old = m
+                .modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|t| t >= age);
+            if m.is_dir() && m.uid() == euid() && old && !private::alive(pid) {
+                if std::fs::remove_dir_all(e.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        removed
+    }
 }
 
 #[cfg(test)]

@@ -135,6 +135,23 @@ pub fn private_dir(parent: &Path) -> std::io::Result<PrivateDir> {
     Err(std::io::Error::other("cannot create a private folder"))
 }
 
+/// The process id in the name of a folder [`private_dir`] made
+/// (`blazar-<pid>-<16 hex digits>`).
+pub(crate) fn scratch_pid(name: &str) -> Option<i32> {
+    let (pid, hex) = name.strip_prefix("blazar-")?.split_once('-')?;
+    if hex.len() != 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    pid.parse().ok().filter(|&p| p > 0)
+}
+
+/// Whether process `pid` exists (or may: only "no such process" says it does not).
+pub(crate) fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
 /// A private copy of some bytes, to be opened by path (as `dlopen` does). Keep it alive
 /// as long as what was loaded from it: the descriptor of a memory file keeps its path
 /// (`/proc/self/fd/N`) unique, which `dlopen` relies on to tell libraries apart.

@@ -172,3 +172,26 @@ fn private_folders_and_loadable_copies() {
     assert!(private_dir(&open).is_err());
     let _ = std::fs::remove_dir_all(&open);
 }
+
+#[test]
+fn scratch_folders_of_ended_processes_are_removed() {
+    let r = root("stale");
+    let s = Store::open(&r, "native").unwrap();
+    // A folder of a process that cannot exist (pids stop far below this), as a compile
+    // killed by SIGKILL leaves it, and one of this (live) process.
+    let dead = s.dir().join("blazar-2000000000-00112233445566ff");
+    std::fs::create_dir(&dead).unwrap();
+    std::fs::write(dead.join("kernel.cpp"), b"int x;").unwrap();
+    let mine = s.scratch().unwrap();
+    let other = s.dir().join("not-a-scratch-folder");
+    std::fs::create_dir(&other).unwrap();
+    // Recent folders stay (another namespace's live compile looks the same).
+    assert_eq!(s.clean_scratch(std::time::Duration::from_secs(3600)), 0);
+    assert!(dead.exists());
+    assert_eq!(s.clean_scratch(std::time::Duration::ZERO), 1);
+    assert!(!dead.exists());
+    assert!(mine.path().exists());
+    assert!(other.exists());
+    drop(mine);
+    let _ = std::fs::remove_dir_all(&r);
+}

@@ -387,12 +387,13 @@ fn run(args: &RunArgs) -> ExitCode {
     }
     // Program output reaches a terminal line by line (a pipe or file gets it in
     // blocks); it is flushed before every error and when a signal stops the run.
-    let out: Box<dyn Write> = if std::io::stdout().is_terminal() {
+    let out: Box<dyn Write + Send> = if std::io::stdout().is_terminal() {
         Box::new(std::io::LineWriter::new(std::io::stdout()))
     } else {
         Box::new(std::io::BufWriter::new(std::io::stdout()))
     };
-    let mut ctx = context(file, args.double, out);
+    let out = crate::signals::SharedOut::new(out);
+    let mut ctx = context(file, args.double, Box::new(out.clone()));
     if let Some(dir) = &args.figures {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("blazar: error: --figures {}: {e}", dir.display());
@@ -401,6 +402,8 @@ fn run(args: &RunArgs) -> ExitCode {
         ctx.figures.dir = Some(dir.clone());
     }
     let interrupt = crate::signals::install();
+    let over = crate::signals::watchdog(interrupt.clone(), out.clone(), loaded.sources.clone());
+    crate::oom::install(out.clone(), loaded.sources.clone());
     blazar_launch::set_compile_notes(args.verbose);
     let Some(cpu_tier) = cpu_tier(args.cpu_tier) else {
         return ExitCode::from(2);
@@ -442,6 +445,8 @@ fn run(args: &RunArgs) -> ExitCode {
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);
+    over.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = out.clone().flush();
     let mut finished = crate::device::finish(&backend);
     if let (Some(det), Some(mode)) = (&races, args.check_races) {
         if crate::races::report(&det.borrow(), &loaded, mode) {
@@ -454,7 +459,9 @@ fn run(args: &RunArgs) -> ExitCode {
     }
     // Kernels still compiling in the background finish into the cache, so that the next
     // run of this program compiles nothing (its output is already complete).
-    blazar_native::wait_for_compiles();
+    if crate::signals::exit_code(&interrupt).is_none() {
+        blazar_native::wait_for_compiles();
+    }
     match (result, crate::signals::exit_code(&interrupt)) {
         (Err(d), Some(code)) => {
             report(&d, &loaded);

@@ -4,10 +4,15 @@ mod bench;
 mod cli;
 mod debug;
 mod device;
+mod oom;
 mod races;
 mod repl;
 mod signals;
 mod test_cmd;
+
+/// The system allocator, recording refusals (`oom.rs`).
+#[global_allocator]
+static ALLOC: oom::Recording = oom::Recording;
 
 use clap::Parser;
 use std::process::ExitCode;

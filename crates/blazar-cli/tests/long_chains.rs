@@ -114,3 +114,24 @@ fn deep_nesting_is_a_clean_error() {
         "{err}"
     );
 }
+
+/// A kernel of 100,000 added terms in statements of 100 (each shallow): the C++
+/// compiler would take minutes (its time grows with the square of the function), so
+/// the native tier declines it and the launch runs on the interpreter at once.
+#[test]
+fn a_kernel_of_100k_terms_in_statements_runs_without_a_long_compile() {
+    let mut src =
+        String::from("function [] = __kernel__ k(y : vec, x : vec, pos : int)\n    s = 0.0\n");
+    for _ in 0..1000 {
+        src.push_str(&format!("    s = s + {}\n", sum_of("x[pos]", 100)));
+    }
+    src.push_str(
+        "    y[pos] = s\nend\nx = ones(4)\ny = zeros(4)\nparallel_do(4, y, x, k)\nprint y\n",
+    );
+    let file = program("statements.q", &src);
+    let (out, took) = blazar(&["run", "--device", "cpu", "--cpu-tier", "native"], &file);
+    assert_eq!(ok(&out), "[100000,100000,100000,100000]\n");
+    assert!(took < SLOW * 3, "took {took:?}");
+    let (out, _) = blazar(&["emit", "cpp"], &file);
+    assert!(ok(&out).contains("runs on the SIMT interpreter (the kernel has"));
+}

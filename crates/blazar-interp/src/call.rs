@@ -133,7 +133,23 @@ impl<'p> Interp<'p> {
             ));
         };
         match c.func {
-            FuncRef::User(id) => self.call_user(id, c.captures.clone(), args, nout, span),
+            FuncRef::User(id) => {
+                // A closure made by an earlier input of the interactive session whose
+                // captured names now mean something else.
+                let slots = self
+                    .prog
+                    .functions
+                    .get(id as usize)
+                    .map(|f| f.capture_slots.len());
+                if !c.captures.is_empty() && slots.is_some_and(|n| n != c.captures.len()) {
+                    return Err(RunError::new(
+                        span,
+                        "this function value no longer matches its function (the names \
+                         it captured changed meaning)",
+                    ));
+                }
+                self.call_user(id, c.captures.clone(), args, nout, span)
+            }
             // A builtin bound to values (a figure handle's methods) takes them first.
             FuncRef::Builtin(b) if !c.captures.is_empty() => {
                 let mut all = c.captures.clone();
@@ -253,7 +269,14 @@ impl<'p> Interp<'p> {
         span: Span,
     ) -> R<Vec<Value>> {
         let prog = self.prog;
-        let f = &prog.functions[id as usize];
+        // A function value from another program (an earlier input of the interactive
+        // session) whose definition has since been replaced.
+        let Some(f) = prog.functions.get(id as usize) else {
+            return Err(RunError::new(
+                span,
+                "this function value's function no longer exists (its definition was replaced)",
+            ));
+        };
         if f.kind == FnKind::Kernel {
             return Err(RunError::new(
                 span,

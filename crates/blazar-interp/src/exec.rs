@@ -9,6 +9,9 @@ use blazar_runtime::{format, IntTy, Value};
 impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         for s in body {
+            // Where the run is, for a report when it cannot stop by itself (a signal
+            // inside native code, memory that runs out, an internal error).
+            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
             if let Some(h) = self.host_hook.clone() {
                 let at = crate::hook::HostStop {
                     interp: self,
@@ -178,16 +181,20 @@ impl<'p> Interp<'p> {
                 }
             }
             StmtKind::Print(args) => {
-                let mut line = String::new();
-                for a in args {
-                    let v = self.eval(a, frame)?;
-                    line.push_str(&format::format_value(&v, self.prec));
+                // Written value by value, a large array in blocks (its whole text is
+                // never held).
+                let fail = |e: std::io::Error| match e.kind() {
+                    std::io::ErrorKind::Interrupted => RunError::new(s.span, e.to_string()),
+                    _ => RunError::new(s.span, format!("cannot write output: {e}")),
+                };
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, frame))
+                    .collect::<R<Vec<_>>>()?;
+                for v in &vals {
+                    format::write_value_to(&mut self.ctx.out, v, self.prec).map_err(fail)?;
                 }
-                line.push('\n');
-                self.ctx
-                    .out
-                    .write_all(line.as_bytes())
-                    .map_err(|e| RunError::new(s.span, format!("cannot write output: {e}")))?;
+                self.ctx.out.write_all(b"\n").map_err(fail)?;
             }
         }
         Ok(Flow::Normal)

@@ -232,10 +232,5 @@ use std::io::Write as _;
 
 /// The error a run stops with when signal `sig` arrived.
 pub fn interrupt_message(sig: usize) -> String {
-    let name = match sig {
-        2 => "SIGINT (Ctrl-C)",
-        15 => "SIGTERM",
-        _ => "a signal",
-    };
-    format!("stopped here by {name}")
+    blazar_runtime::interrupt::message(sig)
 }

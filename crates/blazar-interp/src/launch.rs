@@ -426,6 +426,7 @@ impl<'p> Interp<'p> {
         let fail = |e: KernelError| {
             let what = match e.kind {
                 KernelErrorKind::AssertFailed => format!("assertion failed: line {}", e.line),
+                KernelErrorKind::Interrupted => e.message.clone(),
                 _ if e.line > 0 => format!("{}: line {}", e.message, e.line),
                 _ => e.message.clone(),
             };

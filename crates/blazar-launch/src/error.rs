@@ -18,6 +18,8 @@ pub enum KernelErrorKind {
     BadSize,
     /// The launch does not fit the kernel (plan, arguments, or an unsupported form).
     BadLaunch,
+    /// A signal (Ctrl-C, SIGTERM) asked the run to stop.
+    Interrupted,
 }
 
 impl KernelError {

@@ -92,6 +92,10 @@ fn work() {
         let result = crate::toolchain::toolchain()
             .and_then(|tc| compile::build(tc, compile::store(), &key, &source));
         let result = result.map(|_| ());
+        if let Err(e) = &result {
+            // Launches of this kernel stay on the interpreter.
+            crate::note_fallback(&compile::kernel_names(&source), e);
+        }
         let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
         q.jobs.insert(key, Job::Done(result));
     }

@@ -40,7 +40,11 @@ pub(crate) fn store() -> Option<&'static Store> {
     static STORE: OnceLock<Option<Store>> = OnceLock::new();
     STORE
         .get_or_init(|| match Store::open_default("native") {
-            Ok(s) => Some(s),
+            Ok(s) => {
+                // Compiles killed before they could clean up (16 MB each).
+                s.clean_scratch(std::time::Duration::from_secs(600));
+                Some(s)
+            }
             Err(why) => {
                 if std::env::var_os("BLAZAR_QUIET").is_none() {
                     eprintln!("blazar: note: compiled kernels are not kept on disk: {why}");
@@ -49,6 +53,20 @@ pub(crate) fn store() -> Option<&'static Store> {
             }
         })
         .as_ref()
+}
+
+/// Says once per process that compiled kernels cannot be kept (a read-only or full
+/// cache folder): each run compiles them again.
+fn note_not_kept(why: &str) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if std::env::var_os("BLAZAR_QUIET").is_none() {
+        ONCE.call_once(|| {
+            eprintln!(
+                "blazar: note: compiled kernels are not kept on disk ({why}); each run \
+                 compiles them again"
+            )
+        });
+    }
 }
 
 type Loaded = Mutex<HashMap<String, Arc<Library>>>;
@@ -149,7 +167,7 @@ fn open(bytes: &[u8]) -> Result<Library, String> {
 }
 
 /// The kernels of a generated source, from its `// ---- kernel NAME` comments.
-fn kernel_names(source: &str) -> String {
+pub(crate) fn kernel_names(source: &str) -> String {
     let names: Vec<&str> = source
         .lines()
         .filter_map(|l| l.strip_prefix("// ---- kernel ")?.split_whitespace().next())
@@ -167,7 +185,9 @@ pub(crate) fn build(
 ) -> Result<Arc<Library>, String> {
     let object = compile(tc, store, source)?;
     if let Some(s) = store {
-        let _ = s.put(&entry_name(key), &entry(source, &object));
+        if let Err(why) = s.put(&entry_name(key), &entry(source, &object)) {
+            note_not_kept(&why);
+        }
     }
     Ok(remember(key, open(&object)?))
 }
@@ -178,9 +198,11 @@ pub(crate) fn build(
 /// `-include <pch folder>/prelude.h`; should that fail where the whole source compiles,
 /// the precompiled prelude is not used again in this process.
 fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8>, String> {
-    let dir = match store {
-        Some(s) => s.scratch(),
-        None => blazar_cache::private_dir(&std::env::temp_dir()),
+    // A store that cannot be written (read-only, full) still compiles, in the
+    // temporary folder.
+    let dir = match store.map(Store::scratch) {
+        Some(Ok(d)) => Ok(d),
+        _ => blazar_cache::private_dir(&std::env::temp_dir()),
     }
     .map_err(|e| format!("cannot create a private folder for the compiler: {e}"))?;
     let started = std::time::Instant::now();

@@ -102,6 +102,24 @@ pub fn try_launch(
     launch::run(&prepared.1, k, &prepared.0, plan, args, arrays, opts)
 }
 
+/// Says once per process (on stderr, unless `BLAZAR_QUIET` is set) that the default
+/// tier runs a kernel on the interpreter because its native code could not be built,
+/// as `blazar run` says when there is no compiler at all.
+pub(crate) fn note_fallback(kernel: &str, why: &str) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if std::env::var_os("BLAZAR_QUIET").is_some() {
+        return;
+    }
+    ONCE.call_once(|| {
+        let why = why.lines().next().unwrap_or("");
+        eprintln!(
+            "blazar: note: kernel `{kernel}` runs on the interpreter, several times slower \
+             than compiled code: its native code could not be built ({why}); \
+             `--cpu-tier native` makes this an error"
+        );
+    });
+}
+
 /// A kernel made ready for one last extent: its plan and loaded library, or why not,
 /// or its source while a background thread compiles it.
 #[derive(Clone)]

@@ -163,6 +163,13 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
             blazar_kir::visit::MAX_COMPILED_DEPTH
         ));
     }
+    let size = blazar_kir::visit::kernel_size(k);
+    if size > blazar_kir::visit::MAX_COMPILED_SIZE {
+        return Err(format!(
+            "the kernel has {size} operations (the C++ compiler would take minutes past {})",
+            blazar_kir::visit::MAX_COMPILED_SIZE
+        ));
+    }
     let mut slots = vec![SlotKind::Unused; k.arrays.len()];
     for p in &k.params {
         if let Bind::Array(a) = p.bind {

@@ -26,7 +26,8 @@ pub const FLAGS: &[&str] = &[
 pub(crate) struct Toolchain {
     pub cxx: String,
     /// Flags that depend on what the system offers: `-DBZ_MVEC` where glibc's vector
-    /// math library is installed (see [`vector_math`]) ...
+    /// math library is installed (see [`vector_math`]), `-fno-finite-loops` where the
+    /// compiler has it (see [`infinite_loops`]) ...
     pub defines: Vec<String>,
     /// ... and the libraries to link then (`-lmvec`).
     pub libs: Vec<String>,
@@ -69,7 +70,8 @@ pub(crate) fn probe_cxx(cxx: String) -> Result<Toolchain, String> {
                 .map(str::to_string)
         })
         .unwrap_or_default();
-    let (defines, libs) = vector_math(&cxx);
+    let (mut defines, libs) = vector_math(&cxx);
+    defines.extend(infinite_loops(&cxx));
     let id = format!(
         "{cxx}\n{version}\n{} {}\n{cpu}\nblazar {}",
         FLAGS.join(" "),
@@ -122,6 +124,22 @@ fn vector_math(cxx: &str) -> (Vec<String>, Vec<String>) {
     } else {
         Default::default()
     }
+}
+
+/// `-fno-finite-loops` where the compiler takes it (GCC 10 and clang 12 on): C++ lets
+/// a compiler assume that a loop without side effects ends, and delete it, but a
+/// kernel's `while y[0] >= 0 end` must wait as it does on the SIMT interpreter (until
+/// a signal stops the run).
+fn infinite_loops(cxx: &str) -> Option<String> {
+    const FLAG: &str = "-fno-finite-loops";
+    Command::new(cxx)
+        .args([FLAG, "-fsyntax-only", "-x", "c++", "/dev/null"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .ok()
+        .filter(|s| s.success())
+        .map(|_| FLAG.to_string())
 }
 
 /// The minor version of `ldd --version`'s first line, when it is glibc 2.x.

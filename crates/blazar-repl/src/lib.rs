@@ -13,6 +13,7 @@
 //! session's writer, in order; diagnostics are returned as data.
 
 mod commands;
+mod funcs;
 mod input;
 
 pub use input::needs_more;
@@ -61,6 +62,10 @@ pub struct Session {
     opts: Options,
     inputs: usize,
     pending: String,
+    /// Function values of the workspace by session index (see `funcs.rs`).
+    funcs: funcs::FuncTable,
+    /// Where the lambdas of the current program's preamble came from.
+    placed: funcs::Placed,
 }
 
 impl Session {
@@ -75,6 +80,8 @@ impl Session {
             opts,
             inputs: 0,
             pending: String::new(),
+            funcs: Default::default(),
+            placed: Default::default(),
         }
     }
 
@@ -205,13 +212,20 @@ impl Session {
         if !self.workspace.is_empty() {
             // `if 0 ... end` never runs; its assignments make the names top-level
             // variables, which the run then fills from the workspace.
+            // Lambdas of earlier inputs that workspace values hold are defined there
+            // too, so that this program has their functions.
             let mut pre = String::from("if 0\n");
             for name in self.workspace.keys() {
                 pre.push_str(&format!("{name} = 0\n"));
             }
+            let (lambdas, at) = self.funcs.preamble(self.workspace.values(), pre.len());
+            pre.push_str(&lambdas);
             pre.push_str("end\n");
             let id = self.preamble_file(&pre);
+            self.placed = funcs::Placed::new(Some(id), at);
             stmts.extend(blazar_syntax::parse(&pre, id).0.stmts);
+        } else {
+            self.placed = funcs::Placed::default();
         }
         let names = defined_names(&input.stmts);
         stmts.extend(
@@ -249,12 +263,19 @@ impl Session {
             .take()
             .expect("the session's context is always returned");
         let mut it = Interp::new(program, &self.sources, ctx, self.opts.clone());
+        let mut seen = funcs::Seen::default();
         for (i, name) in program.global_names.iter().enumerate() {
             if let (Some(v), Some(slot)) = (self.workspace.get(name), it.globals.get_mut(i)) {
-                *slot = Some(v.clone());
+                let mut v = v.clone();
+                self.funcs.import(program, &self.placed, &mut v, &mut seen);
+                *slot = Some(v);
             }
         }
-        let result = run_script(&mut it, program);
+        // An internal error (a bug in Blazar) ends this input, not the session.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_script(&mut it, program)
+        }))
+        .unwrap_or_else(|payload| Err(internal_error(payload.as_ref(), &self.sources)));
         it.flush();
         for (i, name) in program.global_names.iter().enumerate() {
             if let Some(Some(v)) = it.globals.get(i) {
@@ -266,14 +287,42 @@ impl Session {
         if let Some(flag) = &self.opts.interrupt {
             flag.store(0, std::sync::atomic::Ordering::Relaxed);
         }
-        let value = result?;
-        if let Some(v) = value {
-            let text = blazar_runtime::format::format_value(&v, prec);
-            self.say(&format!("{text}\n"));
-            self.workspace.insert("ans".to_string(), v);
+        let value = match result {
+            Ok(Some(v)) => {
+                let text = blazar_runtime::format::format_value(&v, prec);
+                self.say(&format!("{text}\n"));
+                self.workspace.insert("ans".to_string(), v);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        let defs: Vec<_> = self.defs.iter().map(|s| s.span).collect();
+        let mut seen = funcs::Seen::default();
+        for v in self.workspace.values_mut() {
+            self.funcs
+                .export(program, &self.placed, &self.sources, &defs, v, &mut seen);
         }
-        Ok(())
+        value
     }
+}
+
+/// The error for a panic inside a run, at the statement that ran: the input stops, the
+/// session goes on.
+fn internal_error(payload: &(dyn std::any::Any + Send), sources: &SourceMap) -> Box<RunError> {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".to_string());
+    let at = blazar_runtime::interrupt::at()
+        .filter(|&(f, _, _)| (f as usize) < sources.files().len())
+        .map(|(f, lo, hi)| blazar_diagnostics::Span::new(FileId(f), lo as usize, hi as usize))
+        .unwrap_or_default();
+    let mut e = RunError::new(at, format!("internal error in Blazar: {what}"));
+    e.notes
+        .push("the session keeps its variables; please report this error".to_string());
+    e
 }
 
 /// Runs the script; the value of its last statement when that is an expression (a

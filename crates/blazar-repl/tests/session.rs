@@ -146,3 +146,89 @@ fn names_that_change_kind_do_not_break_the_session() {
         (String::new(), String::new())
     );
 }
+
+#[test]
+fn function_values_of_earlier_inputs_can_be_called() {
+    let (mut s, out) = session();
+    // A lambda of an earlier input (it used to index the new program's function table).
+    assert_eq!(input(&mut s, &out, &["f = x -> 2*x"]).1, "");
+    assert_eq!(
+        input(&mut s, &out, &["f(3)"]),
+        ("6\n".into(), String::new())
+    );
+    // Captures are values taken when the lambda was made, as in a program.
+    input(&mut s, &out, &["a = 5"]);
+    input(&mut s, &out, &["g = x -> a*x + f(x)"]);
+    input(&mut s, &out, &["a = 1"]);
+    assert_eq!(input(&mut s, &out, &["g(2)"]).0, "14\n");
+    // Inside a cell and an object, and a lambda that returns a lambda.
+    input(&mut s, &out, &["c = cell(2)"]);
+    input(&mut s, &out, &["c[0] = g"]);
+    input(&mut s, &out, &["o = object()"]);
+    input(&mut s, &out, &["o.h = f"]);
+    input(&mut s, &out, &["mk = k -> (x -> x + k)"]);
+    input(&mut s, &out, &["add3 = mk(3)"]);
+    assert_eq!(
+        input(&mut s, &out, &["c[0](2) + o.h(1) + add3(1)"]).0,
+        "20\n"
+    );
+    // A named function as a value; after its definition is replaced it is an error,
+    // never a call of another function.
+    input(
+        &mut s,
+        &out,
+        &["function y = h(x)", "    y = x + 100", "end"],
+    );
+    input(&mut s, &out, &["k = h"]);
+    assert_eq!(input(&mut s, &out, &["k(1)"]).0, "101\n");
+    input(
+        &mut s,
+        &out,
+        &["function y = h(x)", "    y = x + 200", "end"],
+    );
+    let (_, errs) = input(&mut s, &out, &["k(1)"]);
+    assert!(errs.contains("no longer exists"), "{errs}");
+    // The session goes on.
+    assert_eq!(input(&mut s, &out, &["f(4) + h(0)"]).0, "208\n");
+}
+
+/// A host hook that panics once when armed: a stand-in for a bug in Blazar.
+struct Boom(Rc<std::cell::Cell<bool>>);
+
+impl blazar_interp::HostHook for Boom {
+    fn stmt(&mut self, _at: &blazar_interp::HostStop) {
+        if self.0.replace(false) {
+            panic!("boom");
+        }
+    }
+}
+
+#[test]
+fn an_internal_error_is_reported_and_the_session_kept() {
+    let out = Shared::default();
+    let ctx = Ctx::new(
+        Prec::Single,
+        Box::new(out.clone()),
+        ".".into(),
+        "repl".into(),
+    );
+    let armed = Rc::new(std::cell::Cell::new(false));
+    let opts = blazar_interp::Options {
+        host_hook: Some(blazar_interp::HostHookRef(Rc::new(RefCell::new(Boom(
+            armed.clone(),
+        ))))),
+        ..Default::default()
+    };
+    let mut s = Session::new(ctx, opts);
+    input(&mut s, &out, &["x = 41"]);
+    armed.set(true);
+    let (_, errs) = input(&mut s, &out, &["y = 1"]);
+    assert!(
+        errs.contains("error: internal error in Blazar: boom"),
+        "{errs}"
+    );
+    assert_eq!(
+        input(&mut s, &out, &["x + 1"]),
+        ("42\n".into(), String::new())
+    );
+}

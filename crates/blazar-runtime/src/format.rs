@@ -63,37 +63,97 @@ pub fn format_value(v: &Value, prec: Prec) -> String {
     s
 }
 
-fn write_value(s: &mut String, v: &Value, prec: Prec, depth: usize) {
+/// Writes the text of a value as `print` shows it to `out` in blocks, never holding the
+/// whole text of a large array. A signal that asks the run to stop
+/// (`crate::interrupt`) ends the writing with an error of kind `Interrupted`.
+pub fn write_value_to(out: &mut dyn std::io::Write, v: &Value, prec: Prec) -> std::io::Result<()> {
+    let mut sink = Stream {
+        buf: String::new(),
+        out,
+        err: None,
+    };
+    write_value(&mut sink, v, prec, 0);
+    sink.flush();
+    sink.err.map_or(Ok(()), Err)
+}
+
+/// Where text goes: a `String`, or a [`Stream`] to a writer.
+trait Sink {
+    fn put(&mut self, s: &str);
+}
+
+impl Sink for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// Text written out whenever 64 KiB have gathered; the first error stops it.
+struct Stream<'a> {
+    buf: String,
+    out: &'a mut dyn std::io::Write,
+    err: Option<std::io::Error>,
+}
+
+impl Stream<'_> {
+    fn flush(&mut self) {
+        if self.err.is_none() {
+            if let Some(sig) = crate::interrupt::pending() {
+                self.err = Some(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    crate::interrupt::message(sig),
+                ));
+            } else if let Err(e) = self.out.write_all(self.buf.as_bytes()) {
+                self.err = Some(e);
+            }
+        }
+        self.buf.clear();
+    }
+}
+
+impl Sink for Stream<'_> {
+    fn put(&mut self, s: &str) {
+        if self.err.is_some() {
+            return;
+        }
+        self.buf.push_str(s);
+        if self.buf.len() >= 1 << 16 {
+            self.flush();
+        }
+    }
+}
+
+fn write_value(s: &mut dyn Sink, v: &Value, prec: Prec, depth: usize) {
     match v {
-        Value::Real(x) => s.push_str(&format_real(*x, prec)),
-        Value::Int(x, t) => s.push_str(&format_int(*x, *t)),
-        Value::Complex(z) => s.push_str(&format_complex(*z, prec)),
-        Value::Str(t) => s.push_str(t),
-        Value::Func(_) => s.push_str("<function>"),
+        Value::Real(x) => s.put(&format_real(*x, prec)),
+        Value::Int(x, t) => s.put(&format_int(*x, *t)),
+        Value::Complex(z) => s.put(&format_complex(*z, prec)),
+        Value::Str(t) => s.put(t),
+        Value::Func(_) => s.put("<function>"),
         Value::Array(a) => match a.try_borrow() {
             Ok(a) => write_array(s, &a, prec, depth),
-            Err(_) => s.push_str("<array>"),
+            Err(_) => s.put("<array>"),
         },
         Value::Object(o) => {
             let Ok(o) = o.try_borrow() else {
-                s.push_str("object{...}");
+                s.put("object{...}");
                 return;
             };
-            s.push_str(o.class.as_deref().unwrap_or("object"));
+            s.put(o.class.as_deref().unwrap_or("object"));
             if depth >= MAX_DEPTH {
-                s.push_str("{...}");
+                s.put("{...}");
                 return;
             }
-            s.push('{');
+            s.put("{");
             for (i, (name, val)) in o.fields.iter().enumerate() {
                 if i > 0 {
-                    s.push_str(", ");
+                    s.put(", ");
                 }
-                s.push_str(name);
-                s.push('=');
+                s.put(name);
+                s.put("=");
                 write_value(s, val, prec, depth + 1);
             }
-            s.push('}');
+            s.put("}");
         }
     }
 }
@@ -114,44 +174,57 @@ fn elem_text(buf: &Buffer, i: usize, prec: Prec) -> String {
     }
 }
 
-fn write_array(s: &mut String, a: &Array, prec: Prec, depth: usize) {
+fn write_array(s: &mut dyn Sink, a: &Array, prec: Prec, depth: usize) {
     if let Buffer::Cell(items) = &a.buf {
         if depth >= MAX_DEPTH {
-            s.push_str("{...}");
+            s.put("{...}");
             return;
         }
-        s.push('{');
+        s.put("{");
         for (i, v) in items.iter().enumerate() {
             if i > 0 {
-                s.push_str(", ");
+                s.put(", ");
             }
             write_value(s, v, prec, depth + 1);
         }
-        s.push('}');
+        s.put("}");
         return;
     }
     if a.is_empty() || a.dims.is_empty() {
-        s.push_str(if a.is_empty() { "[]" } else { "[?]" });
+        s.put(if a.is_empty() { "[]" } else { "[?]" });
         return;
     }
-    s.push_str(&nd_text(a, &a.dims, 0, prec));
+    write_nd(s, a, &a.dims, 0, prec, 0);
 }
 
-/// Text of the sub-array with dims `dims` starting at element `base`.
-fn nd_text(a: &Array, dims: &[usize], base: usize, prec: Prec) -> String {
+/// Text of the sub-array with dims `dims` starting at element `base`, `indent` levels
+/// deep: rows of a rank ≥ 2 array on their own lines, indented two spaces a level.
+fn write_nd(s: &mut dyn Sink, a: &Array, dims: &[usize], base: usize, prec: Prec, indent: usize) {
     let n = a.len();
     if dims.len() <= 1 {
         let len = dims.first().copied().unwrap_or(1);
-        let items: Vec<String> = (base..(base + len).min(n))
-            .map(|i| elem_text(&a.buf, i, prec))
-            .collect();
-        return format!("[{}]", items.join(","));
+        s.put("[");
+        for i in base..(base + len).min(n) {
+            if i > base {
+                s.put(",");
+            }
+            s.put(&elem_text(&a.buf, i, prec));
+        }
+        s.put("]");
+        return;
     }
     let inner: usize = dims[1..].iter().product();
-    let parts: Vec<String> = (0..dims[0])
-        .map(|k| nd_text(a, &dims[1..], base + k * inner, prec).replace('\n', "\n  "))
-        .collect();
-    format!("[ {} ]", parts.join(",\n  "))
+    s.put("[ ");
+    for k in 0..dims[0] {
+        if k > 0 {
+            s.put(",\n");
+            for _ in 0..=indent {
+                s.put("  ");
+            }
+        }
+        write_nd(s, a, &dims[1..], base + k * inner, prec, indent + 1);
+    }
+    s.put(" ]");
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 pub mod builtins;
 pub mod format;
 pub mod index;
+pub mod interrupt;
 pub mod ops;
 
 pub use blazar_value::{alloc, aref, array, cycles, store, traffic, value};

@@ -6,8 +6,11 @@
 //! interpreter reports every container it stores a container value into
 //! ([`note_store`]); those are the *candidates*. When the candidates registered since
 //! the last collection reach the threshold (1024, or twice the containers that
-//! survived the last collection, so the work stays linear), [`collect`] runs a
-//! synchronous trial deletion, as CPython's collector does:
+//! survived the last collection, so the work stays linear), or the bytes of the arrays
+//! stored into containers since then reach a byte threshold (64 MiB, or twice the
+//! bytes that the surviving containers held, so that few large cycles cannot pile up
+//! gigabytes before the count is reached), [`collect`] runs a synchronous trial
+//! deletion, as CPython's collector does:
 //!
 //! 1. the subgraph of containers reachable from live candidates is gathered (cell
 //!    stores, objects, closures; an edge per container value held inside);
@@ -32,6 +35,8 @@ use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
 const MIN_THRESHOLD: usize = 1024;
+/// The least byte threshold (64 MiB).
+const MIN_BYTES: usize = 1 << 26;
 
 enum Weakly {
     Store(Weak<Store>),
@@ -43,6 +48,10 @@ struct Registry {
     /// Addresses of the candidates (a held `Weak` keeps an address from being reused).
     known: HashSet<usize>,
     threshold: usize,
+    /// Bytes of arrays stored into containers since the last collection, and the
+    /// amount that starts one.
+    bytes: usize,
+    byte_threshold: usize,
     stats: Stats,
 }
 
@@ -61,6 +70,8 @@ thread_local! {
         candidates: Vec::new(),
         known: HashSet::new(),
         threshold: MIN_THRESHOLD,
+        bytes: 0,
+        byte_threshold: MIN_BYTES,
         stats: Stats::default(),
     });
 }
@@ -84,15 +95,29 @@ pub fn note_store(container: &Value, v: &Value) {
         Value::Object(o) => (Rc::as_ptr(o) as usize, Weakly::Object(Rc::downgrade(o))),
         _ => return,
     };
+    let size = array_bytes(v);
     let due = REGISTRY.with(|r| {
         let mut r = r.borrow_mut();
         if r.known.insert(addr) {
             r.candidates.push(weak);
         }
-        r.candidates.len() >= r.threshold
+        r.bytes = r.bytes.saturating_add(size);
+        r.candidates.len() >= r.threshold || r.bytes >= r.byte_threshold
     });
     if due {
         collect();
+    }
+}
+
+/// The bytes of `v`'s elements when it is an array of numbers (0 otherwise).
+fn array_bytes(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => a
+            .meta()
+            .ok()
+            .filter(|m| !m.is_cell())
+            .map_or(0, |m| m.len().saturating_mul(m.elem().size_bytes())),
+        _ => 0,
     }
 }
 
@@ -204,11 +229,14 @@ pub fn collect() -> usize {
     }
     let mut edges: Vec<Vec<usize>> = Vec::new();
     let mut opaque: Vec<bool> = Vec::new();
+    let mut bytes: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < nodes.len() {
         let mut out = Vec::new();
         let mut found = Vec::new();
+        let mut held = 0usize;
         let seen = nodes[i].children(&mut |v| {
+            held = held.saturating_add(array_bytes(v));
             let Some(addr) = Node::addr(v) else {
                 return;
             };
@@ -225,6 +253,7 @@ pub fn collect() -> usize {
         nodes.extend(found);
         edges.push(out);
         opaque.push(!seen);
+        bytes.push(held);
         i += 1;
     }
     // 2. References from outside the subgraph (less the one each node holds here).
@@ -272,6 +301,9 @@ pub fn collect() -> usize {
         }
     }
     let reclaimed = alive.iter().filter(|a| !**a).count();
+    let live_bytes = (0..nodes.len())
+        .filter(|&k| alive[k])
+        .fold(0usize, |acc, k| acc.saturating_add(bytes[k]));
     drop(nodes);
     // Dropping the contents frees every garbage container; a long chain is freed link
     // by link, since no container holds the next one any more.
@@ -297,6 +329,8 @@ pub fn collect() -> usize {
             .collect();
         r.known = live;
         r.threshold = MIN_THRESHOLD.max(2 * r.candidates.len());
+        r.bytes = 0;
+        r.byte_threshold = MIN_BYTES.max(live_bytes.saturating_mul(2));
         r.stats.collections += 1;
         r.stats.reclaimed += reclaimed as u64;
     });
@@ -368,6 +402,32 @@ mod tests {
         drop(c);
         assert!(collect() >= 2);
         assert_eq!(wf.strong_count(), 0);
+    }
+
+    #[test]
+    fn a_few_large_cycles_are_collected_by_their_bytes() {
+        // 100 cycles of 4 MB each: far fewer than the count threshold, but their bytes
+        // start collections, so at most about 64 MiB (plus one cycle) are ever held.
+        let before = stats();
+        let mut first = None;
+        for _ in 0..100 {
+            let c = cell(2);
+            put(
+                &c,
+                0,
+                Value::array(Array::zeros(vec![1 << 19], crate::ElemType::F64)),
+            );
+            put(&c, 1, c.clone());
+            first.get_or_insert_with(|| store_of(&c));
+        }
+        let after = stats();
+        assert!(after.collections > before.collections, "{after:?}");
+        assert_eq!(
+            first.unwrap().strong_count(),
+            0,
+            "the first cycle was freed"
+        );
+        assert!(after.tracked < 20, "{after:?}");
     }
 
     #[test]

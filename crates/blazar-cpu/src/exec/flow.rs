@@ -4,7 +4,7 @@ use super::{Ctx, Scratch};
 use crate::ops::{with_num, Arith};
 use crate::program::CStmt;
 use crate::values::LaneTy;
-use crate::KernelError;
+use crate::{KernelError, KernelErrorKind};
 use std::mem::take;
 
 impl Scratch {
@@ -16,7 +16,7 @@ impl Scratch {
         ctx: &Ctx,
         mask: &mut [bool],
         depth: usize,
-        _line: u32,
+        line: u32,
         test: impl Fn(&mut Self, &[bool], &mut [bool]) -> Result<(), KernelError>,
         body: &[CStmt],
         incr: Option<(usize, usize)>,
@@ -31,6 +31,14 @@ impl Scratch {
             v.resize(n, false);
         }
         let r = (|| loop {
+            // A loop may never end (`while y[0] >= 0 end`): a signal stops it.
+            if let Some(sig) = blazar_runtime::interrupt::pending() {
+                return Err(KernelError::new(
+                    line,
+                    KernelErrorKind::Interrupted,
+                    blazar_runtime::interrupt::message(sig),
+                ));
+            }
             // A failing condition stops its lanes; the others test again (the test is
             // the condition's code: no effect yet).
             loop {

@@ -58,8 +58,12 @@ fn csvread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let name = path_arg("csvread", &args[0])?;
     let r0 = offset("csvread", args.get(1))?;
     let c0 = offset("csvread", args.get(2))?;
-    let text = std::fs::read_to_string(resolve_path(ctx, &name))
-        .map_err(|e| RtError::new(format!("csvread: cannot read '{name}': {e}")))?;
+    let bytes = super::io::read_file("csvread", &name, &resolve_path(ctx, &name))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        RtError::new(format!(
+            "csvread: cannot read '{name}': stream did not contain valid UTF-8"
+        ))
+    })?;
     let rows = parse(&text, &name)?;
     let rows: Vec<&[f64]> = rows
         .iter()

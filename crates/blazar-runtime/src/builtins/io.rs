@@ -84,10 +84,39 @@ fn save(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
+/// The bytes of file `path` (`name` as the program gave it), read in blocks: a signal
+/// stops the reading (`crate::interrupt`; `/dev/zero` never ends), and memory that
+/// runs out is an error, not an abort.
+pub(crate) fn read_file(what: &str, name: &str, path: &std::path::Path) -> RtResult<Vec<u8>> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| RtError::new(format!("{what}: cannot read '{name}': {e}"));
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        crate::interrupt::check()?;
+        let n = match file.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(e)),
+        };
+        if bytes.len() + n > bytes.capacity() {
+            let more = bytes.capacity().max(n);
+            if bytes.try_reserve(more).is_err() {
+                rt_bail!(
+                    "{what}: out of memory: '{name}' is larger than the memory left ({:.1} GB read)",
+                    bytes.len() as f64 / 1e9
+                );
+            }
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
+}
+
 fn load(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let name = path_arg("load", &args[0])?;
-    let bytes = std::fs::read(resolve_path(ctx, &name))
-        .map_err(|e| RtError::new(format!("load: cannot read '{name}': {e}")))?;
+    let bytes = read_file("load", &name, &resolve_path(ctx, &name))?;
     decode_file(&bytes).map_err(|e| {
         RtError::new(format!(
             "load: '{name}' is not a valid Blazar data file: {e}"
