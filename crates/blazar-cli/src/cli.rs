@@ -291,7 +291,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
         ..Options::default()
     };
     let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, opts);
-    let opts = blazar_codegen_cuda::CodegenOptions {
+    let opts = blazar_codegen_c::cuda::CodegenOptions {
         file_name: file.display().to_string(),
         line_directives: true,
         block: None,
@@ -300,7 +300,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
     for k in &kernels {
         match what {
             EmitWhat::Kir => println!("{}", blazar_kir::printer::print_kernel(k)),
-            EmitWhat::Cuda => println!("{}", blazar_codegen_cuda::generate(k, &opts).source),
+            EmitWhat::Cuda => println!("{}", blazar_codegen_c::cuda::generate(k, &opts).source),
             EmitWhat::Cpp => match blazar_native::source(k) {
                 Some(src) => println!("// ---- kernel {} ----\n{src}", k.name),
                 None => println!(

@@ -5,7 +5,7 @@ use crate::binary::Binary;
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_cuda::{block_free, generate, written_params, CodegenOptions, Generated};
+use blazar_codegen_c::cuda::{block_free, generate, written_params, CodegenOptions, Generated};
 use blazar_kir::{Bind, Kernel, Ty};
 use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;

@@ -6,8 +6,8 @@
 //! `goto` ever crosses an initialisation. `return` is `goto bz_done` when the kernel
 //! has outputs, so that every thread reaches the block reduction.
 
-use crate::kernel::{Gen, LoopCtx};
-use blazar_codegen_c::names;
+use crate::cuda::kernel::{Gen, LoopCtx};
+use crate::names;
 use blazar_kir::{Const, ExprKind, Stmt, StmtKind, Ty};
 
 impl Gen<'_> {
@@ -117,7 +117,7 @@ impl Gen<'_> {
                 self.line_out(&format!("const {t} bz_st{id} = {b};"));
                 self.line_out(&format!("const {t} bz_hi{id} = {c};"));
                 let int = matches!(start.ty, Ty::Scalar(s) if s.is_int());
-                if int && !crate::facts::assigns(body, *var) {
+                if int && !crate::cuda::facts::assigns(body, *var) {
                     // A counted loop: the compiler can unroll it and overlap iterations.
                     self.line_out(&format!("{v} = bz_lo{id};"));
                     // A streaming loop of unknown trip count: 8 iterations at a time.
@@ -126,8 +126,8 @@ impl Gen<'_> {
                     let (blk, rank) = (self.opts.block, self.k.rank);
                     let known = [start, step, end]
                         .iter()
-                        .all(|e| crate::fold::const_int(e, blk, rank).is_some());
-                    if !known && crate::facts::streaming(body) {
+                        .all(|e| crate::cuda::fold::const_int(e, blk, rank).is_some());
+                    if !known && crate::cuda::facts::streaming(body) {
                         self.line_out("#pragma unroll 8");
                     }
                     self.line_out(&format!(
@@ -166,7 +166,7 @@ impl Gen<'_> {
             }
             StmtKind::Barrier => self.line_out(self.barrier_stmt()),
             StmtKind::Assert { cond } => {
-                if crate::fold::const_int(cond, self.opts.block, self.k.rank) == Some(1) {
+                if crate::cuda::fold::const_int(cond, self.opts.block, self.k.rank) == Some(1) {
                     self.line_out("/* assert holds for this block shape */");
                     return;
                 }

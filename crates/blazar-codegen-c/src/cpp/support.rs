@@ -13,7 +13,7 @@ use blazar_kir::{Bind, Const, ExprKind, Kernel, Scalar, Space, Stmt, StmtKind, T
 
 /// How an array slot gets its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SlotKind {
+pub enum SlotKind {
     /// A global array bound to a kernel parameter.
     Global,
     /// Per-thread dynamic memory (`zeros` inside a kernel).
@@ -26,7 +26,7 @@ pub(crate) enum SlotKind {
 
 /// What the generator and the launcher need to know about a supported kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Plan {
+pub struct Plan {
     pub slots: Vec<SlotKind>,
     /// Byte offset of each variable parameter in the parameter block (0 for arrays).
     pub param_offsets: Vec<usize>,
@@ -149,7 +149,7 @@ pub(crate) fn value_size(t: Ty) -> usize {
 }
 
 /// The plan of `k`, or why the native tier does not run it.
-pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
+pub fn plan(k: &Kernel) -> Result<Plan, String> {
     if !(1..=4).contains(&k.rank) {
         return Err(format!("kernel rank {}", k.rank));
     }

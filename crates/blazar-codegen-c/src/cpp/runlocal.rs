@@ -8,7 +8,7 @@
 //! with, never needs its array: its write-backs are dropped (the value written would
 //! never be read).
 
-use crate::support::{has_barrier, once_body};
+use crate::cpp::support::{has_barrier, once_body};
 use blazar_kir::{Expr, ExprKind, Kernel, Stmt, StmtKind};
 
 /// Calls `f` on every variable `e` reads.

@@ -1,7 +1,7 @@
 //! The host side of dynamic shared memory: the bytes a launch must reserve for the
 //! shared arrays whose extents are only known at run time (usually `shared(blkdim)`).
 
-use crate::Generated;
+use crate::cuda::Generated;
 use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
@@ -72,7 +72,7 @@ fn eval(e: &Expr, blkdim: &[i64], param: &dyn Fn(u32) -> Option<i64>) -> Option<
                 BinOp::Max => x.max(y),
                 BinOp::Shl | BinOp::Shr => {
                     let bits = 8 * a.ty.elem().size() as u32;
-                    crate::fold::shift(*op, x, y, bits)?
+                    crate::cuda::fold::shift(*op, x, y, bits)?
                 }
                 _ => return None,
             })

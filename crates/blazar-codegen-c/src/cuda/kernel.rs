@@ -6,9 +6,9 @@
 //! kernel, before the first statement, so that `goto` (multi-level `break`, `return`
 //! with outputs) never jumps over an initialisation.
 
-use crate::facts::walk;
-use crate::{CodegenOptions, DynShared, Generated};
-use blazar_codegen_c::names;
+use crate::cuda::facts::walk;
+use crate::cuda::{CodegenOptions, DynShared, Generated};
+use crate::names;
 use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -53,7 +53,7 @@ pub(crate) struct Gen<'k> {
     /// Positions per thread along `pos` component 0 (1: one); see
     /// [`CodegenOptions::coarsen`]. A `return` then ends one position (`bz_next`).
     pub coarsen: u32,
-    /// Some emitted statement can record an error ([`crate::Generated::can_fail`]).
+    /// Some emitted statement can record an error ([`crate::cuda::Generated::can_fail`]).
     pub can_fail: bool,
     /// Some barrier sits under thread-dependent control flow: barriers are the
     /// software barrier of `barrier.rs`, and every thread leaving the kernel exits it.
@@ -61,8 +61,8 @@ pub(crate) struct Gen<'k> {
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
-    let e = crate::shared::inline_locals(e, k);
-    crate::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
+    let e = crate::cuda::shared::inline_locals(e, k);
+    crate::cuda::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
 }
 
 /// The extents `bz_d` would hold (1s in front up to the rank, then 1s), when constant.
@@ -116,7 +116,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
     // over the thread's positions and are reduced once, after the run.
-    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && crate::facts::block_free(k) {
+    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && crate::cuda::facts::block_free(k) {
         // `while` loops usually run data-dependent trip counts (Mandelbrot): several
         // positions per thread would serialise their imbalance, so those keep one.
         let mut unsuited = false;
@@ -181,7 +181,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
                     elem_size,
                     dims: dims
                         .iter()
-                        .map(|e| crate::shared::inline_locals(e, k))
+                        .map(|e| crate::cuda::shared::inline_locals(e, k))
                         .collect(),
                 });
             }

@@ -7,7 +7,7 @@
 //! error ends the range (`goto bz_abort`).
 
 use super::{partial_op, Gen, LoopCtx};
-use blazar_codegen_c::spell;
+use crate::spell;
 use blazar_kir::{Const, Expr, ExprKind, Stmt, StmtKind, Ty};
 
 impl Gen<'_> {

@@ -10,8 +10,8 @@
 //! block and are zero-filled when allocated, as in the executor.
 
 use super::Gen;
-use crate::support::{has_barrier, SlotKind};
-use blazar_codegen_c::spell::{self, scalar};
+use crate::cpp::support::{has_barrier, SlotKind};
+use crate::spell::{self, scalar};
 use blazar_kir::{ArrId, Expr, Stmt, StmtKind, Ty};
 use std::fmt::Write;
 
@@ -181,8 +181,8 @@ impl Gen<'_> {
                 self.close();
                 self.close();
             }
-            StmtKind::While { .. } if crate::support::once_body(s).is_some() => {
-                self.fblock(crate::support::once_body(s).unwrap_or_default());
+            StmtKind::While { .. } if crate::cpp::support::once_body(s).is_some() => {
+                self.fblock(crate::cpp::support::once_body(s).unwrap_or_default());
             }
             StmtKind::While { cond, body } => {
                 self.line_out("for (;;) {");

@@ -1,4 +1,4 @@
-//! Expressions: scalars print with `blazar_codegen_c::spell` (the executor's
+//! Expressions: scalars print with `crate::spell` (the executor's
 //! semantics); vector operations map a scalar rule over the lanes with a generic lambda.
 //!
 //! A constant lane of a load-free vector expression (`lane(pos + [di, dj, 0], 1)`) is
@@ -6,7 +6,7 @@
 //! is plain scalar code that the C++ compiler can analyse and vectorise.
 
 use super::Gen;
-use blazar_codegen_c::spell::{self, binary, cast, math, operator, scalar, unary};
+use crate::spell::{self, binary, cast, math, operator, scalar, unary};
 use blazar_kir::{BinOp, Const, Expr, ExprKind, ReadMode, Ty, VecReduce};
 
 fn reduce_op(r: VecReduce) -> BinOp {

@@ -2,9 +2,9 @@
 //! parameters as pointer plus extents), the specials (`pos` with coarsening), the
 //! declarations, the coarsened run and the ragged-grid guard, and the output epilogue.
 
-use crate::kernel::{Gen, SharedSlot};
-use crate::{Generated, OutputLayout, ParamLayout};
-use blazar_codegen_c::names::{self, scalar};
+use crate::cuda::kernel::{Gen, SharedSlot};
+use crate::cuda::{Generated, OutputLayout, ParamLayout};
+use crate::names::{self, scalar};
 use blazar_kir::{Bind, Space, Ty};
 use std::fmt::Write;
 
@@ -62,7 +62,7 @@ impl Gen<'_> {
         // Array parameters arrive as pointer + extents and are rebuilt as `bz_arr<T>`
         // (a pointer parameter can carry `__restrict__`; one inside a struct cannot).
         let mut rebuild = String::new();
-        let written = crate::facts::written_arrays(k);
+        let written = crate::cuda::facts::written_arrays(k);
         for (i, p) in k.params.iter().enumerate() {
             match p.bind {
                 Bind::Var(v) => {
@@ -146,9 +146,9 @@ impl Gen<'_> {
 
         let mut s = String::new();
         s.push_str(crate::prelude::PRELUDE_CORE);
-        s.push_str(crate::prelude_mem::PRELUDE_MEM);
+        s.push_str(crate::cuda::prelude_mem::PRELUDE_MEM);
         if self.soft_barrier {
-            s.push_str(crate::barrier::PRELUDE_BARRIER);
+            s.push_str(crate::cuda::barrier::PRELUDE_BARRIER);
         }
         let _ = writeln!(s, "\n// ---- kernel {} (rank {}) ----", k.name, k.rank);
         let bounds = self
@@ -309,7 +309,7 @@ impl Gen<'_> {
         if self.soft_barrier {
             // The end of the kernel (and of every `return` with outputs): the thread
             // leaves the software barrier before the output epilogue's own barrier.
-            let _ = writeln!(s, "  {}", crate::barrier::EXIT);
+            let _ = writeln!(s, "  {}", crate::cuda::barrier::EXIT);
         }
         if !outputs.is_empty() {
             let diverged = if self.soft_barrier { ", true" } else { "" };

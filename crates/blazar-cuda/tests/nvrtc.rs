@@ -8,7 +8,7 @@
 mod common;
 mod exhaustive;
 
-use blazar_codegen_cuda::{generate, CodegenOptions, Generated, NVRTC_OPTIONS};
+use blazar_codegen_c::cuda::{generate, CodegenOptions, Generated, NVRTC_OPTIONS};
 use blazar_interp::{load, Options};
 use blazar_kir::Kernel;
 use blazar_runtime::builtins::Ctx;

@@ -10,7 +10,7 @@
 //! GCC statement expressions, so every index is evaluated once.
 
 use super::Gen;
-use blazar_codegen_c::spell::{self, scalar};
+use crate::spell::{self, scalar};
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, ReadMode, Space, Ty, WriteMode};
 use std::fmt::Write;
 

@@ -20,7 +20,7 @@
 //! partial results have no order across threads anyway.
 
 use super::Gen;
-use blazar_codegen_c::spell;
+use crate::spell;
 use blazar_kir::{Expr, ExprKind, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 

@@ -15,7 +15,7 @@
 //! 2^32; the guard checks that the exact value of each index lies in `0..extent` and
 //! below 2^31, where the wrapped `i32` and the exact value agree.
 
-use crate::support::SlotKind;
+use crate::cpp::support::SlotKind;
 use blazar_kir::{
     BinOp, Bind, Const, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty, UnOp,
 };

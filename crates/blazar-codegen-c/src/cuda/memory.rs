@@ -7,8 +7,8 @@
 //! mode per dimension and gives -1 for an element that does not exist, which reads as
 //! zero and is skipped by writes.
 
-use crate::kernel::{Gen, SharedSlot};
-use blazar_codegen_c::names::{self, scalar};
+use crate::cuda::kernel::{Gen, SharedSlot};
+use crate::names::{self, scalar};
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Scalar, Space, Ty};
 
 impl Gen<'_> {
@@ -175,7 +175,7 @@ impl Gen<'_> {
         let line = self.line;
         for (i, e) in dims[..k].iter().enumerate() {
             let x = self.i32_of(e);
-            if crate::facts::non_negative(e) {
+            if crate::cuda::facts::non_negative(e) {
                 ds.push(format!("max({x}, 0)"));
             } else {
                 self.can_fail = true;

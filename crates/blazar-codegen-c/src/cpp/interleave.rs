@@ -14,8 +14,8 @@
 
 use super::fission::assigned_in;
 use super::Gen;
-use crate::support::SlotKind;
-use blazar_codegen_c::spell;
+use crate::cpp::support::SlotKind;
+use crate::spell;
 use blazar_kir::{Expr, ExprKind, Scalar, Stmt, StmtKind, Ty};
 
 fn written(b: &[Stmt], out: &mut Vec<u32>) {

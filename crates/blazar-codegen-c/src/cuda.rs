@@ -1,7 +1,7 @@
 //! KIR → CUDA C++ source: the pure half of the CUDA backend (no FFI, no GPU needed).
 //!
 //! [`generate`] prints one specialised kernel as an `extern "C" __global__` function
-//! preceded by a fixed prelude (`prelude.rs`, `prelude_mem.rs`). The semantics are the
+//! preceded by the fixed prelude (`crate::prelude`, then this dialect's `prelude_mem.rs`). The semantics are the
 //! CPU executor's (`blazar-cpu`): boundary modes, linear indexing, wrapping integer
 //! arithmetic with `x / 0 == 0`, saturating float-to-int casts, dynamic memory rules,
 //! kernel outputs. The runtime side (`blazar-cuda`) compiles the source with NVRTC
@@ -33,23 +33,12 @@ mod facts;
 mod fold;
 mod kernel;
 mod memory;
-mod prelude;
 mod prelude_mem;
 mod shared;
 mod stmt;
 
 pub use facts::{block_free, written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;
-
-/// C spellings of scalar operations, literals and type names, shared with the native
-/// CPU tier (`blazar-native`), whose host prelude defines the same `bz_*` helpers with
-/// the same semantics.
-pub mod spell {
-    pub use blazar_codegen_c::names::{
-        c_string, constant, ident, int_lit, op_code, real_lit, scalar, ty,
-    };
-    pub use blazar_codegen_c::spell::{binary, cast, math, operator, unary};
-}
 
 use blazar_kir::{AtomicOp, Expr, Kernel, Scalar};
 

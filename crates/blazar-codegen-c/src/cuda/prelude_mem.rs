@@ -1,8 +1,8 @@
-//! The CUDA C++ prelude, part 2: arrays, boundary modes, the error record, atomics,
+//! The CUDA dialect's part of the prelude, after `crate::prelude`: arrays, boundary modes, the error record, atomics,
 //! block reductions for kernel outputs, shared-memory carving and the dynamic-memory
 //! pool.
 //!
-//! Error codes (the low byte of `bz_err::code`; see `crate::ErrorKind`): 1 assertion,
+//! Error codes (the low byte of `bz_err::code`; see `crate::cuda::ErrorKind`): 1 assertion,
 //! 2 index out of bounds (`code >> 8` = dimension, `a` = index, `b` = extent), 3 dynamic
 //! or shared memory exhausted (`a` = bytes asked for, `b` = the limit), 5 a negative
 //! extent (`a` = the extent, `b` = the builtin, numbered as `blazar_kir::ALLOC_BUILTINS`).
@@ -95,32 +95,6 @@ template<typename T, typename V, typename... R> __device__ __forceinline__ void 
   if (bz_in(off, idx...)) p[(u32)off] = (T)v;
 }
 template<typename T, typename V> __device__ __forceinline__ void bz_put(T* p, i32 o, V v) { if (o >= 0) p[(u32)o] = (T)v; }
-
-// Read-modify-write operators: 0 add, 1 sub, 2 mul, 3 div, 4 pow, 5 min, 6 max,
-// 7 and, 8 or, 9 xor.
-template<int OP, typename T> __device__ __forceinline__ T bz_combine(T a, T x) {
-  if constexpr (OP == 0) return (T)(a + x);
-  else if constexpr (OP == 1) return (T)(a - x);
-  else if constexpr (OP == 2) return (T)(a * x);
-  else if constexpr (OP == 3) { if constexpr (bz_t<T>::is_int) return bz_div(a, x); else return a / x; }
-  else if constexpr (OP == 4) {
-    if constexpr (bz_t<T>::is_int) return bz_ipow(a, x);
-    else if constexpr (bz_t<T>::is_complex) return bz_cpow(a, x);
-    else return pow(a, x);
-  }
-  else if constexpr (OP == 5) return bz_min(a, x);
-  else if constexpr (OP == 6) return bz_max(a, x);
-  else if constexpr (OP == 7) return (T)(a & x);
-  else if constexpr (OP == 8) return (T)(a | x);
-  else return (T)(a ^ x);
-}
-template<int OP, typename T> __device__ __forceinline__ T bz_identity() {
-  if constexpr (OP == 2) return bz_cast<T>(1);
-  else if constexpr (OP == 7) return (T)~(T)0;
-  else if constexpr (OP == 5) return bz_lim<T>::hi();
-  else if constexpr (OP == 6) return bz_lim<T>::lo();
-  else return T{};
-}
 
 // Atomic `*p = *p op x`: native atomics where CUDA has them, compare-and-swap loops
 // otherwise (8/16-bit types through the aligned 32-bit word that holds them).

@@ -1,11 +1,9 @@
-//! Pre-passes over a kernel body (assignment counts, `v = pos` aliases) and the
-//! registers of specials.
+//! Aliases of specials: variables assigned a special once (`v = pos`) and read only
+//! after that assignment, so every backend may read the special in their place (the
+//! CPU executor aliases the special's registers, the native tier reads its own thread
+//! counters). Also the assignment counts the analysis rests on.
 
-use super::Compiler;
-use crate::program::{Reg, RegKind};
-use crate::values::KValue;
-use crate::KernelError;
-use blazar_kir::{Bind, Expr, ExprKind, Kernel, Scalar, Special, Stmt, StmtKind, Ty};
+use crate::{Bind, Expr, ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::HashMap;
 
 /// The variables of `k` that always hold a special when read (`v = pos` assigned once,
@@ -17,7 +15,8 @@ pub fn kernel_aliases(k: &Kernel) -> HashMap<u32, Special> {
     special_aliases(k, &assigned)
 }
 
-pub(super) fn count_assigns(b: &[Stmt], n: &mut [u32]) {
+/// How many times each variable is assigned (`for` counts twice), by variable.
+pub fn count_assigns(b: &[Stmt], n: &mut [u32]) {
     for s in b {
         match &s.kind {
             StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } => {
@@ -42,7 +41,7 @@ pub(super) fn count_assigns(b: &[Stmt], n: &mut [u32]) {
 }
 
 /// Variables assigned once, at top level, from a special (and not parameters).
-pub(super) fn special_aliases(k: &Kernel, assigned: &[u32]) -> HashMap<u32, Special> {
+fn special_aliases(k: &Kernel, assigned: &[u32]) -> HashMap<u32, Special> {
     let params: Vec<u32> = k
         .params
         .iter()
@@ -151,35 +150,6 @@ fn expr_reads(e: &Expr, v: u32) -> usize {
         ExprKind::Select(c, a, b) => expr_reads(c, v) + expr_reads(a, v) + expr_reads(b, v),
         ExprKind::Math(_, args) | ExprKind::VecLit(args) => {
             args.iter().map(|x| expr_reads(x, v)).sum()
-        }
-    }
-}
-
-impl Compiler<'_> {
-    /// The registers of a special, shaped as `ty` (I32 or an I32 vector).
-    pub fn special(&mut self, sp: Special, ty: Ty) -> Result<Vec<Reg>, KernelError> {
-        let slot = match sp {
-            Special::Pos => 0,
-            Special::BlkPos => 1,
-            Special::BlkDim => 2,
-            Special::BlkIdx => 3,
-            Special::BlkCnt => 4,
-            Special::WarpSize => return Ok(vec![self.constant(Scalar::I32, KValue::Int(32))]),
-        };
-        let rank = self.k.rank.max(1) as usize;
-        if self.specials[slot].is_none() {
-            let regs = (0..rank)
-                .map(|_| self.new_reg(Scalar::I32, RegKind::Special))
-                .collect();
-            self.specials[slot] = Some(regs);
-        }
-        let regs = self.specials[slot].clone().unwrap_or_default();
-        match ty {
-            Ty::Scalar(Scalar::I32) if rank == 1 => Ok(regs),
-            Ty::Vector(Scalar::I32, n) if n as usize == rank => Ok(regs),
-            t => Err(KernelError::bad_launch(format!(
-                "{sp:?} has type {t} in a rank {rank} kernel"
-            ))),
         }
     }
 }

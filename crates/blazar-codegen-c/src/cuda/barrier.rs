@@ -21,7 +21,7 @@
 //! independent thread scheduling (sm_70 and later; NVRTC of CUDA 13 targets sm_75+).
 //! Kernels without such barriers keep `__syncthreads()`.
 
-use crate::kernel::Gen;
+use crate::cuda::kernel::Gen;
 
 /// The software barrier's device code, added to the source of the kernels that use it.
 pub const PRELUDE_BARRIER: &str = r#"

@@ -2,7 +2,7 @@
 //! range of work items.
 //!
 //! The function `bz_run(call, lo, hi, partials, err)` runs work items `lo..hi` of the
-//! launch described by `call` (see `crate::abi`), exactly as the CPU executor lays them
+//! launch described by `call` (see `blazar-native`'s `abi`), exactly as the CPU executor lays them
 //! out: chunks of `call->chunk` consecutive threads in row-major order. Within a chunk
 //! the threads run one after another; the threads of one row form a plain counted loop
 //! whose body is the kernel (`rows`), in a check-free copy where the row's accesses are
@@ -13,25 +13,29 @@
 //! output's final op, as the executor does. The first error stops the range and is
 //! returned in `err`.
 
+pub mod code;
 mod expr;
 mod fission;
 mod interleave;
 mod masked;
 mod memory;
+mod prelude_mem;
 mod range;
 mod rows;
 mod runlocal;
 mod stmt;
 mod strips;
+mod support;
 
-use crate::support::{Plan, SlotKind};
-use blazar_codegen_c::spell;
+pub use support::{plan, Plan, SlotKind};
+
+use crate::spell;
 use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Bytes reserved per output partial (the largest scalar, c64).
-pub(crate) const PARTIAL_BYTES: usize = 16;
+pub const PARTIAL_BYTES: usize = 16;
 
 /// A loop being generated: its id and whether labelled exits were used.
 pub(crate) struct LoopCtx {
@@ -70,7 +74,7 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
-    /// Variables that always hold a special when read (`blazar_cpu::kernel_aliases`):
+    /// Variables that always hold a special when read (`blazar_kir::alias`):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
     pub aliases: std::collections::HashMap<u32, Special>,
     /// Under fission: which variables may differ between the threads of a block.
@@ -101,7 +105,7 @@ pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
 
 /// The largest last extent for which rows flatten the last two `pos` components.
-pub(crate) const MAX_FLAT: i64 = 16;
+pub const MAX_FLAT: i64 = 16;
 
 /// The C name of array slot `@a` of `k`.
 pub(crate) fn arr_ident(k: &Kernel, a: u32) -> String {
@@ -110,13 +114,13 @@ pub(crate) fn arr_ident(k: &Kernel, a: u32) -> String {
 }
 
 /// The fixed text every generated source starts with: both parts of the prelude, in
-/// order. It is the header that `crate::pch` precompiles.
-pub(crate) fn prelude() -> &'static str {
+/// order. It is the header that `blazar-native` precompiles.
+pub fn prelude() -> &'static str {
     static PRELUDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PRELUDE.get_or_init(|| {
         [
             crate::prelude::PRELUDE_CORE,
-            crate::prelude_mem::PRELUDE_MEM,
+            crate::cpp::prelude_mem::PRELUDE_MEM,
         ]
         .concat()
     })
@@ -125,13 +129,13 @@ pub(crate) fn prelude() -> &'static str {
 /// The kernel's own part of a source made by [`generate`]: the text after the
 /// [`prelude`], so that the prelude followed by it is the whole source. `None` for a
 /// source that does not start with the prelude (none made here).
-pub(crate) fn kernel_part(source: &str) -> Option<&str> {
+pub fn kernel_part(source: &str) -> Option<&str> {
     source.strip_prefix(prelude())
 }
 
 /// The C++ source of kernel `k` under its support plan; `last` is the launch's last
 /// `pos` extent when it is small (rows then flatten the last two components).
-pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
+pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     let flat = last
         .filter(|&n| (1..=MAX_FLAT).contains(&n) && k.rank >= 2 && !plan.blocky)
         .map(|n| n as u32);
@@ -153,7 +157,7 @@ pub(crate) fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         lane_outputs: false,
         run_local: Vec::new(),
         wide: None,
-        aliases: blazar_cpu::kernel_aliases(k),
+        aliases: blazar_kir::alias::kernel_aliases(k),
         varying: Vec::new(),
         active: None,
         masks: 0,

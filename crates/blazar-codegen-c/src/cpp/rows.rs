@@ -12,7 +12,7 @@
 
 use super::range::Aff;
 use super::Gen;
-use blazar_codegen_c::spell;
+use crate::spell;
 use blazar_kir::Ty;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -123,7 +123,7 @@ impl Gen<'_> {
             let _ = writeln!(s, "        {} {name} = {init};", spell::ty(v.ty));
         }
         for (a, slot) in self.plan.slots.iter().enumerate() {
-            if *slot == crate::support::SlotKind::Local {
+            if *slot == crate::cpp::support::SlotKind::Local {
                 let name = self.arr_name(a as u32);
                 let Ty::Array(t) = k.arrays[a].ty else {
                     continue;

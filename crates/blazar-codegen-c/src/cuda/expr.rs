@@ -1,9 +1,9 @@
 //! Expressions: the generator's walk over KIR expressions, printing scalar operations
-//! with `blazar_codegen_c::spell` and memory accesses and specials the CUDA way.
+//! with `crate::spell` and memory accesses and specials the CUDA way.
 
-use crate::kernel::Gen;
-use blazar_codegen_c::names::{self, scalar};
-use blazar_codegen_c::spell::{binary, operator, reduce_op};
+use crate::cuda::kernel::Gen;
+use crate::names::{self, scalar};
+use crate::spell::{binary, operator, reduce_op};
 use blazar_kir::{BinOp, Const, Expr, ExprKind, Ty};
 
 impl Gen<'_> {
@@ -13,7 +13,7 @@ impl Gen<'_> {
             // Both sides of a scalar `&&` / `||` when the right one is cheap and safe:
             // no branch, so loads on either side issue with their neighbours.
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b)
-                if matches!(a.ty, Ty::Scalar(_)) && crate::facts::speculable(b, self.k) =>
+                if matches!(a.ty, Ty::Scalar(_)) && crate::cuda::facts::speculable(b, self.k) =>
             {
                 let (x, y) = (self.expr(a), self.expr(b));
                 let c = if *op == BinOp::And { "&" } else { "|" };

@@ -10,7 +10,7 @@
 //! whose iterations depend on the thread are left to the interpreter (`support.rs`).
 
 use super::Gen;
-use crate::abi::code;
+use crate::cpp::code;
 use blazar_kir::{Expr, Stmt};
 
 impl Gen<'_> {

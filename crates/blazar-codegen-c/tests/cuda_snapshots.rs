@@ -6,7 +6,7 @@
 #[path = "../../blazar-kir/tests/common/mod.rs"]
 mod common;
 
-use blazar_codegen_cuda::{generate, CodegenOptions, ErrorKind, ParamLayout};
+use blazar_codegen_c::cuda::{generate, CodegenOptions, ErrorKind, ParamLayout};
 use blazar_kir::{AtomicOp, Kernel, Scalar};
 use std::path::Path;
 
@@ -109,7 +109,7 @@ fn layout_of_parameters() {
 fn dynamic_shared_size_from_block_dims() {
     let g = generate(&common::reduction(), &CodegenOptions::default());
     assert_eq!(g.shared_bytes, None);
-    let bytes = blazar_codegen_cuda::dynamic_shared_bytes(&g, &[256], &|_| None);
+    let bytes = blazar_codegen_c::cuda::dynamic_shared_bytes(&g, &[256], &|_| None);
     assert_eq!(bytes, Some(256 * 4));
     let g = generate(&common::gamma(), &CodegenOptions::default());
     assert_eq!(g.shared_bytes, Some(0));

@@ -1,8 +1,9 @@
-//! The host C++ prelude, part 2: the launch ABI, boundary modes, the error record,
-//! read-modify-write operators, atomics on global arrays and dynamic kernel memory.
+//! The host C++ dialect's part of the prelude, after `crate::prelude`: the launch ABI,
+//! boundary modes, the error record, strip folds, atomics on global arrays and dynamic
+//! kernel memory.
 //!
-//! The ABI structs mirror `crate::abi` (`#[repr(C)]`). Error codes of `bz_err::code`
-//! (see `crate::abi::ErrCode`): 1 assertion, 2 index out of bounds (`a` index, `b`
+//! The ABI structs mirror `blazar-native`'s `abi` (`#[repr(C)]`). Error codes of `bz_err::code`
+//! (see `code`): 1 assertion, 2 index out of bounds (`a` index, `b`
 //! dimension, `c` extent), 3 one dynamic allocation too large (`a` bytes), 4 dynamic
 //! memory of a work item exhausted (`a` bytes in use), 5 a negative extent (`a` the
 //! extent, `b` the builtin as numbered by `blazar_kir::ALLOC_BUILTINS`), 7 a shared
@@ -53,26 +54,6 @@ static inline void bz_oob(bz_err& e, i32 line, i64 i, i64 d, i64 n) {
   if (e.code == 0) { e.code = 2; e.line = line; e.a = (u64)i; e.b = d; e.c = n; }
 }
 
-// Read-modify-write operators: 0 add, 1 sub, 2 mul, 3 div, 4 pow, 5 min, 6 max,
-// 7 and, 8 or, 9 xor (bitwise ones leave floats and complex values unchanged;
-// min/max leave complex values unchanged).
-template<int OP, typename T> static BZ_INLINE T bz_combine(T a, T x) {
-  if constexpr (OP == 0) return (T)(a + x);
-  else if constexpr (OP == 1) return (T)(a - x);
-  else if constexpr (OP == 2) return (T)(a * x);
-  else if constexpr (OP == 3) { if constexpr (bz_t<T>::is_int) return bz_div(a, x); else return a / x; }
-  else if constexpr (OP == 4) {
-    if constexpr (bz_t<T>::is_int) return bz_ipow(a, x);
-    else if constexpr (bz_t<T>::is_complex) return bz_cpow(a, x);
-    else return pow(a, x);
-  }
-  else if constexpr (OP == 5) { if constexpr (bz_t<T>::is_complex) return a; else return bz_min(a, x); }
-  else if constexpr (OP == 6) { if constexpr (bz_t<T>::is_complex) return a; else return bz_max(a, x); }
-  else if constexpr (!bz_t<T>::is_int) return a;
-  else if constexpr (OP == 7) return (T)(a & x);
-  else if constexpr (OP == 8) return (T)(a | x);
-  else return (T)(a ^ x);
-}
 // The `N` values of a strip combined pairwise (halves, quarters, ...): each step is an
 // element-wise map the compiler vectorises. Only for the outputs' associative and
 // commutative operations (the partial results of a launch have no order either).
@@ -82,13 +63,6 @@ template<int OP, typename T, int N> static BZ_INLINE T bz_fold(const T* v) {
   for (int h = N / 2; h >= 1; h /= 2)
     for (int i = 0; i < h; i++) w[i] = bz_combine<OP, T>(w[i], w[i + h]);
   return w[0];
-}
-template<int OP, typename T> static BZ_INLINE T bz_identity() {
-  if constexpr (OP == 2) return bz_cast<T>(1);
-  else if constexpr (OP == 7) return bz_cast<T>((i64)-1);
-  else if constexpr (OP == 5) { if constexpr (bz_t<T>::is_complex) return T{}; else return bz_lim<T>::hi(); }
-  else if constexpr (OP == 6) { if constexpr (bz_t<T>::is_complex) return T{}; else return bz_lim<T>::lo(); }
-  else return T{};
 }
 
 // Atomic `*p = *p op x` on global arrays: GCC `__atomic` builtins, compare-and-swap
