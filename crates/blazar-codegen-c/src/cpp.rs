@@ -14,6 +14,7 @@
 //! returned in `err`.
 
 pub mod code;
+mod dialect;
 mod expr;
 mod fission;
 mod interleave;
@@ -23,12 +24,12 @@ mod prelude_mem;
 mod range;
 mod rows;
 mod runlocal;
-mod stmt;
 mod strips;
 mod support;
 
 pub use support::{plan, Plan, SlotKind};
 
+use crate::printer::Out;
 use crate::spell;
 use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
@@ -37,24 +38,15 @@ use std::fmt::Write;
 /// Bytes reserved per output partial (the largest scalar, c64).
 pub const PARTIAL_BYTES: usize = 16;
 
-/// A loop being generated: its id and whether labelled exits were used.
-pub(crate) struct LoopCtx {
-    pub id: usize,
-    pub brk: bool,
-    pub cont: bool,
-}
-
 /// The generator state of one kernel.
 pub(crate) struct Gen<'k> {
     pub k: &'k Kernel,
     pub plan: &'k Plan,
-    pub out: String,
-    pub depth: usize,
+    /// The text, its indentation and loops (the shared walk's state).
+    pub o: Out,
     pub line: u32,
     /// Specials used, as (kind, component) with kind 0 pos .. 4 blkcnt.
     pub specials: BTreeSet<(u8, u8)>,
-    pub loops: Vec<LoopCtx>,
-    pub next_loop: usize,
     pub next_tmp: usize,
     /// Accesses proven in range for whole rows (kernels without barriers).
     pub proofs: range::Proofs,
@@ -91,15 +83,6 @@ pub(crate) struct Gen<'k> {
     /// number of its failure label), whose errors stop only the failing thread.
     pub catch: Option<(usize, usize)>,
     pub next_catch: usize,
-}
-
-/// The op that combines per-thread and per-item partials of a kernel output.
-pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
-    match op {
-        AtomicOp::Sub => AtomicOp::Add,
-        AtomicOp::Div | AtomicOp::Pow => AtomicOp::Mul,
-        op => op,
-    }
 }
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
@@ -142,12 +125,12 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     let mut g = Gen {
         k,
         plan,
-        out: String::new(),
-        depth: 4,
+        o: Out {
+            depth: 4,
+            ..Out::default()
+        },
         line: 0,
         specials: BTreeSet::new(),
-        loops: Vec::new(),
-        next_loop: 0,
         next_tmp: 0,
         proofs: range::Proofs::default(),
         flat,
@@ -170,11 +153,11 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         g.varying = blazar_kir::uniform::varying_vars(k);
         g.divergent = blazar_kir::uniform::divergent_barrier(k).is_some();
         g.fblock(&k.body);
-        let body = std::mem::take(&mut g.out);
+        let body = std::mem::take(&mut g.o.text);
         return g.assemble_blocky(&body);
     }
     g.block(&k.body);
-    let slow = std::mem::take(&mut g.out);
+    let slow = std::mem::take(&mut g.o.text);
     let names = |v: u32| g.var_base(v);
     let proofs = range::analyse(k, &plan.slots, &g.aliases, &names);
     if proofs.accesses.is_empty() {
@@ -184,7 +167,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     g.fast = true;
     g.next = "bz_nextf".into();
     g.block(&k.body);
-    let fast = std::mem::take(&mut g.out);
+    let fast = std::mem::take(&mut g.o.text);
     if let Some(st) = g.strip_plan() {
         let code = g.strip_code(&st);
         g.strip = Some((code, g.strip_noalias(&st)));
@@ -193,15 +176,6 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
 }
 
 impl Gen<'_> {
-    /// Appends one line at the current indentation.
-    pub fn line_out(&mut self, text: &str) {
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
-    }
-
     /// A fresh temporary name.
     pub fn tmp(&mut self) -> String {
         self.next_tmp += 1;
@@ -330,7 +304,7 @@ impl Gen<'_> {
         let n = k.outputs.len();
         for (i, o) in k.outputs.iter().enumerate() {
             let t = spell::scalar(o.ty);
-            let op = spell::op_code(partial_op(o.op));
+            let op = spell::op_code(crate::names::partial_op(o.op));
             let _ = writeln!(s, "  {{\n    {t} a = bz_identity<{op}, {t}>();");
             let _ = writeln!(
                 s,

@@ -28,14 +28,12 @@
 
 mod assemble;
 mod barrier;
-mod expr;
+mod dialect;
 mod facts;
-mod fold;
 mod kernel;
 mod memory;
 mod prelude_mem;
 mod shared;
-mod stmt;
 
 pub use facts::{block_free, written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;

@@ -8,4 +8,5 @@ pub mod cpp;
 pub mod cuda;
 pub mod names;
 pub mod prelude;
+mod printer;
 pub mod spell;

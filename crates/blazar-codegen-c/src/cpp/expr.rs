@@ -6,17 +6,8 @@
 //! is plain scalar code that the C++ compiler can analyse and vectorise.
 
 use super::Gen;
-use crate::spell::{self, binary, cast, math, operator, scalar, unary};
-use blazar_kir::{BinOp, Const, Expr, ExprKind, ReadMode, Ty, VecReduce};
-
-fn reduce_op(r: VecReduce) -> BinOp {
-    match r {
-        VecReduce::Sum => BinOp::Add,
-        VecReduce::Prod => BinOp::Mul,
-        VecReduce::Min => BinOp::Min,
-        VecReduce::Max => BinOp::Max,
-    }
-}
+use crate::spell::{self, binary, cast, math, unary};
+use blazar_kir::{Expr, ExprKind, ReadMode, Ty};
 
 /// `e` reads no array (so lanes of it may be computed alone).
 fn load_free(e: &Expr) -> bool {
@@ -52,7 +43,7 @@ impl Gen<'_> {
     }
 
     /// Lane `k` of the vector expression `e`, computed from scalars where possible.
-    fn lane_of(&mut self, e: &Expr, k: usize) -> String {
+    pub(crate) fn lane_of(&mut self, e: &Expr, k: usize) -> String {
         let Ty::Vector(s, n) = e.ty else {
             return self.expr(e);
         };
@@ -100,66 +91,6 @@ impl Gen<'_> {
             _ => {
                 let x = self.expr(e);
                 format!("({x})[{k}]")
-            }
-        }
-    }
-
-    /// The C expression of `e`.
-    pub fn expr(&mut self, e: &Expr) -> String {
-        match &e.kind {
-            ExprKind::Unary(..)
-            | ExprKind::Binary(..)
-            | ExprKind::Cast(_)
-            | ExprKind::Select(..)
-            | ExprKind::Math(..) => operator(e, "[&]", &mut |x| self.expr(x)).unwrap_or_default(),
-            ExprKind::Const(c) => match e.ty {
-                Ty::Scalar(s) => spell::constant(c, s),
-                Ty::Vector(s, n) => {
-                    let x = spell::constant(c, s);
-                    format!("bz_splat<{n}, {}>({x})", scalar(s))
-                }
-                Ty::Array(_) => "0".into(),
-            },
-            ExprKind::Var(v) => match self.aliases.get(v) {
-                Some(&sp) => self.special(sp),
-                None => self.var_name(*v),
-            },
-            ExprKind::Special(sp) => self.special(*sp),
-            ExprKind::Load { arr, index } => self.load(e as *const Expr as usize, *arr, index),
-            ExprKind::Size { arr, dim } => self.size(*arr, Some(*dim)),
-            ExprKind::Numel(arr) => self.size(*arr, None),
-            ExprKind::VecLit(es) => {
-                let xs: Vec<String> = es.iter().map(|x| self.expr(x)).collect();
-                format!("{}{{{{{}}}}}", spell::ty(e.ty), xs.join(", "))
-            }
-            ExprKind::Splat(a) => {
-                let x = self.expr(a);
-                match e.ty {
-                    Ty::Vector(s, n) => format!("bz_splat<{n}, {}>({x})", scalar(s)),
-                    _ => x,
-                }
-            }
-            ExprKind::Lane(v, i) => {
-                let n = match v.ty {
-                    Ty::Vector(_, n) => n as i64,
-                    _ => return self.expr(v),
-                };
-                match i.kind {
-                    ExprKind::Const(Const::Int(k)) if (0..n).contains(&k) => {
-                        self.lane_of(v, k as usize)
-                    }
-                    ExprKind::Const(Const::Int(_)) => spell::int_lit(0, e.ty.elem()),
-                    _ => {
-                        let (x, j) = (self.expr(v), self.expr(i));
-                        format!("bz_lane({x}, {j})")
-                    }
-                }
-            }
-            ExprKind::VecReduce(r, a) => {
-                let x = self.expr(a);
-                let s = a.ty.elem();
-                let body = binary(reduce_op(*r), s, "x", "y");
-                format!("bz_fold({x}, [&](auto x, auto y) {{ return {body}; }})")
             }
         }
     }

@@ -11,6 +11,7 @@
 
 use super::Gen;
 use crate::cpp::support::{has_barrier, SlotKind};
+use crate::printer::Dialect;
 use crate::spell::{self, scalar};
 use blazar_kir::{ArrId, Expr, Stmt, StmtKind, Ty};
 use std::fmt::Write;
@@ -67,7 +68,7 @@ impl Gen<'_> {
             ));
         }
         self.line_out("{");
-        self.depth += 1;
+        self.o.depth += 1;
         let tid = (1..r).fold("(i64)bz_blkpos0".to_string(), |a, c| {
             format!("({a}) * bz_kb{c} + bz_blkpos{c}")
         });
@@ -81,7 +82,7 @@ impl Gen<'_> {
         }
         // The thread's own scope: an error leaves it for the failure label below.
         self.line_out("{");
-        self.catch = Some((self.out.len(), self.next_catch));
+        self.catch = Some((self.o.text.len(), self.next_catch));
         self.next_catch += 1;
         self.line_out(SPECIALS);
         // The thread's variables as locals (registers), written back when assigned.
@@ -102,8 +103,9 @@ impl Gen<'_> {
         }
         if let Some((start, id)) = self.catch.take() {
             // An error stops this thread only (`bz_thread_failed`); the others run on.
-            let body = self.out.split_off(start);
-            self.out
+            let body = self.o.text.split_off(start);
+            self.o
+                .text
                 .push_str(&body.replace("goto bz_abort;", &format!("goto bz_tf{id};")));
             self.line_out("}");
             self.line_out("continue;");
@@ -111,14 +113,14 @@ impl Gen<'_> {
                 "bz_tf{id}: bz_thread_failed(bz_e, bz_fe, bz_fe_tid, bz_tid, bz_dead_a, bz_u, bz_nt);"
             ));
         }
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 
     /// Opens a scope where thread 0 evaluates uniform values.
     fn uniform_open(&mut self) {
         self.line_out("{");
-        self.depth += 1;
+        self.o.depth += 1;
         // The lowest thread still running (all running threads agree on uniform
         // values; stopped ones keep stale copies).
         self.line_out("const i64 bz_tid = bz_u < bz_nt ? bz_u : 0;");
@@ -134,7 +136,7 @@ impl Gen<'_> {
     }
 
     fn close(&mut self) {
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 
@@ -169,14 +171,14 @@ impl Gen<'_> {
             }
             StmtKind::If { cond, then, els } => {
                 self.line_out("{");
-                self.depth += 1;
+                self.o.depth += 1;
                 let c = self.uniform_cond(cond);
                 self.line_out(&format!("if ({c}) {{"));
-                self.depth += 1;
+                self.o.depth += 1;
                 self.fblock(then);
-                self.depth -= 1;
+                self.o.depth -= 1;
                 self.line_out("} else {");
-                self.depth += 1;
+                self.o.depth += 1;
                 self.fblock(els);
                 self.close();
                 self.close();
@@ -186,7 +188,7 @@ impl Gen<'_> {
             }
             StmtKind::While { cond, body } => {
                 self.line_out("for (;;) {");
-                self.depth += 1;
+                self.o.depth += 1;
                 let c = self.uniform_cond(cond);
                 self.line_out(&format!("if (!{c}) break;"));
                 self.fblock(body);
@@ -202,7 +204,7 @@ impl Gen<'_> {
                 let t = spell::ty(start.ty);
                 let (lo, st, hi, cur) = (self.tmp(), self.tmp(), self.tmp(), self.tmp());
                 self.line_out("{");
-                self.depth += 1;
+                self.o.depth += 1;
                 self.line_out(&format!("{t} {lo}, {st}, {hi};"));
                 self.uniform_open();
                 for (name, e) in [(&lo, start), (&st, step), (&hi, end)] {
@@ -218,7 +220,7 @@ impl Gen<'_> {
                 self.line_out(&format!(
                     "for (; (({t})0 < {st}) ? ({cur} <= {hi}) : ({hi} <= {cur}); {cur} += {st}) {{"
                 ));
-                self.depth += 1;
+                self.o.depth += 1;
                 let only = self.only_active();
                 self.line_out(&format!(
                     "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {only}{v}_a[bz_tid] = {cur};"
@@ -361,7 +363,7 @@ impl Gen<'_> {
         );
         for (i, o) in k.outputs.iter().enumerate() {
             let t = spell::scalar(o.ty);
-            let op = spell::op_code(super::partial_op(o.op));
+            let op = spell::op_code(crate::names::partial_op(o.op));
             let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
         }
         for (i, v) in vars.iter().enumerate() {

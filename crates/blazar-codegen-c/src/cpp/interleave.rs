@@ -15,6 +15,7 @@
 use super::fission::assigned_in;
 use super::Gen;
 use crate::cpp::support::SlotKind;
+use crate::printer::Dialect;
 use crate::spell;
 use blazar_kir::{Expr, ExprKind, Scalar, Stmt, StmtKind, Ty};
 
@@ -125,13 +126,13 @@ impl Gen<'_> {
         let affine = self.k.rank == 1 && t == "i32" && !assigned_in(&body, n)[*var as usize];
         if affine {
             self.line_out("{");
-            self.depth += 1;
+            self.o.depth += 1;
             self.affine_loop(*var, &body);
             self.line_out("else");
         }
         // Iterations: every thread with one left runs it.
         self.line_out("for (;;) {");
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out("bool bz_any = false;");
         self.open_threads();
         self.line_out(&format!(
@@ -149,10 +150,10 @@ impl Gen<'_> {
         w[*var as usize] = true;
         self.close_threads(&w);
         self.line_out("if (!bz_any) break;");
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
         if affine {
-            self.depth -= 1;
+            self.o.depth -= 1;
             self.line_out("}");
         }
         let post: Vec<&Stmt> = run[i + 1..].to_vec();
@@ -175,12 +176,12 @@ impl Gen<'_> {
             "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_aff &= (i64){v}_a[bz_tid] == bz_v0 + bz_tid && bz_ist_a[bz_tid] == bz_s0 && bz_ihi_a[bz_tid] == bz_h0;"
         ));
         self.line_out("if (bz_aff) {");
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out("for (i64 bz_b = bz_v0; bz_b <= bz_h0; bz_b += bz_s0) {");
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out("const i64 bz_n = bz_h0 - bz_b + 1 < bz_nt ? bz_h0 - bz_b + 1 : bz_nt;");
         self.line_out("for (i64 bz_tid = 0; bz_tid < bz_n; bz_tid++) {");
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");
         self.line_out("const i32 bz_v = (i32)bz_vw, bz_blkpos0 = (i32)bz_tid;");
         self.line_out(super::fission::SPECIALS);
@@ -204,9 +205,9 @@ impl Gen<'_> {
         let mut w = assigned_in(body, self.k.vars.len());
         w[var as usize] = true;
         self.close_threads(&w);
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 }

@@ -11,6 +11,7 @@
 
 use super::Gen;
 use crate::cpp::code;
+use crate::printer::Dialect;
 use blazar_kir::{Expr, Stmt};
 
 impl Gen<'_> {

@@ -10,6 +10,7 @@
 //! GCC statement expressions, so every index is evaluated once.
 
 use super::Gen;
+use crate::printer::Dialect;
 use crate::spell::{self, scalar};
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, ReadMode, Space, Ty, WriteMode};
 use std::fmt::Write;
@@ -26,22 +27,7 @@ impl Gen<'_> {
     pub(crate) fn shape(&self, a: ArrId, r: usize, k: usize) -> Vec<String> {
         let name = self.arr_name(a);
         let dim = |i: usize| format!("{name}_d{i}");
-        if k >= r {
-            (0..k)
-                .map(|i| {
-                    if i < k - r {
-                        "1".into()
-                    } else {
-                        dim(i - (k - r))
-                    }
-                })
-                .collect()
-        } else {
-            let mut v: Vec<String> = (0..k - 1).map(dim).collect();
-            let rest: Vec<String> = (k - 1..r).map(dim).collect();
-            v.push(format!("({})", rest.join(" * ")));
-            v
-        }
+        crate::printer::index_extents(r, k, dim)
     }
 
     /// Statements (inside a statement expression or block) that compute `bz_ok` and
@@ -226,7 +212,7 @@ impl Gen<'_> {
         let x = spell::cast(t.elem, value.ty.elem(), &x);
         let ct = scalar(t.elem);
         self.line_out(&format!("{{ {code}"));
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out(&format!("const {ct} bz_x = {x};"));
         if checked {
             self.line_out("if (bz_e.code) goto bz_abort;");
@@ -243,7 +229,7 @@ impl Gen<'_> {
             ),
         };
         self.line_out(&format!("if (bz_ok) {update}"));
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 
@@ -292,7 +278,7 @@ impl Gen<'_> {
         let ct = scalar(t.elem);
         let r = t.rank as usize;
         self.line_out("{");
-        self.depth += 1;
+        self.o.depth += 1;
         let what = blazar_kir::alloc_builtin(&blazar_kir::StmtKind::AllocLocal {
             arr: a,
             dims: Vec::new(),
@@ -314,7 +300,7 @@ impl Gen<'_> {
         for (d, v) in ds.iter().take(r).enumerate() {
             self.line_out(&format!("{name}_d{d} = {v};"));
         }
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 }

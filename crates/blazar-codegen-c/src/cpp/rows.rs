@@ -185,7 +185,7 @@ impl Gen<'_> {
         s.push_str("    u64 bz_live = 0; (void)bz_live;\n");
         for (i, o) in k.outputs.iter().enumerate() {
             let t = spell::scalar(o.ty);
-            let op = spell::op_code(super::partial_op(o.op));
+            let op = spell::op_code(crate::names::partial_op(o.op));
             let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
         }
         s.push_str(&self.lane_accumulators(false));

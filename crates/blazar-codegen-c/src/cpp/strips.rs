@@ -20,6 +20,7 @@
 //! partial results have no order across threads anyway.
 
 use super::Gen;
+use crate::printer::Dialect;
 use crate::spell;
 use blazar_kir::{Expr, ExprKind, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
@@ -130,7 +131,7 @@ impl<'k> Gen<'k> {
                 StmtKind::Accumulate { output, value } => {
                     self.k.outputs.get(*output as usize).is_some_and(|o| {
                         use blazar_kir::AtomicOp::*;
-                        matches!(super::partial_op(o.op), Add | Mul | Min | Max)
+                        matches!(crate::names::partial_op(o.op), Add | Mul | Min | Max)
                     }) && self.pure_loads(value, &writes, &mut reads)
                 }
                 _ => false,
@@ -170,12 +171,15 @@ impl<'k> Gen<'k> {
                 continue;
             };
             let o = &self.k.outputs[*output as usize];
-            let (op, t) = (spell::op_code(super::partial_op(o.op)), spell::scalar(o.ty));
+            let (op, t) = (
+                spell::op_code(crate::names::partial_op(o.op)),
+                spell::scalar(o.ty),
+            );
             let (oty, vty) = (o.ty, value.ty.elem());
             let vals = self.tmp();
             self.line_out(&format!("{t} {vals}[{LANES}];"));
             self.line_out(&format!("for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{"));
-            self.depth += 1;
+            self.o.depth += 1;
             self.lane_pos();
             for (i, v) in self.k.vars.iter().enumerate() {
                 let name = self.var_base(i as u32);
@@ -187,7 +191,7 @@ impl<'k> Gen<'k> {
             let x = self.expr(value);
             let x = spell::cast(oty, vty, &x);
             self.line_out(&format!("{vals}[bz_l] = {x};"));
-            self.depth -= 1;
+            self.o.depth -= 1;
             self.line_out("}");
             self.line_out(&format!(
                 "for (int bz_l = 0; bz_l < {LANES}; bz_l++) bz_lacc{output}[bz_l] = bz_combine<{op}, {t}>(bz_lacc{output}[bz_l], {vals}[bz_l]);"
@@ -204,7 +208,10 @@ impl<'k> Gen<'k> {
             return s;
         }
         for (i, o) in self.k.outputs.iter().enumerate() {
-            let (op, t) = (spell::op_code(super::partial_op(o.op)), spell::scalar(o.ty));
+            let (op, t) = (
+                spell::op_code(crate::names::partial_op(o.op)),
+                spell::scalar(o.ty),
+            );
             s.push_str(&if fold {
                 format!("    bz_acc{i} = bz_combine<{op}, {t}>(bz_acc{i}, bz_fold<{op}, {t}, {LANES}>(bz_lacc{i}));\n")
             } else {
@@ -243,7 +250,7 @@ impl<'k> Gen<'k> {
     /// their initial values; `cur`: the loop variable's value to set first).
     fn lane_phase(&mut self, b: &[Stmt], init: bool, cur: Option<(u32, &str)>, save: bool) {
         self.line_out(&format!("for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{"));
-        self.depth += 1;
+        self.o.depth += 1;
         self.lane_pos();
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
@@ -269,7 +276,7 @@ impl<'k> Gen<'k> {
                 self.line_out(&format!("{name}_l[bz_l] = {name};"));
             }
         }
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 
@@ -298,14 +305,18 @@ impl<'k> Gen<'k> {
 
     /// The code of one strip (lanes `bz_sp .. bz_sp + LANES` of the row), fast copy.
     pub(crate) fn strip_code(&mut self, st: &Strip<'k>) -> String {
-        let saved = (std::mem::take(&mut self.out), self.depth, self.next.clone());
-        self.depth = 4;
+        let saved = (
+            std::mem::take(&mut self.o.text),
+            self.o.depth,
+            self.next.clone(),
+        );
+        self.o.depth = 4;
         let Some(lp) = st.lp else {
             self.reduce_code(st);
             let (out, depth, next) = saved;
-            self.depth = depth;
+            self.o.depth = depth;
             self.next = next;
-            return std::mem::replace(&mut self.out, out);
+            return std::mem::replace(&mut self.o.text, out);
         };
         let StmtKind::For {
             var,
@@ -328,7 +339,7 @@ impl<'k> Gen<'k> {
         self.line_out(&format!("{t} {lo}, {hi}, {sp};"));
         // The bounds, evaluated once in lane 0's context (they are the same in all).
         self.line_out("{");
-        self.depth += 1;
+        self.o.depth += 1;
         self.line_out("const int bz_l = 0;");
         self.lane_pos();
         for (i, v) in self.k.vars.iter().enumerate() {
@@ -339,19 +350,19 @@ impl<'k> Gen<'k> {
             let x = self.expr(e);
             self.line_out(&format!("{name} = {x};"));
         }
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
         self.line_out(&format!(
             "{t} {cur} = {lo};\nfor (; {cur} <= {hi}; {cur} += {sp}) {{"
         ));
-        self.depth += 1;
+        self.o.depth += 1;
         self.lane_phase(body, false, Some((*var, &cur)), true);
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
         self.lane_phase(st.post, false, Some((*var, &cur)), false);
         let (out, depth, next) = saved;
-        self.depth = depth;
+        self.o.depth = depth;
         self.next = next;
-        std::mem::replace(&mut self.out, out)
+        std::mem::replace(&mut self.o.text, out)
     }
 }

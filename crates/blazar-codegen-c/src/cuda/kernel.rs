@@ -9,16 +9,10 @@
 use crate::cuda::facts::walk;
 use crate::cuda::{CodegenOptions, DynShared, Generated};
 use crate::names;
+use crate::printer::Out;
 use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// A loop being generated: its id and whether labelled exits were used.
-pub(crate) struct LoopCtx {
-    pub id: usize,
-    pub brk: bool,
-    pub cont: bool,
-}
 
 /// How a shared array slot gets its memory.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,15 +25,12 @@ pub(crate) enum SharedSlot {
 pub(crate) struct Gen<'k> {
     pub k: &'k Kernel,
     pub opts: &'k CodegenOptions,
-    pub out: String,
-    pub depth: usize,
+    /// The text, its indentation and loops (the shared walk's state).
+    pub o: Out,
     pub line: u32,
     /// (`.q` line, output line) of the last `#line` directive.
     pub last_directive: Option<(u32, usize)>,
-    pub out_lines: usize,
     pub specials: BTreeSet<u8>,
-    pub loops: Vec<LoopCtx>,
-    pub next_loop: usize,
     pub has_barrier: bool,
     pub shared: Vec<Option<SharedSlot>>,
     /// Extents (padded to four, as `bz_d`) of shared arrays that every allocation gives
@@ -62,7 +53,7 @@ pub(crate) struct Gen<'k> {
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
     let e = crate::cuda::shared::inline_locals(e, k);
-    crate::cuda::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
+    blazar_kir::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
 }
 
 /// The extents `bz_d` would hold (1s in front up to the rank, then 1s), when constant.
@@ -84,14 +75,13 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     let mut g = Gen {
         k,
         opts,
-        out: String::new(),
-        depth: 1,
+        o: Out {
+            depth: 1,
+            ..Out::default()
+        },
         line: 0,
         last_directive: None,
-        out_lines: 0,
         specials: BTreeSet::new(),
-        loops: Vec::new(),
-        next_loop: 0,
         has_barrier: false,
         shared: vec![None; k.arrays.len()],
         shared_dims: vec![None; k.arrays.len()],
@@ -195,21 +185,11 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     g.dyn_shared
         .retain(|d| g.shared[d.arr as usize] == Some(SharedSlot::Dynamic));
     g.block(&k.body);
-    let body = std::mem::take(&mut g.out);
+    let body = std::mem::take(&mut g.o.text);
     g.assemble(body)
 }
 
 impl Gen<'_> {
-    /// Appends one line at the current indentation.
-    pub fn line_out(&mut self, text: &str) {
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
-        self.out_lines += 1;
-    }
-
     /// A `#line` directive for the current statement unless the C line already maps
     /// to it.
     pub fn directive(&mut self) {
@@ -217,18 +197,18 @@ impl Gen<'_> {
             return;
         }
         if let Some((l, at)) = self.last_directive {
-            if l as usize + (self.out_lines - at) == self.line as usize {
+            if l as usize + (self.o.lines - at) == self.line as usize {
                 return;
             }
         }
         let _ = writeln!(
-            self.out,
+            self.o.text,
             "#line {} {}",
             self.line,
             names::c_string(&self.opts.file_name)
         );
-        self.out_lines += 1;
-        self.last_directive = Some((self.line, self.out_lines));
+        self.o.lines += 1;
+        self.last_directive = Some((self.line, self.o.lines));
     }
 
     /// The C expression of a special; records that the kernel uses it.

@@ -9,6 +9,7 @@
 
 use crate::cuda::kernel::{Gen, SharedSlot};
 use crate::names::{self, scalar};
+use crate::printer::Dialect;
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Scalar, Space, Ty};
 
 impl Gen<'_> {
@@ -45,22 +46,7 @@ impl Gen<'_> {
             Some(d) => d[i].to_string(),
             None => format!("{name}.dims[{i}]"),
         };
-        if k >= r {
-            (0..k)
-                .map(|i| {
-                    if i < k - r {
-                        "1".into()
-                    } else {
-                        dim(i - (k - r))
-                    }
-                })
-                .collect()
-        } else {
-            let mut v: Vec<String> = (0..k - 1).map(dim).collect();
-            let rest: Vec<String> = (k - 1..r).map(dim).collect();
-            v.push(format!("({})", rest.join(" * ")));
-            v
-        }
+        crate::printer::index_extents(r, k, dim)
     }
 
     /// `bz_idx<MODE>(...)`: the element offset of `@a[index]`, or -1.
@@ -198,7 +184,7 @@ impl Gen<'_> {
         let name = names::arr(self.k, a);
         let line = self.line;
         self.line_out("{");
-        self.depth += 1;
+        self.o.depth += 1;
         let decl = self.dims_decl(a, dims, if zero { 4 } else { 3 });
         for l in decl.lines() {
             self.line_out(l);
@@ -224,7 +210,7 @@ impl Gen<'_> {
                 self.line_out(&l);
             }
         }
-        self.depth -= 1;
+        self.o.depth -= 1;
         self.line_out("}");
     }
 
@@ -241,14 +227,14 @@ impl Gen<'_> {
         self.can_fail = true;
         if decl.contains('\n') {
             self.line_out("{");
-            self.depth += 1;
+            self.o.depth += 1;
             for l in decl.lines() {
                 self.line_out(l);
             }
             self.line_out(&format!(
                 "bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line});"
             ));
-            self.depth -= 1;
+            self.o.depth -= 1;
             self.line_out("}");
         } else {
             self.line_out(&format!(

@@ -72,7 +72,7 @@ fn eval(e: &Expr, blkdim: &[i64], param: &dyn Fn(u32) -> Option<i64>) -> Option<
                 BinOp::Max => x.max(y),
                 BinOp::Shl | BinOp::Shr => {
                     let bits = 8 * a.ty.elem().size() as u32;
-                    crate::cuda::fold::shift(*op, x, y, bits)?
+                    blazar_kir::fold::shift(*op, x, y, bits)?
                 }
                 _ => return None,
             })

@@ -112,7 +112,7 @@ impl<'p> Interp<'p> {
         space: &[usize],
         span: Span,
     ) -> R<Vec<KValue>> {
-        let kernel = self.fused_kernel(&done.region, span);
+        let kernel = self.fused_kernel(&done.region, span)?;
         let mut plan = LaunchPlan {
             rank: kernel.rank,
             data_dims: [1; 4],
@@ -138,9 +138,9 @@ impl<'p> Interp<'p> {
     }
 
     /// The kernel of `region`, lowered once.
-    pub(super) fn fused_kernel(&mut self, region: &Region, span: Span) -> Rc<Kernel> {
+    pub(super) fn fused_kernel(&mut self, region: &Region, span: Span) -> R<Rc<Kernel>> {
         if let Some(k) = self.fused.map.get(region) {
-            return k.clone();
+            return Ok(k.clone());
         }
         let line = self.sources.line_of(span) as u32;
         let n = self.fused.per_line.entry(line).or_insert(0);
@@ -149,14 +149,11 @@ impl<'p> Interp<'p> {
             1 => format!("array_line{line}"),
             n => format!("array_line{line}_{n}"),
         };
-        let k = Rc::new(blazar_passes::lower_region(
-            region,
-            &name,
-            line,
-            self.fused.grid_stride,
-        ));
+        let k = blazar_passes::lower_region(region, &name, line, self.fused.grid_stride)
+            .map_err(|d| RunError::new(span, d.message))?;
+        let k = Rc::new(k);
         self.fused.map.insert(region.clone(), k.clone());
         self.kernels.record(k.clone());
-        k
+        Ok(k)
     }
 }

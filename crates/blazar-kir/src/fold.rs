@@ -1,9 +1,12 @@
-//! Integer constants that a fixed block shape makes known at generation time: block
-//! size asserts (`assert(blkdim <= 1024)`) that hold drop out, and shared arrays sized
-//! by the block (`shared(blkdim)`) become static, so the kernel cannot fail and its
-//! launches need no error read-back.
+//! The value of an integer or boolean expression known before a launch, computed as
+//! the generated code and the CPU executor compute it. The `fold` pass of
+//! `blazar-passes` replaces constant subexpressions with it; the CUDA dialect also
+//! evaluates under a fixed block shape, where block size asserts
+//! (`assert(blkdim <= 1024)`) that hold drop out and shared arrays sized by the block
+//! (`shared(blkdim)`) become static, so the kernel cannot fail and its launches need no
+//! error read-back.
 
-use blazar_kir::{BinOp, Const, Expr, ExprKind, Special, Ty, UnOp};
+use crate::{BinOp, Const, Expr, ExprKind, Special, Ty, UnOp};
 
 /// The value of integer (or boolean, as 0/1) expression `e` when it is known before
 /// the launch: constants, `blkdim` (and its lanes) under a fixed CUDA block `block`
@@ -85,7 +88,7 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
             }
         }
         Ty::Scalar(s) if s.is_int() => s.is_signed() || v >= 0,
-        Ty::Scalar(blazar_kir::Scalar::Bool) => v == 0 || v == 1,
+        Ty::Scalar(crate::Scalar::Bool) => v == 0 || v == 1,
         _ => false,
     };
     fits.then_some(v)
@@ -95,7 +98,7 @@ pub fn const_int(e: &Expr, block: Option<[u32; 3]>, rank: u8) -> Option<i64> {
 /// the CPU executor and host code): a negative count shifts the other way, a count of
 /// `bits` or more gives 0 (-1 for `>>` of a negative value), `>>` is arithmetic; `None`
 /// where `<<` overflows i64.
-pub(crate) fn shift(op: BinOp, x: i64, y: i64, bits: u32) -> Option<i64> {
+pub fn shift(op: BinOp, x: i64, y: i64, bits: u32) -> Option<i64> {
     let m = y.unsigned_abs();
     let left = (op == BinOp::Shl) == (y >= 0);
     Some(if m >= u64::from(bits) {
@@ -120,17 +123,17 @@ fn width_mask(t: &Ty) -> Option<i64> {
 }
 
 fn is_bool(t: &Ty) -> bool {
-    *t == Ty::Scalar(blazar_kir::Scalar::Bool)
+    *t == Ty::Scalar(crate::Scalar::Bool)
 }
 
 fn is_int(t: &Ty) -> bool {
-    matches!(t, Ty::Scalar(s) if s.is_int() || *s == blazar_kir::Scalar::Bool)
+    matches!(t, Ty::Scalar(s) if s.is_int() || *s == crate::Scalar::Bool)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use blazar_kir::Scalar;
+    use crate::Scalar;
 
     fn int(v: i64) -> Expr {
         Expr {
