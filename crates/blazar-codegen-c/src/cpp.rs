@@ -66,9 +66,9 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
-    /// Variables that always hold a special when read (`blazar_kir::alias`):
+    /// Variables that always hold a special when read (the kernel's facts):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
-    pub aliases: std::collections::HashMap<u32, Special>,
+    pub aliases: &'k std::collections::HashMap<u32, Special>,
     /// Under fission: which variables may differ between the threads of a block.
     pub varying: Vec<bool>,
     /// Under fission: the per-thread mask of the threads running the current statements
@@ -140,7 +140,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         lane_outputs: false,
         run_local: Vec::new(),
         wide: None,
-        aliases: blazar_kir::alias::kernel_aliases(k),
+        aliases: &k.facts().aliases,
         varying: Vec::new(),
         active: None,
         masks: 0,
@@ -150,8 +150,8 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
-        g.varying = blazar_kir::uniform::varying_vars(k);
-        g.divergent = blazar_kir::uniform::divergent_barrier(k).is_some();
+        g.varying = k.facts().varying.clone();
+        g.divergent = k.facts().divergent_barrier.is_some();
         g.fblock(&k.body);
         let body = std::mem::take(&mut g.o.text);
         return g.assemble_blocky(&body);
@@ -159,7 +159,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     g.block(&k.body);
     let slow = std::mem::take(&mut g.o.text);
     let names = |v: u32| g.var_base(v);
-    let proofs = range::analyse(k, &plan.slots, &g.aliases, &names);
+    let proofs = range::analyse(k, &plan.slots, g.aliases, &names);
     if proofs.accesses.is_empty() {
         return g.assemble(&slow, None);
     }

@@ -20,7 +20,8 @@ pub const PRELUDE_CORE: &str = r#"// ---- Blazar prelude: types, complex numbers
 // member or function always inlined), `BZ_FN` (a free helper always inlined),
 // `BZ_FN_LARGE` (a free helper the host compiler may keep out of line), `BZ_UNROLL`
 // (unroll the next loop), `BZ_ALIGN(N)`; `__CUDACC__` (NVRTC) selects the CUDA side.
-#ifdef __CUDACC__
+// The scalar types, the same on every target: the suffixes of integer literals
+// (`LL`, `ull`) name exactly `i64` and `u64`, so they deduce templates as `i64`.
 typedef signed char i8;
 typedef short i16;
 typedef int i32;
@@ -31,7 +32,7 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef float f32;
 typedef double f64;
-
+#ifdef __CUDACC__
 #define BZ_INLINE __device__ __forceinline__
 #define BZ_FN BZ_INLINE
 #define BZ_FN_LARGE BZ_INLINE
@@ -64,16 +65,6 @@ BZ_SIMD2(atan2) BZ_SIMD2(pow) BZ_SIMD2(hypot)
 }
 #endif
 using namespace std;
-typedef int8_t i8;
-typedef int16_t i16;
-typedef int32_t i32;
-typedef int64_t i64;
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef float f32;
-typedef double f64;
 #define BZ_INLINE inline __attribute__((always_inline))
 #define BZ_FN static BZ_INLINE
 #define BZ_FN_LARGE static inline

@@ -16,7 +16,6 @@ mod stmt;
 mod uniform;
 
 use blazar_kir::alias::count_assigns;
-use blazar_kir::alias::kernel_aliases;
 
 use crate::program::*;
 use crate::values::KValue;
@@ -57,7 +56,7 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
     };
     let mut assigned = vec![0u32; k.vars.len()];
     count_assigns(&k.body, &mut assigned);
-    let aliases = kernel_aliases(k);
+    let aliases = &k.facts().aliases;
     for (i, v) in k.vars.iter().enumerate() {
         let regs = match (aliases.get(&(i as u32)), v.ty) {
             (Some(&sp), _) => c.special(sp, v.ty)?,

@@ -341,6 +341,7 @@ mod tests {
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            facts: Default::default(),
         };
         let f = |dims: &[usize], given: bool| coarsen_factor(&k, &gpu_plan(&k, &plan(dims, given)));
         assert_eq!(f(&[4096, 4096], false), 8);

@@ -7,6 +7,7 @@
 //! rules after every pass in debug builds; `visit` holds the walks passes and backends share.
 
 pub mod alias;
+pub mod facts;
 pub mod fold;
 pub mod ir;
 pub mod printer;

@@ -52,6 +52,7 @@ mod tests {
                 line: 1,
                 kind: StmtKind::Assign { var: 0, value },
             }],
+            facts: Default::default(),
         }
     }
 

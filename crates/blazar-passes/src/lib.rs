@@ -56,7 +56,10 @@ pub fn stages() -> impl Iterator<Item = &'static str> {
     std::iter::once("lower").chain(PIPELINE.iter().map(|(n, _)| *n))
 }
 
-type Dump = (String, Box<dyn Fn(&Kernel)>);
+/// What to do with a kernel's KIR after a stage.
+pub type Show = Box<dyn Fn(&Kernel)>;
+
+type Dump = (String, Show);
 
 thread_local! {
     static DUMP_AFTER: std::cell::RefCell<Option<Dump>> = const { std::cell::RefCell::new(None) };
@@ -64,7 +67,7 @@ thread_local! {
 
 /// From now on, on this thread, calls `show` with every kernel after stage `stage` (a
 /// name of [`stages`]); `None` stops. `Err` names the stages when `stage` is none.
-pub fn set_dump_after(dump: Option<(&str, Box<dyn Fn(&Kernel)>)>) -> Result<(), String> {
+pub fn set_dump_after(dump: Option<(&str, Show)>) -> Result<(), String> {
     if let Some((stage, _)) = &dump {
         if !stages().any(|s| s == *stage) {
             let names: Vec<&str> = stages().collect();
@@ -111,6 +114,8 @@ fn run_pipeline(mut k: Kernel) -> Result<Kernel, Diagnostic> {
     after(&k, "lower")?;
     for (name, pass) in PIPELINE {
         pass(&mut k);
+        // Facts read before the pass may no longer hold.
+        k.facts = Default::default();
         after(&k, name)?;
     }
     Ok(k)

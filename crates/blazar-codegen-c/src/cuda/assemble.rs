@@ -62,7 +62,7 @@ impl Gen<'_> {
         // Array parameters arrive as pointer + extents and are rebuilt as `bz_arr<T>`
         // (a pointer parameter can carry `__restrict__`; one inside a struct cannot).
         let mut rebuild = String::new();
-        let written = crate::cuda::facts::written_arrays(k);
+        let written = &k.facts().written;
         for (i, p) in k.params.iter().enumerate() {
             match p.bind {
                 Bind::Var(v) => {

@@ -95,14 +95,9 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the
     // output epilogue's hardware barrier (see `barrier.rs`).
-    g.soft_barrier = blazar_kir::uniform::divergent_barrier(k).is_some()
-        || (!k.outputs.is_empty() && blazar_kir::uniform::varying_return(k).is_some() && {
-            let mut barrier = false;
-            walk(&k.body, &mut |s| {
-                barrier |= matches!(s.kind, StmtKind::Barrier)
-            });
-            barrier
-        });
+    let facts = k.facts();
+    g.soft_barrier = facts.divergent_barrier.is_some()
+        || (!k.outputs.is_empty() && facts.varying_return.is_some() && facts.has_barrier);
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
     // over the thread's positions and are reduced once, after the run.

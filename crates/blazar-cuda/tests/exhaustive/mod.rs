@@ -257,5 +257,6 @@ pub fn kernel() -> Kernel {
         vars,
         arrays,
         body,
+        facts: Default::default(),
     }
 }
