@@ -47,6 +47,19 @@ pub(crate) struct LoopCtx {
     pub cont: bool,
 }
 
+/// A `for` loop being printed: the KIR statement's parts, the loop's id, and the C
+/// name of its variable and type.
+pub(crate) struct ForLoop<'a> {
+    pub var: VarId,
+    pub start: &'a Expr,
+    pub step: &'a Expr,
+    pub end: &'a Expr,
+    pub body: &'a [Stmt],
+    pub id: usize,
+    pub v: String,
+    pub t: String,
+}
+
 /// The walk's state that every dialect keeps: the text, its indentation and the loops.
 #[derive(Default)]
 pub(crate) struct Out {
@@ -129,20 +142,9 @@ pub(crate) trait Dialect {
         value: &Expr,
         op: Option<AtomicOp>,
     );
-    /// The header of `for v = lo..st..hi` (whose bounds are in `bz_lo<id>`,
+    /// The header of a `for` loop (its bounds are already in `bz_lo<id>`,
     /// `bz_st<id>`, `bz_hi<id>`), ending in its opening brace.
-    #[allow(clippy::too_many_arguments)]
-    fn for_header(
-        &mut self,
-        var: VarId,
-        start: &Expr,
-        step: &Expr,
-        end: &Expr,
-        body: &[Stmt],
-        id: usize,
-        v: &str,
-        t: &str,
-    );
+    fn for_header(&mut self, l: &ForLoop);
     fn barrier(&mut self);
     fn assert_stmt(&mut self, line: u32, cond: &Expr);
     fn ret(&mut self);

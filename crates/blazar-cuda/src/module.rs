@@ -386,7 +386,7 @@ mod tests {
     }
 }
 
-/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`);
+/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_c::cuda`);
 /// `coarsen` positions per thread along component 0 divide its block count.
 pub fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, String> {
     let r = plan.rank as usize;

@@ -6,7 +6,7 @@
 //! Barriers and shared allocations are loop fission's (`fission`).
 
 use super::Gen;
-use crate::printer::{expr, Dialect, Out};
+use crate::printer::{expr, Dialect, ForLoop, Out};
 use crate::spell;
 use blazar_kir::{ArrId, AtomicOp, Const, Expr, ExprKind, Fill, Kernel, Special, Stmt, VarId};
 
@@ -100,17 +100,8 @@ impl Dialect for Gen<'_> {
 
     /// A plain counted loop when the step is a positive constant (so that the C++
     /// compiler can count and unroll it).
-    fn for_header(
-        &mut self,
-        _var: VarId,
-        _start: &Expr,
-        step: &Expr,
-        _end: &Expr,
-        _body: &[Stmt],
-        id: usize,
-        v: &str,
-        t: &str,
-    ) {
+    fn for_header(&mut self, l: &ForLoop) {
+        let (step, id, v, t) = (l.step, l.id, &l.v, &l.t);
         let positive = matches!(step.kind, ExprKind::Const(Const::Int(x)) if x > 0)
             || matches!(step.kind, ExprKind::Const(Const::Float(x)) if x > 0.0);
         if positive {

@@ -5,7 +5,7 @@
 
 use crate::cuda::kernel::Gen;
 use crate::names;
-use crate::printer::{expr, Dialect, Out};
+use crate::printer::{expr, Dialect, ForLoop, Out};
 use blazar_kir::{ArrId, AtomicOp, BinOp, Expr, ExprKind, Fill, Kernel, Special, Stmt, Ty, VarId};
 
 impl Gen<'_> {
@@ -100,17 +100,17 @@ impl Dialect for Gen<'_> {
         self.store(arr, index, value, op)
     }
 
-    fn for_header(
-        &mut self,
-        var: VarId,
-        start: &Expr,
-        step: &Expr,
-        end: &Expr,
-        body: &[Stmt],
-        id: usize,
-        v: &str,
-        t: &str,
-    ) {
+    fn for_header(&mut self, l: &ForLoop) {
+        let ForLoop {
+            var,
+            start,
+            step,
+            end,
+            body,
+            id,
+            ref v,
+            ref t,
+        } = *l;
         let int = matches!(start.ty, Ty::Scalar(s) if s.is_int());
         if int && !crate::cuda::facts::assigns(body, var) {
             // A counted loop: the compiler can unroll it and overlap iterations.

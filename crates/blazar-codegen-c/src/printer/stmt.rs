@@ -3,7 +3,7 @@
 //! Statements that need temporaries open their own `{ }` scope (in a
 //! [`Dialect::SCOPED`] dialect), so no `goto` ever crosses an initialisation.
 
-use super::{expr, Dialect, LoopCtx};
+use super::{expr, Dialect, ForLoop, LoopCtx};
 use crate::names;
 use crate::spell;
 use blazar_kir::{Const, ExprKind, Stmt, StmtKind, Ty};
@@ -131,7 +131,16 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
             d.line_out(&format!("const {t} bz_lo{id} = {a};"));
             d.line_out(&format!("const {t} bz_st{id} = {b};"));
             d.line_out(&format!("const {t} bz_hi{id} = {c};"));
-            d.for_header(*var, start, step, end, body, id, &v, &t);
+            d.for_header(&ForLoop {
+                var: *var,
+                start,
+                step,
+                end,
+                body,
+                id,
+                v,
+                t,
+            });
             loop_body(d, body);
             d.out().depth -= 1;
             d.line_out("}");
