@@ -5,7 +5,7 @@
 //! a value outside its expression's type is left alone.
 
 use blazar_kir::fold::const_int;
-use blazar_kir::visit::{exprs_mut, map_expr};
+use blazar_kir::visit::{exprs_mut, map_expr, operands};
 use blazar_kir::{Const, Expr, ExprKind, Kernel, Scalar, Ty};
 
 pub fn fold(k: &mut Kernel) {
@@ -15,8 +15,17 @@ pub fn fold(k: &mut Kernel) {
     });
 }
 
+/// `e` folded, its operands already folded (bottom-up): only a node whose operands are
+/// all constants is evaluated, so a long chain costs one step per node.
 fn fold_node(e: Expr, rank: u8) -> Expr {
     if matches!(e.kind, ExprKind::Const(_)) {
+        return e;
+    }
+    let mut constant = true;
+    operands(&e, &mut |x| {
+        constant &= matches!(x.kind, ExprKind::Const(_))
+    });
+    if !constant {
         return e;
     }
     match (const_int(&e, None, rank), e.ty) {
