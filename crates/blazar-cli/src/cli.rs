@@ -47,6 +47,10 @@ pub enum Command {
         /// kernels (`0`: every one, so a small program shows them all).
         #[arg(long, value_name = "N|off", value_parser = parse_fuse_min)]
         fuse_min: Option<usize>,
+        /// With `kir`: each kernel as it stands after pass PASS (`lower`, or a pass of
+        /// the pipeline) instead of after the whole pipeline.
+        #[arg(long, value_name = "PASS")]
+        after: Option<String>,
     },
     /// Time the kernel workloads of `benches/cpu` or `benches/cuda` against their
     /// references, or (`--suite arrays`, `--suite linalg`) whole-array statements and
@@ -129,6 +133,10 @@ pub struct RunArgs {
     /// DIR is made if it does not exist.
     #[arg(long, value_name = "DIR")]
     figures: Option<PathBuf>,
+    /// Print on stderr the KIR of every kernel as it stands after pass PASS (`lower`,
+    /// or a pass of the pipeline: `blazar emit kir --after x` lists them).
+    #[arg(long, value_name = "PASS")]
+    dump_after: Option<String>,
 }
 
 /// `BLAZAR_FUSE_MIN` (the golden suite runs with every array statement fused this way).
@@ -184,7 +192,8 @@ pub fn main(cli: Cli) -> ExitCode {
             file,
             double,
             fuse_min,
-        }) => emit_kir(&file, double, what, fuse_min),
+            after,
+        }) => emit_kir(&file, double, what, fuse_min, after.as_deref()),
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Test(args)) => crate::test_cmd::main(args),
         Some(Command::Check {
@@ -278,7 +287,33 @@ fn report(d: &blazar_diagnostics::Diagnostic, loaded: &Loaded) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) -> ExitCode {
+/// Shows every kernel's KIR after pass `pass` through `show`; `Err` (a usage error
+/// printed) for an unknown pass.
+fn dump_after(pass: &str, show: fn(&blazar_kir::Kernel)) -> Result<(), ExitCode> {
+    blazar_passes::set_dump_after(Some((pass, Box::new(show)))).map_err(|e| {
+        eprintln!("blazar: error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn emit_kir(
+    file: &Path,
+    double: bool,
+    what: EmitWhat,
+    fuse_min: Option<usize>,
+    after: Option<&str>,
+) -> ExitCode {
+    if let Some(pass) = after {
+        if what != EmitWhat::Kir {
+            eprintln!("blazar: error: --after goes with `emit kir`");
+            return ExitCode::from(2);
+        }
+        if let Err(code) = dump_after(pass, |k| {
+            println!("{}", blazar_kir::printer::print_kernel(k))
+        }) {
+            return code;
+        }
+    }
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,
@@ -297,7 +332,7 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
         return emit_air(&loaded, ctx, opts);
     }
     let (result, kernels) = blazar_interp::run_collect(&loaded, ctx, opts);
-    let opts = blazar_codegen_cuda::CodegenOptions {
+    let opts = blazar_codegen_c::cuda::CodegenOptions {
         file_name: file.display().to_string(),
         line_directives: true,
         block: None,
@@ -305,8 +340,9 @@ fn emit_kir(file: &Path, double: bool, what: EmitWhat, fuse_min: Option<usize>) 
     };
     for k in &kernels {
         match what {
+            EmitWhat::Kir if after.is_some() => {}
             EmitWhat::Kir => println!("{}", blazar_kir::printer::print_kernel(k)),
-            EmitWhat::Cuda => println!("{}", blazar_codegen_cuda::generate(k, &opts).source),
+            EmitWhat::Cuda => println!("{}", blazar_codegen_c::cuda::generate(k, &opts).source),
             EmitWhat::Cpp => match blazar_native::source(k) {
                 Some(src) => println!("// ---- kernel {} ----\n{src}", k.name),
                 None => println!(
@@ -367,6 +403,13 @@ pub const EXIT_UNAVAILABLE: u8 = blazar_testkit::EXIT_UNAVAILABLE as u8;
 
 fn run(args: &RunArgs) -> ExitCode {
     let file = args.file.as_path();
+    if let Some(pass) = &args.dump_after {
+        if let Err(code) = dump_after(pass, |k| {
+            eprintln!("{}", blazar_kir::printer::print_kernel(k))
+        }) {
+            return code;
+        }
+    }
     let loaded = match load_checked(file) {
         Ok(l) => l,
         Err(code) => return code,

@@ -7,16 +7,15 @@
 //! only assignment is `v = pos` (or another special; nested when all reads follow it)
 //! aliases the special's registers, so `x[v]` still takes the contiguous fast path.
 
-mod alias;
 mod expr;
 mod fuse;
 mod index;
 mod sched;
+mod special;
 mod stmt;
 mod uniform;
 
-pub use alias::kernel_aliases;
-use alias::{count_assigns, special_aliases};
+use blazar_kir::alias::count_assigns;
 
 use crate::program::*;
 use crate::values::KValue;
@@ -57,7 +56,7 @@ pub(crate) fn compile(k: &Kernel) -> Result<Program, KernelError> {
     };
     let mut assigned = vec![0u32; k.vars.len()];
     count_assigns(&k.body, &mut assigned);
-    let aliases = special_aliases(k, &assigned);
+    let aliases = &k.facts().aliases;
     for (i, v) in k.vars.iter().enumerate() {
         let regs = match (aliases.get(&(i as u32)), v.ty) {
             (Some(&sp), _) => c.special(sp, v.ty)?,

@@ -22,8 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Threads per work item for kernels without barriers.
 pub(crate) const CHUNK: usize = 512;
 
-/// Launches of at most this many work items run on the calling thread.
-pub const INLINE_ITEMS: usize = 8;
+pub use blazar_launch::INLINE_ITEMS;
 
 /// Runs kernel `k` over the index space of `plan`; returns one value per output.
 pub fn launch(

@@ -30,7 +30,6 @@ mod tests;
 pub(crate) use blazar_launch::{
     ArgVal, ArrayArg, ExecOptions, KernelError, KernelErrorKind, LaunchPlan,
 };
-pub use compile::kernel_aliases;
 pub use launch::{launch, INLINE_ITEMS};
 pub use observe::{launch_observed, launch_scheduled, Observer};
 pub use races::{Race, RaceBackend, RaceDetector};

@@ -13,7 +13,7 @@
 
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
-use blazar_codegen_cuda::Generated;
+use blazar_codegen_c::cuda::Generated;
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -249,7 +249,7 @@ fn compile_unit(unit: &[Request]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use blazar_codegen_cuda::Generated;
+    use blazar_codegen_c::cuda::Generated;
 
     fn kernel(name: &str, body: &str) -> Generated {
         Generated {

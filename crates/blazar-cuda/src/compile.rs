@@ -4,7 +4,7 @@
 //! fails when NVRTC is newer than the driver (DESIGN.md §3). This module needs only
 //! `libnvrtc`, not a GPU, so `blazar run --check-cuda` and CI use it too.
 
-use blazar_codegen_cuda::NVRTC_OPTIONS;
+use blazar_codegen_c::cuda::NVRTC_OPTIONS;
 use cudarc::nvrtc::{result, sys};
 use std::ffi::CString;
 

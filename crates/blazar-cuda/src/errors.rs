@@ -1,7 +1,7 @@
 //! What comes back from the device: the error record decoded into the CPU executor's
 //! messages, and kernel outputs finished exactly as the CPU finishes them.
 
-use blazar_codegen_cuda::{ErrorKind, OutputLayout};
+use blazar_codegen_c::cuda::{ErrorKind, OutputLayout};
 use blazar_kir::{AtomicOp, Kernel, Scalar};
 use blazar_launch::{KValue, KernelError, KernelErrorKind};
 

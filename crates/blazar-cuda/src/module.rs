@@ -5,7 +5,7 @@ use crate::binary::Binary;
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_cuda::{block_free, generate, written_params, CodegenOptions, Generated};
+use blazar_codegen_c::cuda::{block_free, generate, written_params, CodegenOptions, Generated};
 use blazar_kir::{Bind, Kernel, Ty};
 use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
@@ -341,6 +341,7 @@ mod tests {
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            facts: Default::default(),
         };
         let f = |dims: &[usize], given: bool| coarsen_factor(&k, &gpu_plan(&k, &plan(dims, given)));
         assert_eq!(f(&[4096, 4096], false), 8);
@@ -385,7 +386,7 @@ mod tests {
     }
 }
 
-/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_cuda`);
+/// Grid and block of a plan: the last `pos` index on `x` (see `blazar_codegen_c::cuda`);
 /// `coarsen` positions per thread along component 0 divide its block count.
 pub fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConfig, String> {
     let r = plan.rank as usize;

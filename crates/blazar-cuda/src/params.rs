@@ -1,11 +1,11 @@
 //! Packing a launch's parameters as the generated kernel declares them.
 //!
-//! `blazar_codegen_cuda::ParamLayout` lists every C parameter: KIR scalars and vectors
+//! `blazar_codegen_c::cuda::ParamLayout` lists every C parameter: KIR scalars and vectors
 //! by value, arrays as a pointer and a `bz_ext` (`i32 d[4]`), then the hidden ones
 //! (index space, error record, outputs, pool). Each becomes a [`ParamBytes`] whose
 //! address the driver copies `size` bytes from.
 
-use blazar_codegen_cuda::ParamLayout;
+use blazar_codegen_c::cuda::ParamLayout;
 use blazar_kir::Scalar;
 use blazar_launch::{ArgVal, KValue, LaunchPlan};
 use blazar_runtime::ArrayRef;

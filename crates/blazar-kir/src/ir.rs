@@ -23,6 +23,16 @@ pub struct Kernel {
     pub vars: Vec<VarDecl>,
     pub arrays: Vec<ArrayDecl>,
     pub body: Block,
+    /// Facts about the kernel, computed on first use ([`Kernel::facts`]).
+    pub facts: crate::facts::FactsCell,
+}
+
+impl Kernel {
+    /// The kernel's facts (uniformity, barriers, written arrays, aliases of specials),
+    /// computed once and shared by every backend.
+    pub fn facts(&self) -> &crate::facts::Facts {
+        self.facts.get(self)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

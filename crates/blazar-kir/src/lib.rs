@@ -6,6 +6,9 @@
 //! `printer` shows a kernel as text (`blazar emit kir`); `verify` checks the typing
 //! rules after every pass in debug builds; `visit` holds the walks passes and backends share.
 
+pub mod alias;
+pub mod facts;
+pub mod fold;
 pub mod ir;
 pub mod printer;
 pub mod types;

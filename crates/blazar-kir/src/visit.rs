@@ -248,3 +248,47 @@ pub fn written_params(k: &Kernel) -> Vec<bool> {
         })
         .collect()
 }
+
+/// Calls `f` on every expression that statements of `b` hold (not their
+/// subexpressions), nested statements' after their parent's.
+pub fn exprs_mut(b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
+    for s in b {
+        match &mut s.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => f(value),
+            StmtKind::SetLane { lane, value, .. } => {
+                f(lane);
+                f(value);
+            }
+            StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
+                index.iter_mut().for_each(&mut *f);
+                f(value);
+            }
+            StmtKind::If { cond, then, els } => {
+                f(cond);
+                exprs_mut(then, f);
+                exprs_mut(els, f);
+            }
+            StmtKind::While { cond, body } => {
+                f(cond);
+                exprs_mut(body, f);
+            }
+            StmtKind::For {
+                start,
+                step,
+                end,
+                body,
+                ..
+            } => {
+                f(start);
+                f(step);
+                f(end);
+                exprs_mut(body, f);
+            }
+            StmtKind::Assert { cond } => f(cond),
+            StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
+                dims.iter_mut().for_each(&mut *f)
+            }
+            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
+        }
+    }
+}

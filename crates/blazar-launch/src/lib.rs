@@ -17,5 +17,5 @@ mod value;
 pub use backend::{with_host_arrays, ArrayOp, Backend, BackendRef, Chain, LaunchTiming};
 pub use error::{KernelError, KernelErrorKind};
 pub use notes::{note_compiled, set_compile_notes};
-pub use plan::{ArgVal, ArrayArg, ExecOptions, LaunchPlan};
+pub use plan::{ArgVal, ArrayArg, ExecOptions, LaunchPlan, INLINE_ITEMS};
 pub use value::KValue;

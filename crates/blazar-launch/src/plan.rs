@@ -21,6 +21,10 @@ pub struct LaunchPlan {
     pub block_given: bool,
 }
 
+/// Launches of at most this many work items run on the calling thread, on every CPU
+/// backend (a thread pool costs more than it saves there).
+pub const INLINE_ITEMS: usize = 8;
+
 /// One kernel argument, in the order of the kernel's parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgVal {

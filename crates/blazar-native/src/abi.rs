@@ -53,17 +53,7 @@ pub(crate) struct Err {
 }
 
 /// Error codes of [`Err::code`].
-pub(crate) mod code {
-    pub const ASSERT: i32 = 1;
-    pub const OUT_OF_BOUNDS: i32 = 2;
-    pub const ALLOC_TOO_LARGE: i32 = 3;
-    pub const POOL_EXHAUSTED: i32 = 4;
-    /// A negative extent: `a` the extent, `b` the builtin (`blazar_kir::ALLOC_BUILTINS`).
-    pub const NEGATIVE_EXTENT: i32 = 5;
-    pub const SHARED_TOO_LARGE: i32 = 7;
-    /// A thread that skipped a barrier reached another one (`line` the barrier).
-    pub const DIVERGENCE: i32 = 8;
-}
+pub(crate) use blazar_codegen_c::cpp::code;
 
 /// `int bz_run(const bz_call*, i64 lo, i64 hi, u8* partials, bz_err* err)`.
 pub(crate) type RunFn = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;

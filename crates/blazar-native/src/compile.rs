@@ -207,7 +207,10 @@ fn compile(tc: &Toolchain, store: Option<&Store>, source: &str) -> Result<Vec<u8
     .map_err(|e| format!("cannot create a private folder for the compiler: {e}"))?;
     let started = std::time::Instant::now();
     let mut pch_failed = false;
-    if let (Some(part), Some(pch)) = (crate::emit::kernel_part(source), pch::folder(tc, store)) {
+    if let (Some(part), Some(pch)) = (
+        blazar_codegen_c::cpp::kernel_part(source),
+        pch::folder(tc, store),
+    ) {
         match run_cxx(tc, dir.path(), part, Some(&pch)) {
             Ok(object) => {
                 blazar_launch::note_compiled(

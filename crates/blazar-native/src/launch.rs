@@ -10,8 +10,8 @@
 
 use crate::abi::{code, Call, Err as CErr, GArr};
 use crate::compile::Library;
-use crate::emit::PARTIAL_BYTES;
-use crate::support::{Plan, SlotKind};
+use blazar_codegen_c::cpp::PARTIAL_BYTES;
+use blazar_codegen_c::cpp::{Plan, SlotKind};
 use blazar_kir::{Bind, Kernel, Scalar, Ty};
 use blazar_launch::{
     ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan,
@@ -349,8 +349,8 @@ pub(crate) fn run(
         }
         err
     };
-    // A small launch runs on the calling thread (see `blazar_cpu::INLINE_ITEMS`).
-    let serial = plan.serial || items <= blazar_cpu::INLINE_ITEMS;
+    // A small launch runs on the calling thread (see `blazar_launch::INLINE_ITEMS`).
+    let serial = plan.serial || items <= blazar_launch::INLINE_ITEMS;
     let threads = if serial { 0 } else { opts.threads };
     let errors: Vec<CErr> = with_pool(threads, || {
         let groups = if serial {

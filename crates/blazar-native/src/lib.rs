@@ -1,25 +1,22 @@
 //! The native CPU tier: KIR kernels compiled to machine code through generated C++.
 //!
-//! [`try_launch`] mirrors [`blazar_cpu::launch`]: it decides whether it can run a
-//! kernel (`support`), generates C++ for it (`emit`, with the fixed host prelude of
-//! `prelude` and `prelude_mem`, and the scalar spellings of `blazar_codegen_c::spell`),
-//! compiles it with the system C++ compiler into a cached shared object and loads it
-//! (`compile`, with the prelude precompiled once per toolchain under GCC: `pch`), and runs its work items in parallel on rayon (`launch`). The results
+//! [`try_launch`] mirrors [`blazar_cpu::launch`]: it asks `blazar_codegen_c::cpp`
+//! whether it can run a kernel (`plan`) and for its C++ source (`generate`, the C++
+//! dialect of the one C printer), compiles the source with the system C++ compiler into
+//! a cached shared object and loads it (`compile`, with the prelude precompiled once
+//! per toolchain under GCC: `pch`), and runs its work items in parallel on rayon
+//! (`launch`). The results
 //! are the CPU executor's, which stays the oracle: the same work items, the same
 //! arithmetic, the same boundary modes, the same errors. The source depends on the
-//! kernel and, for small last extents, on the launch's last extent (`emit::MAX_FLAT`).
+//! kernel and, for small last extents, on the launch's last extent (`blazar_codegen_c::cpp::MAX_FLAT`).
 //! A kernel the tier cannot run (see `support`) is left to the interpreter, per kernel.
 
 mod abi;
 mod backend;
 mod background;
 mod compile;
-mod emit;
 mod launch;
 mod pch;
-mod prelude;
-mod prelude_mem;
-mod support;
 mod toolchain;
 
 #[cfg(test)]
@@ -29,6 +26,7 @@ mod tests_fast;
 #[cfg(test)]
 mod tests_pch;
 
+use blazar_codegen_c::cpp::{self as emit, self as support};
 use blazar_kir::Kernel;
 use blazar_launch::{
     ArgVal, ArrayArg, ExecOptions, KValue, KernelError, KernelErrorKind, LaunchPlan,

@@ -94,7 +94,10 @@ pub(crate) fn forget(store: &Store) {
 
 /// The store's name of the PCH folder of `tc`.
 pub(crate) fn name(tc: &Toolchain) -> String {
-    let hash = hash_hex(&[tc.id.as_bytes(), crate::emit::prelude().as_bytes()]);
+    let hash = hash_hex(&[
+        tc.id.as_bytes(),
+        blazar_codegen_c::cpp::prelude().as_bytes(),
+    ]);
     format!("pch-{hash}")
 }
 
@@ -111,7 +114,7 @@ fn flags_without(tc: &Toolchain, drop: &[&str]) -> Vec<String> {
 /// Writes the prelude as `prelude.h` in `dir` and precompiles it, then checks that GCC
 /// accepts the PCH for a kernel compile.
 pub(crate) fn build(tc: &Toolchain, dir: &Path) -> Result<(), String> {
-    build_header(tc, dir, crate::emit::prelude())
+    build_header(tc, dir, blazar_codegen_c::cpp::prelude())
 }
 
 /// [`build`] with `text` as the header.

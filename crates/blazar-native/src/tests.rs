@@ -350,7 +350,7 @@ fn the_disk_cache_rebuilds_bad_entries() {
     let store = blazar_cache::Store::open(&root, "native").expect("a private cache");
     let src = format!(
         "{}extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8*) {{}}\n",
-        crate::emit::prelude()
+        blazar_codegen_c::cpp::prelude()
     );
     let key = "testkey";
     assert!(crate::compile::from_disk(&store, key, &src).is_none());

@@ -23,7 +23,7 @@ fn source(v: f64) -> String {
         "{}\n// ---- kernel t{v} (rank 1) ----\n\
          extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\n\
          extern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8* r) {{ f64 x = fmax((f64)NAN, {v:?}); memcpy(r, &x, 8); }}\n",
-        crate::emit::prelude()
+        blazar_codegen_c::cpp::prelude()
     )
 }
 
@@ -93,12 +93,12 @@ print sum(y)
     assert_eq!(kernels.len(), 2);
     for k in &kernels {
         let src = crate::source(k).expect("supported natively");
-        let part = crate::emit::kernel_part(&src).expect("starts with the prelude");
-        assert_eq!(format!("{}{part}", crate::emit::prelude()), src);
+        let part = blazar_codegen_c::cpp::kernel_part(&src).expect("starts with the prelude");
+        assert_eq!(format!("{}{part}", blazar_codegen_c::cpp::prelude()), src);
         assert!(part.starts_with("\n// ---- kernel "), "{}", &part[..80]);
         assert!(!part.contains("#include"), "the part holds no prelude");
     }
-    assert_eq!(crate::emit::kernel_part("int x;"), None);
+    assert_eq!(blazar_codegen_c::cpp::kernel_part("int x;"), None);
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn the_pch_is_built_once_used_and_gives_the_same_code() {
     // The object made with the PCH is the one made from the whole source.
     let src = source(4.5);
     let scratch = store.scratch().unwrap();
-    let part = crate::emit::kernel_part(&src).unwrap();
+    let part = blazar_codegen_c::cpp::kernel_part(&src).unwrap();
     let with = compile::run_cxx(tc, scratch.path(), part, Some(&dir)).unwrap();
     let without = compile::run_cxx(tc, scratch.path(), &src, None).unwrap();
     assert_eq!(code_of(&with), code_of(&without));
@@ -201,7 +201,7 @@ fn a_stale_pch_is_skipped_by_gcc_which_reads_the_header() {
     store
         .publish_dir(&name, |dir| {
             let header = dir.join(crate::pch::HEADER);
-            std::fs::write(&header, crate::emit::prelude()).unwrap();
+            std::fs::write(&header, blazar_codegen_c::cpp::prelude()).unwrap();
             let ok = Command::new(&tc.cxx)
                 .args(crate::FLAGS.iter().filter(|f| **f != "-shared"))
                 .args(&tc.defines)
@@ -275,7 +275,7 @@ fn a_planted_pch_never_reaches_a_kernel() {
     // kernel's library when loaded.
     let evil = format!(
         "{}\n#include <cstdio>\n__attribute__((constructor)) static void bz_planted() {{ FILE* f = fopen(\"{}\", \"w\"); if (f) fclose(f); }}\n",
-        crate::emit::prelude(),
+        blazar_codegen_c::cpp::prelude(),
         marker.display()
     );
     let name = crate::pch::name(tc);
@@ -289,7 +289,7 @@ fn a_planted_pch_never_reaches_a_kernel() {
     assert!(!marker.exists(), "the planted constructor ran");
     let dir = store.verified_dir(&name).expect("rebuilt");
     let header = std::fs::read_to_string(dir.join(crate::pch::HEADER)).unwrap();
-    assert_eq!(header, crate::emit::prelude());
+    assert_eq!(header, blazar_codegen_c::cpp::prelude());
     // The control: had it carried this user's seal, GCC would have used it.
     std::fs::remove_dir_all(&dir).unwrap();
     crate::pch::forget(&store);

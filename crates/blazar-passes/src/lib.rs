@@ -1,12 +1,14 @@
 //! From HIR to KIR: kernel specialisation and the KIR passes.
 //!
 //! [`specialize`] lowers one kernel function of the HIR for one signature of argument
-//! types, then runs the passes of [`PIPELINE`] in order, verifying the KIR after each
-//! one in debug builds. [`lower_region`] lowers a whole-array expression of host code
-//! (an AIR region) to a kernel.
+//! types, and [`lower_region`] a whole-array expression of host code (an AIR region);
+//! both then run the passes of [`PIPELINE`] in order, verifying the KIR after lowering
+//! and after each pass in debug builds. [`set_dump_after`] shows a kernel's KIR after
+//! one of them (`blazar emit kir --after PASS`, `blazar run --dump-after PASS`).
 
 mod apply_rules;
 mod builtins;
+mod fold;
 mod infer;
 mod loop_attrs;
 mod loop_body;
@@ -29,7 +31,6 @@ pub mod sig;
 
 pub use apply_rules::apply_rules;
 pub use lower_math::int_scalar;
-pub use lower_region::lower_region;
 pub use outline::Names;
 pub use parallelize::parallelize;
 pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
@@ -52,8 +53,38 @@ pub const MAX_EXTENT: usize = 1 << 31;
 /// A KIR pass: a verb over a kernel.
 pub type Pass = fn(&mut Kernel);
 
-/// Every pass after lowering, in the order they run.
-pub const PIPELINE: &[(&str, Pass)] = &[];
+/// Every pass after lowering, in the order they run: `fold` (constant folding).
+pub const PIPELINE: &[(&str, Pass)] = &[("fold", fold::fold)];
+
+/// The stages whose KIR [`set_dump_after`] can show: lowering, then each pass.
+pub fn stages() -> impl Iterator<Item = &'static str> {
+    std::iter::once("lower").chain(PIPELINE.iter().map(|(n, _)| *n))
+}
+
+/// What to do with a kernel's KIR after a stage.
+pub type Show = Box<dyn Fn(&Kernel)>;
+
+type Dump = (String, Show);
+
+thread_local! {
+    static DUMP_AFTER: std::cell::RefCell<Option<Dump>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, on this thread, calls `show` with every kernel after stage `stage` (a
+/// name of [`stages`]); `None` stops. `Err` names the stages when `stage` is none.
+pub fn set_dump_after(dump: Option<(&str, Show)>) -> Result<(), String> {
+    if let Some((stage, _)) = &dump {
+        if !stages().any(|s| s == *stage) {
+            let names: Vec<&str> = stages().collect();
+            return Err(format!(
+                "no pass `{stage}`: the stages are {}",
+                names.join(", ")
+            ));
+        }
+    }
+    DUMP_AFTER.with(|d| *d.borrow_mut() = dump.map(|(s, f)| (s.to_string(), f)));
+    Ok(())
+}
 
 /// Context the lowering needs from outside the HIR.
 pub struct Env<'a> {
@@ -68,13 +99,44 @@ pub struct Env<'a> {
 
 /// Lowers kernel `func` for `sig` and runs the pipeline.
 pub fn specialize(env: &Env, func: FnId, sig: &Signature) -> Result<Kernel, Diagnostic> {
-    let mut k = lower::lower_kernel(env, func, sig)?;
-    check(&k, "lower")?;
+    run_pipeline(lower::lower_kernel(env, func, sig)?)
+}
+
+/// Lowers the whole-array expression `region` to kernel `name` (its statement on
+/// source `line`) and runs the pipeline, as [`specialize`] does for kernel functions.
+pub fn lower_region(
+    region: &blazar_air::Region,
+    name: &str,
+    line: u32,
+    grid_stride: bool,
+) -> Result<Kernel, Diagnostic> {
+    run_pipeline(lower_region::lower_region(region, name, line, grid_stride))
+}
+
+/// Verifies freshly lowered `k`, then runs every pass of [`PIPELINE`] with the
+/// verifier after each one.
+fn run_pipeline(mut k: Kernel) -> Result<Kernel, Diagnostic> {
+    after(&k, "lower")?;
     for (name, pass) in PIPELINE {
         pass(&mut k);
-        check(&k, name)?;
+        // Facts read before the pass may no longer hold.
+        k.facts = Default::default();
+        after(&k, name)?;
     }
     Ok(k)
+}
+
+/// After stage `stage`: the verifier (debug builds) and the dump asked for.
+fn after(k: &Kernel, stage: &str) -> Result<(), Diagnostic> {
+    check(k, stage)?;
+    DUMP_AFTER.with(|d| {
+        if let Some((s, show)) = &*d.borrow() {
+            if s == stage {
+                show(k);
+            }
+        }
+    });
+    Ok(())
 }
 
 fn check(k: &Kernel, after: &str) -> Result<(), Diagnostic> {

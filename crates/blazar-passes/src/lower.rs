@@ -91,6 +91,7 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            facts: Default::default(),
         },
         frames: vec![],
         out: vec![],

@@ -20,7 +20,7 @@ use blazar_kir::{
 };
 
 /// The kernel of `region`, named `name`, its statement on source `line`.
-pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -> Kernel {
+pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -> Kernel {
     if region.flat && region.along.is_some() {
         // Only a vector's running reduction runs along a flat region.
         return crate::lower_scan::lower_chunk_scan(region, name, line);
@@ -48,6 +48,7 @@ pub fn lower_region(region: &Region, name: &str, line: u32, grid_stride: bool) -
         vars: Vec::new(),
         arrays: Vec::new(),
         body: Vec::new(),
+        facts: Default::default(),
     };
     match (region.reduce, region.along) {
         (None, _) => {

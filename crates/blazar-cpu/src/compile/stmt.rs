@@ -1,10 +1,10 @@
 //! Statements to register code: assignments, stores, branches and loops under masks,
 //! barriers, atomics and the other statements of KIR.
 
-use super::alias::count_assigns;
 use super::{uniform, Compiler};
 use crate::program::*;
 use crate::KernelError;
+use blazar_kir::alias::count_assigns;
 use blazar_kir::{Space, Stmt, StmtKind};
 
 impl Compiler<'_> {

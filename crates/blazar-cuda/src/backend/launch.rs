@@ -7,7 +7,7 @@ use crate::errors;
 use crate::memory::{driver, ensure_on_device, mark_written, oom_or};
 use crate::module::{Module, Shape};
 use crate::params::scalar_bytes;
-use blazar_codegen_cuda::{dynamic_shared_bytes, ParamLayout};
+use blazar_codegen_c::cuda::{dynamic_shared_bytes, ParamLayout};
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, KValue, KernelError, LaunchPlan};
 use blazar_runtime::ArrayRef;

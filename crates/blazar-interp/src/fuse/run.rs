@@ -162,12 +162,9 @@ impl<'p> Interp<'p> {
             1 => format!("array_line{line}"),
             n => format!("array_line{line}_{n}"),
         };
-        let k = Rc::new(blazar_passes::lower_region(
-            region,
-            &name,
-            line,
-            self.fused.grid_stride,
-        ));
+        let k = blazar_passes::lower_region(region, &name, line, self.fused.grid_stride)
+            .map_err(|d| RunError::new(span, d.message))?;
+        let k = Rc::new(k);
         self.fused.map.insert(region.clone(), k.clone());
         self.fused.regions.push((name, region.clone()));
         self.kernels.record(k.clone());

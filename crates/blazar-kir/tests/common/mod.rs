@@ -100,6 +100,7 @@ pub fn gamma() -> Kernel {
             },
             12,
         )],
+        facts: Default::default(),
     }
 }
 
@@ -226,6 +227,7 @@ pub fn reduction() -> Kernel {
             adecl("vals", arr(Scalar::F32, 1, Space::Shared)),
         ],
         body,
+        facts: Default::default(),
     }
 }
 
@@ -316,5 +318,6 @@ pub fn with_output() -> Kernel {
                 6,
             ),
         ],
+        facts: Default::default(),
     }
 }

@@ -1,0 +1,306 @@
+//! Array accesses and allocations: loads, stores, read-modify-write updates, sizes and
+//! per-thread dynamic memory.
+//!
+//! Indexing follows the CPU executor: `k` indices into an array of rank `r` use the
+//! shape `dims` left-padded with 1s when `k > r`, and fold the trailing dims into the
+//! last index when `k < r` (one index is linear). Each index is an i64; an element that
+//! does not exist (outside under zero/unchecked/skip modes, or an empty dimension) reads
+//! as zero and is not written; circular, mirror and clamped reads remap the index;
+//! `'checked` accesses record the error of the first dimension outside. Accesses are
+//! GCC statement expressions, so every index is evaluated once.
+
+use super::Gen;
+use crate::printer::Dialect;
+use crate::spell::{self, scalar};
+use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, ReadMode, Space, Ty, WriteMode};
+use std::fmt::Write;
+
+impl Gen<'_> {
+    fn arr_ty(&self, a: ArrId) -> Option<ArrayTy> {
+        match self.k.arrays.get(a as usize).map(|d| d.ty) {
+            Some(Ty::Array(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The extents used to index `@a` with `k` indices.
+    pub(crate) fn shape(&self, a: ArrId, r: usize, k: usize) -> Vec<String> {
+        let name = self.arr_name(a);
+        let dim = |i: usize| format!("{name}_d{i}");
+        crate::printer::index_extents(r, k, dim)
+    }
+
+    /// Statements (inside a statement expression or block) that compute `bz_ok` and
+    /// `bz_off` for `@a[index]` under `mode`; returns them as one string.
+    fn offset_code(
+        &mut self,
+        key: usize,
+        a: ArrId,
+        t: ArrayTy,
+        index: &[Expr],
+        mode: ReadMode,
+    ) -> String {
+        let k = index.len().max(1);
+        let proven = if self.fast {
+            self.proofs.accesses.get(&key).map(|(_, f)| f.clone())
+        } else {
+            None
+        };
+        let shape = self.shape(a, (t.rank as usize).max(1), k);
+        let mut code = String::new();
+        let mut names = Vec::new();
+        for (d, e) in index.iter().enumerate() {
+            let x = self.expr(e);
+            let i = self.tmp();
+            let wide = match (&e.kind, &self.wide) {
+                (ExprKind::Var(v), Some((w, x64))) if v == w => Some(x64.clone()),
+                _ => None,
+            };
+            let conv = if let Some(x64) = wide {
+                x64
+            } else if e.ty.elem().is_int() {
+                format!("(i64)({x})")
+            } else {
+                format!("bz_cast<i64>({x})")
+            };
+            let _ = write!(code, "i64 {i} = {conv}; ");
+            names.push((i, shape[d].clone(), d));
+        }
+        if let Some(forms) = proven {
+            return self.proven_offset(a, &names, &forms, code);
+        }
+        let mut oks = Vec::new();
+        for (i, n, d) in &names {
+            match mode {
+                ReadMode::Circular | ReadMode::Mirror | ReadMode::Clamped => {
+                    let m = match mode {
+                        ReadMode::Circular => 1,
+                        ReadMode::Mirror => 2,
+                        _ => 3,
+                    };
+                    let _ = write!(code, "{i} = bz_remap<{m}>({i}, {n}); ");
+                    oks.push(format!("{i} >= 0"));
+                }
+                ReadMode::Checked => {
+                    let line = self.line;
+                    let _ = write!(
+                        code,
+                        "if (!bz_in({i}, {n})) bz_oob(bz_e, {line}, {i}, {d}, {n}); "
+                    );
+                    oks.push(format!("bz_in({i}, {n})"));
+                }
+                ReadMode::Zero | ReadMode::Unchecked => oks.push(format!("bz_in({i}, {n})")),
+            }
+        }
+        let mut off = String::from("0");
+        for (i, n, _) in &names {
+            off = if off == "0" {
+                i.clone()
+            } else {
+                format!("({off}) * {n} + {i}")
+            };
+        }
+        let ok = if oks.is_empty() {
+            "true".to_string()
+        } else {
+            oks.join(" & ")
+        };
+        let _ = write!(code, "const bool bz_ok = {ok}; const i64 bz_off = {off};");
+        code
+    }
+
+    /// The offset of an access proven in range for the row: no checks; in flattened
+    /// rows, from `bz_f` when the last two indices allow it.
+    fn proven_offset(
+        &self,
+        a: ArrId,
+        names: &[(String, String, usize)],
+        forms: &[super::range::Aff],
+        mut code: String,
+    ) -> String {
+        let n = names.len();
+        let fold = |names: &[(String, String, usize)]| {
+            let mut off = String::new();
+            for (i, d, _) in names {
+                off = if off.is_empty() {
+                    i.clone()
+                } else {
+                    format!("({off}) * {d} + {i}")
+                };
+            }
+            off
+        };
+        let off = match (self.row_access(a, forms), self.flat) {
+            (true, Some(k)) => {
+                let pre = fold(&names[..n - 2]);
+                let inner = self.row_inv(&forms[n - 2]);
+                let head = if pre.is_empty() {
+                    inner
+                } else {
+                    format!("({pre}) * {} + {inner}", names[n - 2].1)
+                };
+                format!("({head}) * {k} + {} + bz_f", self.row_inv(&forms[n - 1]))
+            }
+            (true, None) => {
+                let pre = fold(&names[..n - 1]);
+                let inv = self.row_inv(&forms[n - 1]);
+                if pre.is_empty() {
+                    format!("{inv} + bz_f")
+                } else {
+                    format!("({pre}) * {} + {inv} + bz_f", names[n - 1].1)
+                }
+            }
+            _ => fold(names),
+        };
+        let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {off};");
+        code
+    }
+
+    /// A load `@a[index]` (`key`: the address of the load, for the row proofs).
+    pub fn load(&mut self, key: usize, a: ArrId, index: &[Expr]) -> String {
+        let Some(t) = self.arr_ty(a) else {
+            return "0".into();
+        };
+        let code = self.offset_code(key, a, t, index, t.read);
+        let name = self.arr_name(a);
+        format!(
+            "({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})",
+            scalar(t.elem)
+        )
+    }
+
+    /// `size(@a, dim)` or, with `None`, `numel(@a)`, as i32.
+    pub fn size(&mut self, a: ArrId, dim: Option<u8>) -> String {
+        let Some(t) = self.arr_ty(a) else {
+            return "0".into();
+        };
+        let name = self.arr_name(a);
+        let r = t.rank as usize;
+        match dim {
+            Some(d) if (d as usize) < r => format!("((i32){name}_d{d})"),
+            Some(_) => "1".into(),
+            None if r == 0 => "0".into(),
+            None => {
+                let ds: Vec<String> = (0..r).map(|i| format!("{name}_d{i}")).collect();
+                format!("((i32)({}))", ds.join(" * "))
+            }
+        }
+    }
+
+    /// A store (`op == None`) or a read-modify-write update of `@a[index]`.
+    pub fn store(
+        &mut self,
+        key: usize,
+        a: ArrId,
+        index: &[Expr],
+        value: &Expr,
+        op: Option<AtomicOp>,
+    ) {
+        let Some(t) = self.arr_ty(a) else {
+            return;
+        };
+        let name = self.arr_name(a);
+        let mode = match t.write {
+            WriteMode::Checked => ReadMode::Checked,
+            _ => ReadMode::Zero,
+        };
+        let checked = mode == ReadMode::Checked
+            || index.iter().any(|e| self.has_checked(e))
+            || self.has_checked(value);
+        let code = self.offset_code(key, a, t, index, mode);
+        let x = self.expr(value);
+        let x = spell::cast(t.elem, value.ty.elem(), &x);
+        let ct = scalar(t.elem);
+        self.line_out(&format!("{{ {code}"));
+        self.o.depth += 1;
+        self.line_out(&format!("const {ct} bz_x = {x};"));
+        if checked {
+            self.line_out("if (bz_e.code) goto bz_abort;");
+        }
+        let update = match op {
+            None => format!("{name}[bz_off] = bz_x;"),
+            Some(op) if t.space == Space::Global => format!(
+                "bz_atomic<{}, {ct}>({name} + bz_off, bz_x);",
+                spell::op_code(op)
+            ),
+            Some(op) => format!(
+                "{name}[bz_off] = bz_combine<{}, {ct}>({name}[bz_off], bz_x);",
+                spell::op_code(op)
+            ),
+        };
+        self.line_out(&format!("if (bz_ok) {update}"));
+        self.o.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// Evaluates the extents of a kernel-memory allocation (given dims left-padded with
+    /// 1s to `rank`) into temporaries, stops on a checked-access error among them or on
+    /// a negative extent (an error of allocating builtin `what`, numbered as
+    /// `blazar_kir::ALLOC_BUILTINS`), and declares `bz_n`, their saturating product.
+    /// Returns the names.
+    pub fn alloc_extents(&mut self, dims: &[Expr], rank: usize, what: usize) -> Vec<String> {
+        let mut ds: Vec<String> = vec!["1".into(); rank.saturating_sub(dims.len())];
+        for e in dims {
+            let x = self.expr(e);
+            let v = self.tmp();
+            let conv = if e.ty.elem().is_int() {
+                format!("(i64)({x})")
+            } else {
+                format!("bz_cast<i64>({x})")
+            };
+            self.line_out(&format!("const i64 {v} = {conv};"));
+            ds.push(v);
+        }
+        if dims.iter().any(|e| self.has_checked(e)) {
+            self.line_out("if (bz_e.code) goto bz_abort;");
+        }
+        let line = self.line;
+        for v in &ds[rank.saturating_sub(dims.len())..] {
+            self.line_out(&format!(
+                "if ({v} < 0) {{ bz_e.code = 5; bz_e.line = {line}; bz_e.a = (u64){v}; bz_e.b = {what}; goto bz_abort; }}"
+            ));
+        }
+        let mut n = String::from("1ull");
+        for d in &ds {
+            n = format!("bz_mul_sat({n}, (u64){d})");
+        }
+        self.line_out(&format!("const u64 bz_n = {n};"));
+        ds
+    }
+
+    /// `@a = zeros(dims)` (or `ones`, `uninit`, which also zero-fills) in per-thread
+    /// dynamic memory, with the executor's size rules.
+    pub fn alloc_local(&mut self, a: ArrId, dims: &[Expr], fill: Fill) {
+        let Some(t) = self.arr_ty(a) else {
+            return;
+        };
+        let name = self.arr_name(a);
+        let ct = scalar(t.elem);
+        let r = t.rank as usize;
+        self.line_out("{");
+        self.o.depth += 1;
+        let what = blazar_kir::alloc_builtin(&blazar_kir::StmtKind::AllocLocal {
+            arr: a,
+            dims: Vec::new(),
+            fill,
+        })
+        .unwrap_or(0);
+        let ds = self.alloc_extents(dims, r, what);
+        let line = self.line;
+        self.line_out(&format!(
+            "if (!bz_local_bytes(bz_mul_sat(bz_n, sizeof({ct})), {name}_bytes, bz_live, bz_e, {line})) goto bz_abort;"
+        ));
+        let x = match fill {
+            Fill::One => format!("bz_cast<{ct}>(1)"),
+            Fill::Zero | Fill::Uninit => format!("{ct}{{}}"),
+        };
+        self.line_out(&format!(
+            "for (u64 bz_q = 0; bz_q < bz_n; bz_q++) {name}[bz_q] = {x};"
+        ));
+        for (d, v) in ds.iter().take(r).enumerate() {
+            self.line_out(&format!("{name}_d{d} = {v};"));
+        }
+        self.o.depth -= 1;
+        self.line_out("}");
+    }
+}

@@ -1,0 +1,222 @@
+//! One kernel: the generator state, the choice of shared-memory slots and of
+//! coarsening, and the specials (`pos`, `blkpos`, ...) the body uses.
+//!
+//! The body is generated first (which records the specials it uses), then the header
+//! is assembled around it (`assemble.rs`). Every variable and array slot is declared at the top of the
+//! kernel, before the first statement, so that `goto` (multi-level `break`, `return`
+//! with outputs) never jumps over an initialisation.
+
+use crate::cuda::facts::walk;
+use crate::cuda::{CodegenOptions, DynShared, Generated};
+use crate::names;
+use crate::printer::Out;
+use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// How a shared array slot gets its memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SharedSlot {
+    /// A static `__shared__` array of this many elements.
+    Static(usize),
+    Dynamic,
+}
+
+pub(crate) struct Gen<'k> {
+    pub k: &'k Kernel,
+    pub opts: &'k CodegenOptions,
+    /// The text, its indentation and loops (the shared walk's state).
+    pub o: Out,
+    pub line: u32,
+    /// (`.q` line, output line) of the last `#line` directive.
+    pub last_directive: Option<(u32, usize)>,
+    pub specials: BTreeSet<u8>,
+    pub has_barrier: bool,
+    pub shared: Vec<Option<SharedSlot>>,
+    /// Extents (padded to four, as `bz_d`) of shared arrays that every allocation gives
+    /// the same constant extents: accesses use them as literals, so bounds checks and
+    /// offsets fold at compile time.
+    pub shared_dims: Vec<Option<[usize; 4]>>,
+    pub dyn_shared: Vec<DynShared>,
+    pub uses_pool: bool,
+    /// Some statement jumps to the output epilogue.
+    pub uses_done: bool,
+    /// Positions per thread along `pos` component 0 (1: one); see
+    /// [`CodegenOptions::coarsen`]. A `return` then ends one position (`bz_next`).
+    pub coarsen: u32,
+    /// Some emitted statement can record an error ([`crate::cuda::Generated::can_fail`]).
+    pub can_fail: bool,
+    /// Some barrier sits under thread-dependent control flow: barriers are the
+    /// software barrier of `barrier.rs`, and every thread leaving the kernel exits it.
+    pub soft_barrier: bool,
+}
+
+fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
+    let e = crate::cuda::shared::inline_locals(e, k);
+    blazar_kir::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
+}
+
+/// The extents `bz_d` would hold (1s in front up to the rank, then 1s), when constant.
+fn padded_const_dims(
+    dims: &[blazar_kir::Expr],
+    rank: usize,
+    kernel: &Kernel,
+    block: Option<[u32; 3]>,
+) -> Option<[usize; 4]> {
+    let k = dims.len().min(rank);
+    let mut out = [1usize; 4];
+    for (i, e) in dims[..k].iter().enumerate() {
+        out[rank - k + i] = const_dim(e, kernel, block)?;
+    }
+    Some(out)
+}
+
+pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
+    let mut g = Gen {
+        k,
+        opts,
+        o: Out {
+            depth: 1,
+            ..Out::default()
+        },
+        line: 0,
+        last_directive: None,
+        specials: BTreeSet::new(),
+        has_barrier: false,
+        shared: vec![None; k.arrays.len()],
+        shared_dims: vec![None; k.arrays.len()],
+        dyn_shared: Vec::new(),
+        uses_pool: false,
+        uses_done: false,
+        coarsen: 1,
+        can_fail: false,
+        soft_barrier: false,
+    };
+    // Software barriers where a barrier sits under thread-dependent control flow, and
+    // where threads that leave early would otherwise meet the waiting ones at the
+    // output epilogue's hardware barrier (see `barrier.rs`).
+    let facts = k.facts();
+    g.soft_barrier = facts.divergent_barrier.is_some()
+        || (!k.outputs.is_empty() && facts.varying_return.is_some() && facts.has_barrier);
+    // Coarsening needs threads that are independent of their block and of each other's
+    // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
+    // over the thread's positions and are reduced once, after the run.
+    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && crate::cuda::facts::block_free(k) {
+        // `while` loops usually run data-dependent trip counts (Mandelbrot): several
+        // positions per thread would serialise their imbalance, so those keep one.
+        let mut unsuited = false;
+        walk(&k.body, &mut |s| {
+            unsuited |= matches!(s.kind, StmtKind::AllocLocal { .. } | StmtKind::While { .. })
+        });
+        if !unsuited {
+            g.coarsen = opts.coarsen;
+        }
+    }
+    // Shared slots: static when every allocation of the slot has constant extents.
+    let mut allocs: Vec<Vec<&Stmt>> = vec![Vec::new(); k.arrays.len()];
+    walk(&k.body, &mut |s| match &s.kind {
+        StmtKind::Barrier => g.has_barrier = true,
+        StmtKind::AllocShared { arr, .. } => {
+            if let Some(v) = allocs.get_mut(*arr as usize) {
+                v.push(s);
+            }
+        }
+        StmtKind::AllocLocal { .. } => g.uses_pool = true,
+        _ => {}
+    });
+    for (a, list) in allocs.iter().enumerate() {
+        let mut slot = None;
+        let rank = match k.arrays[a].ty {
+            Ty::Array(t) => (t.rank as usize).clamp(1, 4),
+            _ => 1,
+        };
+        let mut same: Option<Option<[usize; 4]>> = None;
+        for s in list {
+            let StmtKind::AllocShared { dims, .. } = &s.kind else {
+                continue;
+            };
+            let padded = padded_const_dims(dims, rank, k, opts.block);
+            same = match same {
+                None => Some(padded),
+                Some(prev) if prev == padded => Some(prev),
+                Some(_) => Some(None),
+            };
+            // Extents the block decides are static only while small: static shared
+            // memory is limited to 48 KiB per block in all.
+            let n: Option<usize> = dims
+                .iter()
+                .map(|e| match &e.kind {
+                    ExprKind::Const(_) => const_dim(e, k, None),
+                    _ => const_dim(e, k, opts.block)
+                        .filter(|&n| n * k.arrays[a].ty.elem().size() <= 16 << 10),
+                })
+                .product();
+            slot = match (slot, n) {
+                (Some(SharedSlot::Dynamic), _) | (_, None) => Some(SharedSlot::Dynamic),
+                (Some(SharedSlot::Static(m)), Some(n)) => Some(SharedSlot::Static(m.max(n))),
+                (None, Some(n)) => Some(SharedSlot::Static(n)),
+            };
+            if slot == Some(SharedSlot::Dynamic) {
+                let elem_size = match k.arrays[a].ty {
+                    Ty::Array(t) => t.elem.size(),
+                    _ => 1,
+                };
+                g.dyn_shared.push(DynShared {
+                    arr: a as u32,
+                    elem_size,
+                    dims: dims
+                        .iter()
+                        .map(|e| crate::cuda::shared::inline_locals(e, k))
+                        .collect(),
+                });
+            }
+        }
+        g.shared[a] = slot;
+        if matches!(slot, Some(SharedSlot::Static(_))) {
+            g.shared_dims[a] = same.flatten();
+        }
+    }
+    // A slot that turned dynamic late keeps only dynamic records of its own statements.
+    g.dyn_shared
+        .retain(|d| g.shared[d.arr as usize] == Some(SharedSlot::Dynamic));
+    g.block(&k.body);
+    let body = std::mem::take(&mut g.o.text);
+    g.assemble(body)
+}
+
+impl Gen<'_> {
+    /// A `#line` directive for the current statement unless the C line already maps
+    /// to it.
+    pub fn directive(&mut self) {
+        if !self.opts.line_directives || self.line == 0 {
+            return;
+        }
+        if let Some((l, at)) = self.last_directive {
+            if l as usize + (self.o.lines - at) == self.line as usize {
+                return;
+            }
+        }
+        let _ = writeln!(
+            self.o.text,
+            "#line {} {}",
+            self.line,
+            names::c_string(&self.opts.file_name)
+        );
+        self.o.lines += 1;
+        self.last_directive = Some((self.line, self.o.lines));
+    }
+
+    /// The C expression of a special; records that the kernel uses it.
+    pub fn special(&mut self, sp: Special) -> String {
+        let (code, name) = match sp {
+            Special::Pos => (0, "bz_pos"),
+            Special::BlkPos => (1, "bz_blkpos"),
+            Special::BlkDim => (2, "bz_blkdim"),
+            Special::BlkIdx => (3, "bz_blkidx"),
+            Special::BlkCnt => (4, "bz_blkcnt"),
+            Special::WarpSize => return "warpSize".into(),
+        };
+        self.specials.insert(code);
+        name.into()
+    }
+}
