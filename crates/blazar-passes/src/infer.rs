@@ -44,12 +44,22 @@ pub fn join(a: Ty, b: Ty) -> Option<Ty> {
 }
 
 /// The element type of arithmetic on `a` and `b`; `real` forces a floating result
-/// (division and powers).
+/// (division and powers). Two ints compute in the type the host gives them
+/// (`blazar_ops::promote::common_int`: their own type when equal, else int64 when either
+/// is 64 bits wide, else int32), so `uint16(0) - int8(5)` is -5 in kernels as on the host.
 pub fn arith_scalar(a: Scalar, b: Scalar, real: bool, float: Scalar) -> Scalar {
-    let j = join_scalar(
-        if a == Scalar::Bool { Scalar::I32 } else { a },
-        if b == Scalar::Bool { Scalar::I32 } else { b },
-    );
+    use blazar_ops::promote::{common_int, CommonInt};
+    let a = if a == Scalar::Bool { Scalar::I32 } else { a };
+    let b = if b == Scalar::Bool { Scalar::I32 } else { b };
+    let j = if a.is_int() && b.is_int() {
+        match common_int(a == b, a.size() == 8, b.size() == 8) {
+            CommonInt::Same => a,
+            CommonInt::I64 => Scalar::I64,
+            CommonInt::I32 => Scalar::I32,
+        }
+    } else {
+        join_scalar(a, b)
+    };
     if real && !j.is_float() && !j.is_complex() {
         float
     } else {
