@@ -28,6 +28,17 @@ pub fn operands<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     }
 }
 
+/// Whether evaluating `e` reads no array (so it may be computed for one lane alone,
+/// or hoisted).
+pub fn reads_no_array(e: &Expr) -> bool {
+    if matches!(e.kind, ExprKind::Load { .. }) {
+        return false;
+    }
+    let mut free = true;
+    operands(e, &mut |a| free = free && reads_no_array(a));
+    free
+}
+
 /// Levels of `e` (1 for a leaf), counted with an explicit stack: however deep `e`
 /// is, this takes no call stack.
 pub fn depth(e: &Expr) -> usize {

@@ -9,25 +9,6 @@ use super::Gen;
 use crate::spell::{self, binary, cast, math, unary};
 use blazar_kir::{Expr, ExprKind, ReadMode, Ty};
 
-/// `e` reads no array (so lanes of it may be computed alone).
-fn load_free(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Load { .. } => false,
-        ExprKind::Const(_)
-        | ExprKind::Var(_)
-        | ExprKind::Special(_)
-        | ExprKind::Size { .. }
-        | ExprKind::Numel(_) => true,
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::Splat(a)
-        | ExprKind::VecReduce(_, a) => load_free(a),
-        ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => load_free(a) && load_free(b),
-        ExprKind::Select(a, b, c) => load_free(a) && load_free(b) && load_free(c),
-        ExprKind::Math(_, xs) | ExprKind::VecLit(xs) => xs.iter().all(load_free),
-    }
-}
-
 impl Gen<'_> {
     /// `e` reads a `'checked` array (and so may record an error).
     pub fn has_checked(&self, e: &Expr) -> bool {
@@ -50,7 +31,7 @@ impl Gen<'_> {
         if k >= n as usize {
             return spell::int_lit(0, s);
         }
-        if !load_free(e) {
+        if !blazar_kir::visit::reads_no_array(e) {
             let x = self.expr(e);
             return format!("({x})[{k}]");
         }

@@ -78,7 +78,7 @@ impl Compiler<'_> {
                 // they must not hold loads whose errors the fast path would skip.
                 if es
                     .iter()
-                    .all(|x| matches!(x.ty, Ty::Scalar(_)) && load_free(x))
+                    .all(|x| matches!(x.ty, Ty::Scalar(_)) && blazar_kir::visit::reads_no_array(x))
                 {
                     self.aff(es.get(k)?, None, kind)
                 } else {
@@ -180,24 +180,5 @@ impl Compiler<'_> {
             [r] if self.types[r as usize] == Scalar::I32 => Ok(r),
             _ => Err(KernelError::bad_launch("affine index term is not an i32")),
         }
-    }
-}
-
-/// Whether evaluating `e` reads no array.
-fn load_free(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Load { .. } => false,
-        ExprKind::Const(_)
-        | ExprKind::Var(_)
-        | ExprKind::Special(_)
-        | ExprKind::Size { .. }
-        | ExprKind::Numel(_) => true,
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::Splat(a)
-        | ExprKind::VecReduce(_, a) => load_free(a),
-        ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => load_free(a) && load_free(b),
-        ExprKind::Select(c, a, b) => load_free(c) && load_free(a) && load_free(b),
-        ExprKind::Math(_, args) | ExprKind::VecLit(args) => args.iter().all(load_free),
     }
 }
