@@ -84,3 +84,17 @@ fn loops_run_as_kernels_only_when_large_enough() {
     assert_eq!(kernels.len(), 1, "{err}");
     assert!(kernels[0].contains("loop_line19"), "{err}");
 }
+
+#[test]
+fn kernel_tiling_values_parse_to_what_they_say() {
+    let (out, err, ok) = blazar(&["emit", "loops", "tests/programs/loops/tiling_stray_brace.q"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("from `!kernel_tiling` on target cpu"), "{out}");
+    assert!(!out.contains("cpu\""), "{out}");
+    let (_, err, ok) = blazar(&["check", "tests/programs/loops/tiling_stray_brace.q"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("the `}` after the last value is ignored"),
+        "{err}"
+    );
+}

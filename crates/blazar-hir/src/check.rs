@@ -33,6 +33,7 @@ pub fn check_program(p: &Program, builtin_arity: BuiltinArity) -> Vec<Diagnostic
             c.expr(r);
         }
     }
+    crate::check_run::check(p, &mut c.diags);
     c.diags
 }
 

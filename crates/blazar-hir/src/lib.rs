@@ -4,7 +4,9 @@
 //! a builtin, computes what closures capture, checks loop labels and written types, and
 //! returns all problems as diagnostics.
 
+pub mod attr_args;
 pub mod check;
+mod check_run;
 mod collect;
 pub mod hir;
 mod infer;

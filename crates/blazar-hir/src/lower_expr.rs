@@ -58,7 +58,7 @@ impl<'a> Lowerer<'a> {
             A::Imag(v) => ExprKind::Imag(*v),
             A::Str(s) => ExprKind::Str(s.clone()),
             A::Colon => ExprKind::Colon,
-            A::Ident(name) => self.lower_name(name, e.span),
+            A::Ident(name) => self.lower_name(name, e.span, false),
             A::Unary(op, x) => {
                 let x = self.lower_expr(x);
                 match op {
@@ -151,7 +151,8 @@ impl<'a> Lowerer<'a> {
         Some(ty)
     }
 
-    fn lower_name(&mut self, name: &str, span: Span) -> ExprKind {
+    /// A name used as a value, or as the function of a call (`call`).
+    fn lower_name(&mut self, name: &str, span: Span, call: bool) -> ExprKind {
         if let Some(v) = self.lookup_var(name) {
             return ExprKind::Var(v);
         }
@@ -182,14 +183,31 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = Ty::builtin(name).or_else(|| self.aliases.get(name).cloned()) {
             return ExprKind::TypeValue(t);
         }
-        if let Some((plugin, _)) = self
+        // A function of an unavailable plugin passes `check` with a warning and fails
+        // only where it runs: a known name of the plugin anywhere, an undefined name
+        // called while the program imports a plugin (it may be one of its functions).
+        let known = self
             .plugins
             .iter()
             .find(|(_, names)| names.iter().any(|n| n == name))
-        {
-            let msg = format!("`{name}` comes from {plugin}, which Blazar does not provide");
-            self.error(span, msg);
-            return ExprKind::Int(0);
+            .map(|(p, _)| p.clone());
+        let plugin = match known {
+            Some(p) => Some(format!("`{name}` comes from {p}")),
+            None if call && !self.plugins.is_empty() => {
+                let list: Vec<&str> = self.plugins.iter().map(|(p, _)| p.as_str()).collect();
+                Some(format!(
+                    "`{name}` is not defined; it may come from {}",
+                    list.join(" or ")
+                ))
+            }
+            None => None,
+        };
+        if let Some(what) = plugin {
+            self.diags.push(Diagnostic::warning(
+                span,
+                format!("{what}, which Blazar does not provide; calling it is an error"),
+            ));
+            return self.unavailable(format!("{what}, which Blazar does not provide"), span);
         }
         let mut d = Diagnostic::error(span, format!("undefined variable or function `{name}`"));
         if !self.plugins.is_empty() {
@@ -201,6 +219,17 @@ impl<'a> Lowerer<'a> {
         }
         self.diags.push(d);
         ExprKind::Int(0)
+    }
+
+    /// `error(msg)`: what a use of a function Blazar does not provide evaluates to.
+    fn unavailable(&self, msg: String, span: Span) -> ExprKind {
+        ExprKind::Call {
+            callee: Callee::Intrinsic(Intrinsic::Error),
+            args: vec![Expr {
+                kind: ExprKind::Str(msg),
+                span,
+            }],
+        }
     }
 
     /// A reference to a nested function from the current scope.
@@ -224,7 +253,7 @@ impl<'a> Lowerer<'a> {
                         span: callee.span,
                     }));
                 }
-                match self.lower_name(name, callee.span) {
+                match self.lower_name(name, callee.span, true) {
                     ExprKind::FuncValue(c) => c,
                     ExprKind::Closure { func, captures } => Callee::Nested { func, captures },
                     ExprKind::TypeValue(t) => Callee::TypeCtor(t),

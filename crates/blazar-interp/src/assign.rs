@@ -47,12 +47,35 @@ impl<'p> Interp<'p> {
                 v = self.binary(op, &old, &v, value.span)?;
             }
             if let Some(t) = ty {
-                v = crate::coerce::coerce(v, t, self.prec).at(value.span)?;
+                v = match self.output_modifiers(target.var, t, frame) {
+                    Some(m) => crate::coerce::coerce(v, &m, self.prec),
+                    None => crate::coerce::coerce(v, t, self.prec),
+                }
+                .at(value.span)?;
             }
             self.write_var(target.var, frame, v);
             return Ok(());
         }
         self.assign_path(target, op, v, frame, value.span)
+    }
+
+    /// A declared output type is checked when the function returns (`call_body`), not
+    /// at each assignment: an output declared `mat` may hold a cube on the way. For an
+    /// assignment to an output under its own declaration this gives the declaration's
+    /// access modifiers alone; `None` for any other variable or declaration.
+    fn output_modifiers(&self, var: blazar_hir::Var, t: &Annot, frame: &Frame) -> Option<Annot> {
+        let blazar_hir::Var::Local(slot) = var else {
+            return None;
+        };
+        let f = self.prog.functions.get(frame.func as usize)?;
+        f.outputs
+            .iter()
+            .any(|o| o.slot == slot && o.ty.as_ref() == Some(t))
+            .then(|| Annot {
+                ty: blazar_hir::Ty::Unknown,
+                mode: t.mode.clone(),
+                is_const: t.is_const,
+            })
     }
 
     /// For `v = e` with a fused `e` of builtins and operators only: the array `v` holds

@@ -136,6 +136,9 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
             if n != *len as usize || rank != 1 {
                 return mismatch(&v, t);
             }
+            if let (Ty::Int(k), true) = (&**elem, have_elem.is_real_float()) {
+                return integral_vec(r, *k, t, prec);
+            }
             convert_elems(v.clone(), have_elem, elem, prec).or_else(|_| mismatch(&v, t))
         }
         Ty::Func { .. } => match v {
@@ -165,6 +168,24 @@ fn coerce_ty(v: Value, t: &Ty, prec: Prec) -> RtResult<Value> {
         },
         Ty::Type => Ok(v),
     }
+}
+
+/// A real vector where an `ivecN` is declared converts as a real scalar given for an
+/// `int` does: each element must be integral (`[2, 3]` gives `ivec2`), else the error
+/// names the first element that is not.
+fn integral_vec(r: &blazar_runtime::ArrayRef, k: IntKind, t: &Ty, prec: Prec) -> RtResult<Value> {
+    let a = r.borrow();
+    for i in 0..a.len() {
+        let x = a.get_c(i).re;
+        if x.fract() != 0.0 || !x.is_finite() {
+            rt_bail!(
+                "expected {t}, got a vec whose element {i} is the non-integer {}",
+                blazar_runtime::format::format_real(x, prec)
+            );
+        }
+    }
+    let converted = a.convert(ElemType::Int(int_ty(k)));
+    Ok(Value::array_with(converted, r.mode))
 }
 
 /// Converts the elements of an array value to `want`; int arrays become real arrays

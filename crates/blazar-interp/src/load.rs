@@ -136,6 +136,21 @@ fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Import
             }
             continue;
         }
+        // `import "D:\work\x.q"`: a Windows path names a file of another machine; the
+        // file of that name beside the program (or in the bundled library) stands in.
+        let file = match windows_base_name(file) {
+            Some(base) if !dir.is_some_and(|d| d.join(file).is_file()) => {
+                im.diags.push(Diagnostic::warning(
+                    s.span,
+                    format!(
+                        "\"{file}\" is an absolute Windows path; importing \"{base}\" from \
+                         beside the program or Blazar's bundled library instead"
+                    ),
+                ));
+                base
+            }
+            _ => file,
+        };
         let local = dir.map(|d| d.join(file)).filter(|p| p.is_file());
         let bundled = crate::stdlib::module(file);
         let (key, text, sub_dir) = match (&local, bundled) {
@@ -190,4 +205,17 @@ fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Import
         out.extend(sub.stmts);
     }
     ast.stmts = out;
+}
+
+/// The file name at the end of an absolute Windows path (`C:\dir\x.q`, `C:/dir/x.q`,
+/// `\\server\share\x.q`); `None` for any other import.
+fn windows_base_name(file: &str) -> Option<&str> {
+    let b = file.as_bytes();
+    let drive =
+        b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/');
+    let unc = file.starts_with("\\\\");
+    if !(drive || unc) {
+        return None;
+    }
+    file.rsplit(['\\', '/']).next().filter(|n| !n.is_empty())
 }

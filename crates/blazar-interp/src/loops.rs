@@ -116,12 +116,17 @@ impl<'p> Interp<'p> {
             let Some(val) = self.var_ref(v, frame).cloned() else {
                 return Ok(false);
             };
+            // A default-mode array reads as the host reads it (an error outside) and
+            // ignores writes outside (the put mode `safe`), unless every access is
+            // proven inside.
+            let mut skip_writes = false;
             let val = match val {
                 Value::Array(mut a) => {
                     if a.mode.mode == Mode::Default {
                         a.mode.mode = if inside(p, v, &a, &ranges) {
                             Mode::Unchecked
                         } else {
+                            skip_writes = true;
                             Mode::Checked
                         };
                     }
@@ -132,7 +137,12 @@ impl<'p> Interp<'p> {
                 v => v,
             };
             match self.arg_sig(&val, None, &mut flat) {
-                Ok(s) => sig.args.push(s),
+                Ok(mut s) => {
+                    if let (true, ArgSig::Array(t)) = (skip_writes, &mut s) {
+                        t.write = blazar_kir::WriteMode::Skip;
+                    }
+                    sig.args.push(s)
+                }
                 Err(_) => return Ok(false),
             }
             data.push(val);

@@ -97,3 +97,38 @@ fn integer_literals_beyond_int_range_are_scalars() {
 fn cpu() -> blazar_interp::BackendRef {
     blazar_interp::BackendRef::new(blazar_native::CpuBackend::default())
 }
+
+#[test]
+fn windows_import_paths_fall_back_to_the_file_name_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("blazar-winimport-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("tf_lib.q"),
+        "function y = tf(x)\n    y = 2 * x\nend\n",
+    )
+    .unwrap();
+    let src = "import \"D:\\work\\denoise\\tf_lib.q\"\nprint tf(3)\n";
+    let loaded = check("t.q", src, Some(dir.clone()));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let warns: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(warns.len(), 1, "{warns:?}");
+    assert!(
+        warns[0].contains("absolute Windows path") && warns[0].contains("\"tf_lib.q\""),
+        "{warns:?}"
+    );
+    // Missing everywhere: the error names the bare file, as for a relative import.
+    let loaded = check(
+        "t.q",
+        "import \"E:\\x\\nowhere_at_all.q\"\n",
+        Some(std::env::temp_dir()),
+    );
+    assert!(loaded.has_errors());
+    assert!(loaded.diagnostics.iter().any(|d| d
+        .message
+        .contains("no file nowhere_at_all.q next to the program")));
+}

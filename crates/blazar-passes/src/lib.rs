@@ -24,6 +24,7 @@ mod lower_math;
 mod lower_region;
 mod lower_scan;
 mod lower_stmt;
+mod lower_vec_alloc;
 mod outline;
 mod parallelize;
 mod region_value;

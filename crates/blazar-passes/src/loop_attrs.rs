@@ -40,15 +40,12 @@ fn attrs(bodies: &[&[Stmt]], prog: &Program) -> Vec<Attr> {
     out
 }
 
-/// `key=value` pairs of an attribute's arguments (`;` or `,` between them, quotes
-/// removed).
+/// `key=value` pairs of an attribute's arguments (`blazar_hir::attr_args`; `check`
+/// reports malformed ones, which steer nothing here).
 fn pairs(args: &str) -> Vec<(String, String)> {
-    args.split([';', ','])
-        .filter_map(|p| {
-            let (k, v) = p.split_once('=')?;
-            Some((k.trim().to_string(), v.trim().trim_matches('"').to_string()))
-        })
-        .collect()
+    blazar_hir::attr_args::parse(args)
+        .map(|a| a.pairs)
+        .unwrap_or_default()
 }
 
 /// The caching transform the body asks for, when it applies: the named array is one the
@@ -107,19 +104,11 @@ pub fn tiling(
 ) -> Option<(Vec<usize>, Option<String>)> {
     let all = attrs(bodies, prog);
     let a = all.iter().find(|a| a.name == "kernel_tiling")?;
-    // `dims=[128,256,1]` holds commas: read it before splitting the pairs.
-    let start = a.args.find("dims")?;
-    let open = start + a.args[start..].find('[')?;
-    let close = open + a.args[open..].find(']')?;
-    let dims: Vec<usize> = a.args[open + 1..close]
-        .split(',')
-        .map(|d| d.trim().parse::<usize>().ok().filter(|&d| d > 0))
-        .collect::<Option<Vec<_>>>()?;
-    let rest = format!("{}{}", &a.args[..start], &a.args[close + 1..]);
-    let target = pairs(&rest)
-        .into_iter()
-        .find(|(k, _)| k == "target")
-        .map(|(_, v)| v)
+    let kv = blazar_hir::attr_args::parse(&a.args).ok()?;
+    let dims = blazar_hir::attr_args::extents(kv.get("dims")?)?;
+    let target = kv
+        .get("target")
+        .map(str::to_string)
         .or_else(|| a.target.clone());
     let mut d = dims;
     d.resize(levels, 1);

@@ -44,6 +44,10 @@ impl<'a> Lower<'a> {
                 }
             }
         }
+        // `acc = zeros(4)`: a register vector where it can be one.
+        if let (None, true, Var::Local(slot)) = (op, target.path.is_empty(), target.var) {
+            val = self.alloc_as_vector(slot, val);
+        }
         // `a : int8 = e` (and every later assignment to `a`: the HIR carries the declared
         // type on each): the value converts to the declared type.
         let decl = match ty {

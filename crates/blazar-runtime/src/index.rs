@@ -41,8 +41,9 @@
 //! reads zero (of the element type, `Real(0)` for cells); `circular` takes the
 //! non-negative remainder; `mirror` is `j = |i| mod 2n; if j >= n { 2n-1-j }`; `clamped`
 //! clamps. A dimension of extent 0 reads zero under `safe` and fails otherwise.
-//! Writes: default, `checked` and `unchecked` fail outside; `safe`, `circular`, `mirror` and
-//! `clamped` ignore writes outside. A `'const` array refuses all writes.
+//! Writes (the put modes): `checked` and `unchecked` (checked in host code) fail outside;
+//! the default, `safe`, `circular`, `mirror` and `clamped` ignore writes outside (all map
+//! to the put mode `safe`). A `'const` array refuses all writes.
 //!
 //! # Writes
 //! Values are converted to the element type; a complex value into a real (or int) array and
@@ -123,15 +124,16 @@ pub(crate) fn read_at(i: i64, n: usize, mode: Mode, w: Where) -> RtResult<Option
     }
 }
 
-/// Resolves one coordinate of a write: `None` means the write is ignored.
+/// Resolves one coordinate of a write: `None` means the write is ignored (the put mode
+/// `safe`, which every mode but `checked` and `unchecked` maps to).
 #[inline]
 pub(crate) fn write_at(i: i64, n: usize, mode: Mode, w: Where) -> RtResult<Option<usize>> {
     if i >= 0 && (i as u64) < n as u64 {
         return Ok(Some(i as usize));
     }
     match mode {
-        Mode::Safe | Mode::Circular | Mode::Mirror | Mode::Clamped => Ok(None),
-        Mode::Default | Mode::Checked | Mode::Unchecked => Err(out_of_bounds(i, n, w)),
+        Mode::Default | Mode::Safe | Mode::Circular | Mode::Mirror | Mode::Clamped => Ok(None),
+        Mode::Checked | Mode::Unchecked => Err(out_of_bounds(i, n, w)),
     }
 }
 

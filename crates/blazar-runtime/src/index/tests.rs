@@ -286,7 +286,13 @@ fn read_modes_at_the_edges() {
 #[test]
 fn write_modes_and_const() {
     let v = iota(vec![5]);
-    for mode in [Mode::Safe, Mode::Circular, Mode::Mirror, Mode::Clamped] {
+    for mode in [
+        Mode::Default,
+        Mode::Safe,
+        Mode::Circular,
+        Mode::Mirror,
+        Mode::Clamped,
+    ] {
         set_scalar_index(&with_mode(&v, mode), &[7], &Value::Real(9.0)).unwrap();
         set(
             &with_mode(&v, mode),
@@ -297,8 +303,14 @@ fn write_modes_and_const() {
         .unwrap();
     }
     assert_eq!(data(&v), vec![0.0, 1.0, 2.0, 1.0, 2.0]);
-    let e = err(set_scalar_index(&v, &[5], &Value::Real(1.0)));
-    assert_eq!(e, "index 5 is out of bounds for dimension 0 of size 5");
+    for mode in [Mode::Checked, Mode::Unchecked] {
+        let e = err(set_scalar_index(
+            &with_mode(&v, mode),
+            &[5],
+            &Value::Real(1.0),
+        ));
+        assert_eq!(e, "index 5 is out of bounds for dimension 0 of size 5");
+    }
     assert!(set(
         &with_mode(&v, Mode::Checked),
         &[i(-1)],

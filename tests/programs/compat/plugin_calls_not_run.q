@@ -1,0 +1,21 @@
+% Calls of an unavailable plugin's functions (known ones, and any undefined function a
+% program importing a plugin calls) pass `check` with warnings and fail only when they
+% run, so the rest of the program works.
+% ==
+% stdout {
+% frames: 0
+% done 6
+% }
+import "Quasar.Video.dll"
+function [] = show_frames(n, live)
+    if live
+        stream = vidopen("camera.avi")
+        for k = 0..n-1
+            frame = vidreadframe(stream)
+            imshow_live(frame)
+        end
+    end
+    print "frames: ", 0
+end
+show_frames(3, false)
+print "done ", sum([1, 2, 3])
