@@ -102,10 +102,11 @@ impl Client {
                     assert!(r.error.is_none(), "{:?}", r.error);
                     response = Some(start.elapsed());
                 }
-                Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
-                    if n.params["version"] == version {
-                        return (response.expect("the response comes first"), start.elapsed());
-                    }
+                Message::Notification(n)
+                    if n.method == "textDocument/publishDiagnostics"
+                        && n.params["version"] == version =>
+                {
+                    return (response.expect("the response comes first"), start.elapsed());
                 }
                 _ => {}
             }
