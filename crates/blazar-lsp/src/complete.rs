@@ -55,7 +55,8 @@ pub fn complete(a: &Analysis, offset: usize, dir: Option<&Path>) -> Vec<Completi
         }
     }
     let wanted = |name: &str| {
-        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+        name.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
     };
     let mut out = Vec::new();
     let ix = &a.doc.index;

@@ -131,8 +131,19 @@ impl State {
         let mut out = Vec::new();
         for uri in std::mem::take(&mut self.dirty) {
             let version = self.docs.get(&uri).map(|d| d.version);
-            if let Some(a) = self.analysis(&uri) {
-                out.push((uri, version, a.checked().diagnostics.clone()));
+            // A bug while checking must not stop the server: that version gets none.
+            let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.analysis(&uri).map(|a| a.checked().diagnostics.clone())
+            }));
+            match checked {
+                Ok(Some(diagnostics)) => out.push((uri, version, diagnostics)),
+                Ok(None) => {}
+                Err(_) => {
+                    if let Some(doc) = self.docs.get_mut(&uri) {
+                        doc.analysis = None;
+                        doc.stale = true;
+                    }
+                }
             }
         }
         out

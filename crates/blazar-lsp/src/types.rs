@@ -9,6 +9,36 @@ use std::collections::HashMap;
 /// Types by the span (`lo`, `hi`) of an assignment's target or a `for` statement.
 pub type TypeMap = HashMap<(u32, u32), Ty>;
 
+/// Globals (the script's variables) are known to `expr_type` as locals from here on.
+const GLOBAL: u32 = 1 << 30;
+
+/// The slot `expr_type` knows a variable by.
+fn slot(v: Var) -> u32 {
+    match v {
+        Var::Local(s) => s,
+        Var::Global(g) => GLOBAL + g,
+    }
+}
+
+/// `e` with its globals renamed to their slots from [`GLOBAL`] on, in the parts
+/// `expr_type` reads.
+fn localize(e: &Expr) -> Expr {
+    let kind = match &e.kind {
+        ExprKind::Var(v) => ExprKind::Var(Var::Local(slot(*v))),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(localize(a))),
+        ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(*op, Box::new(localize(a)), Box::new(localize(b)))
+        }
+        ExprKind::Ternary(c, a, b) => ExprKind::Ternary(
+            Box::new(localize(c)),
+            Box::new(localize(a)),
+            Box::new(localize(b)),
+        ),
+        other => other.clone(),
+    };
+    Expr { kind, span: e.span }
+}
+
 pub fn collect(p: &Program) -> TypeMap {
     let mut out = TypeMap::new();
     for f in &p.functions {
@@ -51,19 +81,12 @@ pub fn collect(p: &Program) -> TypeMap {
 fn declared(b: &[Stmt], known: &mut Vec<Param>) {
     for s in b {
         match &s.kind {
-            StmtKind::Declare {
-                var: Var::Local(slot),
-                ty,
-            } => push(known, *slot, ty, s.span),
+            StmtKind::Declare { var, ty } => push(known, slot(*var), ty, s.span),
             StmtKind::Assign {
                 target,
                 ty: Some(ty),
                 ..
-            } if target.path.is_empty() => {
-                if let Var::Local(slot) = target.var {
-                    push(known, slot, ty, s.span)
-                }
-            }
+            } if target.path.is_empty() => push(known, slot(target.var), ty, s.span),
             _ => each_block(s, |b| declared(b, known)),
         }
     }
@@ -93,7 +116,8 @@ fn each_block(s: &Stmt, mut f: impl FnMut(&[Stmt])) {
         | StmtKind::While { body, .. }
         | StmtKind::Repeat { body, .. } => f(body),
         StmtKind::Match { arms, .. } => arms.iter().for_each(|(_, b)| f(b)),
-        StmtKind::Parallel(_) | StmtKind::Rewritten(_) => {}
+        // A loop the parallelizer made a kernel: as written.
+        StmtKind::Parallel(p) => f(std::slice::from_ref(&p.serial)),
         _ => {}
     }
 }
@@ -125,9 +149,7 @@ impl Walk<'_> {
                     Some(a) => a.ty.clone(),
                     None => self.value(value),
                 };
-                if let Var::Local(slot) = target.var {
-                    self.by_slot.entry(slot).or_default().push(t.clone());
-                }
+                self.slot_type(target.var, t.clone());
                 self.out.insert((target.span.lo, target.span.hi), t);
             }
             StmtKind::ForRange {
@@ -142,12 +164,8 @@ impl Walk<'_> {
                 } else {
                     Ty::Unknown
                 };
-                if let StmtKind::ForRange {
-                    var: Var::Local(slot),
-                    ..
-                } = &s.kind
-                {
-                    self.by_slot.entry(*slot).or_default().push(t.clone());
+                if let StmtKind::ForRange { var, .. } = &s.kind {
+                    self.slot_type(*var, t.clone());
                 }
                 self.out.insert((s.span.lo, s.span.hi), t);
             }
@@ -173,9 +191,7 @@ impl Walk<'_> {
     }
 
     fn slot_type(&mut self, v: Var, t: Ty) {
-        if let Var::Local(slot) = v {
-            self.by_slot.entry(slot).or_default().push(t);
-        }
+        self.by_slot.entry(slot(v)).or_default().push(t);
     }
 
     fn value(&self, e: &Expr) -> Ty {
@@ -199,7 +215,7 @@ impl Walk<'_> {
                 .filter(|f| f.outputs.len() == 1)
                 .and_then(|f| f.outputs[0].ty.as_ref())
                 .map_or(Ty::Unknown, |a| a.ty.clone()),
-            _ => blazar_hir::expr_type(e, self.known),
+            _ => blazar_hir::expr_type(&localize(e), self.known),
         }
     }
 }

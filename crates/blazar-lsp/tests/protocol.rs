@@ -20,6 +20,10 @@ w = scale(v, 2.0)
 z = twice(3)
 f = (a : int) -> 2 * a
 print sum(w), z, f(2)
+h = 1.5 * n
+for i = 0..n - 1
+    m = i * 2
+end
 "#;
 
 const HELPER: &str = "function y = twice(x)\n    y = 2 * x\nend\n";
@@ -181,6 +185,13 @@ fn hover_shows_inferred_types_signatures_and_builtins() {
         h.contains("function y = twice(x)") && h.contains("helper.q"),
         "{h}"
     );
+    // Through other variables of the script and a loop (one the parallelizer takes).
+    let h = hover_text(&mut c, &uri, 13, 0);
+    assert!(h.contains("h : scalar"), "{h}");
+    let h = hover_text(&mut c, &uri, 14, 4);
+    assert!(h.contains("i : int"), "{h}");
+    let h = hover_text(&mut c, &uri, 15, 4);
+    assert!(h.contains("m : int"), "{h}");
     // Nothing on a number.
     assert_eq!(c.request("textDocument/hover", at(&uri, 7, 4)), Value::Null);
     c.shutdown();
@@ -238,7 +249,7 @@ fn completion_offers_scope_builtins_keywords_fields_and_modules() {
     // While typing `sc` on a new last line (a line that does not parse yet).
     let text = format!("{MAIN}q = sc");
     set_text(&mut c, &uri, 2, &text);
-    let got = labels(&c.request("textDocument/completion", at(&uri, 13, 6)));
+    let got = labels(&c.request("textDocument/completion", at(&uri, 17, 6)));
     for want in ["scale", "scalar"] {
         assert!(
             got.contains(&want.to_string()),
@@ -249,7 +260,7 @@ fn completion_offers_scope_builtins_keywords_fields_and_modules() {
     // Names in scope, imported functions, builtins and keywords.
     let text = format!("{MAIN}q = ");
     set_text(&mut c, &uri, 3, &text);
-    let got = labels(&c.request("textDocument/completion", at(&uri, 13, 4)));
+    let got = labels(&c.request("textDocument/completion", at(&uri, 17, 4)));
     for want in [
         "n",
         "w",
@@ -289,14 +300,14 @@ fn signature_help_follows_the_argument_being_typed() {
     let (mut c, uri, _) = setup("signature");
     let text = format!("{MAIN}q = scale(v, ");
     set_text(&mut c, &uri, 2, &text);
-    let s = c.request("textDocument/signatureHelp", at(&uri, 13, 15));
+    let s = c.request("textDocument/signatureHelp", at(&uri, 17, 15));
     assert_eq!(s["signatures"][0]["label"], "scale(x : vec, k : scalar)");
     assert_eq!(s["activeParameter"], 1);
     assert_eq!(s["signatures"][0]["documentation"], "Scales a vector by k.");
     // A builtin, first argument; a nested call's parentheses are skipped.
     let text = format!("{MAIN}q = zeros(size(v, 0)");
     set_text(&mut c, &uri, 3, &text);
-    let s = c.request("textDocument/signatureHelp", at(&uri, 13, 21));
+    let s = c.request("textDocument/signatureHelp", at(&uri, 17, 21));
     let label = s["signatures"][0]["label"].as_str().unwrap();
     assert!(label.starts_with("zeros("), "{label}");
     assert_eq!(s["activeParameter"], 0);
@@ -337,6 +348,9 @@ fn document_symbols_outline_the_file() {
             ("w".into(), variable),
             ("z".into(), variable),
             ("f".into(), variable),
+            ("h".into(), variable),
+            ("i".into(), variable),
+            ("m".into(), variable),
         ]
     );
     let scale = &s[0];
