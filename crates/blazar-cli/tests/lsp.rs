@@ -3,7 +3,7 @@
 //! their `Content-Length` headers.
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 fn send(to: &mut impl Write, msg: Value) {
