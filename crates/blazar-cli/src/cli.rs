@@ -58,6 +58,10 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
     /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
     Test(crate::test_cmd::TestArgs),
+    /// The language server: the Language Server Protocol on standard input and output
+    /// (diagnostics as `check` gives them, hover, definition, completion, signature
+    /// help, document symbols), for editors (`docs/editors.md`).
+    Lsp,
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file, `-` for standard input).
@@ -196,6 +200,13 @@ pub fn main(cli: Cli) -> ExitCode {
         }) => emit_kir(&file, double, what, fuse_min, after.as_deref()),
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Test(args)) => crate::test_cmd::main(args),
+        Some(Command::Lsp) => match blazar_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("blazar: error: lsp: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Command::Check {
             file,
             format: Format::Json,

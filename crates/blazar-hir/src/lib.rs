@@ -23,6 +23,8 @@ pub mod visit;
 
 pub use check::check_program;
 pub use hir::*;
+/// The local type inference of expressions (hover in the language server).
+pub use infer::expr_type;
 pub use lower::{lower_program, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

@@ -23,7 +23,7 @@ mod loops;
 mod precheck;
 mod profile;
 mod source;
-mod stdlib;
+pub mod stdlib;
 mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};

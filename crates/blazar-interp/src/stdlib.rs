@@ -41,6 +41,11 @@ pub fn module(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// The file names of the bundled modules (`"imfilter.q"`), for completion of imports.
+pub fn module_names() -> impl Iterator<Item = &'static str> {
+    MODULES.iter().map(|(n, _)| *n)
+}
+
 /// Whether an import names a .NET plugin.
 pub fn is_plugin(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".dll")

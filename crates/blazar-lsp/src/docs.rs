@@ -1,0 +1,98 @@
+//! Documentation of builtins for hover, completion and signature help.
+//!
+//! [`doc_for`] is the one place the server asks. Until the documentation registry of
+//! builtins exists, it answers from what Blazar knows today: the builtin table's
+//! argument counts, and a line for each function the interpreter implements itself.
+//! Wiring the registry in means changing this function only.
+
+use blazar_runtime::builtins;
+
+/// What the server shows for a builtin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Doc {
+    /// `zeros(a1[, a2, ...])`
+    pub signature: String,
+    /// The parameters of the signature, in order (for signature help).
+    pub params: Vec<String>,
+    /// A paragraph of Markdown (may be empty).
+    pub summary: String,
+}
+
+/// Functions the interpreter implements itself (not in the builtin table), with their
+/// parameters and a summary.
+const INTRINSICS: &[(&str, &[&str], &str)] = &[
+    ("print", &["values..."], "Prints its arguments on one line."),
+    ("type", &["x", "T"], "With one argument, the type of `x` as a string; with two, whether `x` has type `T`."),
+    ("error", &["message"], "Stops the program with a located error."),
+    ("assert", &["cond"], "Stops the program with a located error when `cond` is false."),
+    ("parallel_do", &["dims", "args...", "kernel"], "Launches `kernel` once per position of `dims`, passing `args` and the special parameters it declares (`pos`, `blkpos`, ...)."),
+    ("serial_do", &["dims", "args...", "kernel"], "Runs `kernel` once per position of `dims`, in order, on the host."),
+    ("syncthreads", &[], "A barrier between the threads of a block (kernel code)."),
+    ("max_block_size", &["kernel", "dims"], "The largest block shape `kernel` can be launched with."),
+    ("opt_block_size", &["kernel", "dims"], "A good block shape for `kernel` over `dims`."),
+    ("shared", &["dims..."], "Shared memory of a block (kernel code)."),
+    ("shared_zeros", &["dims..."], "Zero-filled shared memory of a block (kernel code)."),
+    ("isdefined", &["name"], "Whether a variable of that name is defined."),
+];
+
+/// The documentation of builtin or intrinsic `name`, if it is one.
+pub fn doc_for(name: &str) -> Option<Doc> {
+    if let Some(&(_, params, summary)) = INTRINSICS.iter().find(|(n, _, _)| *n == name) {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        return Some(Doc {
+            signature: format!("{name}({})", params.join(", ")),
+            params,
+            summary: summary.to_string(),
+        });
+    }
+    let b = builtins::get(builtins::lookup(name)?);
+    let params = arity_params(b.min_args, b.max_args);
+    let signature = format!("{name}({})", params.join(", "));
+    let count = match (b.min_args, b.max_args) {
+        (lo, hi) if lo == hi => format!("{lo} argument{}", if lo == 1 { "" } else { "s" }),
+        (lo, usize::MAX) => format!("at least {lo} argument{}", if lo == 1 { "" } else { "s" }),
+        (lo, hi) => format!("{lo} to {hi} arguments"),
+    };
+    let outputs = builtins::multi(name)
+        .map(|(_, k)| format!("; up to {k} outputs (`[a, b] = {name}(...)`)"))
+        .unwrap_or_default();
+    Some(Doc {
+        signature,
+        params,
+        summary: format!("Builtin function: takes {count}{outputs}."),
+    })
+}
+
+/// Every name [`doc_for`] knows, for completion.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    INTRINSICS
+        .iter()
+        .map(|(n, _, _)| *n)
+        .chain(builtins::all().iter().map(|b| b.name))
+}
+
+/// `x1, x2, [x3]` for an argument count of 2 to 3; variadic: `x1, ...`.
+fn arity_params(lo: usize, hi: usize) -> Vec<String> {
+    let mut out: Vec<String> = (1..=lo).map(|i| format!("x{i}")).collect();
+    if hi == usize::MAX {
+        out.push("...".into());
+    } else {
+        out.extend((lo + 1..=hi).map(|i| format!("[x{i}]")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_have_a_signature_from_their_argument_counts() {
+        let d = doc_for("sqrt").unwrap();
+        assert_eq!(d.signature, "sqrt(x1)");
+        assert!(d.summary.contains("1 argument"));
+        assert!(doc_for("parallel_do").unwrap().params.len() == 3);
+        assert!(doc_for("no_such_function").is_none());
+        assert!(names().any(|n| n == "zeros") && names().any(|n| n == "print"));
+    }
+}
