@@ -67,7 +67,7 @@ impl Gen<'_> {
             names.push((i, shape[d].clone(), d));
         }
         if let Some(forms) = proven {
-            return self.proven_offset(a, &names, &forms, code);
+            return self.proven_offset(a, &names, forms, code);
         }
         let mut oks = Vec::new();
         for (i, n, d) in &names {
