@@ -31,6 +31,7 @@ pub use support::{plan, Plan, SlotKind};
 
 use crate::printer::Out;
 use crate::spell;
+use blazar_kir::affine::Ranges;
 use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -48,8 +49,9 @@ pub(crate) struct Gen<'k> {
     /// Specials used, as (kind, component) with kind 0 pos .. 4 blkcnt.
     pub specials: BTreeSet<(u8, u8)>,
     pub next_tmp: usize,
-    /// Accesses proven in range for whole rows (kernels without barriers).
-    pub proofs: range::Proofs,
+    /// Accesses proven in range for whole rows (kernels without barriers): the
+    /// kernel's range facts, once the fast copy is generated.
+    pub proofs: &'k Ranges,
     /// The last extent when rows flatten the last two `pos` components.
     pub flat: Option<u32>,
     /// Generating the fast copy of the body (proven accesses unchecked).
@@ -116,6 +118,12 @@ pub fn kernel_part(source: &str) -> Option<&str> {
     source.strip_prefix(prelude())
 }
 
+/// Range facts with no access: what the slow copy of a body consults.
+fn no_ranges() -> &'static Ranges {
+    static NONE: std::sync::OnceLock<Ranges> = std::sync::OnceLock::new();
+    NONE.get_or_init(Ranges::default)
+}
+
 /// The C++ source of kernel `k` under its support plan; `last` is the launch's last
 /// `pos` extent when it is small (rows then flatten the last two components).
 pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
@@ -132,7 +140,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         line: 0,
         specials: BTreeSet::new(),
         next_tmp: 0,
-        proofs: range::Proofs::default(),
+        proofs: no_ranges(),
         flat,
         fast: false,
         next: "bz_next".into(),
@@ -158,8 +166,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     }
     g.block(&k.body);
     let slow = std::mem::take(&mut g.o.text);
-    let names = |v: u32| g.var_base(v);
-    let proofs = range::analyse(k, &plan.slots, g.aliases, &names);
+    let proofs = k.ranges();
     if proofs.accesses.is_empty() {
         return g.assemble(&slow, None);
     }

@@ -29,13 +29,12 @@
 mod assemble;
 mod barrier;
 mod dialect;
-mod facts;
 mod kernel;
 mod memory;
 mod prelude_mem;
 mod shared;
 
-pub use facts::{block_free, written_arrays, written_params};
+pub use blazar_kir::visit::{written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;
 
 use blazar_kir::{AtomicOp, Expr, Kernel, Scalar};

@@ -5,7 +5,7 @@ use crate::binary::Binary;
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_c::cuda::{block_free, generate, written_params, CodegenOptions, Generated};
+use blazar_codegen_c::cuda::{generate, written_params, CodegenOptions, Generated};
 use blazar_kir::{Bind, Kernel, Ty};
 use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
@@ -57,7 +57,7 @@ pub struct Module {
 /// skips the positions outside ([`ragged`], `CodegenOptions::guard`).
 pub fn gpu_plan(k: &Kernel, plan: &LaunchPlan) -> LaunchPlan {
     let mut p = plan.clone();
-    if !plan.block_given && block_free(k) {
+    if !plan.block_given && k.facts().block_free {
         let r = (plan.rank as usize).clamp(1, 4);
         let b = gpu_block(&plan.data_dims[..r]);
         p.block_dims[..r].copy_from_slice(&b);
@@ -123,7 +123,7 @@ const MIN_THREADS: usize = 1 << 18;
 /// threads left still fill the GPU; 1 otherwise. Neighbouring rows then share loads
 /// in registers (stencils) and each thread has several loads in flight.
 pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
-    if plan.block_given || !block_free(k) || !(1..=3).contains(&plan.rank) {
+    if plan.block_given || !k.facts().block_free || !(1..=3).contains(&plan.rank) {
         return 1;
     }
     let r = plan.rank as usize;

@@ -247,7 +247,7 @@ pub fn build_matrix(vals: Vec<Value>, prec: Prec, _nested: bool) -> RtResult<Val
                 t = match (
                     i,
                     blazar_runtime::ops::binary_scalar(
-                        blazar_runtime::ops::BinOp::Add,
+                        blazar_ops::BinOp::Add,
                         &Value::Int(0, t),
                         &Value::Int(0, *u),
                         prec,

@@ -9,25 +9,29 @@ use blazar_runtime::ops;
 use blazar_runtime::{Array, ElemType, Value};
 use num_complex::Complex64;
 
+/// The host operator of source operator `op`: its element-wise operation (declared
+/// once in `blazar-ops`) and whether it was written with a dot. Both the host
+/// evaluator and fusion (`fuse.rs`) read it.
 #[inline(always)]
-pub fn rt_op(op: BinOp) -> ops::BinOp {
+pub fn rt_op(op: BinOp) -> ops::HostOp {
+    use ops::BinOp as O;
     match op {
-        BinOp::Add => ops::BinOp::Add,
-        BinOp::Sub => ops::BinOp::Sub,
-        BinOp::Mul => ops::BinOp::Mul,
-        BinOp::Div => ops::BinOp::Div,
-        BinOp::Pow => ops::BinOp::Pow,
-        BinOp::EMul => ops::BinOp::EMul,
-        BinOp::EDiv => ops::BinOp::EDiv,
-        BinOp::EPow => ops::BinOp::EPow,
-        BinOp::Eq => ops::BinOp::Eq,
-        BinOp::Ne => ops::BinOp::Ne,
-        BinOp::Lt => ops::BinOp::Lt,
-        BinOp::Gt => ops::BinOp::Gt,
-        BinOp::Le => ops::BinOp::Le,
-        BinOp::Ge => ops::BinOp::Ge,
-        BinOp::And => ops::BinOp::And,
-        BinOp::Or => ops::BinOp::Or,
+        BinOp::Add => O::Add.into(),
+        BinOp::Sub => O::Sub.into(),
+        BinOp::Mul => O::Mul.into(),
+        BinOp::Div => O::Div.into(),
+        BinOp::Pow => O::Pow.into(),
+        BinOp::EMul => ops::HostOp::dot(O::Mul),
+        BinOp::EDiv => ops::HostOp::dot(O::Div),
+        BinOp::EPow => ops::HostOp::dot(O::Pow),
+        BinOp::Eq => O::Eq.into(),
+        BinOp::Ne => O::Ne.into(),
+        BinOp::Lt => O::Lt.into(),
+        BinOp::Gt => O::Gt.into(),
+        BinOp::Le => O::Le.into(),
+        BinOp::Ge => O::Ge.into(),
+        BinOp::And => O::And.into(),
+        BinOp::Or => O::Or.into(),
     }
 }
 
@@ -45,17 +49,17 @@ impl<'p> Interp<'p> {
             return Ok(v);
         }
         if let (Value::Object(x), Value::Object(y)) = (a, b) {
-            if matches!(op, ops::BinOp::Eq | ops::BinOp::Ne) {
+            if matches!(op.op, ops::BinOp::Eq | ops::BinOp::Ne) {
                 // Objects are references: equal when they are the same object (every
                 // `nullptr` is the same).
                 let null = |o: &std::rc::Rc<std::cell::RefCell<blazar_runtime::Object>>| {
                     o.borrow().class.as_deref() == Some(crate::coerce::NULL_CLASS)
                 };
                 let same = std::rc::Rc::ptr_eq(x, y) || (null(x) && null(y));
-                return Ok(Value::int((same == (op == ops::BinOp::Eq)) as i64));
+                return Ok(Value::int((same == (op.op == ops::BinOp::Eq)) as i64));
             }
         }
-        if op == ops::BinOp::Mul {
+        if op.is_matrix_product() {
             if let Some(r) = self.device_op(crate::ArrayOp::MatMul, &[a, b]) {
                 return r.map_err(|m| crate::RunError::new(span, m));
             }

@@ -191,24 +191,12 @@ impl<'p> Interp<'p> {
                     }
                 }
                 let y = self.operand(b, frame, f)?;
-                let host = match op {
-                    BinOp::Add => Some(KBinOp::Add),
-                    BinOp::Sub => Some(KBinOp::Sub),
-                    BinOp::Mul if self.scalar_side(&x) || self.scalar_side(&y) => Some(KBinOp::Mul),
-                    BinOp::EMul => Some(KBinOp::Mul),
-                    BinOp::Div | BinOp::EDiv => Some(KBinOp::Div),
-                    BinOp::Pow | BinOp::EPow => Some(KBinOp::Pow),
-                    BinOp::Eq => Some(KBinOp::Eq),
-                    BinOp::Ne => Some(KBinOp::Ne),
-                    BinOp::Lt => Some(KBinOp::Lt),
-                    BinOp::Gt => Some(KBinOp::Gt),
-                    BinOp::Le => Some(KBinOp::Le),
-                    BinOp::Ge => Some(KBinOp::Ge),
-                    BinOp::And => Some(KBinOp::And),
-                    BinOp::Or => Some(KBinOp::Or),
-                    BinOp::Mul => None,
-                }
-                .map(Binary::Op);
+                // The host operator's element-wise operation; `*` of two arrays is
+                // the matrix product, which does not fuse.
+                let rt = crate::eval::rt_op(*op);
+                let elementwise =
+                    !rt.is_matrix_product() || self.scalar_side(&x) || self.scalar_side(&y);
+                let host = elementwise.then_some(Binary::Op(rt.op));
                 self.combine(host, [x, y], f, e.span, &|it, [x, y], span| {
                     it.binary(*op, &x, &y, span)
                 })

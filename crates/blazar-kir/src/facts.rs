@@ -2,8 +2,10 @@
 //! computed once per kernel (on first use, by [`crate::Kernel::facts`]) and shared by
 //! all of them: which variables may differ between the threads of a block
 //! (`uniform`), where a barrier or `return` sits under such a condition, whether the
-//! kernel has barriers, which arrays it writes, and which variables alias a special
-//! (`alias`).
+//! kernel has barriers, which arrays it writes, which variables alias a special
+//! (`alias`), whether its results cannot depend on the block shape (`block_free`),
+//! and, on demand ([`crate::Kernel::ranges`]), the row-level range facts of its array
+//! accesses (`affine`).
 
 use crate::{Kernel, Special, StmtKind, VarId};
 use std::collections::HashMap;
@@ -24,6 +26,10 @@ pub struct Facts {
     pub written: Vec<bool>,
     /// Variables that always hold a special when read, with that special.
     pub aliases: HashMap<VarId, Special>,
+    /// Its results cannot depend on the block shape ([`crate::props::block_free`]).
+    pub block_free: bool,
+    /// The row-level range facts, computed on first use (only row-wise backends ask).
+    ranges: OnceLock<crate::affine::Ranges>,
 }
 
 impl Facts {
@@ -40,14 +46,34 @@ impl Facts {
             has_barrier,
             written: crate::visit::written_arrays(k),
             aliases: crate::alias::kernel_aliases(k),
+            block_free: crate::props::block_free(k),
+            ranges: OnceLock::new(),
         }
     }
 }
 
+impl Kernel {
+    /// The row-level range facts of the kernel's array accesses (see [`crate::affine`]),
+    /// computed once. They name expressions and statements by address, so they belong
+    /// to this kernel only: a clone computes its own.
+    pub fn ranges(&self) -> &crate::affine::Ranges {
+        let f = self.facts();
+        f.ranges
+            .get_or_init(|| crate::affine::ranges(self, &f.aliases))
+    }
+}
+
 /// The facts of a kernel once computed. A pass that changes a kernel resets them
-/// (`blazar-passes` does after each one); they take no part in comparing kernels.
-#[derive(Clone, Debug, Default)]
+/// (`blazar-passes` does after each one); a clone starts without them (the range facts
+/// name parts of the kernel by address); they take no part in comparing kernels.
+#[derive(Debug, Default)]
 pub struct FactsCell(OnceLock<Facts>);
+
+impl Clone for FactsCell {
+    fn clone(&self) -> FactsCell {
+        FactsCell::default()
+    }
+}
 
 impl FactsCell {
     pub(crate) fn get(&self, k: &Kernel) -> &Facts {

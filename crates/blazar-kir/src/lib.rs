@@ -4,13 +4,16 @@
 //! has a concrete scalar or vector type, arrays carry element type, rank, space and
 //! boundary modes, device functions are inlined, and control flow is structured.
 //! `printer` shows a kernel as text (`blazar emit kir`); `verify` checks the typing
-//! rules after every pass in debug builds; `visit` holds the walks passes and backends share.
+//! rules after every pass in debug builds; `visit` holds the walks passes and backends
+//! share; `facts`, `affine` and `props` the analyses every backend reads.
 
+pub mod affine;
 pub mod alias;
 pub mod facts;
 pub mod fold;
 pub mod ir;
 pub mod printer;
+pub mod props;
 pub mod types;
 pub mod uniform;
 pub mod verify;

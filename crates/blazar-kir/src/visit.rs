@@ -28,6 +28,12 @@ pub fn operands<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
     }
 }
 
+/// Calls `f` on `e` and on every expression inside it, each before its operands.
+pub fn walk_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    f(e);
+    operands(e, &mut |a| walk_expr(a, f));
+}
+
 /// Whether evaluating `e` reads no array (so it may be computed for one lane alone,
 /// or hoisted).
 pub fn reads_no_array(e: &Expr) -> bool {

@@ -83,7 +83,7 @@ pub enum Promote {
 /// The scalar computation on reals, in f64 and in f32.
 #[derive(Clone, Copy, Debug)]
 pub enum Eval {
-    /// Written where the function has a rule of its own.
+    /// Written where the function has a rule of its own on reals too.
     Own,
     One(fn(f64) -> f64, fn(f32) -> f32),
     Two(fn(f64, f64) -> f64, fn(f32, f32) -> f32),
@@ -155,33 +155,126 @@ const fn row(
     }
 }
 
-/// One-argument functions with a plain C name and no rule of their own for reals.
-const fn libm1(f: MathFn, name: &'static str, sig: Sig, fuse: Fuse) -> MathDef {
-    row(f, name, 1, sig, P, E, fuse, Some(name))
+/// One-argument functions of the C math library: on reals the library's function
+/// (`f64`, `f32`: the host's and the SIMT interpreter's real rule), with complex
+/// variants and int rules of their own (`Promote::Own`).
+const fn libm1(
+    f: MathFn,
+    name: &'static str,
+    sig: Sig,
+    fuse: Fuse,
+    f64: fn(f64) -> f64,
+    f32: fn(f32) -> f32,
+) -> MathDef {
+    row(f, name, 1, sig, P, One(f64, f32), fuse, Some(name))
 }
 
 /// Every function, in the order of [`MathFn`]'s variants.
 pub static MATH: &[MathDef] = &[
     row(Abs, "abs", 1, Sig::RealPart, P, E, Fuse::Both, Some("fabs")),
-    libm1(Sqrt, "sqrt", Sig::FloatOrComplex, Fuse::Real),
+    libm1(
+        Sqrt,
+        "sqrt",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::sqrt,
+        f32::sqrt,
+    ),
     row(Rsqrt, "rsqrt", 1, Sig::Float, P, E, Fuse::No, None),
-    libm1(Exp, "exp", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Exp2, "exp2", Sig::Float, Fuse::Real),
-    libm1(Log, "log", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Log2, "log2", Sig::Float, Fuse::Real),
-    libm1(Log10, "log10", Sig::Float, Fuse::Real),
-    libm1(Sin, "sin", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Cos, "cos", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Tan, "tan", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Asin, "asin", Sig::Float, Fuse::Real),
-    libm1(Acos, "acos", Sig::Float, Fuse::Real),
-    libm1(Atan, "atan", Sig::Float, Fuse::Real),
-    libm1(Sinh, "sinh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Cosh, "cosh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Tanh, "tanh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Floor, "floor", Sig::Float, Fuse::Real),
-    libm1(Ceil, "ceil", Sig::Float, Fuse::Real),
-    libm1(Round, "round", Sig::Float, Fuse::Real),
+    libm1(
+        Exp,
+        "exp",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::exp,
+        f32::exp,
+    ),
+    libm1(Exp2, "exp2", Sig::Float, Fuse::Real, f64::exp2, f32::exp2),
+    libm1(
+        Log,
+        "log",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::ln,
+        f32::ln,
+    ),
+    libm1(Log2, "log2", Sig::Float, Fuse::Real, f64::log2, f32::log2),
+    libm1(
+        Log10,
+        "log10",
+        Sig::Float,
+        Fuse::Real,
+        f64::log10,
+        f32::log10,
+    ),
+    libm1(
+        Sin,
+        "sin",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::sin,
+        f32::sin,
+    ),
+    libm1(
+        Cos,
+        "cos",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::cos,
+        f32::cos,
+    ),
+    libm1(
+        Tan,
+        "tan",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::tan,
+        f32::tan,
+    ),
+    libm1(Asin, "asin", Sig::Float, Fuse::Real, f64::asin, f32::asin),
+    libm1(Acos, "acos", Sig::Float, Fuse::Real, f64::acos, f32::acos),
+    libm1(Atan, "atan", Sig::Float, Fuse::Real, f64::atan, f32::atan),
+    libm1(
+        Sinh,
+        "sinh",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::sinh,
+        f32::sinh,
+    ),
+    libm1(
+        Cosh,
+        "cosh",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::cosh,
+        f32::cosh,
+    ),
+    libm1(
+        Tanh,
+        "tanh",
+        Sig::FloatOrComplex,
+        Fuse::Real,
+        f64::tanh,
+        f32::tanh,
+    ),
+    libm1(
+        Floor,
+        "floor",
+        Sig::Float,
+        Fuse::Real,
+        f64::floor,
+        f32::floor,
+    ),
+    libm1(Ceil, "ceil", Sig::Float, Fuse::Real, f64::ceil, f32::ceil),
+    libm1(
+        Round,
+        "round",
+        Sig::Float,
+        Fuse::Real,
+        f64::round,
+        f32::round,
+    ),
     row(
         Frac,
         "frac",

@@ -39,7 +39,46 @@ pub enum BinOp {
     Shr,
 }
 
+impl UnOp {
+    /// The operator as Quasar source writes it (bit negation: the builtin's name).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+            UnOp::BitNot => "not",
+        }
+    }
+}
+
 impl BinOp {
+    /// The operator as Quasar source writes it: the operator, or for an operation that
+    /// only a builtin names, the builtin's name (`mod`, `min`, `and`, `shl`, ...).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Pow => "^",
+            BinOp::Rem => "mod",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+            BinOp::BitAnd => "and",
+            BinOp::BitOr => "or",
+            BinOp::BitXor => "xor",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+        }
+    }
+
     /// The operator a two-argument builtin names (`min max mod pow and or xor shl shr`).
     pub fn from_builtin(name: &str) -> Option<BinOp> {
         Some(match name {

@@ -23,67 +23,43 @@ use num_complex::Complex64;
 
 type C = Complex64;
 
-/// Binary operators.
+pub use blazar_ops::{BinOp, UnOp};
+
+/// A binary operator of host code as written: its element-wise operation (declared
+/// once, in `blazar-ops`) and whether it was written with a dot (`.*`, `./`, `.^`).
+/// `*` without a dot is the matrix product of two arrays (element-wise otherwise);
+/// `/` and `^` are element-wise with or without the dot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    Add,
-    Sub,
-    /// `*`: matrix product of two arrays, element-wise otherwise.
-    Mul,
-    /// `/`: always element-wise.
-    Div,
-    /// `^`: always element-wise.
-    Pow,
-    EMul,
-    EDiv,
-    EPow,
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    And,
-    Or,
+pub struct HostOp {
+    pub op: BinOp,
+    pub dotted: bool,
 }
 
-/// Unary operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnOp {
-    Neg,
-    Not,
-}
+impl HostOp {
+    /// The dotted operator of `op` (`.*`, `./`, `.^`).
+    pub const fn dot(op: BinOp) -> HostOp {
+        HostOp { op, dotted: true }
+    }
 
-impl BinOp {
+    /// `*` of two arrays: the matrix product.
+    pub fn is_matrix_product(self) -> bool {
+        self.op == BinOp::Mul && !self.dotted
+    }
+
     /// The operator as written in source.
     pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Pow => "^",
-            BinOp::EMul => ".*",
-            BinOp::EDiv => "./",
-            BinOp::EPow => ".^",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Gt => ">",
-            BinOp::Le => "<=",
-            BinOp::Ge => ">=",
-            BinOp::And => "&&",
-            BinOp::Or => "||",
+        match (self.op, self.dotted) {
+            (BinOp::Mul, true) => ".*",
+            (BinOp::Div, true) => "./",
+            (BinOp::Pow, true) => ".^",
+            (op, _) => op.symbol(),
         }
     }
 }
 
-impl UnOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnOp::Neg => "-",
-            UnOp::Not => "!",
-        }
+impl From<BinOp> for HostOp {
+    fn from(op: BinOp) -> HostOp {
+        HostOp { op, dotted: false }
     }
 }
 
@@ -96,15 +72,16 @@ fn b2f(b: bool) -> f64 {
     }
 }
 
-/// A real scalar operation, rounded to `prec`.
+/// A real scalar operation, rounded to `prec`; `None` for an operation that is no
+/// operator of host code (`mod`, `min`, bit operations: builtins).
 #[inline(always)]
-fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> f64 {
-    match op {
+fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> Option<f64> {
+    Some(match op {
         BinOp::Add => prec.round(x + y),
         BinOp::Sub => prec.round(x - y),
-        BinOp::Mul | BinOp::EMul => prec.round(x * y),
-        BinOp::Div | BinOp::EDiv => prec.round(x / y),
-        BinOp::Pow | BinOp::EPow => prec.round(x.powf(y)),
+        BinOp::Mul => prec.round(x * y),
+        BinOp::Div => prec.round(x / y),
+        BinOp::Pow => prec.round(x.powf(y)),
         BinOp::Eq => b2f(x == y),
         BinOp::Ne => b2f(x != y),
         BinOp::Lt => b2f(x < y),
@@ -113,7 +90,8 @@ fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> f64 {
         BinOp::Ge => b2f(x >= y),
         BinOp::And => b2f(x != 0.0 && y != 0.0),
         BinOp::Or => b2f(x != 0.0 || y != 0.0),
-    }
+        _ => return None,
+    })
 }
 
 /// The mathematical value of a stored int (u64 kept as its bit pattern).
@@ -127,15 +105,13 @@ fn int_val(v: i64, t: IntTy) -> i128 {
 }
 
 #[inline(always)]
-fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Value {
+fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Option<Value> {
     let r = common_int(t, u);
-    match op {
+    Some(match op {
         BinOp::Add => Value::Int(r.wrap(x.wrapping_add(y)), r),
         BinOp::Sub => Value::Int(r.wrap(x.wrapping_sub(y)), r),
-        BinOp::Mul | BinOp::EMul => Value::Int(r.wrap(x.wrapping_mul(y)), r),
-        BinOp::Div | BinOp::EDiv | BinOp::Pow | BinOp::EPow => {
-            Value::Real(real_scalar(op, t.to_f64(x), u.to_f64(y), prec))
-        }
+        BinOp::Mul => Value::Int(r.wrap(x.wrapping_mul(y)), r),
+        BinOp::Div | BinOp::Pow => Value::Real(real_scalar(op, t.to_f64(x), u.to_f64(y), prec)?),
         BinOp::Eq => Value::Real(b2f(int_val(x, t) == int_val(y, u))),
         BinOp::Ne => Value::Real(b2f(int_val(x, t) != int_val(y, u))),
         BinOp::Lt => Value::Real(b2f(int_val(x, t) < int_val(y, u))),
@@ -144,20 +120,23 @@ fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Valu
         BinOp::Ge => Value::Real(b2f(int_val(x, t) >= int_val(y, u))),
         BinOp::And => Value::Real(b2f(x != 0 && y != 0)),
         BinOp::Or => Value::Real(b2f(x != 0 || y != 0)),
-    }
+        _ => return None,
+    })
 }
 
-/// Fast path for two real or int scalars; `None` for any other operands.
+/// Fast path for two real or int scalars; `None` for any other operands (and for an
+/// operation that is no operator of host code).
 #[inline]
-pub fn binary_scalar(op: BinOp, a: &Value, b: &Value, prec: Prec) -> Option<Value> {
+pub fn binary_scalar(op: impl Into<HostOp>, a: &Value, b: &Value, prec: Prec) -> Option<Value> {
+    let op = op.into().op;
     match (a, b) {
-        (Value::Real(x), Value::Real(y)) => Some(Value::Real(real_scalar(op, *x, *y, prec))),
-        (Value::Int(x, t), Value::Int(y, u)) => Some(int_scalar(op, *x, *t, *y, *u, prec)),
+        (Value::Real(x), Value::Real(y)) => Some(Value::Real(real_scalar(op, *x, *y, prec)?)),
+        (Value::Int(x, t), Value::Int(y, u)) => int_scalar(op, *x, *t, *y, *u, prec),
         (Value::Real(x), Value::Int(y, u)) => {
-            Some(Value::Real(real_scalar(op, *x, u.to_f64(*y), prec)))
+            Some(Value::Real(real_scalar(op, *x, u.to_f64(*y), prec)?))
         }
         (Value::Int(x, t), Value::Real(y)) => {
-            Some(Value::Real(real_scalar(op, t.to_f64(*x), *y, prec)))
+            Some(Value::Real(real_scalar(op, t.to_f64(*x), *y, prec)?))
         }
         _ => None,
     }
@@ -282,15 +261,17 @@ impl Kernel2 for OrK {
 }
 
 /// Evaluates `a op b`.
-pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
-    if let Some(v) = binary_scalar(op, a, b, prec) {
+pub fn binary(op: impl Into<HostOp>, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
+    let host = op.into();
+    if let Some(v) = binary_scalar(host, a, b, prec) {
         return Ok(v);
     }
-    let who = Who::Op(op.symbol());
+    let who = Who::Op(host.symbol());
+    let op = host.op;
     match (op, a, b) {
         (BinOp::Eq, Value::Str(x), Value::Str(y)) => return Ok(Value::Real(b2f(x == y))),
         (BinOp::Ne, Value::Str(x), Value::Str(y)) => return Ok(Value::Real(b2f(x != y))),
-        (BinOp::Mul, Value::Array(x), Value::Array(y)) => {
+        (BinOp::Mul, Value::Array(x), Value::Array(y)) if host.is_matrix_product() => {
             if numeric_class(a).is_none() || numeric_class(b).is_none() {
                 return Err(who.bad_kinds(a, b));
             }
@@ -308,9 +289,9 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
     match op {
         BinOp::Add => elementwise::<AddK>(who, a, b, prec),
         BinOp::Sub => elementwise::<SubK>(who, a, b, prec),
-        BinOp::Mul | BinOp::EMul => elementwise::<MulK>(who, a, b, prec),
-        BinOp::Div | BinOp::EDiv => elementwise::<DivK>(who, a, b, prec),
-        BinOp::Pow | BinOp::EPow => elementwise::<PowK>(who, a, b, prec),
+        BinOp::Mul => elementwise::<MulK>(who, a, b, prec),
+        BinOp::Div => elementwise::<DivK>(who, a, b, prec),
+        BinOp::Pow => elementwise::<PowK>(who, a, b, prec),
         BinOp::Eq => elementwise::<EqK>(who, a, b, prec),
         BinOp::Ne => elementwise::<NeK>(who, a, b, prec),
         BinOp::Lt => elementwise::<LtK>(who, a, b, prec),
@@ -319,6 +300,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
         BinOp::Ge => elementwise::<GeK>(who, a, b, prec),
         BinOp::And => elementwise::<AndK>(who, a, b, prec),
         BinOp::Or => elementwise::<OrK>(who, a, b, prec),
+        _ => rt_bail!("`{}` is no operator of host code", op.symbol()),
     }
 }
 
@@ -343,7 +325,8 @@ macro_rules! map_num_buf {
     };
 }
 
-/// Evaluates `op a`. Negation keeps the element type (ints wrap); `!` gives 0/1 reals.
+/// Evaluates `op a`. Negation keeps the element type (ints wrap); `!` gives 0/1 reals;
+/// bit negation is no operator of host code (the builtin `not` is).
 pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
     let bad = || {
         crate::RtError::new(format!(
@@ -365,6 +348,7 @@ pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
                 UnOp::Neg => {
                     map_num_buf!(&arr.buf, v => v.iter().map(|&x| x.wrapping_neg_like()).collect(), cell => return Err(bad()))
                 }
+                UnOp::BitNot => return Err(bad()),
                 UnOp::Not => {
                     if arr.is_cell() {
                         return Err(bad());

@@ -13,7 +13,7 @@ impl Gen<'_> {
     /// `e` reads a `'checked` array (and so may record an error).
     pub fn has_checked(&self, e: &Expr) -> bool {
         let mut found = false;
-        visit(e, &mut |x| {
+        blazar_kir::visit::walk_expr(e, &mut |x| {
             if let ExprKind::Load { arr, .. } = &x.kind {
                 if let Some(Ty::Array(t)) = self.k.arrays.get(*arr as usize).map(|d| d.ty) {
                     found |= t.read == ReadMode::Checked;
@@ -74,32 +74,5 @@ impl Gen<'_> {
                 format!("({x})[{k}]")
             }
         }
-    }
-}
-
-/// Calls `f` on `e` and every subexpression.
-pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Var(_)
-        | ExprKind::Special(_)
-        | ExprKind::Size { .. }
-        | ExprKind::Numel(_) => {}
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::Splat(a)
-        | ExprKind::VecReduce(_, a) => visit(a, f),
-        ExprKind::Binary(_, a, b) | ExprKind::Lane(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::Select(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        ExprKind::Math(_, xs) | ExprKind::VecLit(xs) => xs.iter().for_each(|x| visit(x, f)),
-        ExprKind::Load { index, .. } => index.iter().for_each(|x| visit(x, f)),
     }
 }

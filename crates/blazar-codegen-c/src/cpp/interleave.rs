@@ -41,7 +41,7 @@ impl Gen<'_> {
             return false;
         }
         let mut ok = true;
-        super::expr::visit(e, &mut |x| {
+        blazar_kir::visit::walk_expr(e, &mut |x| {
             if let ExprKind::Load { arr, .. } = &x.kind {
                 *loads += 1;
                 ok &= self.plan.slots.get(*arr as usize) == Some(&SlotKind::Global)

@@ -42,7 +42,7 @@ impl Gen<'_> {
     ) -> String {
         let k = index.len().max(1);
         let proven = if self.fast {
-            self.proofs.accesses.get(&key).map(|(_, f)| f.clone())
+            self.proofs.forms(key)
         } else {
             None
         };
@@ -67,7 +67,7 @@ impl Gen<'_> {
             names.push((i, shape[d].clone(), d));
         }
         if let Some(forms) = proven {
-            return self.proven_offset(a, &names, &forms, code);
+            return self.proven_offset(a, &names, forms, code);
         }
         let mut oks = Vec::new();
         for (i, n, d) in &names {
@@ -115,7 +115,7 @@ impl Gen<'_> {
         &self,
         a: ArrId,
         names: &[(String, String, usize)],
-        forms: &[super::range::Aff],
+        forms: &[blazar_kir::affine::Aff],
         mut code: String,
     ) -> String {
         let n = names.len();

@@ -5,14 +5,15 @@
 //! A row is a run of consecutive threads that differ only in the last `pos` component;
 //! when the last extent is small (`Gen::flat`, e.g. the 3 channels of an image), a row
 //! covers the last two components as one flattened index `bz_f`, so that the row is
-//! long and contiguous in memory. Before each row the guard of `emit::range` decides
-//! whether the fast copy runs: there, proven accesses index without checks, and in
-//! flattened rows an access whose last two indices are `pos` plus row-invariant terms
-//! is addressed from `bz_f` directly, which the C++ compiler sees as contiguous.
+//! long and contiguous in memory. Before each row a guard made of the kernel's range
+//! facts (`blazar_kir::affine`, printed by `range`) decides whether the fast copy
+//! runs: there, proven accesses index without checks, and in flattened rows an access
+//! whose last two indices are `pos` plus row-invariant terms is addressed from `bz_f`
+//! directly, which the C++ compiler sees as contiguous.
 
-use super::range::Aff;
 use super::Gen;
 use crate::spell;
+use blazar_kir::affine::Aff;
 use blazar_kir::Ty;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -31,7 +32,7 @@ impl Gen<'_> {
 
     /// The bounds of an index over the current row.
     fn index_bounds(&self, f: &Aff) -> (String, String) {
-        let (mut lo, mut hi) = (f.lo.clone(), f.hi.clone());
+        let (mut lo, mut hi) = (self.form(&f.lo), self.form(&f.hi));
         for (c, &k) in f.coef.iter().enumerate() {
             if k == 0 {
                 continue;
@@ -73,7 +74,7 @@ impl Gen<'_> {
     pub(crate) fn row_inv(&self, f: &Aff) -> String {
         let r = self.k.rank.clamp(1, 4) as usize;
         let first_row = if self.flat.is_some() { r - 2 } else { r - 1 };
-        let mut s = f.rest.clone();
+        let mut s = self.form(&f.rest);
         for c in 0..first_row {
             if f.coef[c] != 0 {
                 let _ = write!(s, " + {}ll * (i64)bz_pos{c}", f.coef[c]);
@@ -98,7 +99,7 @@ impl Gen<'_> {
                 conds.insert(format!("({lo} >= 0)"));
                 conds.insert(format!("({hi} < (i64)({n}))"));
                 conds.insert(format!("({hi} <= 2147483647ll)"));
-                conds.extend(f.conds.iter().map(|c| format!("({c})")));
+                conds.extend(f.conds.iter().map(|c| format!("({})", self.form_cond(c))));
             }
             if let (true, Some(k)) = (self.row_access(*a, forms), self.flat) {
                 conds.insert(format!("({} == {k})", shape[forms.len() - 1]));

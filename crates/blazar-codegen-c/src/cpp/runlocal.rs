@@ -13,7 +13,7 @@ use blazar_kir::{Expr, ExprKind, Kernel, Stmt, StmtKind};
 
 /// Calls `f` on every variable `e` reads.
 fn reads(e: &Expr, f: &mut dyn FnMut(u32)) {
-    super::expr::visit(e, &mut |x| {
+    blazar_kir::visit::walk_expr(e, &mut |x| {
         if let ExprKind::Var(v) = x.kind {
             f(v);
         }

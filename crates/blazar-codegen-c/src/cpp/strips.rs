@@ -59,7 +59,7 @@ impl<'k> Gen<'k> {
     /// The loads of `e` are all proven and read none of `writes` (collected in `reads`).
     fn pure_loads(&self, e: &Expr, writes: &BTreeSet<u32>, reads: &mut BTreeSet<u32>) -> bool {
         let mut ok = true;
-        super::expr::visit(e, &mut |x| {
+        blazar_kir::visit::walk_expr(e, &mut |x| {
             if let ExprKind::Load { arr, .. } = &x.kind {
                 ok &= self
                     .proofs

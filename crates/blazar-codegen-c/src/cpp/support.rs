@@ -72,16 +72,6 @@ fn targets(b: &[Stmt], depth: u32) -> bool {
     })
 }
 
-fn assigns(b: &[Stmt], var: u32) -> bool {
-    let mut found = false;
-    walk(b, false, &mut |s, _| match &s.kind {
-        StmtKind::Assign { var: v, .. } | StmtKind::SetLane { var: v, .. } => found |= *v == var,
-        StmtKind::For { var: v, .. } => found |= *v == var,
-        _ => {}
-    });
-    found
-}
-
 /// Checks the fission rules on `b`; `loops` says, per enclosing loop, whether it holds
 /// a barrier.
 fn fission_ok(b: &[Stmt], loops: &mut Vec<bool>) -> Result<(), String> {
@@ -107,7 +97,7 @@ fn fission_ok(b: &[Stmt], loops: &mut Vec<bool>) -> Result<(), String> {
             StmtKind::While { body, .. } | StmtKind::For { body, .. } => {
                 let barrier = body.iter().any(has_barrier);
                 if let StmtKind::For { var, .. } = &s.kind {
-                    if barrier && assigns(body, *var) {
+                    if barrier && blazar_kir::props::assigns(body, *var) {
                         return Err("a loop with a barrier assigns its variable".into());
                     }
                 }

@@ -70,7 +70,7 @@ impl Dialect for Gen<'_> {
     fn special_form(&mut self, e: &Expr) -> Option<String> {
         match &e.kind {
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b)
-                if matches!(a.ty, Ty::Scalar(_)) && crate::cuda::facts::speculable(b, self.k) =>
+                if matches!(a.ty, Ty::Scalar(_)) && blazar_kir::props::speculable(b, self.k) =>
             {
                 let (x, y) = (self.expr(a), self.expr(b));
                 let c = if *op == BinOp::And { "&" } else { "|" };
@@ -112,7 +112,7 @@ impl Dialect for Gen<'_> {
             ref t,
         } = *l;
         let int = matches!(start.ty, Ty::Scalar(s) if s.is_int());
-        if int && !crate::cuda::facts::assigns(body, var) {
+        if int && !blazar_kir::props::assigns(body, var) {
             // A counted loop: the compiler can unroll it and overlap iterations.
             self.line_out(&format!("{v} = bz_lo{id};"));
             // A streaming loop of unknown trip count: 8 iterations at a time.
@@ -122,7 +122,7 @@ impl Dialect for Gen<'_> {
             let known = [start, step, end]
                 .iter()
                 .all(|e| blazar_kir::fold::const_int(e, blk, rank).is_some());
-            if !known && crate::cuda::facts::streaming(body) {
+            if !known && blazar_kir::props::streaming(body) {
                 self.line_out("#pragma unroll 8");
             }
             self.line_out(&format!(

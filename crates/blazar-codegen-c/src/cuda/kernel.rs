@@ -6,10 +6,10 @@
 //! kernel, before the first statement, so that `goto` (multi-level `break`, `return`
 //! with outputs) never jumps over an initialisation.
 
-use crate::cuda::facts::walk;
 use crate::cuda::{CodegenOptions, DynShared, Generated};
 use crate::names;
 use crate::printer::Out;
+use blazar_kir::visit::walk_stmts as walk;
 use blazar_kir::{ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -52,7 +52,7 @@ pub(crate) struct Gen<'k> {
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
-    let e = crate::cuda::shared::inline_locals(e, k);
+    let e = blazar_kir::props::inline_locals(e, k);
     blazar_kir::fold::const_int(&e, block, k.rank).map(|v| v.max(0) as usize)
 }
 
@@ -101,7 +101,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
     // over the thread's positions and are reduced once, after the run.
-    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && crate::cuda::facts::block_free(k) {
+    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && k.facts().block_free {
         // `while` loops usually run data-dependent trip counts (Mandelbrot): several
         // positions per thread would serialise their imbalance, so those keep one.
         let mut unsuited = false;
@@ -166,7 +166,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
                     elem_size,
                     dims: dims
                         .iter()
-                        .map(|e| crate::cuda::shared::inline_locals(e, k))
+                        .map(|e| blazar_kir::props::inline_locals(e, k))
                         .collect(),
                 });
             }

@@ -161,7 +161,7 @@ impl Gen<'_> {
         let line = self.line;
         for (i, e) in dims[..k].iter().enumerate() {
             let x = self.i32_of(e);
-            if crate::cuda::facts::non_negative(e) {
+            if blazar_kir::props::non_negative(e) {
                 ds.push(format!("max({x}, 0)"));
             } else {
                 self.can_fail = true;

@@ -1,9 +1,14 @@
 //! The host side of dynamic shared memory: the bytes a launch must reserve for the
 //! shared arrays whose extents are only known at run time (usually `shared(blkdim)`).
+//!
+//! This evaluation stays with the launch: it needs the launch's block shape and the
+//! values of the scalar arguments, which only the launcher has, and it is asked once
+//! per launch, not per kernel. The kernel-side part (extents with the locals assigned
+//! once inlined, `blazar_kir::props::inline_locals`) is computed when the kernel is
+//! generated and travels in `Generated::dynamic_shared`.
 
 use crate::cuda::Generated;
-use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Special, Stmt, StmtKind, Ty};
-use std::collections::HashMap;
+use blazar_kir::{BinOp, Const, Expr, ExprKind, Special, Ty};
 
 #[derive(Clone, Debug, PartialEq)]
 enum V {
@@ -103,75 +108,4 @@ pub fn dynamic_shared_bytes(
         total = total.div_ceil(16) * 16 + n.checked_mul(d.elem_size)?;
     }
     Some(total)
-}
-
-/// `e` with every local variable that the kernel assigns exactly once, at the top of
-/// its body, replaced by the value assigned (so `R = blkdim[0] + 2; shared(R, 16)` can
-/// be sized on the host). Parameters and other variables stay.
-pub(crate) fn inline_locals(e: &Expr, k: &Kernel) -> Expr {
-    let mut count: HashMap<u32, usize> = HashMap::new();
-    fn visit(b: &[Stmt], count: &mut HashMap<u32, usize>) {
-        for s in b {
-            match &s.kind {
-                StmtKind::Assign { var, .. } | StmtKind::SetLane { var, .. } => {
-                    *count.entry(*var).or_default() += 1
-                }
-                StmtKind::For { var, body, .. } => {
-                    *count.entry(*var).or_default() += 2;
-                    visit(body, count);
-                }
-                StmtKind::While { body, .. } => visit(body, count),
-                StmtKind::If { then, els, .. } => {
-                    visit(then, count);
-                    visit(els, count);
-                }
-                _ => {}
-            }
-        }
-    }
-    visit(&k.body, &mut count);
-    let params: Vec<u32> = k
-        .params
-        .iter()
-        .filter_map(|p| match p.bind {
-            Bind::Var(v) => Some(v),
-            Bind::Array(_) => None,
-        })
-        .collect();
-    let singles: HashMap<u32, &Expr> = k
-        .body
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Assign { var, value }
-                if count.get(var) == Some(&1) && !params.contains(var) =>
-            {
-                Some((*var, value))
-            }
-            _ => None,
-        })
-        .collect();
-    substitute(e, &singles, 8)
-}
-
-fn substitute(e: &Expr, singles: &HashMap<u32, &Expr>, depth: u32) -> Expr {
-    if depth == 0 {
-        return e.clone();
-    }
-    let sub = |x: &Expr| Box::new(substitute(x, singles, depth));
-    let kind = match &e.kind {
-        ExprKind::Var(v) => match singles.get(v) {
-            Some(value) => return substitute(value, singles, depth - 1),
-            None => return e.clone(),
-        },
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
-        ExprKind::Cast(a) => ExprKind::Cast(sub(a)),
-        ExprKind::Splat(a) => ExprKind::Splat(sub(a)),
-        ExprKind::Lane(a, b) => ExprKind::Lane(sub(a), sub(b)),
-        ExprKind::VecLit(xs) => {
-            ExprKind::VecLit(xs.iter().map(|x| substitute(x, singles, depth)).collect())
-        }
-        _ => return e.clone(),
-    };
-    Expr { kind, ty: e.ty }
 }

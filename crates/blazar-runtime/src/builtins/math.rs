@@ -192,6 +192,20 @@ macro_rules! unary_fn {
     };
 }
 
+/// Declares a one-argument builtin of the C math library, whose rule on reals is its
+/// row's in `blazar_ops::MATH` (complex variants and int rules are its own).
+macro_rules! libm_fn {
+    ($fname:ident, $f:ident, $int:expr, $c:expr) => {
+        fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+            let f = MathFn::$f;
+            match f.def().eval {
+                Eval::One(g, _) => map1(f.name(), &args[0], ctx.prec, g, $int, $c),
+                _ => by_row(f, ctx, args),
+            }
+        }
+    };
+}
+
 const LN2: f64 = std::f64::consts::LN_2;
 
 unary_fn!(
@@ -201,13 +215,7 @@ unary_fn!(
     IntRule::Keep(|v, t| if is_unsigned(t) { v } else { v.wrapping_abs() }),
     CRule::Real(|z| z.norm())
 );
-unary_fn!(
-    sqrt,
-    "sqrt",
-    f64::sqrt,
-    IntRule::Real,
-    CRule::Complex(|z| z.sqrt())
-);
+libm_fn!(sqrt, Sqrt, IntRule::Real, CRule::Complex(|z| z.sqrt()));
 unary_fn!(
     rsqrt,
     "rsqrt",
@@ -215,122 +223,45 @@ unary_fn!(
     IntRule::Real,
     CRule::Complex(|z| z.sqrt().inv())
 );
-unary_fn!(
-    exp,
-    "exp",
-    f64::exp,
-    IntRule::Real,
-    CRule::Complex(|z| z.exp())
-);
-unary_fn!(
+libm_fn!(exp, Exp, IntRule::Real, CRule::Complex(|z| z.exp()));
+libm_fn!(
     exp2,
-    "exp2",
-    f64::exp2,
+    Exp2,
     IntRule::Real,
     CRule::Complex(|z| (z * LN2).exp())
 );
-unary_fn!(
-    log,
-    "log",
-    f64::ln,
-    IntRule::Real,
-    CRule::Complex(|z| z.ln())
-);
-unary_fn!(
-    log2,
-    "log2",
-    f64::log2,
-    IntRule::Real,
-    CRule::Complex(|z| z.ln() / LN2)
-);
-unary_fn!(
+libm_fn!(log, Log, IntRule::Real, CRule::Complex(|z| z.ln()));
+libm_fn!(log2, Log2, IntRule::Real, CRule::Complex(|z| z.ln() / LN2));
+libm_fn!(
     log10,
-    "log10",
-    f64::log10,
+    Log10,
     IntRule::Real,
     CRule::Complex(|z| z.ln() / std::f64::consts::LN_10)
 );
-unary_fn!(
-    sin,
-    "sin",
-    f64::sin,
-    IntRule::Real,
-    CRule::Complex(|z| z.sin())
-);
-unary_fn!(
-    cos,
-    "cos",
-    f64::cos,
-    IntRule::Real,
-    CRule::Complex(|z| z.cos())
-);
-unary_fn!(
-    tan,
-    "tan",
-    f64::tan,
-    IntRule::Real,
-    CRule::Complex(|z| z.tan())
-);
-unary_fn!(
-    asin,
-    "asin",
-    f64::asin,
-    IntRule::Real,
-    CRule::Complex(|z| z.asin())
-);
-unary_fn!(
-    acos,
-    "acos",
-    f64::acos,
-    IntRule::Real,
-    CRule::Complex(|z| z.acos())
-);
-unary_fn!(
-    atan,
-    "atan",
-    f64::atan,
-    IntRule::Real,
-    CRule::Complex(|z| z.atan())
-);
-unary_fn!(
-    sinh,
-    "sinh",
-    f64::sinh,
-    IntRule::Real,
-    CRule::Complex(|z| z.sinh())
-);
-unary_fn!(
-    cosh,
-    "cosh",
-    f64::cosh,
-    IntRule::Real,
-    CRule::Complex(|z| z.cosh())
-);
-unary_fn!(
-    tanh,
-    "tanh",
-    f64::tanh,
-    IntRule::Real,
-    CRule::Complex(|z| z.tanh())
-);
-unary_fn!(
+libm_fn!(sin, Sin, IntRule::Real, CRule::Complex(|z| z.sin()));
+libm_fn!(cos, Cos, IntRule::Real, CRule::Complex(|z| z.cos()));
+libm_fn!(tan, Tan, IntRule::Real, CRule::Complex(|z| z.tan()));
+libm_fn!(asin, Asin, IntRule::Real, CRule::Complex(|z| z.asin()));
+libm_fn!(acos, Acos, IntRule::Real, CRule::Complex(|z| z.acos()));
+libm_fn!(atan, Atan, IntRule::Real, CRule::Complex(|z| z.atan()));
+libm_fn!(sinh, Sinh, IntRule::Real, CRule::Complex(|z| z.sinh()));
+libm_fn!(cosh, Cosh, IntRule::Real, CRule::Complex(|z| z.cosh()));
+libm_fn!(tanh, Tanh, IntRule::Real, CRule::Complex(|z| z.tanh()));
+libm_fn!(
     floor,
-    "floor",
-    f64::floor,
+    Floor,
     IntRule::Keep(|v, _| v),
     CRule::Complex(|z| round_parts(z, f64::floor))
 );
-unary_fn!(
+libm_fn!(
     ceil,
-    "ceil",
-    f64::ceil,
+    Ceil,
     IntRule::Keep(|v, _| v),
     CRule::Complex(|z| round_parts(z, f64::ceil))
 );
-unary_fn!(
+libm_fn!(
     round,
-    "round",
-    f64::round,
+    Round,
     IntRule::Keep(|v, _| v),
     CRule::Complex(|z| round_parts(z, f64::round))
 );

@@ -17,7 +17,7 @@ use super::math::{
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer, ElemType};
 use crate::ops::{
-    binary, complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of, BinOp,
+    binary, complex_buffer, complexes_of, int_buffer, ints_of, real_buffer, reals_of, BinOp, HostOp,
 };
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
@@ -341,7 +341,7 @@ fn cumprod(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 
 /// `dotprod(a, b)` = `sum(a .* b)` (no conjugation).
 fn dotprod(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let p = binary(BinOp::EMul, &args[0], &args[1], ctx.prec)
+    let p = binary(HostOp::dot(BinOp::Mul), &args[0], &args[1], ctx.prec)
         .map_err(|e| crate::RtError::new(format!("dotprod: {}", e.message)))?;
     reduce(Red::Sum, &p, None, ctx.prec)
 }

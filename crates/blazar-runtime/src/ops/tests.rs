@@ -94,16 +94,16 @@ fn broadcasting() {
     let r = binary(BinOp::Sub, &Value::Real(1.0), &m, S).unwrap();
     assert_eq!(arr(&r).1, vec![0.0, -1.0, -2.0, -3.0, -4.0, -5.0]);
     let col = mat(2, 1, &[100.0, 200.0]);
-    let r = binary(BinOp::EMul, &col, &vecv(&[1.0, 2.0, 3.0]), S).unwrap();
+    let r = binary(HostOp::dot(BinOp::Mul), &col, &vecv(&[1.0, 2.0, 3.0]), S).unwrap();
     assert_eq!(arr(&r).0, vec![2, 3]);
     assert_eq!(arr(&r).1, vec![100.0, 200.0, 300.0, 200.0, 400.0, 600.0]);
     // Leading dimensions line up (MATLAB's rule): per-channel weights are 1×1×3, and
     // an M×N mat against an M×N×1 cube is element by element, never M×N×M.
     let cube = Value::array(Array::from_reals(vec![2, 1, 3], vec![1.0; 6], S));
     let w = Value::array(Array::from_reals(vec![1, 1, 3], vec![1.0, 2.0, 3.0], S));
-    let r = binary(BinOp::EMul, &cube, &w, S).unwrap();
+    let r = binary(HostOp::dot(BinOp::Mul), &cube, &w, S).unwrap();
     assert_eq!(arr(&r).1, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
-    let r = binary(BinOp::EMul, &cube, &vecv(&[1.0, 2.0, 3.0]), S).unwrap();
+    let r = binary(HostOp::dot(BinOp::Mul), &cube, &vecv(&[1.0, 2.0, 3.0]), S).unwrap();
     assert_eq!(arr(&r).0, vec![2, 3, 3]);
     let gray = Value::array(Array::from_reals(vec![2, 3, 1], vec![1.0; 6], S));
     let r = binary(BinOp::Sub, &m, &gray, S).unwrap();
@@ -167,9 +167,9 @@ fn unary_ops() {
 fn image_sized_f32_chain_broadcasts_per_channel() {
     let n = 64 * 64 * 3;
     let img = Value::array(Array::new(vec![64, 64, 3], Buffer::F32(vec![0.5; n])));
-    let r = binary(BinOp::EMul, &img, &Value::Real(2.0), S).unwrap();
+    let r = binary(HostOp::dot(BinOp::Mul), &img, &Value::Real(2.0), S).unwrap();
     let r2 = binary(BinOp::Add, &r, &img, S).unwrap();
     let w = Value::array(Array::from_reals(vec![1, 1, 3], vec![1.0, 2.0, 3.0], S));
-    let r3 = binary(BinOp::EMul, &r2, &w, S).unwrap();
+    let r3 = binary(HostOp::dot(BinOp::Mul), &r2, &w, S).unwrap();
     assert_eq!(arr(&r3).1[..6], [1.5, 3.0, 4.5, 1.5, 3.0, 4.5]);
 }

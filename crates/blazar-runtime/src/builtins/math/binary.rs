@@ -8,7 +8,7 @@
 
 use super::bi;
 use crate::builtins::{Builtin, Ctx};
-use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, Kernel2, Who};
+use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, HostOp, Kernel2, Who};
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
 use blazar_ops::int::rem;
@@ -154,7 +154,7 @@ binary_fn! {
 }
 
 fn pow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    op_binary(BinOp::EPow, &args[0], &args[1], ctx.prec).map_err(|e| {
+    op_binary(HostOp::dot(BinOp::Pow), &args[0], &args[1], ctx.prec).map_err(|e| {
         crate::RtError::new(e.message.replace(
             "operator `.^` cannot be applied to",
             "pow: cannot be applied to",
