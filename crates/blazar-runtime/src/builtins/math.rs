@@ -190,6 +190,18 @@ macro_rules! unary_fn {
             map1($qname, &args[0], ctx.prec, $f, $int, $c)
         }
     };
+    // A function with an f32 variant ([`MathFn::in_f32`]): under single precision the
+    // variant computes, as in kernels (the f64 result rounded may be an ulp away).
+    ($fname:ident, $qname:literal, $f:expr, $f32:expr, $int:expr, $c:expr) => {
+        fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+            if ctx.prec == Prec::Single {
+                let g: fn(f32) -> f32 = $f32;
+                map1($qname, &args[0], ctx.prec, |x| g(x as f32) as f64, $int, $c)
+            } else {
+                map1($qname, &args[0], ctx.prec, $f, $int, $c)
+            }
+        }
+    };
 }
 
 const LN2: f64 = std::f64::consts::LN_2;
@@ -219,6 +231,7 @@ unary_fn!(
     exp,
     "exp",
     f64::exp,
+    f32::exp,
     IntRule::Real,
     CRule::Complex(|z| z.exp())
 );
@@ -226,6 +239,7 @@ unary_fn!(
     exp2,
     "exp2",
     f64::exp2,
+    f32::exp2,
     IntRule::Real,
     CRule::Complex(|z| (z * LN2).exp())
 );
@@ -233,6 +247,7 @@ unary_fn!(
     log,
     "log",
     f64::ln,
+    f32::ln,
     IntRule::Real,
     CRule::Complex(|z| z.ln())
 );
@@ -240,6 +255,7 @@ unary_fn!(
     log2,
     "log2",
     f64::log2,
+    f32::log2,
     IntRule::Real,
     CRule::Complex(|z| z.ln() / LN2)
 );
@@ -247,6 +263,7 @@ unary_fn!(
     log10,
     "log10",
     f64::log10,
+    f32::log10,
     IntRule::Real,
     CRule::Complex(|z| z.ln() / std::f64::consts::LN_10)
 );
@@ -254,6 +271,7 @@ unary_fn!(
     sin,
     "sin",
     f64::sin,
+    f32::sin,
     IntRule::Real,
     CRule::Complex(|z| z.sin())
 );
@@ -261,6 +279,7 @@ unary_fn!(
     cos,
     "cos",
     f64::cos,
+    f32::cos,
     IntRule::Real,
     CRule::Complex(|z| z.cos())
 );
@@ -268,6 +287,7 @@ unary_fn!(
     tan,
     "tan",
     f64::tan,
+    f32::tan,
     IntRule::Real,
     CRule::Complex(|z| z.tan())
 );
@@ -275,6 +295,7 @@ unary_fn!(
     asin,
     "asin",
     f64::asin,
+    f32::asin,
     IntRule::Real,
     CRule::Complex(|z| z.asin())
 );
@@ -282,6 +303,7 @@ unary_fn!(
     acos,
     "acos",
     f64::acos,
+    f32::acos,
     IntRule::Real,
     CRule::Complex(|z| z.acos())
 );
@@ -289,6 +311,7 @@ unary_fn!(
     atan,
     "atan",
     f64::atan,
+    f32::atan,
     IntRule::Real,
     CRule::Complex(|z| z.atan())
 );
@@ -296,6 +319,7 @@ unary_fn!(
     sinh,
     "sinh",
     f64::sinh,
+    f32::sinh,
     IntRule::Real,
     CRule::Complex(|z| z.sinh())
 );
@@ -303,6 +327,7 @@ unary_fn!(
     cosh,
     "cosh",
     f64::cosh,
+    f32::cosh,
     IntRule::Real,
     CRule::Complex(|z| z.cosh())
 );
@@ -310,6 +335,7 @@ unary_fn!(
     tanh,
     "tanh",
     f64::tanh,
+    f32::tanh,
     IntRule::Real,
     CRule::Complex(|z| z.tanh())
 );
@@ -408,9 +434,19 @@ unary_fn!(
 /// reals compute as reals of the program precision, complex arguments are an error.
 pub(super) fn by_row(f: MathFn, ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     match (f.def().eval, args) {
+        // Under single precision the f32 function computes, as in kernels (the f64
+        // one rounded to f32 differs from it by up to an ulp).
+        (Eval::One(_, g), [x]) if ctx.prec == Prec::Single => map1(
+            f.name(),
+            x,
+            ctx.prec,
+            |x| g(x as f32) as f64,
+            IntRule::Real,
+            CRule::None,
+        ),
         (Eval::One(g, _), [x]) => map1(f.name(), x, ctx.prec, g, IntRule::Real, CRule::None),
-        (Eval::Two(g, _), [x, y]) => {
-            crate::ops::elementwise_real(Who::Func(f.name()), g, x, y, ctx.prec)
+        (Eval::Two(g, g32), [x, y]) => {
+            crate::ops::elementwise_real(Who::Func(f.name()), g, g32, x, y, ctx.prec)
         }
         _ => Err(RtError::new(format!(
             "{}: takes {} argument(s)",
