@@ -363,9 +363,9 @@ unary_fn!(
 unary_fn!(
     saturate,
     "saturate",
-    // `clamp(x, 0, 1)`: max then min, which pass over NaN, so NaN gives 0 (as in
-    // kernels, and CUDA's `__saturatef`).
-    |x| x.max(0.0).min(1.0),
+    // As `clamp(x, 0, 1)` (max then min, which pass over NaN): NaN gives 0, as in
+    // kernels and CUDA's `__saturatef`.
+    |x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) },
     IntRule::Keep(|v, t| if t == IntTy::U64 {
         (v != 0) as i64
     } else {
