@@ -328,7 +328,11 @@ impl Builder {
         if f.def().promote != Promote::Real {
             return None;
         }
-        let c = self.real_compute(a, Some(b));
+        let c = if self.prec == Prec::Single && f.in_f32() {
+            Scalar::F32
+        } else {
+            self.real_compute(a, Some(b))
+        };
         let (x, y) = (self.cast(a, c), self.cast(b, c));
         let v = self.push(
             NodeKind::Binary(Binary::Math(f), x.0, y.0),

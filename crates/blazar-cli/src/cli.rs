@@ -100,6 +100,12 @@ pub struct RunArgs {
     /// works). Kernels the native tier does not support run on the interpreter.
     #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
     cpu_tier: CpuTierArg,
+    /// Bit-identical results on both CPU tiers: native kernels are compiled without
+    /// the vector math library (the same scalar `exp`, `sin`, ... as the interpreter),
+    /// and CUDA kernels without multiply-add contraction (CUDA's math functions keep
+    /// their own rounding). Also `BLAZAR_DETERMINISTIC=1`.
+    #[arg(long)]
+    deterministic: bool,
     /// Run kernels on the CPU but also compile every kernel specialisation with
     /// NVRTC (no GPU needed), failing on any CUDA compile error.
     #[arg(long)]
@@ -459,6 +465,11 @@ fn run(args: &RunArgs) -> ExitCode {
     let over = crate::signals::watchdog(interrupt.clone(), out.clone(), loaded.sources.clone());
     crate::oom::install(out.clone(), loaded.sources.clone());
     blazar_launch::set_compile_notes(args.verbose);
+    if args.deterministic || std::env::var("BLAZAR_DETERMINISTIC").is_ok_and(|v| v == "1") {
+        // Before the first probe of the C++ compiler (`cpu_tier`) and of NVRTC.
+        blazar_native::set_deterministic();
+        blazar_cuda::compile::set_deterministic();
+    }
     let Some(cpu_tier) = cpu_tier(args.cpu_tier) else {
         return ExitCode::from(2);
     };

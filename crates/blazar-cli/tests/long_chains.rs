@@ -135,3 +135,27 @@ fn a_kernel_of_100k_terms_in_statements_runs_without_a_long_compile() {
     let (out, _) = blazar(&["emit", "cpp"], &file);
     assert!(ok(&out).contains("runs on the SIMT interpreter (the kernel has"));
 }
+
+/// `blazar emit cuda` of a kernel summing 200,000 terms in one expression: the printer
+/// writes a chain of operators into one buffer (its text was copied into every
+/// enclosing node before, quadratic: 9 s for 100,000 terms in a debug build).
+#[test]
+fn emitting_a_kernel_of_200k_terms_takes_linear_time() {
+    let file = program(
+        "emit.q",
+        &format!(
+            "function [] = __kernel__ k(y : vec, pos : int)\n    y[pos] = {}\nendfunction\n\
+             y = zeros(4)\nparallel_do(4, y, k)\nprint y\n",
+            sum_of("pos", 200_000)
+        ),
+    );
+    for what in ["cuda", "cpp"] {
+        let (out, took) = blazar(&["emit", what], &file);
+        let text = ok(&out);
+        assert!(took < SLOW, "emit {what} took {took:?}");
+        if what == "cuda" {
+            // Every term printed: `pos` is at least one character and ` + `.
+            assert!(text.len() > 200_000 * 4, "{} bytes", text.len());
+        }
+    }
+}

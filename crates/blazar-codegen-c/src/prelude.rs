@@ -218,6 +218,12 @@ template<typename D, typename S> BZ_FN D bz_cast(S x) {
     // and then leaves a comparison's loop (`x > 128` as 0/1 reals) unvectorised.
     return x ? (D)1 : (D)0;
 #endif
+  } else if constexpr (bz_t<D>::is_float && bz_t<S>::is_int) {
+    // GCC folds `(float)(int)x` to `trunc(x)` under -fno-trapping-math, which keeps the
+    // sign of a zero (`int8(-0.0)` would become -0.0, and `1 / int8(-0.0)` -Inf): the
+    // select gives +0, as every int converted to a real is.
+    const D r = (D)x;
+    return r == (D)0 ? (D)0 : r;
   } else if constexpr (bz_t<D>::is_int && bz_t<S>::is_float) {
     if (x != x) return (D)0;
     if (x <= (S)bz_lim<D>::lo()) return bz_lim<D>::lo();
@@ -259,6 +265,14 @@ template<typename T> BZ_FN T bz_rem(T a, T b) {
   return (T)(a % b);
 }
 template<typename T> BZ_FN T bz_ipow(T a, T b) { return bz_cast<T>(pow((f64)a, (f64)b)); }
+// `a ^ b` on reals as the host computes it: in f64, rounded once to the type (f32
+// `powf` is up to 1 ulp away from that). GCC turns `pow(x, 0.5)` into `sqrt(x)`, which
+// differs at -0 and -Inf (C's pow gives +0 and +Inf there): the select puts them back.
+template<typename T> BZ_FN T bz_pow(T a, T b) {
+  const f64 x = (f64)a, y = (f64)b;
+  const f64 r = pow(x, y);
+  return (T)(y == 0.5 && (x == 0.0 || x == -(f64)BZ_F64_HI) ? fabs(x) : r);
+}
 template<typename T> BZ_FN T bz_min(T a, T b) {
   if constexpr (bz_t<T>::is_float) return fmin(a, b); else return b < a ? b : a;
 }
@@ -317,7 +331,7 @@ template<int OP, typename T> BZ_FN T bz_combine(T a, T x) {
   else if constexpr (OP == 4) {
     if constexpr (bz_t<T>::is_int) return bz_ipow(a, x);
     else if constexpr (bz_t<T>::is_complex) return bz_cpow(a, x);
-    else return pow(a, x);
+    else return bz_pow(a, x);
   }
   else if constexpr (OP == 5) { if constexpr (bz_t<T>::is_complex) return a; else return bz_min(a, x); }
   else if constexpr (OP == 6) { if constexpr (bz_t<T>::is_complex) return a; else return bz_max(a, x); }

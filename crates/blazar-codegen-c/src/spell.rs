@@ -35,8 +35,7 @@ pub fn binary(op: BinOp, s: Scalar, a: &str, b: &str) -> String {
         Div => format!("({a} / {b})"),
         Pow if int => format!("bz_ipow({a}, {b})"),
         Pow if cx => format!("bz_cpow({a}, {b})"),
-        Pow if f64 => format!("pow({a}, {b})"),
-        Pow => format!("powf({a}, {b})"),
+        Pow => format!("bz_pow({a}, {b})"),
         Rem if int => format!("bz_rem({a}, {b})"),
         Rem if f32 => format!("fmodf({a}, {b})"),
         Rem if f64 => format!("fmod({a}, {b})"),
@@ -149,57 +148,85 @@ pub fn math(f: MathFn, s: Scalar, args: &[String]) -> String {
 }
 
 /// The operator nodes both C++ emitters spell alike (unary, binary, cast, select and
-/// math functions, on scalars or lane by lane on vectors), given the spelling of the
-/// operands (`sub`) and the capture of the lane lambdas (`[]` on the device, `[&]` on
-/// the host); `None` for every other node.
-pub fn operator(e: &Expr, capture: &str, sub: &mut dyn FnMut(&Expr) -> String) -> Option<String> {
-    let m1 =
-        |v: &str, body: String| format!("bz_map1({v}, {capture}(auto x) {{ return {body}; }})");
-    let m2 = |a: &str, b: &str, body: String| {
-        format!("bz_map2({a}, {b}, {capture}(auto x, auto y) {{ return {body}; }})")
+/// math functions, on scalars or lane by lane on vectors), written into `out`, given
+/// how to write an operand (`sub`) and the capture of the lane lambdas (`[]` on the
+/// device, `[&]` on the host); `false` (nothing written) for every other node.
+///
+/// Each node's own text is spelled with placeholders for its operands, then copied
+/// with each placeholder replaced by the operand written in place: the text of a chain
+/// of N operators is written once (linear time), not copied into each enclosing node.
+pub fn operator(
+    e: &Expr,
+    capture: &str,
+    out: &mut String,
+    sub: &mut dyn FnMut(&Expr, &mut String),
+) -> bool {
+    let ph = |i: usize| HOLE[i].to_string();
+    let m1 = |body: String| format!("bz_map1({}, {capture}(auto x) {{ return {body}; }})", ph(0));
+    let m2 = |body: String| {
+        format!(
+            "bz_map2({}, {}, {capture}(auto x, auto y) {{ return {body}; }})",
+            ph(0),
+            ph(1)
+        )
     };
-    Some(match &e.kind {
-        ExprKind::Unary(op, a) => {
-            let x = sub(a);
+    let (template, operands): (String, Vec<&Expr>) = match &e.kind {
+        ExprKind::Unary(op, a) => (
             match a.ty {
-                Ty::Vector(s, _) => m1(&x, unary(*op, s, "x")),
-                t => unary(*op, t.elem(), &x),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let (x, y) = (sub(a), sub(b));
+                Ty::Vector(s, _) => m1(unary(*op, s, "x")),
+                t => unary(*op, t.elem(), &ph(0)),
+            },
+            vec![a],
+        ),
+        ExprKind::Binary(op, a, b) => (
             match a.ty {
-                Ty::Vector(s, _) => m2(&x, &y, binary(*op, s, "x", "y")),
-                t => binary(*op, t.elem(), &x, &y),
-            }
-        }
+                Ty::Vector(s, _) => m2(binary(*op, s, "x", "y")),
+                t => binary(*op, t.elem(), &ph(0), &ph(1)),
+            },
+            vec![a, b],
+        ),
         ExprKind::Cast(a) => {
-            let x = sub(a);
             let (from, to) = (a.ty.elem(), e.ty.elem());
-            match a.ty {
-                Ty::Vector(..) if from != to => m1(&x, cast(to, from, "x")),
-                _ => cast(to, from, &x),
-            }
+            let t = match a.ty {
+                Ty::Vector(..) if from != to => m1(cast(to, from, "x")),
+                _ => cast(to, from, &ph(0)),
+            };
+            (t, vec![a])
         }
         ExprKind::Select(c, a, b) => {
-            let (cc, x, y) = (sub(c), sub(a), sub(b));
-            match c.ty {
-                Ty::Vector(..) => format!("bz_vsel({cc}, {x}, {y})"),
-                _ => format!("({cc} ? {x} : {y})"),
-            }
+            let t = match c.ty {
+                Ty::Vector(..) => format!("bz_vsel({}, {}, {})", ph(0), ph(1), ph(2)),
+                _ => format!("({} ? {} : {})", ph(0), ph(1), ph(2)),
+            };
+            (t, vec![c, a, b])
         }
         ExprKind::Math(f, args) => {
-            let xs: Vec<String> = args.iter().map(|a| sub(a)).collect();
             let first = args.first().map_or(Ty::BOOL, |a| a.ty);
-            match (first, xs.as_slice()) {
-                (Ty::Vector(s, _), [x]) => m1(x, math(*f, s, &["x".into()])),
-                (Ty::Vector(s, _), [x, y]) => m2(x, y, math(*f, s, &["x".into(), "y".into()])),
-                (t, _) => math(*f, t.elem(), &xs),
-            }
+            let t = match (first, args.len()) {
+                (Ty::Vector(s, _), 1) => m1(math(*f, s, &["x".into()])),
+                (Ty::Vector(s, _), 2) => m2(math(*f, s, &["x".into(), "y".into()])),
+                (t, n) => math(
+                    *f,
+                    t.elem(),
+                    &(0..n.min(HOLE.len())).map(ph).collect::<Vec<_>>(),
+                ),
+            };
+            (t, args.iter().collect())
         }
-        _ => return None,
-    })
+        _ => return false,
+    };
+    for c in template.chars() {
+        match HOLE.iter().position(|&h| h == c) {
+            Some(i) => sub(operands[i], out),
+            None => out.push(c),
+        }
+    }
+    true
 }
+
+/// Placeholders for operands in [`operator`]'s templates: private-use characters,
+/// which no spelling contains.
+const HOLE: [char; 4] = ['\u{E000}', '\u{E001}', '\u{E002}', '\u{E003}'];
 
 /// The binary operator that folds the lanes of a vector reduction.
 pub fn reduce_op(r: VecReduce) -> BinOp {

@@ -43,7 +43,7 @@ fn snapshot(name: &str, text: &str) {
 fn gamma_snapshot() {
     let text = kernel_text(&common::gamma());
     assert!(text.contains("bz_idx<2>("), "mirror reads use mode 2");
-    assert!(text.contains("powf("));
+    assert!(text.contains("bz_pow("));
     assert!(text.contains("#line 12 \"test.q\""));
     snapshot("gamma", &text);
 }

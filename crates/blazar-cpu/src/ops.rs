@@ -125,7 +125,8 @@ macro_rules! arith_float {
             #[inline(always)] fn sub(self, b: Self) -> Self { self - b }
             #[inline(always)] fn mul(self, b: Self) -> Self { self * b }
             #[inline(always)] fn div(self, b: Self) -> Self { self / b }
-            #[inline(always)] fn pow(self, b: Self) -> Self { self.powf(b) }
+            // In f64, rounded once (as the host; f32 `powf` is up to 1 ulp away).
+            #[inline(always)] fn pow(self, b: Self) -> Self { (self as f64).powf(b as f64) as $t }
             #[inline(always)] fn rem(self, b: Self) -> Self { self % b }
             #[inline(always)] fn min(self, b: Self) -> Self { <$t>::min(self, b) }
             #[inline(always)] fn max(self, b: Self) -> Self { <$t>::max(self, b) }

@@ -24,9 +24,24 @@ pub fn nvrtc_version() -> Result<(i32, i32), String> {
     Ok((major, minor))
 }
 
+/// Set by [`set_deterministic`] (`blazar run --deterministic`).
+static DETERMINISTIC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Compile kernels as close to the CPU's results as CUDA allows: no multiply-add
+/// contraction (`-fmad=false`), so `+ - * /` and `sqrt` round as on the CPU (NVRTC's
+/// defaults already keep division and square roots exact and denormals). CUDA's own
+/// math library (`exp`, `sin`, `pow`, ...) still differs from glibc's by its documented
+/// ulp bounds. The options are part of the cache key.
+pub fn set_deterministic() {
+    DETERMINISTIC.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The options of a compilation for `sm_{arch}` (e.g. 90).
 pub fn options(arch: u32) -> Vec<String> {
     let mut o: Vec<String> = NVRTC_OPTIONS.iter().map(|s| s.to_string()).collect();
+    if DETERMINISTIC.load(std::sync::atomic::Ordering::Relaxed) {
+        o.push("-fmad=false".into());
+    }
     o.push(format!("-arch=sm_{arch}"));
     o.push("-lineinfo".into());
     o

@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 pub use backend::CpuBackend;
 pub use background::wait_for_compiles;
-pub use toolchain::FLAGS;
+pub use toolchain::{set_deterministic, FLAGS};
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is
 /// ever run unless asked for); `blazar run` defaults to `Auto`.

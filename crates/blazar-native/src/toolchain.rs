@@ -22,6 +22,18 @@ pub const FLAGS: &[&str] = &[
     "-w",
 ];
 
+/// Set by [`set_deterministic`] (`blazar run --deterministic`).
+static DETERMINISTIC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Compile kernels for results bit-identical to the SIMT interpreter's: without glibc's
+/// vector math library (whose functions may differ from the scalar ones, which the
+/// interpreter also calls, by up to 4 ulp). Takes effect when called before the first
+/// kernel is compiled (the toolchain is probed once); the cache keys differ, so kernels
+/// compiled the other way are never reused.
+pub fn set_deterministic() {
+    DETERMINISTIC.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The compiler this process uses.
 pub(crate) struct Toolchain {
     pub cxx: String,
@@ -102,7 +114,9 @@ pub(crate) fn is_gcc(version: &str) -> bool {
 /// as glibc documents; the scalar functions are within 1), and linked with `-lmvec`.
 /// `BLAZAR_NO_MVEC` turns this off.
 fn vector_math(cxx: &str) -> (Vec<String>, Vec<String>) {
-    if std::env::var_os("BLAZAR_NO_MVEC").is_some() {
+    if std::env::var_os("BLAZAR_NO_MVEC").is_some()
+        || DETERMINISTIC.load(std::sync::atomic::Ordering::Relaxed)
+    {
         return Default::default();
     }
     let found = Command::new(cxx)

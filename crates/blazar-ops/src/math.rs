@@ -336,6 +336,33 @@ pub static MATH: &[MathDef] = &[
 ];
 
 impl MathFn {
+    /// Under single precision, computed by the f32 variant of the C library's function
+    /// on every path (host, fused arrays, kernels), ints converted to f32 first: the
+    /// transcendental functions, whose f64 result rounded to f32 may be an ulp away
+    /// from the f32 function's. The others (`sqrt`, rounding) give the same bits
+    /// either way.
+    pub fn in_f32(self) -> bool {
+        use MathFn::*;
+        matches!(
+            self,
+            Exp | Exp2
+                | Log
+                | Log2
+                | Log10
+                | Sin
+                | Cos
+                | Tan
+                | Asin
+                | Acos
+                | Atan
+                | Sinh
+                | Cosh
+                | Tanh
+                | Atan2
+                | Hypot
+        )
+    }
+
     /// This function's row of [`MATH`].
     pub fn def(self) -> &'static MathDef {
         &MATH[self as usize]

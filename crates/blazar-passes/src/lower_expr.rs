@@ -297,6 +297,17 @@ impl<'a> Lower<'a> {
         let real = matches!(kop, BinOp::Div | BinOp::Pow);
         let elem = arith_scalar(ex, ey, real, self.float);
         let t = shaped(elem);
+        let intlike = |s: Scalar| s.is_int() || s == Scalar::Bool;
+        if real && elem == Scalar::F32 && intlike(ex) && intlike(ey) {
+            // `int / int` and `int ^ int` as on the host: in f64 (exact for ints up to
+            // 2^53), rounded once to the real type (ints converted to f32 first round).
+            let w = shaped(Scalar::F64);
+            let (a, b) = (cast(x, w), cast(y, w));
+            return Ok(cast(
+                Expr::new(K::Binary(kop, Box::new(a), Box::new(b)), w),
+                t,
+            ));
+        }
         let (mut a, mut b) = (cast(x, t), cast(y, t));
         if elem.is_complex() && matches!(kop, BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge) {
             // Ordered comparisons of complex values compare real parts, as in host code.

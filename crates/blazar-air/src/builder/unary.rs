@@ -49,7 +49,11 @@ impl Builder {
             // abs, floor, ceil, round and sign keep ints on the host.
             return None;
         }
-        let c = self.real_compute(a, None);
+        let c = if self.prec == Prec::Single && f.in_f32() {
+            Scalar::F32
+        } else {
+            self.real_compute(a, None)
+        };
         let x = self.cast(a, c);
         let dims = self.dims(a).to_vec();
         let test = matches!(f, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite);

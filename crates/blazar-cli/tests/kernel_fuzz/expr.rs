@@ -182,7 +182,7 @@ impl Gen {
                     self.pick(&["3", "7", "1"])
                 ),
             },
-            K::F => match self.rng.random_range(0..13) {
+            K::F => match self.rng.random_range(0..15) {
                 0 => format!("({} + {})", e(self, K::F), e(self, K::F)),
                 1 => format!("({} - {})", e(self, K::F), e(self, K::F)),
                 2 => format!("({} * {})", e(self, K::F), e(self, K::F)),
@@ -225,6 +225,23 @@ impl Gen {
                     ])
                     .clone()
                 }
+                // Transcendental functions, powers and saturation (issue 32 items 7, 8,
+                // 11): the same bits on every path, the native tier built without the
+                // vector math library (`--deterministic`, set for the whole test).
+                13 => format!(
+                    "{}({})",
+                    self.pick(&["exp", "sin", "cos", "tanh", "atan", "log", "saturate"]),
+                    e(self, K::F)
+                ),
+                14 => match self.rng.random_range(0..3) {
+                    0 => format!("atan2({}, {})", e(self, K::F), e(self, K::F)),
+                    1 => format!("({}) ^ ({})", e(self, K::F), e(self, K::F)),
+                    _ => format!(
+                        "({}) ^ {}",
+                        e(self, K::F),
+                        self.pick(&["0.5", "1.5", "-1", "3", "-0.5"])
+                    ),
+                },
                 _ => format!(
                     "float({}({}))",
                     self.pick(&["isnan", "isinf"]),

@@ -6,8 +6,8 @@
 //! array per kind that thread `pos` alone writes at `pos`. The body mixes stores,
 //! local accumulations in loops with thread-dependent bounds, `if` and bounded
 //! `while`, over expressions typed by construction: int arithmetic that wraps, shifts
-//! by any count, booleans in arithmetic, conversions, exact real functions (no
-//! transcendental ones: those agree only to their library's error), complex
+//! by any count, booleans in arithmetic, conversions, real functions (transcendental
+//! ones too: the test builds native kernels as `--deterministic` does), powers, complex
 //! arithmetic and comparisons. The program launches `k`, prints the outputs, runs
 //! `h` for every position and prints them again, then runs the body once more inlined
 //! in a host `for` loop over the positions (a loop that may become a kernel) and

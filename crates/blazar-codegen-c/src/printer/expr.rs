@@ -8,15 +8,32 @@ use blazar_kir::{Const, Expr, ExprKind, Ty};
 
 /// The C expression of `e`.
 pub(crate) fn expr<D: Dialect>(d: &mut D, e: &Expr) -> String {
+    let mut out = String::new();
+    expr_into(d, e, &mut out);
+    out
+}
+
+/// The C expression of `e`, appended to `out`: operator nodes write their operands in
+/// place, so a chain of operators prints in linear time.
+fn expr_into<D: Dialect>(d: &mut D, e: &Expr, out: &mut String) {
     if let Some(x) = d.special_form(e) {
-        return x;
+        out.push_str(&x);
+        return;
     }
+    if !operator(e, D::CAPTURE, out, &mut |x, o| expr_into(d, x, o)) {
+        let x = leaf(d, e);
+        out.push_str(&x);
+    }
+}
+
+/// The C expression of a node that is not an operator.
+fn leaf<D: Dialect>(d: &mut D, e: &Expr) -> String {
     match &e.kind {
         ExprKind::Unary(..)
         | ExprKind::Binary(..)
         | ExprKind::Cast(_)
         | ExprKind::Select(..)
-        | ExprKind::Math(..) => operator(e, D::CAPTURE, &mut |x| expr(d, x)).unwrap_or_default(),
+        | ExprKind::Math(..) => String::new(),
         ExprKind::Const(c) => match e.ty {
             Ty::Scalar(s) => names::constant(c, s),
             Ty::Vector(s, n) => {

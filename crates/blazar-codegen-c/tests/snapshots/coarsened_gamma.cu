@@ -23,7 +23,7 @@ extern "C" __global__ void __launch_bounds__(256) bz_gamma(
   for (i32 bz_r = 0; bz_r < 4; ++bz_r) {
   const bz_v<i32, 3> bz_pos = {{((i32)blockIdx.z * 4 + bz_r) * 1 + (i32)threadIdx.z, (i32)blockIdx.y * 1 + (i32)threadIdx.y, (i32)blockIdx.x * 256 + (i32)threadIdx.x}};
 #line 12 "test.q"
-  bz_putz(a0_y.data, (255.0f * powf((bz_get(a0_y.data, bz_idx<2>(bz_e, 12, 0, 0, bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2])) / 255.0f), v0_gamma)), bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2]);
+  bz_putz(a0_y.data, (255.0f * bz_pow((bz_get(a0_y.data, bz_idx<2>(bz_e, 12, 0, 0, bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2])) / 255.0f), v0_gamma)), bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2]);
   bz_next:;
   }
 }

@@ -12,5 +12,5 @@ extern "C" __global__ void __launch_bounds__(1024) bz_gamma(
   bz_arr<f32> a0_y = {(f32*)a0_y_p, {a0_y_d.d[0], a0_y_d.d[1], a0_y_d.d[2], a0_y_d.d[3]}};
   const bz_v<i32, 3> bz_pos = {{(i32)blockIdx.z * (i32)blockDim.z + (i32)threadIdx.z, (i32)blockIdx.y * (i32)blockDim.y + (i32)threadIdx.y, (i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x}};
 #line 12 "test.q"
-  bz_putz(a0_y.data, (255.0f * powf((bz_get(a0_y.data, bz_idx<2>(bz_e, 12, 0, 0, bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2])) / 255.0f), v0_gamma)), bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2]);
+  bz_putz(a0_y.data, (255.0f * bz_pow((bz_get(a0_y.data, bz_idx<2>(bz_e, 12, 0, 0, bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2])) / 255.0f), v0_gamma)), bz_pos[0], a0_y.dims[0], bz_pos[1], a0_y.dims[1], bz_pos[2], a0_y.dims[2]);
 }

@@ -199,6 +199,16 @@ macro_rules! libm_fn {
         fn $fname(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             let f = MathFn::$f;
             match f.def().eval {
+                // Under single precision a function with an f32 variant
+                // ([`MathFn::in_f32`]) computes in it, as kernels do.
+                Eval::One(_, g32) if ctx.prec == Prec::Single && f.in_f32() => map1(
+                    f.name(),
+                    &args[0],
+                    ctx.prec,
+                    |x| g32(x as f32) as f64,
+                    $int,
+                    $c,
+                ),
                 Eval::One(g, _) => map1(f.name(), &args[0], ctx.prec, g, $int, $c),
                 _ => by_row(f, ctx, args),
             }
@@ -268,7 +278,9 @@ libm_fn!(
 unary_fn!(
     saturate,
     "saturate",
-    |x| x.clamp(0.0, 1.0),
+    // As `clamp(x, 0, 1)` (max then min, which pass over NaN): NaN gives 0, as in
+    // kernels and CUDA's `__saturatef`.
+    |x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) },
     IntRule::Keep(|v, t| if t == IntTy::U64 {
         (v != 0) as i64
     } else {
@@ -337,9 +349,19 @@ unary_fn!(
 /// reals compute as reals of the program precision, complex arguments are an error.
 pub(super) fn by_row(f: MathFn, ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     match (f.def().eval, args) {
+        // Under single precision the f32 function computes, as in kernels (the f64
+        // one rounded to f32 differs from it by up to an ulp).
+        (Eval::One(_, g), [x]) if ctx.prec == Prec::Single => map1(
+            f.name(),
+            x,
+            ctx.prec,
+            |x| g(x as f32) as f64,
+            IntRule::Real,
+            CRule::None,
+        ),
         (Eval::One(g, _), [x]) => map1(f.name(), x, ctx.prec, g, IntRule::Real, CRule::None),
-        (Eval::Two(g, _), [x, y]) => {
-            crate::ops::elementwise_real(Who::Func(f.name()), g, x, y, ctx.prec)
+        (Eval::Two(g, g32), [x, y]) => {
+            crate::ops::elementwise_real(Who::Func(f.name()), g, g32, x, y, ctx.prec)
         }
         _ => Err(RtError::new(format!(
             "{}: takes {} argument(s)",

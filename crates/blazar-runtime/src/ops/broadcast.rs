@@ -435,7 +435,9 @@ impl<K: Kernel2> Scalars for Static<K> {
 }
 
 /// A function of reals (ints converted; complex operands are an error), computed in f64.
-struct RealFn(fn(f64, f64) -> f64);
+/// A function of two reals in f64 and in f32; under single precision the f32 one
+/// computes (as kernels do), so host and kernels give the same bits.
+struct RealFn(fn(f64, f64) -> f64, fn(f32, f32) -> f32, bool);
 
 impl Scalars for RealFn {
     const INT: bool = false;
@@ -444,10 +446,14 @@ impl Scalars for RealFn {
         0
     }
     fn real(&self, a: f64, b: f64) -> f64 {
-        (self.0)(a, b)
+        if self.2 {
+            (self.1)(a as f32, b as f32) as f64
+        } else {
+            (self.0)(a, b)
+        }
     }
     fn f32(&self, a: f32, b: f32) -> f32 {
-        (self.0)(a as f64, b as f64) as f32
+        (self.1)(a, b)
     }
     fn cplx(&self, _a: C, _b: C) -> C {
         C::default()
@@ -472,11 +478,12 @@ pub(crate) fn elementwise<K: Kernel2>(
 pub(crate) fn elementwise_real(
     who: Who,
     f: fn(f64, f64) -> f64,
+    f32: fn(f32, f32) -> f32,
     a: &Value,
     b: &Value,
     prec: Prec,
 ) -> RtResult<Value> {
-    run(&RealFn(f), who, a, b, prec)
+    run(&RealFn(f, f32, prec == Prec::Single), who, a, b, prec)
 }
 
 fn run<S: Scalars>(k: &S, who: Who, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {

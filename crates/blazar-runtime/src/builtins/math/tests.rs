@@ -85,6 +85,11 @@ fn elementary_functions() {
     assert_eq!(arr(&r).1, vec![0.0, 0.0]);
     assert_eq!(real(call("isnan", &[Value::Real(f64::NAN)]).unwrap()), 1.0);
     assert_eq!(real(call("saturate", &[Value::Real(1.5)]).unwrap()), 1.0);
+    // NaN saturates to 0, as `clamp(NaN, 0, 1)` and kernels.
+    assert_eq!(
+        real(call("saturate", &[Value::Real(f64::NAN)]).unwrap()),
+        0.0
+    );
     assert_eq!(
         real(call("clamp", &[Value::Real(-1.5), Value::int(0), Value::int(2)]).unwrap()),
         0.0
