@@ -67,7 +67,7 @@ pub(crate) fn conversion(name: &str, prec: Prec) -> Option<Scalar> {
         "uint16" => Scalar::U16,
         "uint32" => Scalar::U32,
         "uint64" => Scalar::U64,
-        "float" => prec.real(),
+        "float" | "double" | "single" => prec.real(),
         _ => return None,
     })
 }

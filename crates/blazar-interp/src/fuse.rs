@@ -85,6 +85,7 @@ struct Fusion {
 /// The conversions AIR fuses (math functions: their rows in `blazar_ops::MATH`).
 const CONVERSIONS: &[&str] = &[
     "int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float",
+    "double", "single",
 ];
 
 /// Whether `e` is an expression a region can start from.

@@ -52,7 +52,15 @@ impl<'p> Interp<'p> {
             }
             Intrinsic::Error => {
                 let parts = self.eval_args(args, frame)?;
-                let msg: String = parts.iter().map(|v| blazar_runtime::format::format_value(v, self.prec)).collect();
+                // MATLAB's `error(fmt, args...)` when the first argument is a format with
+                // arguments for it; otherwise the parts joined, as `print` shows them.
+                let formatted = match parts.as_slice() {
+                    [Value::Str(f), rest @ ..] if !rest.is_empty() && f.contains('%') => {
+                        blazar_runtime::format::sprintf(f, rest, self.prec).ok()
+                    }
+                    _ => None,
+                };
+                let msg: String = formatted.unwrap_or_else(|| parts.iter().map(|v| blazar_runtime::format::format_value(v, self.prec)).collect());
                 Err(RunError::new(span, if msg.is_empty() { "error".to_string() } else { msg }))
             }
             Intrinsic::Assert => {

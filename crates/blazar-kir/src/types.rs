@@ -33,6 +33,21 @@ impl Scalar {
         !self.is_float() && !self.is_complex() && self != Scalar::Bool
     }
 
+    /// The range of an int type (`None` for the others).
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            Scalar::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Scalar::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
+            Scalar::U8 => (0, u8::MAX.into()),
+            Scalar::U16 => (0, u16::MAX.into()),
+            Scalar::U32 => (0, u32::MAX.into()),
+            Scalar::U64 => (0, u64::MAX.into()),
+            _ => return None,
+        })
+    }
+
     pub fn is_signed(self) -> bool {
         matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
     }

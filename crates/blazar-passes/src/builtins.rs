@@ -38,16 +38,16 @@ pub fn classify(name: &str, nargs: usize) -> Option<KBuiltin> {
         ("max", 1) => K::Reduce(VecReduce::Max),
         ("dotprod", 2) => K::Dotprod,
         (
-            "int" | "float" | "complex" | "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16"
-            | "uint32" | "uint64",
+            "int" | "float" | "double" | "single" | "complex" | "int8" | "int16" | "int32"
+            | "int64" | "uint8" | "uint16" | "uint32" | "uint64",
             1,
         ) => K::Convert(match name {
             "int" => "int",
-            "float" => "float",
+            "float" | "double" | "single" => "float",
             "complex" => "complex",
             "int8" => "int8",
             "int16" => "int16",
-            "int32" => "int",
+            "int32" => "int32",
             "int64" => "int64",
             "uint8" => "uint8",
             "uint16" => "uint16",

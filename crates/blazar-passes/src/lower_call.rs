@@ -82,7 +82,11 @@ pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: 
                 Ty::Vector(_, n) => Ty::Vector(s, n),
                 _ => Ty::Scalar(s),
             };
-            cast(x, t)
+            if matches!(name, "int" | "float" | "complex") {
+                cast(x, t)
+            } else {
+                matlab_int(x, t)
+            }
         }
         KBuiltin::Size => return size(l, args, span),
         KBuiltin::Numel => match l.val(&args[0])? {
@@ -394,4 +398,40 @@ impl<'a> Lower<'a> {
             None => Ok(Val::E(Expr::boolean(true))),
         }
     }
+}
+
+/// MATLAB's conversion to the int type `t` (`int8(x)` .. `uint64(x)`), as the host's
+/// (`blazar-runtime`'s `convert`): reals round halves away from zero, then the cast
+/// saturates (NaN gives 0); ints saturate, clamped in their own type first.
+fn matlab_int(x: Expr, t: Ty) -> Expr {
+    let from = x.ty.elem();
+    if from.is_float() {
+        let ty = x.ty;
+        return cast(
+            Expr::new(K::Math(blazar_ops::MathFn::Round, vec![x]), ty),
+            t,
+        );
+    }
+    if !from.is_int() {
+        return cast(x, t);
+    }
+    let (Some((fl, fh)), Some((tl, th))) = (from.int_range(), t.elem().int_range()) else {
+        return cast(x, t);
+    };
+    let (lo, hi) = (fl.max(tl), fh.min(th));
+    let ty = x.ty;
+    let konst = |v: i128| {
+        cast(
+            Expr::new(K::Const(blazar_kir::Const::Int(v as i64)), Ty::Scalar(from)),
+            ty,
+        )
+    };
+    let mut e = x;
+    if lo > fl {
+        e = Expr::new(K::Binary(BinOp::Max, Box::new(e), Box::new(konst(lo))), ty);
+    }
+    if hi < fh {
+        e = Expr::new(K::Binary(BinOp::Min, Box::new(e), Box::new(konst(hi))), ty);
+    }
+    cast(e, t)
 }

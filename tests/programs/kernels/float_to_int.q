@@ -1,13 +1,14 @@
-% Float-to-integer conversions inside kernels follow host code on every backend: toward
-% zero, saturating at the type's limits, and 0 for NaN (the GPU uses single conversion
+% Float-to-integer conversions inside kernels follow host code on every backend: `int`
+% toward zero, MATLAB's uint32 .. uint8 rounding halves away from zero, all saturating at
+% the type's limits, and 0 for NaN (the GPU uses single conversion
 % instructions for some pairs, so each pair is checked at the special values).
 % ==
 % stdout {
 % [0,2147483647,-2147483648,2147483647,-2147483648,-1,2,0]
-% [0,4294967295,0,3000000000,0,0,2,0]
-% [0,9223372036854775807,-9223372036854775808,3000000000,-3000000000,-1,2,0]
-% [0,18446744073709551615,0,3000000000,0,0,2,0]
-% [0,255,0,255,0,0,2,0]
+% [0,4294967295,0,3000000000,0,0,3,0]
+% [0,9223372036854775807,-9223372036854775808,3000000000,-3000000000,-2,3,0]
+% [0,18446744073709551615,0,3000000000,0,0,3,0]
+% [0,255,0,255,0,0,3,0]
 % [0,2147483647,-2147483648,2147483647,-2147483648,-1,2,0]
 % }
 function [] = __kernel__ convert(x : vec, a : vec[int], b : vec[uint32], c : vec[int64], _

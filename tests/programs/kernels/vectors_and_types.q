@@ -88,6 +88,6 @@ wi = int(zeros(4))
 parallel_do(4, wi, __kernel__ (a : vec[int], pos : int) -> a[pos] = pos - 2.7)
 ok = 1
 for p = 0..3
-    ok = ok && w8[p] == uint8(254 + p) && wi[p] == int(p - 2.7)
+    ok = ok && w8[p] == mod(254 + p, 256) && wi[p] == int(p - 2.7)
 end
 print ok, " ", w8, " ", wi

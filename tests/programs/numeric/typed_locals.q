@@ -1,12 +1,13 @@
 % A local declared with a type converts every value stored in it as the host does, in
 % kernels and in loops that become kernels: ints of any width wrap into the declared
-% int type (`x += e` too), ints become reals in a `scalar` (issue 32, item 2).
+% int type (`x += e` too), ints become reals in a `scalar` (issue 32, item 2). The
+% explicit conversion `int8(200)` is MATLAB's and saturates (127), unlike a store.
 % ==
 % stdout {
 % [44,255,60,3,-56,1]
 % [44,255,60,3,-56,1]
 % -121 -56
-% -121 -56
+% -121 127
 % 65530 0
 % }
 function [] = __kernel__ k(y : vec[int], pos : int)

@@ -33,8 +33,31 @@ impl Builder {
             return self.complex_math(name, a);
         }
         if let Some(t) = conversion(name, self.prec) {
-            // Reals truncate toward zero and saturate (NaN gives 0), ints wrap: KIR's
-            // casts, as the host's conversions.
+            let from = self.ty(a);
+            if t.is_int() && name != "int" {
+                // MATLAB's `int8(x)` .. `uint64(x)`, as the host's: reals round halves
+                // away from zero before the saturating cast; ints saturate, which the
+                // host does where the range does not fit.
+                if from.is_float() {
+                    let dims = self.dims(a).to_vec();
+                    let r = self.push(
+                        NodeKind::Math(MathFn::Round, a.0),
+                        from,
+                        dims,
+                        from == Scalar::F32,
+                    );
+                    return Some(self.cast(r, t));
+                }
+                let fits = match (from.int_range(), t.int_range()) {
+                    (Some((fl, fh)), Some((tl, th))) => fl >= tl && fh <= th,
+                    _ => from == Scalar::Bool,
+                };
+                if !fits {
+                    return None;
+                }
+            }
+            // `int(x)`: reals truncate toward zero and saturate (NaN gives 0), ints wrap:
+            // KIR's casts, as the host's conversion.
             let v = self.cast(a, t);
             if v == a {
                 // Already of that type: the value itself, as a node of its own.

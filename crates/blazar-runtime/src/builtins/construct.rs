@@ -1,4 +1,4 @@
-//! Array construction and copying builtins: `zeros ones uninit eye linspace cell copy
+//! Array construction and copying builtins: `zeros ones uninit eye linspace logspace cell copy
 //! deepcopy object lincell`, plus [`dims_from_args`], shared with the interpreter's typed
 //! constructors (`cube[int](10)`). Shape builtins live in [`shape`].
 
@@ -153,6 +153,34 @@ fn linspace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     )))
 }
 
+/// `logspace(a, b)`, `logspace(a, b, n)`: n (default 50) values from 10^a to 10^b,
+/// evenly spaced in the exponent.
+fn logspace(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let a = super::signal::real_arg("logspace", "the first exponent", &args[0])?;
+    let b = super::signal::real_arg("logspace", "the last exponent", &args[1])?;
+    let n = match args.get(2) {
+        Some(v) => match v.as_i64() {
+            Some(n) if (0..=1 << 28).contains(&n) => n as usize,
+            _ => rt_bail!("logspace: the count must be a non-negative integer"),
+        },
+        None => 50,
+    };
+    let data = (0..n)
+        .map(|i| {
+            let e = if n == 1 || i + 1 == n {
+                b
+            } else {
+                a + (b - a) * i as f64 / (n - 1) as f64
+            };
+            10f64.powf(e)
+        })
+        .collect();
+    Ok(Value::array(Array::new(
+        vec![n],
+        real_buffer(ctx.prec, data),
+    )))
+}
+
 /// `cell(n)`, `cell(m, n)`, ...: a cell array of real zeros.
 fn cell(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let dims = Array::canonical_dims(&dims_from_args("cell", args)?);
@@ -293,6 +321,7 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("uninit", uninit, 1, usize::MAX),
     bi("eye", eye, 1, 2),
     bi("linspace", linspace, 3, 3),
+    bi("logspace", logspace, 2, 3),
     bi("cell", cell, 1, usize::MAX),
     bi("copy", copy, 1, 1),
     bi("deepcopy", deepcopy, 1, 1),

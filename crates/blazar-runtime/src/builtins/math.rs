@@ -398,6 +398,9 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("isinf", isinf, 1, 1),
     bi("isfinite", isfinite, 1, 1),
     bi("float", float, 1, 1),
+    // MATLAB's names for the conversion to reals: both give the program's precision.
+    bi("double", float, 1, 1),
+    bi("single", float, 1, 1),
     bi("real", real, 1, 1),
     bi("imag", imag, 1, 1),
     bi("conj", conj, 1, 1),

@@ -21,6 +21,7 @@ mod linalg;
 mod math;
 mod random;
 mod reduce;
+mod signal;
 mod sort;
 mod stats;
 mod strings;
@@ -115,6 +116,10 @@ fn table() -> &'static [&'static Builtin] {
             csv::TABLE,
             strings::TABLE,
             fft::TABLE,
+            signal::convolve::TABLE,
+            signal::filters::TABLE,
+            signal::interp::TABLE,
+            signal::hist::TABLE,
             image::TABLE,
             figure::TABLE,
             formats::TABLE,

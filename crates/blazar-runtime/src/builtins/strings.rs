@@ -1,4 +1,5 @@
-//! Text builtins: `strcat sprintf printf disp num2str`.
+//! Text builtins: `strcat strcmp sprintf printf fprintf disp num2str mat2str warning`,
+//! and `isfield`.
 //!
 //! Numbers are turned into text as `print` shows them ([`format_value`]); formats use
 //! the C-style conversions of [`crate::format::sprintf`].
@@ -77,7 +78,147 @@ fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::str(&format_value(&args[0], ctx.prec)))
 }
 
+/// `strcmp(a, b)`: 1 when a and b are both strings with the same characters, else 0
+/// (a number or an array is never equal to a string, as MATLAB).
+fn strcmp(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    Ok(Value::int(match (&args[0], &args[1]) {
+        (Value::Str(a), Value::Str(b)) => i64::from(a == b),
+        _ => 0,
+    }))
+}
+
+/// `fprintf(fmt, args...)`, `fprintf(fid, fmt, args...)`: `printf` with MATLAB's call
+/// shapes; fid 1 is the program output, 2 the error stream.
+fn fprintf(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let (to_err, rest) = match &args[0] {
+        Value::Str(_) => (false, args),
+        v => match v.as_i64() {
+            Some(1) => (false, &args[1..]),
+            Some(2) => (true, &args[1..]),
+            _ => rt_bail!(
+                "fprintf: the first argument must be a format or the file id 1 (output) or 2 (errors), got {}",
+                crate::format::format_value(v, ctx.prec)
+            ),
+        },
+    };
+    if rest.is_empty() {
+        rt_bail!("fprintf: expected a format");
+    }
+    let fmt = format_arg("fprintf", rest)?;
+    let s = format_printf(fmt, &rest[1..], ctx.prec).map_err(|e| with_name("fprintf", e))?;
+    if to_err {
+        eprint!("{s}");
+    } else {
+        write_out(ctx, "fprintf", &s)?;
+    }
+    Ok(Value::Real(0.0))
+}
+
+/// One number as MATLAB's `mat2str` writes it: up to `digits` significant digits,
+/// `Inf`, `-Inf`, `NaN`.
+fn mat2str_num(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Inf" } else { "-Inf" }.into();
+    }
+    let v = Value::Real(x);
+    format_printf(&format!("%.{digits}g"), &[v], crate::value::Prec::Double).unwrap_or_default()
+}
+
+/// `mat2str(A)`, `mat2str(A, n)`: the text of a number, vector or matrix in MATLAB's
+/// bracket syntax (`[1 2;3 4]`), each element with up to n (default 15) significant
+/// digits; a vec is one row.
+fn mat2str(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let digits = match args.get(1) {
+        None => 15,
+        Some(v) => match v.as_i64() {
+            Some(n) if (1..=17).contains(&n) => n as usize,
+            _ => rt_bail!("mat2str: the precision must be an integer from 1 to 17"),
+        },
+    };
+    let num = |v: &Value| -> RtResult<String> {
+        match v {
+            Value::Int(x, t) => Ok(if *t == crate::value::IntTy::U64 {
+                (*x as u64).to_string()
+            } else {
+                x.to_string()
+            }),
+            Value::Real(x) => Ok(mat2str_num(*x, digits)),
+            Value::Complex(z) => {
+                let im = mat2str_num(z.im, digits);
+                let sep = if im.starts_with('-') { "" } else { "+" };
+                Ok(format!("{}{sep}{im}i", mat2str_num(z.re, digits)))
+            }
+            other => rt_bail!(
+                "mat2str: expected a number or a numeric vector or matrix, got {}",
+                other.kind_name()
+            ),
+        }
+    };
+    match &args[0] {
+        Value::Array(r) => {
+            let a = r
+                .try_borrow()
+                .map_err(|_| RtError::new("mat2str: array is being modified"))?;
+            if a.is_cell() {
+                rt_bail!("mat2str: expected a numeric vector or matrix, got a cell");
+            }
+            let size = a.size();
+            if size.len() > 2 {
+                let dims: Vec<String> = size.iter().map(|d| d.to_string()).collect();
+                rt_bail!(
+                    "mat2str: expected a vector or a matrix, got an array of size [{}]",
+                    dims.join(",")
+                );
+            }
+            let (m, n) = (size[0], size[1]);
+            if m * n == 1 {
+                return Ok(Value::str(&num(&a.get_value(0))?));
+            }
+            let mut rows = Vec::with_capacity(m);
+            for i in 0..m {
+                let row: RtResult<Vec<String>> =
+                    (0..n).map(|j| num(&a.get_value(i * n + j))).collect();
+                rows.push(row?.join(" "));
+            }
+            Ok(Value::str(&format!("[{}]", rows.join(";"))))
+        }
+        v => Ok(Value::str(&num(v)?)),
+    }
+}
+
+/// `warning(fmt, args...)`: writes `Warning: ` and the formatted message to the error
+/// stream; the program goes on.
+fn warning(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let fmt = format_arg("warning", args)?;
+    let s = format_printf(fmt, &args[1..], ctx.prec).map_err(|e| with_name("warning", e))?;
+    eprintln!("Warning: {s}");
+    Ok(Value::Real(0.0))
+}
+
+/// `isfield(obj, name)`: 1 when the object has a field of that name, else 0 (0 for a
+/// value that is not an object).
+fn isfield(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let Value::Str(name) = &args[1] else {
+        rt_bail!(
+            "isfield: the field name must be a string, got {}",
+            args[1].kind_name()
+        );
+    };
+    Ok(Value::int(match &args[0] {
+        Value::Object(o) => i64::from(o.borrow().get(name).is_some()),
+        _ => 0,
+    }))
+}
+
 pub(super) static TABLE: &[Builtin] = &[
+    bi("strcmp", strcmp, 2, 2),
+    bi("fprintf", fprintf, 1, usize::MAX),
+    bi("mat2str", mat2str, 1, 2),
+    bi("warning", warning, 1, usize::MAX),
+    bi("isfield", isfield, 2, 2),
     bi("strcat", strcat, 1, usize::MAX),
     bi("sprintf", sprintf, 1, usize::MAX),
     bi("printf", printf, 1, usize::MAX),

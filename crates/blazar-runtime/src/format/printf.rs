@@ -135,6 +135,7 @@ fn parse(fmt: &str) -> Vec<Tok> {
 /// Formats `args` with the C-style format `fmt`.
 pub fn sprintf(fmt: &str, args: &[Value], prec: Prec) -> RtResult<String> {
     let toks = parse(fmt);
+    let mut args: Vec<Value> = args.to_vec();
     let mut out = String::new();
     let mut next = 0usize;
     let mut first = true;
@@ -165,6 +166,15 @@ pub fn sprintf(fmt: &str, args: &[Value], prec: Prec) -> RtResult<String> {
                         next += 1;
                         spec.precision = (p >= 0.0).then(|| Count::Num((p as usize).min(10_000)));
                     }
+                    if spec.conv != 's' {
+                        expand(&mut args, next);
+                        if next >= args.len() {
+                            if first {
+                                rt_bail!("printf: not enough arguments for format");
+                            }
+                            return Ok(out);
+                        }
+                    }
                     out.push_str(&convert(&spec, &args[next], prec));
                     next += 1;
                 }
@@ -174,6 +184,17 @@ pub fn sprintf(fmt: &str, args: &[Value], prec: Prec) -> RtResult<String> {
         if next >= args.len() || next == before {
             return Ok(out);
         }
+    }
+}
+
+/// Replaces a numeric array at `args[i]` by its elements (none for an empty array).
+fn expand(args: &mut Vec<Value>, i: usize) {
+    while let Some(Value::Array(r)) = args.get(i) {
+        let elems: Vec<Value> = match r.try_borrow() {
+            Ok(a) if !a.is_cell() => (0..a.len()).map(|k| a.get_value(k)).collect(),
+            _ => return,
+        };
+        args.splice(i..=i, elems);
     }
 }
 
@@ -440,7 +461,8 @@ mod tests {
     fn non_scalars_and_cycling() {
         let v = Value::array(Array::from_reals(vec![2], vec![1.0, 2.0], Prec::Single));
         assert_eq!(f("v=%s", &[v.clone()]), "v=[1,2]");
-        assert_eq!(f("v=%d", &[v]), "v=[1,2]");
+        assert_eq!(f("v=%d;", &[v.clone()]), "v=1;v=2;");
+        assert_eq!(f("%g %s|", &[v]), "1 2|");
         assert_eq!(
             f("%d,", &[Value::int(1), Value::int(2), Value::int(3)]),
             "1,2,3,"

@@ -1,4 +1,4 @@
-//! Shape builtins: `size numel ndims reshape repmat transpose squeeze pos2ind ind2pos`.
+//! Shape builtins: `size numel length ndims reshape repmat transpose squeeze pos2ind ind2pos`.
 //!
 //! Sizes follow `Array::size` (a vec of N is `[1, N]`); results that are arrays get the
 //! dims MATLAB keeps (`Array::canonical_dims`: trailing singleton dimensions drop, leading
@@ -102,6 +102,24 @@ fn numel(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         Value::Str(s) => s.chars().count(),
         Value::Array(_) => size_of("numel", &args[0])?.iter().product(),
         Value::Func(_) => rt_bail!("numel: a function has no elements"),
+        _ => 1,
+    }))
+}
+
+/// `length(x)`: the largest extent of an array (0 when it is empty), the number of
+/// characters of a string, 1 for a number (as MATLAB).
+fn length(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    Ok(int_value(match &args[0] {
+        Value::Str(s) => s.chars().count(),
+        Value::Array(_) => {
+            let size = size_of("length", &args[0])?;
+            if size.contains(&0) {
+                0
+            } else {
+                size.into_iter().max().unwrap_or(0)
+            }
+        }
+        Value::Func(_) => rt_bail!("length: a function has no elements"),
         _ => 1,
     }))
 }
@@ -304,6 +322,7 @@ pub(in crate::builtins) static TABLE: &[Builtin] = &[
     bi("size", size, 1, 2),
     bi("numel", numel, 1, 1),
     bi("ndims", ndims, 1, 1),
+    bi("length", length, 1, 1),
     bi("reshape", reshape, 2, usize::MAX),
     bi("repmat", repmat, 2, usize::MAX),
     bi("transpose", transpose, 1, 1),

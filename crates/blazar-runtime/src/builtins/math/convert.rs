@@ -1,6 +1,8 @@
-//! Conversion builtins: `int int8 .. uint64` (truncating toward zero and saturating
-//! from reals, wrapping between int types like C casts), `prevpow2`, `nextpow2` (int
-//! results) and `complex`.
+//! Conversion builtins: `int` (Quasar's cast: truncating toward zero and saturating
+//! from reals, wrapping between int types like C casts), `int8 .. uint64` (MATLAB's
+//! conversions: rounding halves away from zero, saturating from reals and ints alike,
+//! NaN to 0), `double`/`single` (to reals of the program's precision), `im2double`,
+//! `im2uint8`, `prevpow2`, `nextpow2` (int results) and `complex`.
 
 use super::{bi, binary, expected_numeric, map_to_int};
 use crate::array::Array;
@@ -14,19 +16,68 @@ fn int_to_int(v: i64, _s: IntTy, _t: IntTy) -> i64 {
     v
 }
 
+/// The range of an int type.
+fn bounds(t: IntTy) -> (i128, i128) {
+    match t {
+        IntTy::I8 => (i8::MIN as i128, i8::MAX as i128),
+        IntTy::I16 => (i16::MIN as i128, i16::MAX as i128),
+        IntTy::I32 => (i32::MIN as i128, i32::MAX as i128),
+        IntTy::I64 => (i64::MIN as i128, i64::MAX as i128),
+        IntTy::U8 => (0, u8::MAX as i128),
+        IntTy::U16 => (0, u16::MAX as i128),
+        IntTy::U32 => (0, u32::MAX as i128),
+        IntTy::U64 => (0, u64::MAX as i128),
+    }
+}
+
+/// MATLAB's conversion of a stored int of type `s` to type `t`: saturating.
+pub(crate) fn int_to_int_saturating(v: i64, s: IntTy, t: IntTy) -> i64 {
+    let x = if s == IntTy::U64 {
+        v as u64 as i128
+    } else {
+        v as i128
+    };
+    let (lo, hi) = bounds(t);
+    let x = x.clamp(lo, hi);
+    if t == IntTy::U64 {
+        x as u64 as i64
+    } else {
+        x as i64
+    }
+}
+
+/// MATLAB's conversion of a real to type `t`: rounded, halves away from zero, then
+/// saturated (NaN gives 0).
+pub(crate) fn real_to_int_rounding(x: f64, t: IntTy) -> i64 {
+    t.from_f64(x.round())
+}
+
 macro_rules! int_conv {
     ($($fname:ident => $qname:literal, $t:expr;)*) => {
         $(fn $fname(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             if let Value::Str(_) = &args[0] {
                 rt_bail!("{}: cannot convert a string to an integer", $qname);
             }
-            map_to_int($qname, &args[0], Some($t), |x, t| t.from_f64(x), int_to_int)
+            map_to_int($qname, &args[0], Some($t), real_to_int_rounding, int_to_int_saturating)
         })*
     };
 }
 
+/// `int(x)`: Quasar's cast to `int`, truncating toward zero.
+fn to_int(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    if let Value::Str(_) = &args[0] {
+        rt_bail!("int: cannot convert a string to an integer");
+    }
+    map_to_int(
+        "int",
+        &args[0],
+        Some(IntTy::I32),
+        |x, t| t.from_f64(x),
+        int_to_int,
+    )
+}
+
 int_conv! {
-    to_int => "int", IntTy::I32;
     to_int8 => "int8", IntTy::I8;
     to_int16 => "int16", IntTy::I16;
     to_int32 => "int32", IntTy::I32;
@@ -77,6 +128,78 @@ fn nextpow2(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     )
 }
 
+/// The scale that maps an int type's stored values to [0, 1] and the offset added
+/// first (MATLAB's `im2double`): none for types other than `uint8`, `uint16`, `int16`.
+fn image_scale(t: IntTy) -> Option<(f64, f64)> {
+    match t {
+        IntTy::U8 => Some((0.0, 255.0)),
+        IntTy::U16 => Some((0.0, 65535.0)),
+        IntTy::I16 => Some((32768.0, 65535.0)),
+        _ => None,
+    }
+}
+
+fn image_arg<'a>(name: &str, v: &'a Value) -> RtResult<crate::ArrRead<'a>> {
+    let a = super::super::arrange::numeric(name, v)?;
+    if a.elem().is_complex() {
+        rt_bail!("{name}: expected a real image, got a complex array");
+    }
+    Ok(a)
+}
+
+/// `im2double(I)`: an image's values in [0, 1] as reals: `uint8` divided by 255,
+/// `uint16` by 65535, `int16` shifted by 32768 then divided by 65535; a real image is
+/// returned unchanged (as MATLAB: it is taken to be in [0, 1] already).
+fn im2double(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let a = image_arg("im2double", &args[0])?;
+    let data: Vec<f64> = match a.elem() {
+        crate::ElemType::Int(t) => {
+            let Some((off, scale)) = image_scale(t) else {
+                rt_bail!(
+                    "im2double: expected a uint8, uint16, int16 or real image, got {}",
+                    args[0].kind_name()
+                );
+            };
+            (0..a.len())
+                .map(|i| (a.buf.get_f64(i) + off) / scale)
+                .collect()
+        }
+        _ => (0..a.len()).map(|i| a.buf.get_f64(i)).collect(),
+    };
+    Ok(Value::array(Array::from_reals(
+        a.dims.clone(),
+        data,
+        ctx.prec,
+    )))
+}
+
+/// `im2uint8(I)`: an image as `uint8`: reals in [0, 1] times 255, rounded and
+/// saturated; `uint16` divided by 257 and rounded; `int16` shifted by 32768 first;
+/// `uint8` unchanged.
+fn im2uint8(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let a = image_arg("im2uint8", &args[0])?;
+    let data: Vec<i64> = match a.elem() {
+        crate::ElemType::Int(t) => {
+            let Some((off, scale)) = image_scale(t) else {
+                rt_bail!(
+                    "im2uint8: expected a uint8, uint16, int16 or real image, got {}",
+                    args[0].kind_name()
+                );
+            };
+            (0..a.len())
+                .map(|i| real_to_int_rounding((a.buf.get_f64(i) + off) * 255.0 / scale, IntTy::U8))
+                .collect()
+        }
+        _ => (0..a.len())
+            .map(|i| real_to_int_rounding(a.buf.get_f64(i) * 255.0, IntTy::U8))
+            .collect(),
+    };
+    Ok(Value::array(Array::new(
+        a.dims.clone(),
+        crate::ops::int_buffer(IntTy::U8, data),
+    )))
+}
+
 /// `complex(x)` converts to complex; `complex(re, im)` combines parts.
 fn complex(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let prec = ctx.prec;
@@ -115,6 +238,8 @@ pub(in crate::builtins) static TABLE: &[Builtin] = &[
     bi("uint16", to_uint16, 1, 1),
     bi("uint32", to_uint32, 1, 1),
     bi("uint64", to_uint64, 1, 1),
+    bi("im2double", im2double, 1, 1),
+    bi("im2uint8", im2uint8, 1, 1),
     bi("prevpow2", prevpow2, 1, 1),
     bi("nextpow2", nextpow2, 1, 1),
     bi("complex", complex, 1, 2),

@@ -122,9 +122,30 @@ fn conversions() {
         int(call("uint8", &[Value::Real(300.0)]).unwrap()),
         (255, IntTy::U8)
     );
+    // MATLAB's conversions saturate ints too, and round reals halves away from zero.
     assert_eq!(
         int(call("uint8", &[Value::int(-1)]).unwrap()),
+        (0, IntTy::U8)
+    );
+    assert_eq!(
+        int(call("uint8", &[Value::int(300)]).unwrap()),
         (255, IntTy::U8)
+    );
+    assert_eq!(
+        int(call("uint8", &[Value::Real(250.5)]).unwrap()),
+        (251, IntTy::U8)
+    );
+    assert_eq!(
+        int(call("int8", &[Value::Real(-2.5)]).unwrap()),
+        (-3, IntTy::I8)
+    );
+    assert_eq!(
+        int(call("uint64", &[Value::Int(-5, IntTy::I64)]).unwrap()),
+        (0, IntTy::U64)
+    );
+    assert_eq!(
+        int(call("int64", &[Value::Int(-1, IntTy::U64)]).unwrap()),
+        (i64::MAX, IntTy::I64)
     );
     assert!(call("int", &[Value::str("3")]).is_err());
     let r = call("int", &[vecv(&[1.5, -2.5])]).unwrap();
