@@ -114,9 +114,26 @@ pub struct MathDef {
     /// The C math library's function on reals (`f` appended for f32); `None` where the
     /// C spelling composes it from `bz_*` helpers (`blazar-codegen-c`'s `spell`).
     pub c: Option<&'static str>,
+    /// Its documentation (`help sqrt`), attached with [`MathDef::doc`].
+    pub doc: Doc,
 }
 
 impl MathDef {
+    /// This row with its documentation: signature, one paragraph, an example and what
+    /// the example prints (see [`Doc`]).
+    pub const fn doc(
+        self,
+        sig: &'static str,
+        text: &'static str,
+        example: &'static str,
+        output: &'static str,
+    ) -> MathDef {
+        MathDef {
+            doc: Doc::new(sig, text, example, output),
+            ..self
+        }
+    }
+
     /// Whether AIR fuses it on operands of this kind.
     pub fn fuses(&self, complex: bool) -> bool {
         match self.fuse {
@@ -128,6 +145,7 @@ impl MathDef {
     }
 }
 
+use crate::Doc;
 use Eval::{One, Own as E};
 use MathFn::*;
 use Promote::{Own as P, Real as R};
@@ -152,6 +170,7 @@ const fn row(
         eval,
         fuse,
         c,
+        doc: Doc::NONE,
     }
 }
 
@@ -162,26 +181,126 @@ const fn libm1(f: MathFn, name: &'static str, sig: Sig, fuse: Fuse) -> MathDef {
 
 /// Every function, in the order of [`MathFn`]'s variants.
 pub static MATH: &[MathDef] = &[
-    row(Abs, "abs", 1, Sig::RealPart, P, E, Fuse::Both, Some("fabs")),
-    libm1(Sqrt, "sqrt", Sig::FloatOrComplex, Fuse::Real),
-    row(Rsqrt, "rsqrt", 1, Sig::Float, P, E, Fuse::No, None),
-    libm1(Exp, "exp", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Exp2, "exp2", Sig::Float, Fuse::Real),
-    libm1(Log, "log", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Log2, "log2", Sig::Float, Fuse::Real),
-    libm1(Log10, "log10", Sig::Float, Fuse::Real),
-    libm1(Sin, "sin", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Cos, "cos", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Tan, "tan", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Asin, "asin", Sig::Float, Fuse::Real),
-    libm1(Acos, "acos", Sig::Float, Fuse::Real),
-    libm1(Atan, "atan", Sig::Float, Fuse::Real),
-    libm1(Sinh, "sinh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Cosh, "cosh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Tanh, "tanh", Sig::FloatOrComplex, Fuse::Real),
-    libm1(Floor, "floor", Sig::Float, Fuse::Real),
-    libm1(Ceil, "ceil", Sig::Float, Fuse::Real),
-    libm1(Round, "round", Sig::Float, Fuse::Real),
+    row(Abs, "abs", 1, Sig::RealPart, P, E, Fuse::Both, Some("fabs")).doc(
+        "abs(x)",
+        "The absolute value of each element of a number or array; of a complex number, its modulus (a real). Ints stay ints of the same type.",
+        "print abs([-2, 3]), \" \", abs(-1.5), \" \", abs(3 + 4i)",
+        "[2,3] 1.5 5",
+    ),
+    libm1(Sqrt, "sqrt", Sig::FloatOrComplex, Fuse::Real).doc(
+        "sqrt(x)",
+        "The square root of each element. A negative real gives NaN; pass a complex value (`complex(x)`) for complex roots.",
+        "print sqrt([4, 9, 2.25]), \" \", sqrt(complex(-4))",
+        "[2,3,1.5] 0+2i",
+    ),
+    row(Rsqrt, "rsqrt", 1, Sig::Float, P, E, Fuse::No, None).doc(
+        "rsqrt(x)",
+        "The reciprocal square root 1 / sqrt(x) of each element, as one operation (fast on GPUs).",
+        "print rsqrt([4, 16])",
+        "[0.5,0.25]",
+    ),
+    libm1(Exp, "exp", Sig::FloatOrComplex, Fuse::Real).doc(
+        "exp(x)",
+        "e raised to each element; complex arguments give complex results.",
+        "print exp(0), \" \", exp([1, 2])",
+        "1 [2.7182817,7.389056]",
+    ),
+    libm1(Exp2, "exp2", Sig::Float, Fuse::Real).doc(
+        "exp2(x)",
+        "2 raised to each element.",
+        "print exp2([0, 3, 0.5])",
+        "[1,8,1.4142135]",
+    ),
+    libm1(Log, "log", Sig::FloatOrComplex, Fuse::Real).doc(
+        "log(x)",
+        "The natural logarithm of each element (NaN for negative reals, -Inf for 0); complex arguments give the principal complex logarithm.",
+        "print log([1, exp(2)])",
+        "[0,2]",
+    ),
+    libm1(Log2, "log2", Sig::Float, Fuse::Real).doc(
+        "log2(x)",
+        "The base-2 logarithm of each element.",
+        "print log2([1, 8, 1024])",
+        "[0,3,10]",
+    ),
+    libm1(Log10, "log10", Sig::Float, Fuse::Real).doc(
+        "log10(x)",
+        "The base-10 logarithm of each element.",
+        "print log10([1, 100, 0.001])",
+        "[0,2,-3]",
+    ),
+    libm1(Sin, "sin", Sig::FloatOrComplex, Fuse::Real).doc(
+        "sin(x)",
+        "The sine of each element, in radians.",
+        "print sin(0), \" \", round(sin(pi / 2))",
+        "0 1",
+    ),
+    libm1(Cos, "cos", Sig::FloatOrComplex, Fuse::Real).doc(
+        "cos(x)",
+        "The cosine of each element, in radians.",
+        "print cos(0), \" \", cos(pi)",
+        "1 -1",
+    ),
+    libm1(Tan, "tan", Sig::FloatOrComplex, Fuse::Real).doc(
+        "tan(x)",
+        "The tangent of each element, in radians.",
+        "print tan(0), \" \", round(1000 * tan(pi / 4)) / 1000",
+        "0 1",
+    ),
+    libm1(Asin, "asin", Sig::Float, Fuse::Real).doc(
+        "asin(x)",
+        "The arcsine of each element, in radians (-pi/2 to pi/2); NaN outside -1..1.",
+        "print asin(0), \" \", asin(1) * 2 == pi",
+        "0 1",
+    ),
+    libm1(Acos, "acos", Sig::Float, Fuse::Real).doc(
+        "acos(x)",
+        "The arccosine of each element, in radians (0 to pi); NaN outside -1..1.",
+        "print acos(1), \" \", acos(-1) == pi",
+        "0 1",
+    ),
+    libm1(Atan, "atan", Sig::Float, Fuse::Real).doc(
+        "atan(x)",
+        "The arctangent of each element, in radians (-pi/2 to pi/2). For the angle of a point (x, y) use `atan2(y, x)`.",
+        "print atan(0), \" \", 4 * atan(1) == pi",
+        "0 1",
+    ),
+    libm1(Sinh, "sinh", Sig::FloatOrComplex, Fuse::Real).doc(
+        "sinh(x)",
+        "The hyperbolic sine of each element.",
+        "print sinh(0), \" \", sinh([1, -1]) == [sinh(1), -sinh(1)]",
+        "0 [1,1]",
+    ),
+    libm1(Cosh, "cosh", Sig::FloatOrComplex, Fuse::Real).doc(
+        "cosh(x)",
+        "The hyperbolic cosine of each element.",
+        "print cosh(0)",
+        "1",
+    ),
+    libm1(Tanh, "tanh", Sig::FloatOrComplex, Fuse::Real).doc(
+        "tanh(x)",
+        "The hyperbolic tangent of each element (between -1 and 1).",
+        "print tanh(0), \" \", tanh(100)",
+        "0 1",
+    ),
+    libm1(Floor, "floor", Sig::Float, Fuse::Real).doc(
+        "floor(x)",
+        "Each element rounded down to an integral value (the result keeps the type: a scalar stays a scalar; use `int` for an int).",
+        "print floor([2.7, -2.5]), \" \", type(floor(2.7))",
+        "[2,-3] scalar",
+    ),
+    libm1(Ceil, "ceil", Sig::Float, Fuse::Real).doc(
+        "ceil(x)",
+        "Each element rounded up to an integral value.",
+        "print ceil([2.2, -2.5])",
+        "[3,-2]",
+    ),
+    libm1(Round, "round", Sig::Float, Fuse::Real).doc(
+        "round(x)",
+        "Each element rounded to the nearest integral value, halves away from zero (MATLAB's rule, not banker's rounding).",
+        "print round([2.5, -2.5, 2.4])",
+        "[3,-3,2]",
+    ),
     row(
         Frac,
         "frac",
@@ -191,11 +310,36 @@ pub static MATH: &[MathDef] = &[
         One(|x| x - x.floor(), |x| x - x.floor()),
         Fuse::Real,
         None,
+    ).doc(
+        "frac(x)",
+        "The fractional part x - floor(x) of each element: between 0 and 1, also for negative x.",
+        "print frac([2.75, -0.25])",
+        "[0.75,0.75]",
     ),
-    row(Sign, "sign", 1, Sig::Ordered, P, E, Fuse::Real, None),
-    row(IsNan, "isnan", 1, Sig::Test, P, E, Fuse::Real, None),
-    row(IsInf, "isinf", 1, Sig::Test, P, E, Fuse::Real, None),
-    row(IsFinite, "isfinite", 1, Sig::Test, P, E, Fuse::Real, None),
+    row(Sign, "sign", 1, Sig::Ordered, P, E, Fuse::Real, None).doc(
+        "sign(x)",
+        "-1, 0 or 1 by the sign of each element.",
+        "print sign([-3, 0, 2.5])",
+        "[-1,0,1]",
+    ),
+    row(IsNan, "isnan", 1, Sig::Test, P, E, Fuse::Real, None).doc(
+        "isnan(x)",
+        "1 where an element is NaN (not a number), else 0.",
+        "print isnan([0 / 0, 1])",
+        "[1,0]",
+    ),
+    row(IsInf, "isinf", 1, Sig::Test, P, E, Fuse::Real, None).doc(
+        "isinf(x)",
+        "1 where an element is +Inf or -Inf, else 0.",
+        "print isinf([1 / 0, -1 / 0, 1])",
+        "[1,1,0]",
+    ),
+    row(IsFinite, "isfinite", 1, Sig::Test, P, E, Fuse::Real, None).doc(
+        "isfinite(x)",
+        "1 where an element is neither NaN nor infinite, else 0.",
+        "print isfinite([1, 1 / 0, 0 / 0])",
+        "[1,0,0]",
+    ),
     row(
         Atan2,
         "atan2",
@@ -205,6 +349,11 @@ pub static MATH: &[MathDef] = &[
         Eval::Two(f64::atan2, f32::atan2),
         Fuse::Real,
         Some("atan2"),
+    ).doc(
+        "atan2(y, x)",
+        "The angle of the point (x, y) from the positive x axis, in radians (-pi to pi), element by element with broadcasting. Note the order: y first, as in C and MATLAB.",
+        "print atan2(1, 1) * 4 == pi, \" \", atan2(0, -1) == pi",
+        "1 1",
     ),
     row(
         Hypot,
@@ -215,6 +364,11 @@ pub static MATH: &[MathDef] = &[
         Eval::Two(f64::hypot, f32::hypot),
         Fuse::Real,
         Some("hypot"),
+    ).doc(
+        "hypot(x, y)",
+        "sqrt(x^2 + y^2) element by element, without overflow or underflow in the squares.",
+        "print hypot(3, 4), \" \", hypot([5, 8], 12)",
+        "5 [13,14.422205]",
     ),
     row(
         Periodize,
@@ -225,11 +379,36 @@ pub static MATH: &[MathDef] = &[
         E,
         Fuse::No,
         None,
+    ).doc(
+        "periodize(x, n)",
+        "x wrapped into 0..n-1 (never negative: periodize(-1, n) is n-1), element by element; the index rule of circular boundary access. Compare `mod`, which keeps the dividend's sign.",
+        "print periodize(-7, 3), \" \", periodize([0, 5, -1], 5)",
+        "2 [0,0,4]",
     ),
-    row(Real, "real", 1, Sig::RealPart, P, E, Fuse::Complex, None),
-    row(Imag, "imag", 1, Sig::RealPart, P, E, Fuse::Complex, None),
-    row(Conj, "conj", 1, Sig::Number, P, E, Fuse::Complex, None),
-    row(Angle, "angle", 1, Sig::RealPart, P, E, Fuse::Complex, None),
+    row(Real, "real", 1, Sig::RealPart, P, E, Fuse::Complex, None).doc(
+        "real(z)",
+        "The real part of each element (a real number is its own real part).",
+        "print real(3 + 4i), \" \", real([1 + 2i, 5])",
+        "3 [1,5]",
+    ),
+    row(Imag, "imag", 1, Sig::RealPart, P, E, Fuse::Complex, None).doc(
+        "imag(z)",
+        "The imaginary part of each element (0 for a real number).",
+        "print imag(3 + 4i), \" \", imag(2)",
+        "4 0",
+    ),
+    row(Conj, "conj", 1, Sig::Number, P, E, Fuse::Complex, None).doc(
+        "conj(z)",
+        "The complex conjugate of each element.",
+        "print conj(3 + 4i)",
+        "3-4i",
+    ),
+    row(Angle, "angle", 1, Sig::RealPart, P, E, Fuse::Complex, None).doc(
+        "angle(z)",
+        "The argument of each complex element, in radians (-pi to pi).",
+        "print angle(1i) * 2 == pi, \" \", angle(-1)",
+        "1 3.1415927",
+    ),
     row(
         MakeComplex,
         "complex",
@@ -239,6 +418,11 @@ pub static MATH: &[MathDef] = &[
         E,
         Fuse::Real,
         None,
+    ).doc(
+        "complex(re) · complex(re, im)",
+        "A complex number or array from real and imaginary parts (broadcast against each other); `complex(x)` makes x complex with imaginary part 0.",
+        "print complex(1, 2), \" \", complex([1, 2])",
+        "1+2i [1+0i,2+0i]",
     ),
 ];
 

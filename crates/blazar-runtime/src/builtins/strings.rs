@@ -78,11 +78,36 @@ fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("strcat", strcat, 1, usize::MAX),
-    bi("sprintf", sprintf, 1, usize::MAX),
-    bi("printf", printf, 1, usize::MAX),
-    bi("disp", disp, 1, 1),
-    bi("num2str", num2str, 1, 1),
+    bi("strcat", strcat, 1, usize::MAX).doc(
+        "strcat(a, b, ...)",
+        "The strings joined (numbers are formatted first).",
+        "print strcat(\"img\", 7, \".png\")",
+        "img7.png",
+    ),
+    bi("sprintf", sprintf, 1, usize::MAX).doc(
+        "sprintf(format, args...)",
+        "Text formatted as C's printf does (`%d`, `%5.2f`, `%s`, `%x`, `%e`, `%%`).",
+        "print sprintf(\"%03d|%.2f|%s\", 7, pi, \"ok\")",
+        "007|3.14|ok",
+    ),
+    bi("printf", printf, 1, usize::MAX).doc(
+        "printf(format, args...)",
+        "Prints text formatted as C's printf does; no newline is added (write `\\n`).",
+        "printf(\"%d items at %.1f\\n\", 3, 2.5)",
+        "3 items at 2.5",
+    ),
+    bi("disp", disp, 1, 1).doc(
+        "disp(x)",
+        "Prints one value on its own line.",
+        "disp([1, 2])\ndisp(\"done\")",
+        "[1,2]\ndone",
+    ),
+    bi("num2str", num2str, 1, 1).doc(
+        "num2str(x)",
+        "A number (or array) as text, in the form `print` uses.",
+        "s = num2str(3.25)\nprint s, \" \", numel(s)",
+        "3.25 4",
+    ),
 ];
 
 #[cfg(test)]

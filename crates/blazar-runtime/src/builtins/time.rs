@@ -18,19 +18,21 @@ use crate::{rt_bail, RtError, RtResult, Value};
 use std::io::Write as _;
 use std::time::Instant;
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "tic",
-        func: super::Func::Native(tic),
-        min_args: 0,
-        max_args: 0,
-    },
-    Builtin {
-        name: "toc",
-        func: super::Func::Native(toc),
-        min_args: 0,
-        max_args: 1,
-    },
+    bi("tic", tic, 0, 0).doc(
+        "tic()",
+        "Starts a timer that `toc` reads (timers nest: each `toc` pops the latest `tic`).",
+        "tic()\nt = toc()\nprint t >= 0",
+        "1",
+    ),
+    bi("toc", toc, 0, 1).doc(
+        "toc() · t = toc() · toc(label)",
+        "The milliseconds since the latest `tic` (on a GPU, up to the end of the kernels launched in between). As a statement of its own, it prints `Elapsed time: ... ms` (or the label); when its value is used, it prints nothing.",
+        "tic()\nx = sum(1..1000)\nms = toc()\nprint ms >= 0, \" \", x",
+        "1 500500",
+    ),
 ];
 
 /// Device-side timing for `tic`/`toc` (CUDA events on a GPU).

@@ -106,16 +106,71 @@ fn complex(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("int", to_int, 1, 1),
-    bi("int8", to_int8, 1, 1),
-    bi("int16", to_int16, 1, 1),
-    bi("int32", to_int32, 1, 1),
-    bi("int64", to_int64, 1, 1),
-    bi("uint8", to_uint8, 1, 1),
-    bi("uint16", to_uint16, 1, 1),
-    bi("uint32", to_uint32, 1, 1),
-    bi("uint64", to_uint64, 1, 1),
-    bi("prevpow2", prevpow2, 1, 1),
-    bi("nextpow2", nextpow2, 1, 1),
+    bi("int", to_int, 1, 1).doc(
+        "int(x)",
+        "x converted to `int`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print int(2.7), \" \", int(-2.7), \" \", type(int(2.7))",
+        "2 -2 int",
+    ),
+    bi("int8", to_int8, 1, 1).doc(
+        "int8(x)",
+        "x converted to `int8`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print int8(100) + int8(100), \" \", int8(-3.9)",
+        "-56 -3",
+    ),
+    bi("int16", to_int16, 1, 1).doc(
+        "int16(x)",
+        "x converted to `int16`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print int16(40000)",
+        "-25536",
+    ),
+    bi("int32", to_int32, 1, 1).doc(
+        "int32(x)",
+        "x converted to `int32`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print int32(3.9), \" \", type(int32(1))",
+        "3 int",
+    ),
+    bi("int64", to_int64, 1, 1).doc(
+        "int64(x)",
+        "x converted to `int64`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print int64(2) ^ 40",
+        "1099511627776",
+    ),
+    bi("uint8", to_uint8, 1, 1).doc(
+        "uint8(x)",
+        "x converted to `uint8`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print uint8(250) + uint8(10), \" \", uint8([1.5, 300])",
+        "4 [1,255]",
+    ),
+    bi("uint16", to_uint16, 1, 1).doc(
+        "uint16(x)",
+        "x converted to `uint16`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print uint16(70000)",
+        "4464",
+    ),
+    bi("uint32", to_uint32, 1, 1).doc(
+        "uint32(x)",
+        "x converted to `uint32`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print uint32(-1)",
+        "4294967295",
+    ),
+    bi("uint64", to_uint64, 1, 1).doc(
+        "uint64(x)",
+        "x converted to `uint64`, element by element: reals are truncated toward zero and saturate at the type's limits; ints wrap around to the type's width, as in C.",
+        "print uint64(5) - uint64(2)",
+        "3",
+    ),
+    bi("prevpow2", prevpow2, 1, 1).doc(
+        "prevpow2(n)",
+        "The largest power of two not above n.",
+        "print prevpow2(100), \" \", prevpow2(64)",
+        "64 64",
+    ),
+    bi("nextpow2", nextpow2, 1, 1).doc(
+        "nextpow2(n)",
+        "The smallest power of two not below n (handy for FFT sizes).",
+        "print nextpow2(100), \" \", nextpow2(64)",
+        "128 64",
+    ),
     bi("complex", complex, 1, 2),
 ];
