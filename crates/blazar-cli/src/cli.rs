@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// Blazar runs Quasar array-language programs on CPUs and NVIDIA GPUs. Without a
 /// command it starts an interactive session (`blazar repl`).
 #[derive(Parser, Debug)]
-#[command(name = "blazar", version, about, long_about = None)]
+#[command(name = "blazar", version, about, long_about = None, disable_help_subcommand = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -58,6 +58,9 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
     /// Run the golden programs (`% ==` test blocks) and compare with their expectations.
     Test(crate::test_cmd::TestArgs),
+    /// The documentation of a builtin or library function (`blazar help sum`), a search
+    /// (`--search WORD`), or the function reference as Markdown (`--reference DIR`).
+    Help(crate::help::HelpArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file, `-` for standard input).
@@ -196,6 +199,7 @@ pub fn main(cli: Cli) -> ExitCode {
         }) => emit_kir(&file, double, what, fuse_min, after.as_deref()),
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Test(args)) => crate::test_cmd::main(args),
+        Some(Command::Help(args)) => crate::help::main(args),
         Some(Command::Check {
             file,
             format: Format::Json,

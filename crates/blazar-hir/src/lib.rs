@@ -6,6 +6,7 @@
 
 pub mod check;
 mod collect;
+mod hints;
 pub mod hir;
 mod infer;
 mod lower;
@@ -20,7 +21,8 @@ pub mod types;
 pub mod visit;
 
 pub use check::check_program;
+pub use hints::Hints;
 pub use hir::*;
-pub use lower::{lower_program, lower_program_with};
+pub use lower::{lower_program, lower_program_hinted, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

@@ -191,7 +191,7 @@ impl<'p> Interp<'p> {
         nout: usize,
         span: Span,
     ) -> R<Vec<Value>> {
-        if nout > 1 {
+        if nout != 1 {
             if let Some((f, most)) = builtins::multi(builtins::get(id).name) {
                 let b = builtins::get(id);
                 if nout > most {

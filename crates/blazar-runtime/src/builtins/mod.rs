@@ -178,7 +178,8 @@ fn table() -> &'static [&'static Builtin] {
 }
 
 /// A builtin with several outputs (`[s, idx] = sort(x)`): called with the number of
-/// outputs asked for, it returns at least that many values. The one-output call goes
+/// outputs asked for, it returns at least that many values. A builtin whose most is 1
+/// is one that behaves differently as a statement of its own (0 outputs: `toc`). The one-output call goes
 /// through the builtin of the same name in the ordinary table.
 pub type MultiFn = fn(&mut Ctx, &[Value], usize) -> RtResult<Vec<Value>>;
 
@@ -191,6 +192,7 @@ const MULTI: &[(&str, MultiFn, usize)] = &[
     ("svd", linalg::svd_all, 3),
     ("symeig", linalg::symeig_all, 2),
     ("eig", linalg::eig_all, 2),
+    ("toc", time::toc_all, 1),
 ];
 
 /// The several-output form of builtin `name` and its most outputs, if it has one.

@@ -63,7 +63,23 @@ fn tic(ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
+/// `toc()` whose value is used (`t = toc()`): the milliseconds, printing nothing.
 fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    toc_ms(ctx, args).map(|(_, ms)| ms)
+}
+
+/// `toc()` as a statement of its own (no output asked for): prints the line
+/// `Elapsed time: ... ms` (or the label), as MATLAB's `toc` does.
+pub(super) fn toc_all(ctx: &mut Ctx, args: &[Value], nout: usize) -> RtResult<Vec<Value>> {
+    let (line, ms) = toc_ms(ctx, args)?;
+    if nout == 0 {
+        writeln!(ctx.out, "{line}").map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
+    }
+    Ok(vec![ms])
+}
+
+/// The milliseconds since the latest `tic`, and the line that reports them.
+fn toc_ms(ctx: &mut Ctx, args: &[Value]) -> RtResult<(String, Value)> {
     let label = match args.first() {
         None => "Elapsed time".to_string(),
         Some(Value::Str(s)) => s.to_string(),
@@ -83,9 +99,7 @@ fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             .map_err(|e| RtError::new(format!("toc: {e}")))?,
         _ => start.at.elapsed().as_secs_f64() * 1000.0,
     };
-    writeln!(ctx.out, "{}", format_line(&label, ms))
-        .map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
-    Ok(Value::Real(ctx.prec.round(ms)))
+    Ok((format_line(&label, ms), Value::Real(ctx.prec.round(ms))))
 }
 
 fn format_line(label: &str, ms: f64) -> String {
