@@ -126,10 +126,14 @@ impl<'p> Interp<'p> {
         let Value::Func(c) = f else {
             return Err(RunError::new(
                 span,
-                format!(
-                    "cannot call a value of type {}; use [] to index arrays",
-                    f.kind_name()
-                ),
+                match f {
+                    Value::Array(_) | Value::Str(_) => format!(
+                        "cannot call a value of type {}: Quasar indexes with brackets, \
+                         `A[i, j]`, not MATLAB's parentheses `A(i, j)`, and indices start at 0",
+                        f.kind_name()
+                    ),
+                    _ => format!("cannot call a value of type {}", f.kind_name()),
+                },
             ));
         };
         match c.func {
