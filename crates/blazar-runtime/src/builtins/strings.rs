@@ -72,12 +72,29 @@ fn disp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
-/// `num2str(x)`: the text `print` shows for `x`.
+/// `num2str(x)`: the text `print` shows for `x` (every element, however large).
 fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    Ok(Value::str(&format_value(&args[0], ctx.prec)))
+    Ok(Value::str(&crate::format::format_value_full(&args[0], ctx.prec)))
+}
+
+/// `printfull(a, b, ...)`: as the `print` statement, with every element of a large
+/// array instead of a summary.
+fn printfull(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let fail = |e: std::io::Error| crate::RtError::new(format!("printfull: cannot print: {e}"));
+    for a in args {
+        crate::format::write_value_full_to(&mut ctx.out, a, ctx.prec).map_err(fail)?;
+    }
+    ctx.out.write_all(b"\n").map_err(fail)?;
+    Ok(Value::Real(0.0))
 }
 
 pub(super) static TABLE: &[Builtin] = &[
+    bi("printfull", printfull, 0, usize::MAX).doc(
+        "printfull(a, b, ...)",
+        "Prints like the `print` statement, but an array of more than 1000 elements is printed whole instead of summarised (`print` shows its first and last 3 rows and columns, then its shape and type).",
+        "x = 0..1199\nprint x\nprintfull(sum(x), \" \", numel(x))",
+        "[0,1,2,...,1197,1198,1199] (1x1200 vec[int], summarised: printfull(x) prints every element)\n719400 1200",
+    ),
     bi("strcat", strcat, 1, usize::MAX).doc(
         "strcat(a, b, ...)",
         "The strings joined (numbers are formatted first).",
