@@ -13,9 +13,11 @@
 //! session's writer, in order; diagnostics are returned as data.
 
 mod commands;
+mod complete;
 mod funcs;
 mod input;
 
+pub use complete::Completions;
 pub use input::needs_more;
 
 use blazar_diagnostics::{render_all, Diagnostic, FileId, SourceMap};

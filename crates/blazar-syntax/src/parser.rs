@@ -261,7 +261,7 @@ impl Parser {
     fn command_syntax(&self) -> Option<String> {
         let at = |i: usize| self.toks.get(i).map(|t| &t.tok);
         let f = match at(self.pos.checked_sub(1)?)? {
-            Tok::Ident(f) => f,
+            Tok::Ident(f) if !Self::is_reserved(f) => f,
             _ => return None,
         };
         let starts = match self.pos.checked_sub(2) {

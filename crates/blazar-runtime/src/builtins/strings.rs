@@ -74,7 +74,9 @@ fn disp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 
 /// `num2str(x)`: the text `print` shows for `x` (every element, however large).
 fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    Ok(Value::str(&crate::format::format_value_full(&args[0], ctx.prec)))
+    Ok(Value::str(&crate::format::format_value_full(
+        &args[0], ctx.prec,
+    )))
 }
 
 /// `printfull(a, b, ...)`: as the `print` statement, with every element of a large
