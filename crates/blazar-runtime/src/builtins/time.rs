@@ -114,7 +114,7 @@ mod tests {
     use crate::builtins::testing::Sink;
 
     #[test]
-    fn tic_toc_prints_and_returns_ms() {
+    fn tic_toc_prints_as_a_statement_and_returns_ms() {
         let sink = Sink::default();
         let mut c = Ctx::new(
             Prec::Double,
@@ -126,16 +126,24 @@ mod tests {
         tic(&mut c, &[]).unwrap();
         tic(&mut c, &[]).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
-        let Value::Real(inner) = toc(&mut c, &[Value::str("inner")]).unwrap() else {
+        let Value::Real(inner) = toc_all(&mut c, &[Value::str("inner")], 0).unwrap()[0] else {
             panic!()
         };
         assert!(inner >= 5.0);
         assert_eq!(c.timers.len(), 1);
-        let Value::Real(outer) = toc(&mut c, &[]).unwrap() else {
+        let Value::Real(outer) = toc_all(&mut c, &[], 0).unwrap()[0] else {
             panic!()
         };
         assert!(outer >= inner);
         assert_eq!(c.timers.len(), 1);
+        // Its value used (`t = toc()`): nothing printed.
+        let Value::Real(used) = toc(&mut c, &[]).unwrap() else {
+            panic!()
+        };
+        assert!(used >= outer);
+        let Value::Real(_) = toc_all(&mut c, &[], 1).unwrap()[0] else {
+            panic!()
+        };
         assert!(toc(&mut c, &[Value::Real(1.0)]).is_err());
         let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
