@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// Blazar runs Quasar array-language programs on CPUs and NVIDIA GPUs. Without a
 /// command it starts an interactive session (`blazar repl`).
 #[derive(Parser, Debug)]
-#[command(name = "blazar", version, about, long_about = None)]
+#[command(name = "blazar", version, about, long_about = None, disable_help_subcommand = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -62,6 +62,9 @@ pub enum Command {
     /// (diagnostics as `check` gives them, hover, definition, completion, signature
     /// help, document symbols), for editors (`docs/editors.md`).
     Lsp,
+    /// The documentation of a builtin or library function (`blazar help sum`), a search
+    /// (`--search WORD`), or the function reference as Markdown (`--reference DIR`).
+    Help(crate::help::HelpArgs),
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file, `-` for standard input).
@@ -213,6 +216,7 @@ pub fn main(cli: Cli) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Help(args)) => crate::help::main(args),
         Some(Command::Check {
             file,
             format: Format::Json,

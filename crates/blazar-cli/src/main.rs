@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod debug;
 mod device;
+mod help;
 mod oom;
 mod races;
 mod repl;

@@ -8,9 +8,11 @@ use crate::cli::{context, cpu_tier, CpuTierArg, Device};
 use blazar_interp::Options;
 use blazar_native::CpuBackend;
 use blazar_repl::{Reply, Session, Step};
+use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 /// The options of `blazar repl`.
 #[derive(clap::Args, Debug)]
@@ -106,8 +108,13 @@ fn exit(failed: bool) -> ExitCode {
 
 fn interactive(session: &mut Session) -> ExitCode {
     use rustyline::error::ReadlineError;
-    let mut editor = match rustyline::DefaultEditor::new() {
-        Ok(e) => e,
+    let completions = Rc::new(RefCell::new(session.completions()));
+    let mut editor = match rustyline::Editor::<Completer, rustyline::history::DefaultHistory>::new()
+    {
+        Ok(mut e) => {
+            e.set_helper(Some(Completer(completions.clone())));
+            e
+        }
         Err(e) => {
             eprintln!("blazar: note: no line editing ({e})");
             return scripted(session);
@@ -129,6 +136,7 @@ fn interactive(session: &mut Session) -> ExitCode {
                     let _ = editor.add_history_entry(line.as_str());
                 }
                 if let Step::Done(reply) = session.feed(&line) {
+                    *completions.borrow_mut() = session.completions();
                     if show(session, &reply) {
                         break;
                     }
@@ -147,3 +155,29 @@ fn interactive(session: &mut Session) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// Tab completion for the line editor: names, fields and paths (`Completions`).
+struct Completer(Rc<RefCell<blazar_repl::Completions>>);
+
+impl rustyline::completion::Completer for Completer {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        Ok(self.0.borrow().complete(line, pos))
+    }
+}
+
+impl rustyline::hint::Hinter for Completer {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Completer {}
+
+impl rustyline::validate::Validator for Completer {}
+
+impl rustyline::Helper for Completer {}

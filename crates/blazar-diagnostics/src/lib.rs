@@ -7,6 +7,7 @@
 
 mod json;
 mod render;
+pub mod suggest;
 
 pub use json::{to_json, to_json_lines};
 pub use render::{render, render_all};

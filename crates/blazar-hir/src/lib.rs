@@ -8,6 +8,7 @@ pub mod attr_args;
 pub mod check;
 mod check_run;
 mod collect;
+mod hints;
 pub mod hir;
 mod infer;
 mod lower;
@@ -22,9 +23,10 @@ pub mod types;
 pub mod visit;
 
 pub use check::check_program;
+pub use hints::Hints;
 pub use hir::*;
 /// The local type inference of expressions (hover in the language server).
 pub use infer::expr_type;
-pub use lower::{lower_program, lower_program_with};
+pub use lower::{lower_program, lower_program_hinted, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

@@ -2,6 +2,7 @@
 //! undefined names, misplaced `break`s and unknown types as located diagnostics.
 
 use crate::collect::{assigned_names, indexed_only_names, nested_functions};
+use crate::hints::Hints;
 use crate::hir::{self, Annot, FnGroup, FnId, Program, Var};
 use crate::scope::{Scope, Scopes};
 use crate::types::{resolve_type, Ty, TypeNames};
@@ -25,7 +26,19 @@ pub fn lower_program_with(
     builtin: &dyn Fn(&str) -> Option<u32>,
     plugins: &[(String, Vec<String>)],
 ) -> (Program, Vec<Diagnostic>) {
+    lower_program_hinted(p, builtin, plugins, Hints::default())
+}
+
+/// [`lower_program_with`], with the names an undefined name is compared with for a
+/// "did you mean" note: the builtins and the bundled modules' functions.
+pub fn lower_program_hinted<'a>(
+    p: &'a ast::Program,
+    builtin: &'a dyn Fn(&str) -> Option<u32>,
+    plugins: &[(String, Vec<String>)],
+    hints: Hints<'a>,
+) -> (Program, Vec<Diagnostic>) {
     let mut l = Lowerer {
+        hints,
         prog: Program::default(),
         diags: Vec::new(),
         builtin,
@@ -49,6 +62,7 @@ pub fn lower_program_with(
 }
 
 pub(crate) struct Lowerer<'a> {
+    pub hints: Hints<'a>,
     pub prog: Program,
     pub diags: Vec<Diagnostic>,
     pub builtin: &'a dyn Fn(&str) -> Option<u32>,

@@ -210,6 +210,9 @@ impl<'a> Lowerer<'a> {
             return self.unavailable(format!("{what}, which Blazar does not provide"), span);
         }
         let mut d = Diagnostic::error(span, format!("undefined variable or function `{name}`"));
+        for note in self.undefined_notes(name) {
+            d = d.with_note(note);
+        }
         if !self.plugins.is_empty() {
             let list: Vec<&str> = self.plugins.iter().map(|(p, _)| p.as_str()).collect();
             d = d.with_note(format!(

@@ -44,7 +44,7 @@ impl<'a> Lowerer<'a> {
                 ast::ExprKind::Named(n, v) => match slots.iter().position(|(s, _)| *s == n.name) {
                     Some(i) => (i, &**v),
                     None => {
-                        self.error(
+                        let mut d = blazar_diagnostics::Diagnostic::error(
                             n.span,
                             format!(
                                 "`{}` has no parameter or field named `{}`",
@@ -52,6 +52,13 @@ impl<'a> Lowerer<'a> {
                                 n.name
                             ),
                         );
+                        let names = slots.iter().map(|(s, _)| s.as_str());
+                        if let Some(hint) =
+                            blazar_diagnostics::suggest::did_you_mean(&n.name, names)
+                        {
+                            d = d.with_note(hint);
+                        }
+                        self.diags.push(d);
                         continue;
                     }
                 },

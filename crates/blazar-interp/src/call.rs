@@ -126,10 +126,14 @@ impl<'p> Interp<'p> {
         let Value::Func(c) = f else {
             return Err(RunError::new(
                 span,
-                format!(
-                    "cannot call a value of type {}; use [] to index arrays",
-                    f.kind_name()
-                ),
+                match f {
+                    Value::Array(_) | Value::Str(_) => format!(
+                        "cannot call a value of type {}: Quasar indexes with brackets, \
+                         `A[i, j]`, not MATLAB's parentheses `A(i, j)`, and indices start at 0",
+                        f.kind_name()
+                    ),
+                    _ => format!("cannot call a value of type {}", f.kind_name()),
+                },
             ));
         };
         match c.func {
@@ -191,7 +195,7 @@ impl<'p> Interp<'p> {
         nout: usize,
         span: Span,
     ) -> R<Vec<Value>> {
-        if nout > 1 {
+        if nout != 1 {
             if let Some((f, most)) = builtins::multi(builtins::get(id).name) {
                 let b = builtins::get(id);
                 if nout > most {

@@ -367,7 +367,16 @@ pub fn field(v: &Value, name: &str) -> blazar_runtime::RtResult<Value> {
     match v {
         Value::Object(o) => match o.borrow().get(name) {
             Some(x) => Ok(x.clone()),
-            None => blazar_runtime::rt_bail!("the object has no field `{name}`"),
+            None => {
+                let o = o.borrow();
+                let names = o.fields.iter().map(|(n, _)| n.as_ref());
+                match blazar_diagnostics::suggest::did_you_mean(name, names) {
+                    Some(hint) => {
+                        blazar_runtime::rt_bail!("the object has no field `{name}`; {hint}")
+                    }
+                    None => blazar_runtime::rt_bail!("the object has no field `{name}`"),
+                }
+            }
         },
         v => blazar_runtime::rt_bail!("a {} has no field `{name}`", v.kind_name()),
     }

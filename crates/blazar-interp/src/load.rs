@@ -73,7 +73,15 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         ast = syntax::Program::default();
     }
     let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
-    let (program, diags) = blazar_hir::lower_program_with(&ast, &lookup, &plugins);
+    let builtins: Vec<&str> = blazar_runtime::builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .collect();
+    let hints = blazar_hir::Hints {
+        builtins: &builtins,
+        library: crate::stdlib::library_functions(),
+    };
+    let (program, diags) = blazar_hir::lower_program_hinted(&ast, &lookup, &plugins, hints);
     diagnostics.extend(diags);
     let arity = |id: u32| {
         let b = blazar_runtime::builtins::get(id);
@@ -102,6 +110,30 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         diagnostics,
         loops,
     }
+}
+
+/// Replaces the `import` statements of `ast` by the imported modules (files next to
+/// `dir`, else bundled modules), adding their text to `sources` and their problems to
+/// `diags`: what [`check`] does, for the interactive session's inputs.
+pub fn splice_imports_of(
+    ast: &mut syntax::Program,
+    dir: Option<&Path>,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+    seen: &mut Vec<String>,
+) {
+    let mut plugins = Vec::new();
+    splice_imports(
+        ast,
+        dir,
+        &mut Imports {
+            sources,
+            diags,
+            seen,
+            plugins: &mut plugins,
+        },
+        0,
+    );
 }
 
 /// What splicing imports accumulates.

@@ -46,6 +46,63 @@ pub fn module_names() -> impl Iterator<Item = &'static str> {
     MODULES.iter().map(|(n, _)| *n)
 }
 
+/// Every bundled module: (file name, text).
+pub fn modules() -> &'static [(&'static str, &'static str)] {
+    MODULES
+}
+
+/// The name of a public (not kernel, not device) function defined on this line.
+pub fn function_name(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("function")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    // Outputs: `y =`, `[a, b] =`, `[] =`.
+    let rest = match rest.find('=') {
+        Some(eq) if rest.find('(').is_none_or(|p| eq < p) => &rest[eq + 1..],
+        _ => rest,
+    };
+    let mut rest = rest.trim_start();
+    loop {
+        let word_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        if word.starts_with("__") && word.ends_with("__") && word.len() > 4 {
+            if matches!(word, "__kernel__" | "__device__") {
+                return None;
+            }
+            rest = rest[word_end..].trim_start();
+            continue;
+        }
+        return (!word.is_empty()).then(|| word.to_string());
+    }
+}
+
+/// The public functions of the bundled modules, (name, module file): every function
+/// that is not a kernel or device function and is not marked `% internal` (the last
+/// line of the comment above it). An undefined name that is one of them gets the hint
+/// to import its module.
+pub fn library_functions() -> &'static [(&'static str, &'static str)] {
+    static ALL: std::sync::OnceLock<Vec<(&'static str, &'static str)>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+        for (file, text) in MODULES {
+            let mut prev = "";
+            for line in text.lines() {
+                let t = line.trim();
+                if let Some(name) = function_name(t) {
+                    if prev != "% internal" && !out.iter().any(|(n, _)| *n == name) {
+                        out.push((Box::leak(name.into_boxed_str()), file));
+                    }
+                }
+                prev = t;
+            }
+        }
+        out
+    })
+}
+
 /// Whether an import names a .NET plugin.
 pub fn is_plugin(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".dll")

@@ -216,54 +216,132 @@ function [] = __kernel__ cs_encode_srgb_kernel(x : cube'unchecked, y : cube'unch
     end
 end
 
+% internal
 function [] = colortransform_check(x, name : string)
     if ndims(x) != 3 || size(x, 2) != 3
         error(sprintf("%s: expects an M x N x 3 cube", name))
     end
 end
 
+% rgb2gray(x)
+%
+% The luma 0.299 R + 0.587 G + 0.114 B of an M×N×3 colour image (values 0..255, as
+% `imread` gives), as an M×N mat (MATLAB's weights).
+%
+% Example:
+%     img = ones(2, 2, 3) .* reshape([255, 0, 0], [1, 1, 3])
+%     print round(rgb2gray(img))
+% Output:
+%     [ [76,76],
+%       [76,76] ]
 function y = rgb2gray(x)
     colortransform_check(x, "rgb2gray")
     y = zeros(size(x, 0), size(x, 1))
     parallel_do([size(x, 0), size(x, 1)], x, y, rgb2gray_kernel)
 end
 
+% rgb2ycbcr(x)
+%
+% Rec. 601 studio-range Y, Cb, Cr channels of an M×N×3 RGB image in 0..255 (MATLAB's
+% transform for 8-bit data), without rounding or clipping.
+%
+% Example:
+%     ycc = rgb2ycbcr(ones(1, 1, 3) * 255)
+%     print round(ycc[0, 0, :])
+% Output:
+%     [ [ [235,128,128] ] ]
 function y = rgb2ycbcr(x)
     colortransform_check(x, "rgb2ycbcr")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, rgb2ycbcr_kernel)
 end
 
+% ycbcr2rgb(x)
+%
+% The exact inverse of `rgb2ycbcr`: RGB in 0..255 from Y, Cb, Cr (no rounding, no
+% clipping).
+%
+% Example:
+%     x = ones(1, 1, 3) * 100
+%     print round(ycbcr2rgb(rgb2ycbcr(x))[0, 0, :])
+% Output:
+%     [ [ [100,100,100] ] ]
 function y = ycbcr2rgb(x)
     colortransform_check(x, "ycbcr2rgb")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, ycbcr2rgb_kernel)
 end
 
+% rgb2hsv(x)
+%
+% Hue and saturation in 0..1 (as MATLAB's) and value, the largest channel in the input's
+% range, of an M×N×3 RGB image. Grey pixels have hue and saturation 0.
+%
+% Example:
+%     hsv = rgb2hsv(reshape([255, 0, 0], [1, 1, 3]))
+%     print hsv[0, 0, :]
+% Output:
+%     [ [ [0,1,255] ] ]
 function y = rgb2hsv(x)
     colortransform_check(x, "rgb2hsv")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, rgb2hsv_kernel)
 end
 
+% hsv2rgb(x)
+%
+% The inverse of `rgb2hsv`: an RGB image from hue, saturation (0..1) and value.
+%
+% Example:
+%     print hsv2rgb(reshape([0, 1, 200], [1, 1, 3]))[0, 0, :]
+% Output:
+%     [ [ [200,0,0] ] ]
 function y = hsv2rgb(x)
     colortransform_check(x, "hsv2rgb")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, hsv2rgb_kernel)
 end
 
+% rgb2lab(x)
+%
+% CIE L*a*b* (L in 0..100, D65 white) of an sRGB image in 0..255; white has a = b = 0.
+%
+% Example:
+%     lab = rgb2lab(ones(1, 1, 3) * 255)
+%     print round(lab[0, 0, :])
+% Output:
+%     [ [ [100,0,0] ] ]
 function y = rgb2lab(x)
     colortransform_check(x, "rgb2lab")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, rgb2lab_kernel)
 end
 
+% lab2rgb(x)
+%
+% The inverse of `rgb2lab`: sRGB in 0..255 (not clipped) from CIE L*a*b*.
+%
+% Example:
+%     print round(lab2rgb(reshape([100, 0, 0], [1, 1, 3]))[0, 0, :])
+% Output:
+%     [ [ [255,255,255] ] ]
 function y = lab2rgb(x)
     colortransform_check(x, "lab2rgb")
     y = zeros(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, lab2rgb_kernel)
 end
 
+% csdecodeRec709(x)
+%
+% CIE XYZ (Y = 1 for white) of Rec. 709 RGB data in 0..255: each channel decoded with
+% the inverse of the standard's transfer function, then the RGB to XYZ matrix of its
+% primaries and D65 white.
+%
+% Example:
+%     xyz = csdecodeRec709(ones(1, 1, 3) * 255)
+%     print round(1000 * xyz[0, 0, 1]) / 1000
+% Output:
+%     1
 function y = csdecodeRec709(x)
     colortransform_check(x, "csdecodeRec709")
     m = [[0.4123907993, 0.3575843394, 0.1804807884], _
@@ -273,6 +351,16 @@ function y = csdecodeRec709(x)
     parallel_do([size(x, 0), size(x, 1)], x, y, m, 1.099, 0.018, cs_decode_kernel)
 end
 
+% csdecodeRec2020(x)
+%
+% CIE XYZ (Y = 1 for white) of Rec. 2020 RGB data in 0..255, as `csdecodeRec709` with
+% the Rec. 2020 transfer function and primaries.
+%
+% Example:
+%     xyz = csdecodeRec2020(ones(1, 1, 3) * 255)
+%     print round(1000 * xyz[0, 0, 1]) / 1000
+% Output:
+%     1
 function y = csdecodeRec2020(x)
     colortransform_check(x, "csdecodeRec2020")
     m = [[0.6369580483, 0.1446169036, 0.1688809752], _
@@ -283,6 +371,16 @@ function y = csdecodeRec2020(x)
         cs_decode_kernel)
 end
 
+% csencodeSRGB(x)
+%
+% sRGB in 0..255 of CIE XYZ data: the inverse Rec. 709 matrix (sRGB shares its
+% primaries), then the sRGB transfer curve.
+%
+% Example:
+%     rgb = csencodeSRGB(csdecodeRec709(ones(1, 1, 3) * 255))
+%     print round(rgb[0, 0, :])
+% Output:
+%     [ [ [255,255,255] ] ]
 function y = csencodeSRGB(x)
     colortransform_check(x, "csencodeSRGB")
     m = [[3.2409699419, -1.5373831776, -0.4986107603], _

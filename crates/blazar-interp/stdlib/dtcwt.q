@@ -24,6 +24,16 @@
 % [S, S_H] = build_dtcwt(w1, w2, J): the pair as functions, S(x) = dtcwt2d(x, w1, w2, J).
 import "multirestransforms.q"
 
+% filtercoeff_farras()
+%
+% The first-stage filters of the dual-tree complex wavelet transform (Abdelnour and
+% Selesnick's "Farras" filters) as a 4×10 mat: lowpass and highpass of tree 1, then of
+% tree 2.
+%
+% Example:
+%     print size(filtercoeff_farras())
+% Output:
+%     [4,10]
 function w = filtercoeff_farras()
     a = 0.08838834764832
     b = 0.69587998903400
@@ -34,6 +44,15 @@ function w = filtercoeff_farras()
         [0, 0, -a, -a, b, -b, a, a, c, -c]]
 end
 
+% filtercoeff_dualfilt()
+%
+% The later-stage filters of the dual-tree complex wavelet transform (Kingsbury's 10-tap
+% q-shift pair), in the layout of `filtercoeff_farras`.
+%
+% Example:
+%     print size(filtercoeff_dualfilt())
+% Output:
+%     [4,10]
 function w = filtercoeff_dualfilt()
     p = 0.03516384
     q = 0.08832942
@@ -48,11 +67,13 @@ function w = filtercoeff_dualfilt()
 end
 
 % Row k of a filter set, reversed.
+% internal
 function h = dtcwt_filter(f : mat, k : int)
     h = f[k, size(f, 1) - 1..-1..0]
 end
 
 % Level l of one tree: columns with tree a, rows with tree b (0 or 1).
+% internal
 function [] = dtcwt_level(y : mat, t : mat, f : mat, a : int, b : int, m : int, _
         n : int, inverse)
     hc = dtcwt_filter(f, 2 * a)
@@ -66,6 +87,7 @@ function [] = dtcwt_level(y : mat, t : mat, f : mat, a : int, b : int, m : int, 
     end
 end
 
+% internal
 function y = dtcwt_tree(x : mat, w1 : mat, w2 : mat, a : int, b : int, J : int, inverse)
     y = copy(x)
     t = copy(x)
@@ -76,6 +98,7 @@ function y = dtcwt_tree(x : mat, w1 : mat, w2 : mat, a : int, b : int, J : int, 
     end
 end
 
+% internal
 function [] = dtcwt_check(x, w1, w2, J, who : string)
     if ndims(x) != 2
         error(sprintf("%s: the transform takes a mat", who))
@@ -86,6 +109,18 @@ function [] = dtcwt_check(x, w1, w2, J, who : string)
     dwt_check(x, int(J), who)
 end
 
+% dtcwt2d(x, w1, w2, J)
+%
+% The J-level 2-D dual-tree complex wavelet transform of an M×N mat (both divisible by
+% 2^J), w1 the first-stage and w2 the later-stage filters: an M×N×2 complex cube holding
+% six oriented subbands per level. It is a tight frame: the energy of x is kept.
+%
+% Example:
+%     x = reshape(0..63, [8, 8]) / 10
+%     w = dtcwt2d(x, filtercoeff_farras(), filtercoeff_dualfilt(), 2)
+%     print size(w), " ", abs(sum(abs(w) .^ 2) - sum(x .^ 2)) < 0.01
+% Output:
+%     [8,8,2] 1
 function w = dtcwt2d(x, w1, w2, J)
     dtcwt_check(x, w1, w2, J, "dtcwt2d")
     hh = dtcwt_tree(x, w1, w2, 0, 0, int(J), 0)
@@ -98,6 +133,17 @@ function w = dtcwt2d(x, w1, w2, J)
     w[:, :, 1] = complex(s * (hh + gg), s * (gh - hg))
 end
 
+% idtcwt2d(w, w1, w2, J)
+%
+% The inverse of `dtcwt2d` (its adjoint): the image from its dual-tree coefficients.
+%
+% Example:
+%     x = reshape(0..63, [8, 8]) / 10
+%     [f1, f2] = [filtercoeff_farras(), filtercoeff_dualfilt()]
+%     y = idtcwt2d(dtcwt2d(x, f1, f2, 2), f1, f2, 2)
+%     print max(abs(y - x)) < 1e-4
+% Output:
+%     1
 function x = idtcwt2d(w, w1, w2, J)
     if ndims(w) != 3 || size(w, 2) != 2
         error("idtcwt2d: expects the M x N x 2 coefficients of dtcwt2d")
@@ -112,6 +158,17 @@ function x = idtcwt2d(w, w1, w2, J)
     x += dtcwt_tree(s * (imag(z1) - imag(z2)), w1, w2, 0, 1, int(J), 1)
 end
 
+% [S, S_H] = build_dtcwt(w1, w2, J)
+%
+% The dual-tree transform and its inverse as a pair of functions: S(x) = dtcwt2d(x, w1,
+% w2, J), S_H(w) = idtcwt2d(w, w1, w2, J).
+%
+% Example:
+%     [S, S_H] = build_dtcwt(filtercoeff_farras(), filtercoeff_dualfilt(), 1)
+%     x = ones(4, 4)
+%     print max(abs(S_H(S(x)) - x)) < 1e-4
+% Output:
+%     1
 function [S, S_H] = build_dtcwt(w1, w2, J)
     S = x -> dtcwt2d(x, w1, w2, J)
     S_H = w -> idtcwt2d(w, w1, w2, J)

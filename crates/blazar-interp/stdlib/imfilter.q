@@ -67,6 +67,7 @@ end
 
 % h = u v (a column times a row) when its rank is 1, to 1e-6 of its largest entry:
 % u is h's column through that entry, v its row divided by the entry.
+% internal
 function [u, v, ok] = imfilter_separate(h)
     p = 0
     q = 0
@@ -83,6 +84,21 @@ function [u, v, ok] = imfilter_separate(h)
     ok = h[p, q] != 0 && max(abs(h - u * v)) <= 1e-6 * abs(h[p, q])
 end
 
+% imfilter(x, h) · imfilter(x, h, c, mode)
+%
+% Filters every slice of a mat or cube x with the mat kernel h by 2-D correlation (h not
+% flipped, as MATLAB's imfilter). c is the kernel's origin, 0-based [row, column]
+% (default: the centre, ceil(size(h) / 2) - 1); mode is how x is read outside its
+% borders: "mirror", "circular", "clamped" or "zero" (the default). The result has the
+% shape of x.
+%
+% Example:
+%     x = [[0, 0, 0], [0, 9, 0], [0, 0, 0]]
+%     print imfilter(x, ones(3, 3) / 9)
+% Output:
+%     [ [1,1,1],
+%       [1,1,1],
+%       [1,1,1] ]
 function y = imfilter(x, h, c, mode : string)
     if ndims(x) == 1
         % a vec as a 1 x N mat: kernels then read its rows through the access modifier
@@ -117,6 +133,17 @@ function y = imfilter(x, h)
     y = imfilter(x, h, ceil(size(h) / 2) - 1, "zero")
 end
 
+% gaussian_filter(x, sigma) · gaussian_filter(x, sigma, n) · gaussian_filter(x, sigma, n, mode)
+%
+% Smooths x with the normalised Gaussian kernel of standard deviation sigma and n taps
+% (n = 0, the default: 2 ceil(3 sigma) + 1), as a row pass then a column pass; borders
+% as `imfilter`'s modes, "clamped" by default (as MATLAB's imgaussfilt).
+%
+% Example:
+%     y = gaussian_filter(ones(5, 5) * 7, 1.0)
+%     print max(abs(y - 7)) < 1e-5
+% Output:
+%     1
 function y = gaussian_filter(x, sigma, n, mode : string)
     if sigma <= 0
         error("gaussian_filter: sigma must be positive")

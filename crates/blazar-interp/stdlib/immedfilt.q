@@ -111,6 +111,19 @@ function [] = __kernel__ immedfilt3_kernel(x : cube'clamped, y : cube'unchecked,
     y[pos] = p4
 end
 
+% immedfilt(x, r)
+%
+% Replaces every pixel of every slice of x by the median of its (2r+1)×(2r+1) window,
+% reading clamped outside the borders (MATLAB's medfilt2 pads with zeros instead). Meant
+% for small radii (r up to 3).
+%
+% Example:
+%     x = [[1, 1, 1], [1, 100, 1], [1, 1, 1]]
+%     print immedfilt(x, 1)
+% Output:
+%     [ [1,1,1],
+%       [1,1,1],
+%       [1,1,1] ]
 function y = immedfilt(x, r)
     if ndims(x) == 1
         % a vec as a 1 x N mat: kernels then read its rows through the access modifier

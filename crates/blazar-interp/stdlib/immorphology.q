@@ -53,6 +53,19 @@ function [] = __kernel__ imdilate_kernel(x : cube'unchecked, mask : mat'unchecke
     y[pos] = best
 end
 
+% imerode(x, mask, origin)
+%
+% Grey-level erosion: each pixel becomes the minimum of x over the nonzero entries of
+% the structuring element mask placed at its origin (0-based [row, column]); pixels
+% outside the image are left out.
+%
+% Example:
+%     x = [[5, 5, 5], [5, 1, 5], [5, 5, 5]]
+%     print imerode(x, ones(3, 3), [1, 1])
+% Output:
+%     [ [1,1,1],
+%       [1,1,1],
+%       [1,1,1] ]
 function y = imerode(x, mask, origin)
     if numel(origin) != 2
         error("imerode: the origin must be [row, column]")
@@ -62,6 +75,18 @@ function y = imerode(x, mask, origin)
     parallel_do(dims, x, mask, int(origin[0]), int(origin[1]), y, imerode_kernel)
 end
 
+% imdilate(x, mask, origin)
+%
+% Grey-level dilation: each pixel becomes the maximum of x over the reflected
+% structuring element mask (nonzero entries) placed at its origin.
+%
+% Example:
+%     x = [[0, 0, 0], [0, 9, 0], [0, 0, 0]]
+%     print imdilate(x, ones(3, 3), [1, 1])
+% Output:
+%     [ [9,9,9],
+%       [9,9,9],
+%       [9,9,9] ]
 function y = imdilate(x, mask, origin)
     if numel(origin) != 2
         error("imdilate: the origin must be [row, column]")
@@ -71,10 +96,30 @@ function y = imdilate(x, mask, origin)
     parallel_do(dims, x, mask, int(origin[0]), int(origin[1]), y, imdilate_kernel)
 end
 
+% imopen(x, mask, origin)
+%
+% Morphological opening, `imdilate(imerode(x, mask, origin), mask, origin)`: removes
+% bright details smaller than the element; never increases a value.
+%
+% Example:
+%     x = [[0, 0, 0, 0], [0, 9, 0, 0], [0, 0, 0, 0]]
+%     print max(imopen(x, ones(2, 2), [0, 0]))
+% Output:
+%     0
 function y = imopen(x, mask, origin)
     y = imdilate(imerode(x, mask, origin), mask, origin)
 end
 
+% imclose(x, mask, origin)
+%
+% Morphological closing, `imerode(imdilate(x, mask, origin), mask, origin)`: fills dark
+% details smaller than the element; never decreases a value.
+%
+% Example:
+%     x = [[9, 9, 9], [9, 0, 9], [9, 9, 9]]
+%     print imclose(x, ones(2, 2), [0, 0])[1, 1]
+% Output:
+%     9
 function y = imclose(x, mask, origin)
     y = imerode(imdilate(x, mask, origin), mask, origin)
 end

@@ -73,6 +73,21 @@ function [] = __kernel__ imresize_bicubic(x : cube'unchecked, sr : scalar, sc : 
     y[pos] = acc
 end
 
+% imresize(x, factor) · imresize(x, [rows, cols]) · imresize(x, size_or_factor, method)
+%
+% x (a mat or cube, channels kept) scaled by factor (ceil(factor * rows) rows, as
+% MATLAB) or to the given size, with method "nearest", "bilinear" (the default) or
+% "bicubic"; pixel centres are aligned as in MATLAB and OpenCV, without antialiasing.
+%
+% Example:
+%     print imresize([[1, 2], [3, 4]], 2, "nearest")
+%     print size(imresize(ones(6, 6, 3), [3, 2]))
+% Output:
+%     [ [1,1,2,2],
+%       [1,1,2,2],
+%       [3,3,4,4],
+%       [3,3,4,4] ]
+%     [3,2,3]
 function y = imresize(x, sz, method : string)
     if ndims(x) == 1
         % a vec as a 1 x N mat: kernels then read its rows through the access modifier

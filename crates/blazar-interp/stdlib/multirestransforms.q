@@ -16,6 +16,16 @@
 % minimum-phase scaling filters of N vanishing moments (2N taps, sum sqrt(2)), computed
 % by spectral factorisation (db2 = [1+sqrt(3), 3+sqrt(3), 3-sqrt(3), 1-sqrt(3)] / (4 sqrt(2))).
 
+% dwt_filter(filter)
+%
+% The scaling filter h of a Daubechies wavelet by name, "db1" ("haar") to "db10" (2N
+% taps summing to sqrt(2)), or the vec given, checked.
+%
+% Example:
+%     h = dwt_filter("db2")
+%     print numel(h), " ", abs(sum(h) - sqrt(2)) < 1e-5
+% Output:
+%     4 1
 function h = dwt_filter(filter)
     if type(filter, "string")
         match filter with
@@ -135,6 +145,7 @@ function [] = __kernel__ idwt_cols_kernel(w : mat'unchecked, y : mat'unchecked, 
     y[pos] = acc
 end
 
+% internal
 function [] = dwt_check(x, J : int, who : string)
     if ndims(x) > 3
         error(sprintf("%s: the transform takes a mat or a cube", who))
@@ -147,6 +158,7 @@ end
 
 % One analysis level on the top-left m x n block of y (t: scratch of y's size): rows
 % with (hr, gr), then columns with (hc, gc).
+% internal
 function [] = dwt2_level(y : mat, t : mat, hc : vec, gc : vec, hr : vec, gr : vec, _
         m : int, n : int)
     parallel_do([m, int(n / 2)], y, t, hr, gr, n, int(n / 2), dwt_rows_kernel)
@@ -154,12 +166,14 @@ function [] = dwt2_level(y : mat, t : mat, hc : vec, gc : vec, hr : vec, gr : ve
 end
 
 % Its adjoint (and inverse, for orthonormal filter pairs).
+% internal
 function [] = idwt2_level(x : mat, t : mat, hc : vec, gc : vec, hr : vec, gr : vec, _
         m : int, n : int)
     parallel_do([m, n], x, t, hc, gc, m, int(m / 2), idwt_cols_kernel)
     parallel_do([m, n], t, x, hr, gr, n, int(n / 2), idwt_rows_kernel)
 end
 
+% internal
 function y = dwt2_mat(x : mat, h : vec, g : vec, J : int)
     y = copy(x)
     t = copy(x)
@@ -168,6 +182,7 @@ function y = dwt2_mat(x : mat, h : vec, g : vec, J : int)
     end
 end
 
+% internal
 function x = idwt2_mat(w : mat, h : vec, g : vec, J : int)
     x = copy(w)
     t = copy(w)
@@ -177,6 +192,7 @@ function x = idwt2_mat(w : mat, h : vec, g : vec, J : int)
 end
 
 % Each slice of a cube, or the mat itself.
+% internal
 function y = dwt_slices(x, h : vec, g : vec, J : int, inverse)
     dwt_check(x, J, "build_dwt")
     if ndims(x) == 3
@@ -195,6 +211,23 @@ function y = dwt_slices(x, h : vec, g : vec, J : int, inverse)
     end
 end
 
+% [S, S_H] = build_dwt(filter, J)
+%
+% The J-level orthogonal 2-D discrete wavelet transform (periodic extension, Mallat
+% layout) of a mat or of each slice of a cube, as a pair of functions: w = S(x) and its
+% inverse x = S_H(w). filter is a Daubechies name ("db1" to "db10", "haar") or a scaling
+% filter; the sides must be divisible by 2^J.
+%
+% Example:
+%     [S, S_H] = build_dwt("haar", 1)
+%     w = S([[1, 1], [1, 1]])
+%     print round(w)
+%     print round(S_H(w))
+% Output:
+%     [ [2,0],
+%       [0,0] ]
+%     [ [1,1],
+%       [1,1] ]
 function [S, S_H] = build_dwt(filter, J)
     h = dwt_filter(filter)
     L = numel(h)

@@ -27,6 +27,7 @@
 % make it exact.
 
 % The frequency grid of an M x N DFT: [lr, t] as above (lr at w = 0 is -Inf).
+% internal
 function [lr, t] = steerable_grid(M : int, N : int)
     [kx, ky] = meshgrid(0..N - 1, 0..M - 1)
     wx = 2 * pi * (mod(kx + N / 2, N) - N / 2) / N
@@ -36,6 +37,7 @@ function [lr, t] = steerable_grid(M : int, N : int)
 end
 
 % (-i)^n for an integer n.
+% internal
 function c = steerable_minus_i_pow(n : int)
     match mod(n, 4) with
     | 0 -> c = complex(1, 0)
@@ -46,6 +48,7 @@ function c = steerable_minus_i_pow(n : int)
 end
 
 % The angular masks A_k (a cell of K mats) on the grid's angles t.
+% internal
 function A = steerable_angular(t, K : int)
     order = K - 1
     a2 = 4^order * factorial_of(order)^2 / (K * factorial_of(2 * order))
@@ -55,6 +58,7 @@ function A = steerable_angular(t, K : int)
     end
 end
 
+% internal
 function f = factorial_of(n : int)
     f = 1
     for i = 2..n
@@ -63,12 +67,14 @@ function f = factorial_of(n : int)
 end
 
 % The central half (|w| < pi/2) of an unshifted M x N spectrum, and its inverse.
+% internal
 function Z = steerable_crop(Y)
     [M, N] = size(Y)
     c = circshift(Y, [int(M / 4), int(N / 4)])
     Z = circshift(c[0..int(M / 2) - 1, 0..int(N / 2) - 1], [-int(M / 4), -int(N / 4)])
 end
 
+% internal
 function Y = steerable_pad(Z)
     [m, n] = size(Z)
     c = circshift(Z, [int(m / 2), int(n / 2)])
@@ -77,6 +83,7 @@ function Y = steerable_pad(Z)
     Y = circshift(Y, [-m, -n])
 end
 
+% internal
 function [] = steerable_check(M : int, N : int, J : int, K : int, who : string)
     if J < 1 || K < 1 || K > 8
         error(sprintf("%s: J must be at least 1 and K between 1 and 8", who))
@@ -87,6 +94,18 @@ function [] = steerable_check(M : int, N : int, J : int, K : int, who : string)
     end
 end
 
+% steerable_forward(x, J, K)
+%
+% The steerable pyramid of a mat (sides divisible by 2^J) with J levels of K
+% orientations (1 to 8), built in the frequency domain: an object with `highpass`,
+% `bands` (bands[j][k]), `lowpass`, `levels` and `orientations`. A tight frame:
+% `steerable_inverse` reconstructs x.
+%
+% Example:
+%     p = steerable_forward(ones(8, 8), 2, 4)
+%     print p.levels, " ", p.orientations, " ", size(p.bands[1][0]), " ", size(p.lowpass)
+% Output:
+%     2 4 [4,4] [2,2]
 function p = steerable_forward(x, J : int, K : int)
     if !type(x, "mat")
         error("steerable_forward: expected a mat")
@@ -119,6 +138,16 @@ function p = steerable_forward(x, J : int, K : int)
     p.lowpass = real(ifft2(Y))
 end
 
+% steerable_inverse(p)
+%
+% The image a steerable pyramid `p` (from `steerable_forward`) represents.
+%
+% Example:
+%     x = reshape(0..63, [8, 8]) / 8
+%     y = steerable_inverse(steerable_forward(x, 1, 2))
+%     print max(abs(y - x)) < 1e-3
+% Output:
+%     1
 function x = steerable_inverse(p)
     J = int(p.levels)
     K = int(p.orientations)
@@ -143,6 +172,17 @@ function x = steerable_inverse(p)
     x = real(ifft2(Y))
 end
 
+% [S, S_H] = build_steerable(J, K)
+%
+% The steerable pyramid of J levels and K orientations and its inverse as a pair of
+% functions: p = S(x), x = S_H(p).
+%
+% Example:
+%     [S, S_H] = build_steerable(1, 4)
+%     x = ones(4, 4)
+%     print max(abs(S_H(S(x)) - x)) < 1e-3
+% Output:
+%     1
 function [S, S_H] = build_steerable(J : int, K : int)
     S = x -> steerable_forward(x, J, K)
     S_H = p -> steerable_inverse(p)

@@ -11,10 +11,12 @@
 //! element-wise operations that the host evaluator and AIR share.
 
 pub mod broadcast;
+mod doc;
 pub mod int;
 mod math;
 mod op;
 pub mod promote;
 
+pub use doc::Doc;
 pub use math::{Eval, Fuse, MathDef, MathFn, Promote, Sig, MATH};
 pub use op::{BinOp, Binary, UnOp};

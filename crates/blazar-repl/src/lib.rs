@@ -13,9 +13,11 @@
 //! session's writer, in order; diagnostics are returned as data.
 
 mod commands;
+mod complete;
 mod funcs;
 mod input;
 
+pub use complete::Completions;
 pub use input::needs_more;
 
 use blazar_diagnostics::{render_all, Diagnostic, FileId, SourceMap};
@@ -66,6 +68,8 @@ pub struct Session {
     funcs: funcs::FuncTable,
     /// Where the lambdas of the current program's preamble came from.
     placed: funcs::Placed,
+    /// The modules imported so far.
+    imported: Vec<String>,
 }
 
 impl Session {
@@ -82,6 +86,7 @@ impl Session {
             pending: String::new(),
             funcs: Default::default(),
             placed: Default::default(),
+            imported: Vec::new(),
         }
     }
 
@@ -90,6 +95,11 @@ impl Session {
     pub fn feed(&mut self, line: &str) -> Step {
         if self.pending.is_empty() && line.trim_start().starts_with(':') {
             return Step::Done(self.command(line.trim()));
+        }
+        if self.pending.is_empty() {
+            if let Some(reply) = self.help_line(line) {
+                return Step::Done(reply);
+            }
         }
         self.pending.push_str(line);
         self.pending.push('\n');
@@ -147,17 +157,18 @@ impl Session {
     pub fn run_input(&mut self, text: &str) -> Reply {
         self.inputs += 1;
         let file = self.sources.add(format!("In[{}]", self.inputs), text);
-        let (input, mut diags) = blazar_syntax::parse(text, file);
-        if let Some(s) = input
-            .stmts
-            .iter()
-            .find(|s| matches!(s.kind, ast::StmtKind::Import(_)))
-        {
-            diags.push(Diagnostic::error(
-                s.span,
-                "`import` is not available in the interactive session; run the program \
-                 with `blazar run`",
-            ));
+        let (mut input, mut diags) = blazar_syntax::parse(text, file);
+        if !diags.iter().any(Diagnostic::is_error) {
+            // `import "imfilter.q"`: the module's definitions join the session's (a
+            // module imported again is skipped).
+            let dir = std::env::current_dir().ok();
+            blazar_interp::splice_imports_of(
+                &mut input,
+                dir.as_deref(),
+                &mut self.sources,
+                &mut diags,
+                &mut self.imported,
+            );
         }
         if diags.iter().any(Diagnostic::is_error) {
             return Reply {
@@ -237,7 +248,15 @@ impl Session {
         stmts.extend(input.stmts.iter().cloned());
         let ast = ast::Program { stmts };
         let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
-        let (program, mut diags) = blazar_hir::lower_program(&ast, &lookup);
+        let builtins: Vec<&str> = blazar_runtime::builtins::all()
+            .iter()
+            .map(|b| b.name)
+            .collect();
+        let hints = blazar_hir::Hints {
+            builtins: &builtins,
+            library: blazar_interp::stdlib::library_functions(),
+        };
+        let (program, mut diags) = blazar_hir::lower_program_hinted(&ast, &lookup, &[], hints);
         let arity = |id: u32| {
             let b = blazar_runtime::builtins::get(id);
             (b.name.to_string(), b.min_args, b.max_args)

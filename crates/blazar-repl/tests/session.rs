@@ -232,3 +232,43 @@ fn an_internal_error_is_reported_and_the_session_kept() {
         ("42\n".into(), String::new())
     );
 }
+
+#[test]
+fn help_whos_import_and_completion() {
+    let (mut s, out) = session();
+    let (text, errs) = input(&mut s, &out, &["help sum"]);
+    assert!(text.starts_with("sum(x) · sum(x, d)"), "{text}{errs}");
+    let (text, _) = input(&mut s, &out, &["?linspace"]);
+    assert!(text.contains("linspace(a, b, n)"), "{text}");
+    let (_, errs) = input(&mut s, &out, &["help linspcae"]);
+    assert!(errs.contains("did you mean `linspace`?"), "{errs}");
+    let (text, _) = input(&mut s, &out, &["help --search fourier"]);
+    assert!(text.contains("fft2"), "{text}");
+    input(&mut s, &out, &["A = zeros(2, 3)"]);
+    input(&mut s, &out, &["n = int8(3)"]);
+    input(&mut s, &out, &["o = object()"]);
+    input(&mut s, &out, &["o.width = 2"]);
+    let (text, _) = input(&mut s, &out, &["whos"]);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(rows.contains(&vec!["A", "2x3", "mat", "24"]), "{text}");
+    assert!(rows.contains(&vec!["n", "1x1", "int8", "1"]), "{text}");
+    assert!(rows.contains(&vec!["o", "1x1", "object", "0"]), "{text}");
+    // `import` brings a bundled module's functions in.
+    let (_, errs) = input(&mut s, &out, &["import \"inttypes.q\""]);
+    assert!(errs.is_empty(), "{errs}");
+    let (text, errs) = input(&mut s, &out, &["print float_to_uint8([2.5, 300])"]);
+    assert_eq!(text, "[3,255]\n", "{errs}");
+    // `t = toc()` prints nothing.
+    input(&mut s, &out, &["tic()"]);
+    let (text, _) = input(&mut s, &out, &["t = toc()"]);
+    assert_eq!(text, "");
+    let c = s.completions();
+    assert_eq!(
+        c.complete("x = float_to_u", 14).1,
+        vec!["float_to_uint16", "float_to_uint8"]
+    );
+    assert_eq!(c.complete("print o.wi", 10).1, vec!["o.width"]);
+}

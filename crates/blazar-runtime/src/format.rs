@@ -56,10 +56,25 @@ pub fn format_complex(z: Complex64, prec: Prec) -> String {
     )
 }
 
-/// The text of a value as `print` shows it.
+/// Arrays of more elements than this print summarised (as NumPy's default threshold):
+/// the first and last [`EDGE`] rows and columns (and so on along every dimension),
+/// then the shape and type; `printfull` prints every element.
+pub const SUMMARY_MIN: usize = 1000;
+
+/// How many leading and trailing items of each dimension a summary shows.
+pub const EDGE: usize = 3;
+
+/// The text of a value as `print` shows it (a large array summarised).
 pub fn format_value(v: &Value, prec: Prec) -> String {
     let mut s = String::new();
-    write_value(&mut s, v, prec, 0);
+    write_value(&mut s, v, prec, 0, true);
+    s
+}
+
+/// The text of a value with every element of every array (`printfull`).
+pub fn format_value_full(v: &Value, prec: Prec) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v, prec, 0, false);
     s
 }
 
@@ -67,12 +82,30 @@ pub fn format_value(v: &Value, prec: Prec) -> String {
 /// whole text of a large array. A signal that asks the run to stop
 /// (`crate::interrupt`) ends the writing with an error of kind `Interrupted`.
 pub fn write_value_to(out: &mut dyn std::io::Write, v: &Value, prec: Prec) -> std::io::Result<()> {
+    write_value_opts(out, v, prec, true)
+}
+
+/// [`write_value_to`] with every element of every array, however large (`printfull`).
+pub fn write_value_full_to(
+    out: &mut dyn std::io::Write,
+    v: &Value,
+    prec: Prec,
+) -> std::io::Result<()> {
+    write_value_opts(out, v, prec, false)
+}
+
+fn write_value_opts(
+    out: &mut dyn std::io::Write,
+    v: &Value,
+    prec: Prec,
+    summarise: bool,
+) -> std::io::Result<()> {
     let mut sink = Stream {
         buf: String::new(),
         out,
         err: None,
     };
-    write_value(&mut sink, v, prec, 0);
+    write_value(&mut sink, v, prec, 0, summarise);
     sink.flush();
     sink.err.map_or(Ok(()), Err)
 }
@@ -123,7 +156,7 @@ impl Sink for Stream<'_> {
     }
 }
 
-fn write_value(s: &mut dyn Sink, v: &Value, prec: Prec, depth: usize) {
+fn write_value(s: &mut dyn Sink, v: &Value, prec: Prec, depth: usize, summarise: bool) {
     match v {
         Value::Real(x) => s.put(&format_real(*x, prec)),
         Value::Int(x, t) => s.put(&format_int(*x, *t)),
@@ -131,7 +164,7 @@ fn write_value(s: &mut dyn Sink, v: &Value, prec: Prec, depth: usize) {
         Value::Str(t) => s.put(t),
         Value::Func(_) => s.put("<function>"),
         Value::Array(a) => match a.try_borrow() {
-            Ok(a) => write_array(s, &a, prec, depth),
+            Ok(a) => write_array(s, &a, prec, depth, summarise),
             Err(_) => s.put("<array>"),
         },
         Value::Object(o) => {
@@ -151,7 +184,7 @@ fn write_value(s: &mut dyn Sink, v: &Value, prec: Prec, depth: usize) {
                 }
                 s.put(name);
                 s.put("=");
-                write_value(s, val, prec, depth + 1);
+                write_value(s, val, prec, depth + 1, summarise);
             }
             s.put("}");
         }
@@ -174,7 +207,7 @@ fn elem_text(buf: &Buffer, i: usize, prec: Prec) -> String {
     }
 }
 
-fn write_array(s: &mut dyn Sink, a: &Array, prec: Prec, depth: usize) {
+fn write_array(s: &mut dyn Sink, a: &Array, prec: Prec, depth: usize, summarise: bool) {
     if let Buffer::Cell(items) = &a.buf {
         if depth >= MAX_DEPTH {
             s.put("{...}");
@@ -185,7 +218,7 @@ fn write_array(s: &mut dyn Sink, a: &Array, prec: Prec, depth: usize) {
             if i > 0 {
                 s.put(", ");
             }
-            write_value(s, v, prec, depth + 1);
+            write_value(s, v, prec, depth + 1, summarise);
         }
         s.put("}");
         return;
@@ -194,35 +227,98 @@ fn write_array(s: &mut dyn Sink, a: &Array, prec: Prec, depth: usize) {
         s.put(if a.is_empty() { "[]" } else { "[?]" });
         return;
     }
-    write_nd(s, a, &a.dims, 0, prec, 0);
+    if summarise && a.len() > SUMMARY_MIN {
+        write_nd(s, a, &a.dims, 0, prec, 0, Some(EDGE));
+        s.put(&format!(
+            " ({} {}, summarised: printfull(x) prints every element)",
+            shape_text(&a.dims),
+            type_text(a)
+        ));
+        return;
+    }
+    write_nd(s, a, &a.dims, 0, prec, 0, None);
+}
+
+/// `300x300`, `1x1000` for a vector (a row, as `size` reports it).
+fn shape_text(dims: &[usize]) -> String {
+    let d: Vec<String> = dims.iter().map(usize::to_string).collect();
+    match d.len() {
+        1 => format!("1x{}", d[0]),
+        _ => d.join("x"),
+    }
+}
+
+/// `mat`, `vec[int]`, `cube[uint8]`, `cube{4}`: the array's type as Quasar names it.
+fn type_text(a: &Array) -> String {
+    let kind = match a.dims.len() {
+        1 => "vec".to_string(),
+        2 => "mat".to_string(),
+        3 => "cube".to_string(),
+        n => format!("cube{{{n}}}"),
+    };
+    let elem = a.elem();
+    match elem.name() {
+        "scalar" => kind,
+        "cscalar" => format!("c{kind}"),
+        e => format!("{kind}[{e}]"),
+    }
+}
+
+/// The indices of a dimension of `len` to show: all, or (summarised, `None` standing
+/// for the elided middle) the first and last `edge`.
+fn shown(len: usize, edge: Option<usize>) -> Vec<Option<usize>> {
+    match edge {
+        Some(e) if len > 2 * e + 1 => (0..e)
+            .map(Some)
+            .chain(std::iter::once(None))
+            .chain((len - e..len).map(Some))
+            .collect(),
+        _ => (0..len).map(Some).collect(),
+    }
 }
 
 /// Text of the sub-array with dims `dims` starting at element `base`, `indent` levels
 /// deep: rows of a rank ≥ 2 array on their own lines, indented two spaces a level.
-fn write_nd(s: &mut dyn Sink, a: &Array, dims: &[usize], base: usize, prec: Prec, indent: usize) {
+/// `edge`: summarised, showing the first and last `edge` items of every dimension.
+fn write_nd(
+    s: &mut dyn Sink,
+    a: &Array,
+    dims: &[usize],
+    base: usize,
+    prec: Prec,
+    indent: usize,
+    edge: Option<usize>,
+) {
     let n = a.len();
     if dims.len() <= 1 {
         let len = dims.first().copied().unwrap_or(1);
         s.put("[");
-        for i in base..(base + len).min(n) {
-            if i > base {
+        for (j, i) in shown(len, edge).into_iter().enumerate() {
+            if j > 0 {
                 s.put(",");
             }
-            s.put(&elem_text(&a.buf, i, prec));
+            match i {
+                Some(i) if base + i < n => s.put(&elem_text(&a.buf, base + i, prec)),
+                Some(_) => {}
+                None => s.put("..."),
+            }
         }
         s.put("]");
         return;
     }
     let inner: usize = dims[1..].iter().product();
     s.put("[ ");
-    for k in 0..dims[0] {
-        if k > 0 {
+    for (j, k) in shown(dims[0], edge).into_iter().enumerate() {
+        if j > 0 {
             s.put(",\n");
             for _ in 0..=indent {
                 s.put("  ");
             }
         }
-        write_nd(s, a, &dims[1..], base + k * inner, prec, indent + 1);
+        match k {
+            Some(k) => write_nd(s, a, &dims[1..], base + k * inner, prec, indent + 1, edge),
+            None => s.put("..."),
+        }
     }
     s.put(" ]");
 }

@@ -148,6 +148,36 @@ impl<'a> Lexer<'a> {
         &rest[..rest.find('\n').unwrap_or(rest.len())]
     }
 
+    /// MATLAB's block comment `%{ ... %}`: in Quasar `%{` is a comment of one line and
+    /// the lines after it are code, so a warning says so at the `%{` (with the `%}`).
+    fn matlab_block_comment(&mut self, lo: usize, n: usize) {
+        let line_start = self.src[..lo].rfind('\n').map_or(0, |i| i + 1);
+        if self.src[lo..lo + n].trim() != "%{" || !self.src[line_start..lo].trim().is_empty() {
+            return;
+        }
+        let after = &self.src[lo + n..];
+        let close = after.lines().scan(lo + n, |at, l| {
+            let here = *at;
+            *at += l.len() + 1;
+            Some((here, l))
+        });
+        let close = close
+            .skip(1)
+            .find(|(_, l)| l.trim() == "%}")
+            .map(|(at, l)| at + l.len() - l.trim_start().len());
+        let Some(close) = close else { return };
+        let d = Diagnostic::warning(
+            Span::new(self.file, lo, lo + 2),
+            "`%{ ... %}` is MATLAB's block comment; in Quasar `%` comments out one line, so \
+             the lines up to `%}` are code: start each of them with `%`",
+        )
+        .with_related(
+            Span::new(self.file, close, close + 2),
+            "the block was meant to end here",
+        );
+        self.diags.push(d);
+    }
+
     fn run(&mut self) {
         while let Some(c) = self.peek() {
             let lo = self.pos;
@@ -158,6 +188,7 @@ impl<'a> Lexer<'a> {
                 }
                 '%' => {
                     let n = self.rest_of_line().len();
+                    self.matlab_block_comment(lo, n);
                     self.pos += n;
                     self.spaced = true;
                 }

@@ -75,6 +75,7 @@ pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnosti
         tree: 0,
         max_tree: max_tree(),
         no_lambda: false,
+        index_bases: Vec::new(),
         last_hi: 0,
     };
     let stmts = p.parse_top_level();
@@ -100,6 +101,9 @@ pub(crate) struct Parser {
     no_lambda: bool,
     /// End of the last consumed token.
     last_hi: usize,
+    /// The names of the variables being indexed (`v[...]`), innermost last (`None`:
+    /// not a plain name), for the hint of MATLAB's `v[end]`.
+    pub(crate) index_bases: Vec<Option<String>>,
 }
 
 impl Parser {
@@ -127,6 +131,14 @@ impl Parser {
     /// The span of the current token.
     pub(crate) fn span(&self) -> Span {
         self.span_at(0)
+    }
+
+    /// The span of the token just consumed.
+    pub(crate) fn prev_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => t.span,
+            None => self.span(),
+        }
     }
 
     pub(crate) fn span_at(&self, n: usize) -> Span {
@@ -220,11 +232,50 @@ impl Parser {
         let span = self.span();
         let hint = if self.at(&Tok::Apostrophe) {
             " (Quasar has no transpose operator: use `transpose(x)`)"
+        } else if self.at(&Tok::Colon) && what == "end of statement" {
+            " (a range is written `a..b` in Quasar, not MATLAB's `a:b`; indices start at \
+             0, so a loop over n elements is `for i = 0..n-1`)"
+        } else if let Some(call) = self.command_syntax() {
+            return {
+                self.error(
+                    span,
+                    format!(
+                        "expected {what}, found {found} (MATLAB's command syntax; in Quasar \
+                         call the function: `{call}`)"
+                    ),
+                );
+                Err(Failed)
+            };
+        } else if self.at(&Tok::DotDot) && self.peek_at(1) == &Tok::Dot {
+            " (`...` continues a line in MATLAB; in Quasar end the line with `_`, or break \
+             it inside brackets)"
         } else {
             ""
         };
         self.error(span, format!("expected {what}, found {found}{hint}"));
         Err(Failed)
+    }
+
+    /// At `on` of a statement `hold on` (a name, then words to the end of the line):
+    /// the call MATLAB's command syntax means, `hold("on")`.
+    fn command_syntax(&self) -> Option<String> {
+        let at = |i: usize| self.toks.get(i).map(|t| &t.tok);
+        let f = match at(self.pos.checked_sub(1)?)? {
+            Tok::Ident(f) if !Self::is_reserved(f) => f,
+            _ => return None,
+        };
+        let starts = match self.pos.checked_sub(2) {
+            None => true,
+            Some(i) => matches!(at(i), Some(Tok::Newline | Tok::Semi)),
+        };
+        let mut words = Vec::new();
+        let mut i = self.pos;
+        while let Some(Tok::Ident(w)) = at(i) {
+            words.push(format!("\"{w}\""));
+            i += 1;
+        }
+        let ends = matches!(at(i), None | Some(Tok::Newline | Tok::Semi | Tok::Eof));
+        (starts && ends && !words.is_empty()).then(|| format!("{f}({})", words.join(", ")))
     }
 
     pub(crate) fn expect(&mut self, tok: &Tok, what: &str) -> PResult<Span> {
@@ -368,10 +419,21 @@ impl Parser {
                 let line = self.line_of(start);
                 let found = self.peek().describe();
                 let span = self.span();
-                self.error(
-                    span,
-                    format!(
-                        "expected `end` to close `{what}` started at line {line}, found {found}"
+                let here = blazar_diagnostics::Span::new(
+                    start.file,
+                    start.lo as usize,
+                    start.lo as usize + what.len(),
+                );
+                self.diags.push(
+                    Diagnostic::error(
+                        here,
+                        format!(
+                            "expected `end` to close `{what}` started at line {line}, found {found}"
+                        ),
+                    )
+                    .with_related(
+                        span,
+                        format!("{found} is reached here, and the `{what}` is still open"),
                     ),
                 );
                 // Keep what was parsed; the enclosing block handles the token.

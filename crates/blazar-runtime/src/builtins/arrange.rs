@@ -383,13 +383,58 @@ fn diag(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("vertcat", vertcat, 1, usize::MAX),
-    bi("horzcat", horzcat, 1, usize::MAX),
-    bi("cat", cat, 2, usize::MAX),
-    bi("circshift", circshift, 2, 3),
-    bi("fliplr", fliplr, 1, 1),
-    bi("flipud", flipud, 1, 1),
-    bi("rot90", rot90, 1, 2),
-    bi("meshgrid", meshgrid, 1, 2),
-    bi("diag", diag, 1, 2),
+    bi("vertcat", vertcat, 1, usize::MAX).doc(
+        "vertcat(a, b, ...)",
+        "The arrays stacked vertically (along the first dimension); vectors become rows of a matrix.",
+        "print vertcat([1, 2], [3, 4])",
+        "[ [1,2],\n  [3,4] ]",
+    ),
+    bi("horzcat", horzcat, 1, usize::MAX).doc(
+        "horzcat(a, b, ...)",
+        "The arrays joined side by side (along the second dimension, the last for vectors).",
+        "print horzcat([1, 2], [3, 4])",
+        "[1,2,3,4]",
+    ),
+    bi("cat", cat, 2, usize::MAX).doc(
+        "cat(d, a, b, ...)",
+        "The arrays joined along dimension d (counting from 0).",
+        "print cat(0, [[1, 2]], [[3, 4]])\nprint cat(1, [[1, 2]], [[3, 4]])",
+        "[ [1,2],\n  [3,4] ]\n[1,2,3,4]",
+    ),
+    bi("circshift", circshift, 2, 3).doc(
+        "circshift(x, k) · circshift(x, k, d)",
+        "x shifted circularly by k positions (along dimension d; k a vector shifts several dimensions): elements pushed off one end come back at the other.",
+        "print circshift([1, 2, 3, 4], 1), \" \", circshift([1, 2, 3, 4], -1)",
+        "[4,1,2,3] [2,3,4,1]",
+    ),
+    bi("fliplr", fliplr, 1, 1).doc(
+        "fliplr(A)",
+        "A with the order of its columns reversed (left to right).",
+        "print fliplr([[1, 2], [3, 4]])",
+        "[ [2,1],\n  [4,3] ]",
+    ),
+    bi("flipud", flipud, 1, 1).doc(
+        "flipud(A)",
+        "A with the order of its rows reversed (up to down).",
+        "print flipud([[1, 2], [3, 4]])",
+        "[ [3,4],\n  [1,2] ]",
+    ),
+    bi("rot90", rot90, 1, 2).doc(
+        "rot90(A) · rot90(A, k)",
+        "A rotated by 90 degrees counterclockwise (k times).",
+        "print rot90([[1, 2], [3, 4]])",
+        "[ [2,4],\n  [1,3] ]",
+    ),
+    bi("meshgrid", meshgrid, 1, 2).doc(
+        "[X, Y] = meshgrid(x, y) · meshgrid(x)",
+        "Coordinate matrices: X repeats vector x along rows and Y repeats y along columns, both numel(y)×numel(x).",
+        "[X, Y] = meshgrid(0..2, 0..1)\nprint X\nprint Y",
+        "[ [0,1,2],\n  [0,1,2] ]\n[ [0,0,0],\n  [1,1,1] ]",
+    ),
+    bi("diag", diag, 1, 2).doc(
+        "diag(v) · diag(A) · diag(v, k)",
+        "The square matrix with vector v on its diagonal (k-th diagonal, above for k > 0), or the diagonal of matrix A as a vector.",
+        "print diag([1, 2])\nprint diag([[1, 2], [3, 4]])",
+        "[ [1,0],\n  [0,2] ]\n[1,4]",
+    ),
 ];

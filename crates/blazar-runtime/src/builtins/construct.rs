@@ -316,17 +316,72 @@ pub(super) fn to_array(name: &str, v: &Value, prec: Prec) -> RtResult<Array> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("zeros", zeros, 1, usize::MAX),
-    bi("ones", ones, 1, usize::MAX),
-    bi("uninit", uninit, 1, usize::MAX),
-    bi("eye", eye, 1, 2),
-    bi("linspace", linspace, 3, 3),
-    bi("logspace", logspace, 2, 3),
-    bi("cell", cell, 1, usize::MAX),
-    bi("copy", copy, 1, 1),
-    bi("deepcopy", deepcopy, 1, 1),
-    bi("object", object, 0, 0),
-    bi("lincell", lincell, 1, 1),
+    bi("zeros", zeros, 1, usize::MAX).doc(
+        "zeros(n1, n2, ...) · zeros([n1, n2, ...])",
+        "An array of zeros with the given extents, one per dimension (`zeros(size(x))` for the shape of x). `zeros(N)` is a 1×N row vector, unlike MATLAB's N×N matrix. A type used as a function gives other element types: `mat[int](2, 3)`.",
+        "print zeros(3), \" \", size(zeros(3))\nprint zeros(2, 3)",
+        "[0,0,0] [1,3]\n[ [0,0,0],\n  [0,0,0] ]",
+    ),
+    bi("ones", ones, 1, usize::MAX).doc(
+        "ones(n1, n2, ...) · ones([n1, n2, ...])",
+        "An array of ones with the given extents (as `zeros`).",
+        "print ones(2, 2)",
+        "[ [1,1],\n  [1,1] ]",
+    ),
+    bi("uninit", uninit, 1, usize::MAX).doc(
+        "uninit(n1, n2, ...)",
+        "An array of the given extents whose contents the program will overwrite (Blazar fills it with zeros); as `zeros`, named for what the program means.",
+        "x = uninit(3)\nx[:] = 7\nprint x",
+        "[7,7,7]",
+    ),
+    bi("eye", eye, 1, 2).doc(
+        "eye(n) · eye(m, n)",
+        "The n×n identity matrix (m×n: ones on the main diagonal).",
+        "print eye(2)\nprint eye(2, 3)",
+        "[ [1,0],\n  [0,1] ]\n[ [1,0,0],\n  [0,1,0] ]",
+    ),
+    bi("linspace", linspace, 3, 3).doc(
+        "linspace(a, b, n)",
+        "A row vector of n evenly spaced values from a to b, both included.",
+        "print linspace(0, 1, 5)",
+        "[0,0.25,0.5,0.75,1]",
+    ),
+    bi("logspace", logspace, 2, 3).doc(
+        "logspace(a, b) · logspace(a, b, n)",
+        "n (default 50) values from 10^a to 10^b, evenly spaced in the exponent (MATLAB's `logspace`).",
+        "print logspace(0, 2, 3)",
+        "[1,10,100]",
+    ),
+    bi("cell", cell, 1, usize::MAX).doc(
+        "cell(n1, n2, ...)",
+        "A cell array of the given extents, whose elements can be values of any type (they start as 0). Index it with brackets, like an array.",
+        "c = cell(2)\nc[0] = \"text\"\nc[1] = [1, 2]\nprint c[0], \" \", c[1]",
+        "text [1,2]",
+    ),
+    bi("copy", copy, 1, 1).doc(
+        "copy(x)",
+        "An independent copy of array x: assignment shares an array (as in NumPy), and `copy` is how to get one that changes alone.",
+        "a = [1, 2]\nb = copy(a)\nb[0] = 9\nprint a, \" \", b",
+        "[1,2] [9,2]",
+    ),
+    bi("deepcopy", deepcopy, 1, 1).doc(
+        "deepcopy(x)",
+        "A copy of x that also copies the arrays, cells and objects inside cells and objects, so nothing is shared with x.",
+        "c = cell(1)\nc[0] = [1, 2]\nd = deepcopy(c)\nd[0][0] = 9\nprint c[0], \" \", d[0]",
+        "[1,2] [9,2]",
+    ),
+    bi("object", object, 0, 0).doc(
+        "object()",
+        "A new object with no fields; assigning `o.name = value` adds a field.",
+        "o = object()\no.width = 64\no.name = \"tile\"\nprint o.width, \" \", o.name",
+        "64 tile",
+    ),
+    bi("lincell", lincell, 1, 1).doc(
+        "lincell(c)",
+        "The leaves of a nested cell (every element that is not itself a cell, depth first) as one flat cell vector. The leaves are shared, not copied.",
+        "c = cell(2)\nc[0] = 1\nc[1] = cell(2)\nc[1][0] = 2\nc[1][1] = 3\nprint lincell(c)",
+        "{1, 2, 3}",
+    ),
 ];
 
 #[cfg(test)]

@@ -135,7 +135,20 @@ fn csvwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] =
-    &[bi("csvread", csvread, 1, 3), bi("csvwrite", csvwrite, 2, 2)];
+    &[
+    bi("csvread", csvread, 1, 3).doc(
+        "csvread(file) · csvread(file, row, col)",
+        "A matrix from a file of comma-separated numbers (skipping `row` rows and `col` columns first). Relative names are relative to the program's folder.",
+        "csvwrite(\"m.csv\", [[1, 2], [3, 4]])\nprint csvread(\"m.csv\")",
+        "[ [1,2],\n  [3,4] ]",
+    ),
+    bi("csvwrite", csvwrite, 2, 2).doc(
+        "csvwrite(file, A)",
+        "Writes matrix (or vector) A to a file as comma-separated numbers, one row per line.",
+        "csvwrite(\"v.csv\", [1.5, 2])\nprint csvread(\"v.csv\")",
+        "[1.5,2]",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

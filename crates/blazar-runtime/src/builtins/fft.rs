@@ -14,43 +14,45 @@ use crate::{rt_bail, RtResult, Value};
 use num_complex::Complex64;
 use rustfft::{FftDirection, FftPlanner};
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "fft1",
-        func: super::Func::Native(fft1),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "ifft1",
-        func: super::Func::Native(ifft1),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "fft2",
-        func: super::Func::Native(fft2),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "ifft2",
-        func: super::Func::Native(ifft2),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "fft3",
-        func: super::Func::Native(fft3),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "ifft3",
-        func: super::Func::Native(ifft3),
-        min_args: 1,
-        max_args: 1,
-    },
+    bi("fft1", fft1, 1, 1).doc(
+        "fft1(x)",
+        "The discrete Fourier transform of x along its last dimension (each row of a matrix), as a complex array; unnormalised, as MATLAB's fft.",
+        "print fft1([1, 1, 1, 1])",
+        "[4+0i,0+0i,0+0i,0+0i]",
+    ),
+    bi("ifft1", ifft1, 1, 1).doc(
+        "ifft1(X)",
+        "The inverse of `fft1` (divides by the length), as a complex array.",
+        "print real(ifft1(fft1([1, 2, 3, 4])))",
+        "[1,2,3,4]",
+    ),
+    bi("fft2", fft2, 1, 1).doc(
+        "fft2(x)",
+        "The 2-D discrete Fourier transform over the last two dimensions (each channel of an image cube separately).",
+        "print fft2([[1, 1], [1, 1]])",
+        "[ [4+0i,0+0i],\n  [0+0i,0+0i] ]",
+    ),
+    bi("ifft2", ifft2, 1, 1).doc(
+        "ifft2(X)",
+        "The inverse of `fft2`.",
+        "print real(ifft2(fft2([[1, 2], [3, 4]])))",
+        "[ [1,2],\n  [3,4] ]",
+    ),
+    bi("fft3", fft3, 1, 1).doc(
+        "fft3(x)",
+        "The 3-D discrete Fourier transform over the last three dimensions.",
+        "print real(fft3(ones(2, 2, 2)))[0, 0, 0]",
+        "8",
+    ),
+    bi("ifft3", ifft3, 1, 1).doc(
+        "ifft3(X)",
+        "The inverse of `fft3`.",
+        "x = reshape(0..7, [2, 2, 2])\nprint max(abs(real(ifft3(fft3(x))) - x)) < 1e-5",
+        "1",
+    ),
 ];
 
 fn fft1(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {

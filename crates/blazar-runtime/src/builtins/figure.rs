@@ -11,7 +11,7 @@
 mod render;
 
 use super::image::{display_range, Pixels};
-use super::{Builtin, Ctx, Func};
+use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
 use crate::value::{Closure, FuncRef, Object};
 use crate::{rt_bail, RtError, RtResult, Value};
@@ -61,73 +61,75 @@ struct Series {
     color: Option<char>,
 }
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "imshow",
-        func: Func::Native(imshow),
-        min_args: 1,
-        max_args: 2,
-    },
-    Builtin {
-        name: "plot",
-        func: Func::Native(plot),
-        min_args: 1,
-        max_args: 3,
-    },
-    Builtin {
-        name: "figure",
-        func: Func::Native(figure),
-        min_args: 0,
-        max_args: 1,
-    },
-    Builtin {
-        name: "title",
-        func: Func::Native(title),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "xlabel",
-        func: Func::Native(xlabel),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "ylabel",
-        func: Func::Native(ylabel),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "legend",
-        func: Func::Native(legend),
-        min_args: 0,
-        max_args: usize::MAX,
-    },
-    Builtin {
-        name: "hold",
-        func: Func::Native(hold),
-        min_args: 0,
-        max_args: 1,
-    },
-    Builtin {
-        name: "pause",
-        func: Func::Native(pause),
-        min_args: 0,
-        max_args: 1,
-    },
-    Builtin {
-        name: "connect",
-        func: Func::Native(connect),
-        min_args: 2,
-        max_args: 2,
-    },
-    Builtin {
-        name: "rasterize",
-        func: Func::Native(rasterize),
-        min_args: 1,
-        max_args: 1,
-    },
+    bi("imshow", imshow, 1, 2).doc(
+        "imshow(x) · imshow(x, [lo, hi])",
+        "Shows image x (0..255, or lo..hi mapped to black..white) as a figure; figures are written as PNG files next to the program (or into `--figures DIR`) when it ends.",
+        "imshow(zeros(4, 4))\nprint \"shown\"",
+        "shown\nfigure 1: wrote example_figure1.png",
+    ),
+    bi("plot", plot, 1, 3).doc(
+        "plot(y) · plot(x, y) · plot(x, y, \"r--\")",
+        "Plots y against x (against 0..n-1 without x) as a line in the current figure; a MATLAB colour letter picks the colour. Written as a PNG file when the program ends.",
+        "plot([0, 1, 4, 9], \"r\")\ntitle(\"squares\")\nprint \"plotted\"",
+        "plotted\nfigure 1: wrote example_figure1_squares.png, example_figure1_squares.svg",
+    ),
+    bi("figure", figure, 0, 1).doc(
+        "figure() · figure(n)",
+        "Starts a new figure (or makes figure n current): the next `plot` or `imshow` draws into it.",
+        "figure()\nplot([1, 2, 3])\nprint \"ok\"",
+        "ok\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
+    bi("title", title, 1, 1).doc(
+        "title(text)",
+        "Sets the title of the current figure.",
+        "plot([3, 1, 2])\ntitle(\"a line\")\nprint \"ok\"",
+        "ok\nfigure 1: wrote example_figure1_a_line.png, example_figure1_a_line.svg",
+    ),
+    bi("xlabel", xlabel, 1, 1).doc(
+        "xlabel(text)",
+        "Labels the horizontal axis of the current plot.",
+        "plot([1, 2])\nxlabel(\"time (s)\")\nprint \"ok\"",
+        "ok\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
+    bi("ylabel", ylabel, 1, 1).doc(
+        "ylabel(text)",
+        "Labels the vertical axis of the current plot.",
+        "plot([1, 2])\nylabel(\"value\")\nprint \"ok\"",
+        "ok\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
+    bi("legend", legend, 0, usize::MAX).doc(
+        "legend(name1, name2, ...)",
+        "Names the lines of the current plot, one name per line, in the order they were drawn.",
+        "plot([1, 2])\nhold(\"on\")\nplot([2, 1])\nlegend(\"up\", \"down\")\nprint \"ok\"",
+        "ok\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
+    bi("hold", hold, 0, 1).doc(
+        "hold(\"on\") · hold(\"off\") · hold()",
+        "With \"on\", the next `plot` adds to the current figure instead of replacing it (`hold()` toggles). MATLAB's `hold on` is written `hold(\"on\")`.",
+        "plot([1, 2])\nhold(\"on\")\nplot([2, 1])\nprint \"two lines\"",
+        "two lines\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
+    bi("pause", pause, 0, 1).doc(
+        "pause(ms)",
+        "Waits while a figure is displayed. Blazar opens no window, so it returns at once.",
+        "pause(0)\nprint \"go\"",
+        "go",
+    ),
+    bi("connect", connect, 2, 2).doc(
+        "connect(f1, f2)",
+        "Links the views of two figures (zooming one zooms the other in an interactive display). Blazar draws figures into files, so the link has no visible effect.",
+        "f1 = imshow(zeros(2, 2))\nf2 = imshow(ones(2, 2))\nconnect(f1, f2)\nprint \"linked\"",
+        "linked\nfigure 1: wrote example_figure1.png (linked with figure 2)\nfigure 2: wrote example_figure2.png (linked with figure 1)",
+    ),
+    bi("rasterize", rasterize, 1, 1).doc(
+        "rasterize(f)",
+        "The pixels of figure f as a rows × columns × 3 `cube[uint8]` (a plot: the 640 × 480 picture its file holds).",
+        "f = plot([0, 1])\nprint size(rasterize(f))",
+        "[480,640,3]\nfigure 1: wrote example_figure1.png, example_figure1.svg",
+    ),
 ];
 
 impl Figures {

@@ -15,25 +15,27 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use tiff::decoder::{Decoder, DecodingResult};
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "exrread",
-        func: super::Func::Native(exrread),
-        min_args: 1,
-        max_args: 1,
-    },
-    Builtin {
-        name: "exrwrite",
-        func: super::Func::Native(exrwrite),
-        min_args: 2,
-        max_args: 2,
-    },
-    Builtin {
-        name: "tiffread",
-        func: super::Func::Native(tiffread),
-        min_args: 1,
-        max_args: 2,
-    },
+    bi("exrread", exrread, 1, 1).doc(
+        "exrread(file)",
+        "An OpenEXR image as an object with `data` (rows × columns × 3 floats, × 4 with alpha; 1.0 is nominal white, values unchanged), `width` and `height`.",
+        "exrwrite(\"a.exr\", ones(2, 3, 3) * 0.5)\ne = exrread(\"a.exr\")\nprint size(e.data), \" \", e.width, \" \", e.height, \" \", max(e.data)",
+        "[2,3,3] 3 2 0.5",
+    ),
+    bi("exrwrite", exrwrite, 2, 2).doc(
+        "exrwrite(file, x)",
+        "Writes a mat (gray, stored in all three channels) or a rows × columns × 3 (or × 4) cube as a 32-bit float OpenEXR file, values unchanged.",
+        "exrwrite(\"b.exr\", zeros(4, 4))\nprint size(exrread(\"b.exr\").data)",
+        "[4,4,3]",
+    ),
+    bi("tiffread", tiffread, 1, 2).doc(
+        "tiffread(file) · tiffread(file, n) · tiffread(file, [p0, p1, ...])",
+        "The pages of a (multi-page) TIFF as an object with `slices` (a cell of one mat per page, a cube for a colour page), `count`, `width` and `height`; values as stored (a 16-bit page holds 0..65535).",
+        "imwrite(\"t.tif\", ones(2, 3) * 255)\nt = tiffread(\"t.tif\")\nprint t.count, \" \", t.width, \" \", t.height",
+        "1 3 2",
+    ),
 ];
 
 fn object(fields: Vec<(&str, Value)>) -> Value {

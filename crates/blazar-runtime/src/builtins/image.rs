@@ -18,19 +18,21 @@ use crate::{rt_bail, RtError, RtResult, Value};
 use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
 use std::path::Path;
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "imread",
-        func: super::Func::Native(imread),
-        min_args: 1,
-        max_args: 2,
-    },
-    Builtin {
-        name: "imwrite",
-        func: super::Func::Native(imwrite),
-        min_args: 2,
-        max_args: 2,
-    },
+    bi("imread", imread, 1, 2).doc(
+        "imread(file) · imread(file, \"gray\")",
+        "An image file (PNG, JPEG, BMP, TIFF, ...) as rows × columns × channels of scalars from 0 to 255 (a gray image has one channel).",
+        "imwrite(\"g.png\", [[0, 255], [128, 64]])\nimg = imread(\"g.png\")\nprint size(img), \" \", img[1, 0, 0]",
+        "[2,2,1] 128",
+    ),
+    bi("imwrite", imwrite, 2, 2).doc(
+        "imwrite(file, x)",
+        "Writes x (rows × columns, or × 3 channels, values 0 to 255, clamped) as an image file; the extension picks the format.",
+        "imwrite(\"w.png\", ones(2, 3, 3) * 200)\nprint size(imread(\"w.png\"))",
+        "[2,3,3]",
+    ),
 ];
 
 fn imread(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {

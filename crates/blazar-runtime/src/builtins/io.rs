@@ -25,19 +25,21 @@ use crate::{rt_bail, RtError, RtResult, Value};
 use num_complex::{Complex32, Complex64};
 use std::path::PathBuf;
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "save",
-        func: super::Func::Native(save),
-        min_args: 2,
-        max_args: 2,
-    },
-    Builtin {
-        name: "load",
-        func: super::Func::Native(load),
-        min_args: 1,
-        max_args: 1,
-    },
+    bi("save", save, 2, 2).doc(
+        "save(file, x)",
+        "Writes value x (numbers, strings, arrays, cells, objects) to a file that `load` reads back.",
+        "save(\"x.qd\", [1, 2, 3])\nprint load(\"x.qd\")",
+        "[1,2,3]",
+    ),
+    bi("load", load, 1, 1).doc(
+        "load(file)",
+        "The value a program stored with `save`.",
+        "c = cell(2)\nc[0] = \"a\"\nc[1] = eye(2)\nsave(\"c.qd\", c)\nd = load(\"c.qd\")\nprint d[0], \" \", d[1]",
+        "a [ [1,0],\n  [0,1] ]",
+    ),
 ];
 
 const MAGIC: &[u8] = b"BLAZAR1\n";

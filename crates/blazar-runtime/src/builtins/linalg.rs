@@ -343,17 +343,72 @@ fn norm(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("trace", trace, 1, 1),
-    bi("inv", inv, 1, 1),
-    bi("det", det, 1, 1),
-    bi("logdet", logdet, 1, 1),
-    bi("chol", chol, 1, 1),
-    bi("linsolve", linsolve, 2, 2),
-    bi("solve", linsolve, 2, 2),
-    bi("norm", norm, 1, 2),
-    bi("svd", decomp::svd, 1, 2),
-    bi("symeig", decomp::symeig, 1, 1),
-    bi("eig", decomp::eig, 1, 1),
+    bi("trace", trace, 1, 1).doc(
+        "trace(A)",
+        "The sum of the diagonal of matrix A.",
+        "print trace([[4, 1], [1, 3]])",
+        "7",
+    ),
+    bi("inv", inv, 1, 1).doc(
+        "inv(A)",
+        "The inverse of square matrix A (an error when A is singular). To solve a system prefer `linsolve(A, b)`.",
+        "print inv([[2, 0], [0, 4]])",
+        "[ [0.5,0],\n  [0,0.25] ]",
+    ),
+    bi("det", det, 1, 1).doc(
+        "det(A)",
+        "The determinant of square matrix A.",
+        "print det([[4, 1], [1, 3]])",
+        "11",
+    ),
+    bi("logdet", logdet, 1, 1).doc(
+        "logdet(A)",
+        "log(abs(det(A))) of a square matrix, computed without overflowing the determinant.",
+        "print logdet([[4, 0], [0, 4]]) == log(16)",
+        "1",
+    ),
+    bi("chol", chol, 1, 1).doc(
+        "chol(A)",
+        "The Cholesky factor R of a symmetric positive definite matrix A: upper triangular with transpose(R) * R = A.",
+        "print chol([[4, 2], [2, 5]])",
+        "[ [2,1],\n  [0,2] ]",
+    ),
+    bi("linsolve", linsolve, 2, 2).doc(
+        "linsolve(A, b)",
+        "The solution x of the linear system A * x = b (least squares when A is not square).",
+        "print linsolve([[2, 0], [0, 4]], [2, 8])",
+        "[1,2]",
+    ),
+    bi("solve", linsolve, 2, 2).doc(
+        "solve(A, b)",
+        "The solution x of A * x = b; the same as `linsolve`.",
+        "print solve([[1, 1], [1, -1]], [3, 1])",
+        "[2,1]",
+    ),
+    bi("norm", norm, 1, 2).doc(
+        "norm(x) · norm(x, p)",
+        "Of a vector, the p-norm (p a positive number or `inf`; default 2). Of a matrix, the largest singular value (p = 2, the default), the largest column sum (1), the largest row sum (`inf`) or the Frobenius norm (\"fro\").",
+        "print norm([3, 4]), \" \", norm([3, -4], 1), \" \", norm([[1, 2], [3, 4]], \"fro\") == sqrt(30)",
+        "5 7 1",
+    ),
+    bi("svd", decomp::svd, 1, 2).doc(
+        "svd(A) · [U, S, V] = svd(A)",
+        "The singular values of A, largest first; with three outputs, U, S and V with A = U * S * transpose(V).",
+        "print svd([[3, 0], [0, 4]])",
+        "[4,3]",
+    ),
+    bi("symeig", decomp::symeig, 1, 1).doc(
+        "symeig(A) · [V, D] = symeig(A)",
+        "The eigenvalues of symmetric matrix A in ascending order; with two outputs, also its eigenvectors (the columns of V).",
+        "print symeig([[2, 1], [1, 2]])",
+        "[1,3]",
+    ),
+    bi("eig", decomp::eig, 1, 1).doc(
+        "eig(A) · [V, D] = eig(A)",
+        "The eigenvalues of square matrix A (complex when A is not symmetric); with two outputs, also its eigenvectors.",
+        "print eig([[2, 0], [0, 1]])",
+        "[1,2]",
+    ),
 ];
 
 #[cfg(test)]

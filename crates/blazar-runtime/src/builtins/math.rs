@@ -31,6 +31,7 @@ pub(super) const fn bi(
         func: super::Func::Native(func),
         min_args,
         max_args,
+        doc: super::Doc::NONE,
     }
 }
 
@@ -392,20 +393,44 @@ pub(super) static TABLE: &[Builtin] = &[
     bi("floor", floor, 1, 1),
     bi("ceil", ceil, 1, 1),
     bi("round", round, 1, 1),
-    bi("saturate", saturate, 1, 1),
+    bi("saturate", saturate, 1, 1).doc(
+        "saturate(x)",
+        "Each element clamped to 0..1.",
+        "print saturate([-0.5, 0.25, 1.5])",
+        "[0,0.25,1]",
+    ),
     bi("sign", sign, 1, 1),
     bi("isnan", isnan, 1, 1),
     bi("isinf", isinf, 1, 1),
     bi("isfinite", isfinite, 1, 1),
-    bi("float", float, 1, 1),
-    // MATLAB's names for the conversion to reals: both give the program's precision.
-    bi("double", float, 1, 1),
-    bi("single", float, 1, 1),
+    bi("float", float, 1, 1).doc(
+        "float(x)",
+        "x converted to `scalar` (the program precision), element by element.",
+        "print float(3) / 2, \" \", type(float(3))",
+        "1.5 scalar",
+    ),
+    bi("double", float, 1, 1).doc(
+        "double(x)",
+        "MATLAB's name for the conversion to reals: x converted to `scalar`, the program precision (64-bit only under `--double`), element by element.",
+        "print double(int8(3)) / 2, \" \", type(double(3))",
+        "1.5 scalar",
+    ),
+    bi("single", float, 1, 1).doc(
+        "single(x)",
+        "MATLAB's name for the conversion to reals: x converted to `scalar`, the program precision, element by element.",
+        "print single(3) / 2",
+        "1.5",
+    ),
     bi("real", real, 1, 1),
     bi("imag", imag, 1, 1),
     bi("conj", conj, 1, 1),
     bi("angle", angle, 1, 1),
-    bi("not", not, 1, 1),
+    bi("not", not, 1, 1).doc(
+        "not(x)",
+        "The bitwise complement of each element of an int (`!x` is the logical not).",
+        "print not(5), \" \", not(uint8(0))",
+        "-6 255",
+    ),
 ];
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ mod testing;
 pub mod time;
 
 use crate::{Prec, RtResult, Value};
+pub use blazar_ops::Doc;
 use blazar_ops::{MathFn, Promote};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -87,9 +88,27 @@ pub struct Builtin {
     pub min_args: usize,
     /// `usize::MAX` for variadic builtins.
     pub max_args: usize,
+    /// Its documentation (`help name`), attached with [`Builtin::doc`]; a builtin
+    /// computed from a row of `blazar_ops::MATH` carries that row's.
+    pub doc: Doc,
 }
 
 impl Builtin {
+    /// This builtin with its documentation: the call forms, one paragraph, an example
+    /// program and exactly what it prints (the test suite runs it).
+    pub const fn doc(
+        self,
+        sig: &'static str,
+        text: &'static str,
+        example: &'static str,
+        output: &'static str,
+    ) -> Builtin {
+        Builtin {
+            doc: Doc::new(sig, text, example, output),
+            ..self
+        }
+    }
+
     /// Calls it on arguments of a count it accepts.
     pub fn call(&self, ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         match &self.func {
@@ -99,34 +118,54 @@ impl Builtin {
     }
 }
 
+/// The builtins by family (one module each), as the function reference groups them.
+/// The math functions of reals computed from `blazar_ops::MATH` rows follow, in the
+/// family `"math"`.
+const FAMILIES: &[(&str, &[Builtin])] = &[
+    ("math", math::TABLE),
+    ("math", math::binary::TABLE),
+    ("math", math::convert::TABLE),
+    ("construct", construct::TABLE),
+    ("shape", construct::shape::TABLE),
+    ("reduce", reduce::TABLE),
+    ("stats", stats::TABLE),
+    ("sort", sort::TABLE),
+    ("arrange", arrange::TABLE),
+    ("linalg", linalg::TABLE),
+    ("files", csv::TABLE),
+    ("strings", strings::TABLE),
+    ("fft", fft::TABLE),
+    ("signal", signal::convolve::TABLE),
+    ("signal", signal::filters::TABLE),
+    ("signal", signal::interp::TABLE),
+    ("signal", signal::hist::TABLE),
+    ("image", image::TABLE),
+    ("figure", figure::TABLE),
+    ("files", formats::TABLE),
+    ("files", io::TABLE),
+    ("random", random::TABLE),
+    ("time", time::TABLE),
+];
+
+/// The family of builtin `name` (`"reduce"` for `sum`): the module of the function
+/// reference that documents it.
+pub fn family(name: &str) -> Option<&'static str> {
+    FAMILIES
+        .iter()
+        .find(|(_, t)| t.iter().any(|b| b.name == name))
+        .map(|(f, _)| *f)
+        .or_else(|| {
+            blazar_ops::MATH
+                .iter()
+                .any(|d| d.name == name)
+                .then_some("math")
+        })
+}
+
 fn table() -> &'static [&'static Builtin] {
     static ALL: OnceLock<Vec<&'static Builtin>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let parts: &[&'static [Builtin]] = &[
-            math::TABLE,
-            math::binary::TABLE,
-            math::convert::TABLE,
-            construct::TABLE,
-            construct::shape::TABLE,
-            reduce::TABLE,
-            stats::TABLE,
-            sort::TABLE,
-            arrange::TABLE,
-            linalg::TABLE,
-            csv::TABLE,
-            strings::TABLE,
-            fft::TABLE,
-            signal::convolve::TABLE,
-            signal::filters::TABLE,
-            signal::interp::TABLE,
-            signal::hist::TABLE,
-            image::TABLE,
-            figure::TABLE,
-            formats::TABLE,
-            io::TABLE,
-            random::TABLE,
-            time::TABLE,
-        ];
+        let parts = FAMILIES.iter().map(|(_, t)| *t);
         let rows = blazar_ops::MATH
             .iter()
             .filter(|d| d.promote == Promote::Real);
@@ -136,14 +175,16 @@ fn table() -> &'static [&'static Builtin] {
                 func: Func::Math(d.f),
                 min_args: d.arity,
                 max_args: d.arity,
+                doc: d.doc,
             }))
         });
-        parts.iter().flat_map(|t| t.iter()).chain(rows).collect()
+        parts.flat_map(|t| t.iter()).chain(rows).collect()
     })
 }
 
 /// A builtin with several outputs (`[s, idx] = sort(x)`): called with the number of
-/// outputs asked for, it returns at least that many values. The one-output call goes
+/// outputs asked for, it returns at least that many values. A builtin whose most is 1
+/// is one that behaves differently as a statement of its own (0 outputs: `toc`). The one-output call goes
 /// through the builtin of the same name in the ordinary table.
 pub type MultiFn = fn(&mut Ctx, &[Value], usize) -> RtResult<Vec<Value>>;
 
@@ -156,6 +197,7 @@ const MULTI: &[(&str, MultiFn, usize)] = &[
     ("svd", linalg::svd_all, 3),
     ("symeig", linalg::symeig_all, 2),
     ("eig", linalg::eig_all, 2),
+    ("toc", time::toc_all, 1),
 ];
 
 /// The several-output form of builtin `name` and its most outputs, if it has one.

@@ -13,19 +13,21 @@ use crate::{rt_bail, RtResult, Value};
 use rand::Rng;
 use rand_distr::StandardNormal;
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "rand",
-        func: super::Func::Native(rand),
-        min_args: 0,
-        max_args: usize::MAX,
-    },
-    Builtin {
-        name: "randn",
-        func: super::Func::Native(randn),
-        min_args: 0,
-        max_args: usize::MAX,
-    },
+    bi("rand", rand, 0, usize::MAX).doc(
+        "rand(n1, n2, ...) · rand()",
+        "Uniform random numbers in [0, 1), with the extents given as for `zeros` (a single number without arguments). The generator has a fixed seed, so a program prints the same numbers every run.",
+        "r = rand(2, 3)\nprint size(r), \" \", min(r) >= 0, \" \", max(r) < 1",
+        "[2,3] 1 1",
+    ),
+    bi("randn", randn, 0, usize::MAX).doc(
+        "randn(n1, n2, ...) · randn()",
+        "Normally distributed random numbers (mean 0, standard deviation 1), extents as for `zeros`; fixed seed as `rand`.",
+        "r = randn(1000)\nprint abs(mean(r)) < 0.2, \" \", abs(std(r) - 1) < 0.2",
+        "1 1",
+    ),
 ];
 
 /// Largest number of elements a random array may have (guards against typos such as

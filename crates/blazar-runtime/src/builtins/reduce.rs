@@ -347,14 +347,54 @@ fn dotprod(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("sum", sum, 1, 2),
-    bi("prod", prod, 1, 2),
-    bi("mean", mean, 1, 2),
-    bi("min", min, 1, 3),
-    bi("max", max, 1, 3),
-    bi("cumsum", cumsum, 1, 2),
-    bi("cumprod", cumprod, 1, 2),
-    bi("dotprod", dotprod, 2, 2),
+    bi("sum", sum, 1, 2).doc(
+        "sum(x) · sum(x, d)",
+        "The sum of all elements of x, or along dimension d (counting from 0). Ints add in 64 bits and give `int64`.",
+        "A = [[1, 2], [3, 4]]\nprint sum(A), \" \", sum(A, 0), \" \", sum(A, 1)",
+        "10 [4,6] [3,7]",
+    ),
+    bi("prod", prod, 1, 2).doc(
+        "prod(x) · prod(x, d)",
+        "The product of all elements of x, or along dimension d. Ints multiply in their own type and wrap, as `*` does.",
+        "print prod([1, 2, 3, 4]), \" \", prod([[1, 2], [3, 4]], 0)",
+        "24 [3,8]",
+    ),
+    bi("mean", mean, 1, 2).doc(
+        "mean(x) · mean(x, d)",
+        "The arithmetic mean of all elements of x, or along dimension d; the mean of ints is a real.",
+        "print mean([1, 2, 3, 4]), \" \", mean([[1, 2], [3, 4]], 1)",
+        "2.5 [1.5,3.5]",
+    ),
+    bi("min", min, 1, 3).doc(
+        "min(x) · min(a, b) · min(x, [], d)",
+        "The smallest element of x; with two arrays, the smaller of each pair of elements (broadcast); `min(x, [], d)`, the smallest along dimension d. `find_index_min` gives where it is.",
+        "print min([4, -1, 9]), \" \", min([1, 5], [4, 2]), \" \", min([[1, 5], [4, 2]], [], 0)",
+        "-1 [1,2] [1,2]",
+    ),
+    bi("max", max, 1, 3).doc(
+        "max(x) · max(a, b) · max(x, [], d)",
+        "The largest element of x; with two arrays, the larger of each pair of elements (broadcast); `max(x, [], d)`, the largest along dimension d. `find_index_max` gives where it is.",
+        "print max([4, -1, 9]), \" \", max([1, 5], [4, 2]), \" \", max(0, [-2, 3])",
+        "9 [4,5] [0,3]",
+    ),
+    bi("cumsum", cumsum, 1, 2).doc(
+        "cumsum(x) · cumsum(x, d)",
+        "The running sums of the elements of x (along dimension d for a matrix).",
+        "print cumsum([1, 2, 3, 4])",
+        "[1,3,6,10]",
+    ),
+    bi("cumprod", cumprod, 1, 2).doc(
+        "cumprod(x) · cumprod(x, d)",
+        "The running products of the elements of x (along dimension d for a matrix).",
+        "print cumprod([1, 2, 3, 4])",
+        "[1,2,6,24]",
+    ),
+    bi("dotprod", dotprod, 2, 2).doc(
+        "dotprod(a, b)",
+        "The dot product sum(a .* b) of two arrays of the same shape.",
+        "print dotprod([1, 2, 3], [4, 5, 6])",
+        "32",
+    ),
 ];
 
 #[cfg(test)]

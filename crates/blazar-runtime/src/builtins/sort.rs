@@ -153,4 +153,17 @@ fn unique(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(unique_all(ctx, args, 1)?.swap_remove(0))
 }
 
-pub(super) static TABLE: &[Builtin] = &[bi("sort", sort, 1, 3), bi("unique", unique, 1, 1)];
+pub(super) static TABLE: &[Builtin] = &[
+    bi("sort", sort, 1, 3).doc(
+        "sort(x) · sort(x, d) · sort(x, d, \"descend\") · [s, idx] = sort(x)",
+        "The elements of x in ascending order (along dimension d of a matrix; \"descend\" for the reverse). With two outputs, also the indices they came from.",
+        "print sort([3, 1, 2])\n[s, idx] = sort([30, 10, 20])\nprint s, \" \", idx",
+        "[1,2,3]\n[10,20,30] [1,2,0]",
+    ),
+    bi("unique", unique, 1, 1).doc(
+        "unique(x) · [u, i, j] = unique(x)",
+        "The distinct values of x, sorted; with more outputs, where each first occurs in x, and for each element of x its index in u.",
+        "print unique([3, 1, 3, 2, 1])",
+        "[1,2,3]",
+    ),
+];

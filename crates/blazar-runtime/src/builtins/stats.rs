@@ -316,14 +316,64 @@ fn find_index_max(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("median", median, 1, 2),
-    bi("var", var, 1, 2),
-    bi("std", std, 1, 2),
-    bi("any", any, 1, 2),
-    bi("all", all, 1, 2),
-    bi("isempty", isempty, 1, 1),
-    bi("isscalar", isscalar, 1, 1),
-    bi("find", find, 1, 1),
-    bi("find_index_min", find_index_min, 1, 1),
-    bi("find_index_max", find_index_max, 1, 1),
+    bi("median", median, 1, 2).doc(
+        "median(x) · median(x, d)",
+        "The median of the elements of x (the mean of the two middle values for an even count), or along dimension d.",
+        "print median([3, 1, 2]), \" \", median([4, 1, 3, 2])",
+        "2 2.5",
+    ),
+    bi("var", var, 1, 2).doc(
+        "var(x) · var(x, d)",
+        "The sample variance of the elements of x (divided by n - 1), or along dimension d.",
+        "print var([1, 2, 3, 4, 5])",
+        "2.5",
+    ),
+    bi("std", std, 1, 2).doc(
+        "std(x) · std(x, d)",
+        "The sample standard deviation sqrt(var(x)), or along dimension d.",
+        "print std([2, 4, 4, 4, 6])",
+        "1.4142135",
+    ),
+    bi("any", any, 1, 2).doc(
+        "any(x) · any(x, d)",
+        "1 if any element of x is non-zero, else 0 (along dimension d: a vector of such tests).",
+        "print any([0, 0, 1]), \" \", any([0, 0])",
+        "1 0",
+    ),
+    bi("all", all, 1, 2).doc(
+        "all(x) · all(x, d)",
+        "1 if every element of x is non-zero, else 0 (along dimension d: a vector of such tests).",
+        "print all([1, 2, 3]), \" \", all([1, 0])",
+        "1 0",
+    ),
+    bi("isempty", isempty, 1, 1).doc(
+        "isempty(x)",
+        "1 for an array without elements or an empty string, else 0.",
+        "print isempty([]), \" \", isempty(zeros(0, 3)), \" \", isempty(\"\"), \" \", isempty([1])",
+        "1 1 1 0",
+    ),
+    bi("isscalar", isscalar, 1, 1).doc(
+        "isscalar(x)",
+        "1 for a number or a numeric array of one element, else 0.",
+        "print isscalar(3), \" \", isscalar([3]), \" \", isscalar([3, 4])",
+        "1 1 0",
+    ),
+    bi("find", find, 1, 1).doc(
+        "find(x) · [i, j, ...] = find(x)",
+        "The linear indices of the non-zero elements of x; with several outputs, their row, column, ... indices.",
+        "print find([0, 3, 0, 5])\n[i, j] = find([[0, 1], [1, 0]])\nprint i, \" \", j",
+        "[1,3]\n[0,1] [1,0]",
+    ),
+    bi("find_index_min", find_index_min, 1, 1).doc(
+        "find_index_min(x)",
+        "The linear index of the smallest element of x (the first one, on ties).",
+        "print find_index_min([4, -1, 9, -1])",
+        "1",
+    ),
+    bi("find_index_max", find_index_max, 1, 1).doc(
+        "find_index_max(x)",
+        "The linear index of the largest element of x (the first one, on ties).",
+        "print find_index_max([4, -1, 9, 9])",
+        "2",
+    ),
 ];

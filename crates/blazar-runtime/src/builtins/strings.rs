@@ -73,9 +73,22 @@ fn disp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
-/// `num2str(x)`: the text `print` shows for `x`.
+/// `num2str(x)`: the text `print` shows for `x` (every element, however large).
 fn num2str(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    Ok(Value::str(&format_value(&args[0], ctx.prec)))
+    Ok(Value::str(&crate::format::format_value_full(
+        &args[0], ctx.prec,
+    )))
+}
+
+/// `printfull(a, b, ...)`: as the `print` statement, with every element of a large
+/// array instead of a summary.
+fn printfull(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    let fail = |e: std::io::Error| crate::RtError::new(format!("printfull: cannot print: {e}"));
+    for a in args {
+        crate::format::write_value_full_to(&mut ctx.out, a, ctx.prec).map_err(fail)?;
+    }
+    ctx.out.write_all(b"\n").map_err(fail)?;
+    Ok(Value::Real(0.0))
 }
 
 /// `strcmp(a, b)`: 1 when a and b are both strings with the same characters, else 0
@@ -214,16 +227,72 @@ fn isfield(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(super) static TABLE: &[Builtin] = &[
-    bi("strcmp", strcmp, 2, 2),
-    bi("fprintf", fprintf, 1, usize::MAX),
-    bi("mat2str", mat2str, 1, 2),
-    bi("warning", warning, 1, usize::MAX),
-    bi("isfield", isfield, 2, 2),
-    bi("strcat", strcat, 1, usize::MAX),
-    bi("sprintf", sprintf, 1, usize::MAX),
-    bi("printf", printf, 1, usize::MAX),
-    bi("disp", disp, 1, 1),
-    bi("num2str", num2str, 1, 1),
+    bi("strcmp", strcmp, 2, 2).doc(
+        "strcmp(a, b)",
+        "1 when a and b are both strings with the same characters, else 0 (a number or an array is never equal to a string, as in MATLAB).",
+        "print strcmp(\"abc\", \"abc\"), \" \", strcmp(\"abc\", \"abd\"), \" \", strcmp(\"1\", 1)",
+        "1 0 0",
+    ),
+    bi("fprintf", fprintf, 1, usize::MAX).doc(
+        "fprintf(format, args...) · fprintf(fid, format, args...)",
+        "`printf` with MATLAB's call shapes: fid 1 is the program output, 2 the error stream. A numeric array given to a numeric conversion gives its elements one by one, the format repeating as MATLAB's does.",
+        "fprintf(\"%d-\", [1, 2, 3])\nfprintf(1, \"\\n%s\\n\", \"done\")",
+        "1-2-3-\ndone",
+    ),
+    bi("mat2str", mat2str, 1, 2).doc(
+        "mat2str(A) · mat2str(A, n)",
+        "The text of a number, vector or matrix in MATLAB's bracket syntax (`[1 2;3 4]`), each element with up to n (default 15) significant digits; a vec is one row.",
+        "print mat2str([[1, 2], [3, 4]]), \" \", mat2str([pi, 1], 3)",
+        "[1 2;3 4] [3.14 1]",
+    ),
+    bi("warning", warning, 1, usize::MAX).doc(
+        "warning(format, args...)",
+        "Writes `Warning: ` and the formatted message to the error stream; the program goes on.",
+        "warning(\"only %d samples\", 3)\nprint \"still running\"",
+        "still running",
+    ),
+    bi("isfield", isfield, 2, 2).doc(
+        "isfield(obj, name)",
+        "1 when the object has a field of that name, else 0 (0 for a value that is not an object).",
+        "o = object()\no.gain = 2\nprint isfield(o, \"gain\"), \" \", isfield(o, \"bias\"), \" \", isfield(5, \"gain\")",
+        "1 0 0",
+    ),
+    bi("printfull", printfull, 0, usize::MAX).doc(
+        "printfull(a, b, ...)",
+        "Prints like the `print` statement, but an array of more than 1000 elements is printed whole instead of summarised (`print` shows its first and last 3 rows and columns, then its shape and type).",
+        "x = 0..1199\nprint x\nprintfull(sum(x), \" \", numel(x))",
+        "[0,1,2,...,1197,1198,1199] (1x1200 vec[int], summarised: printfull(x) prints every element)\n719400 1200",
+    ),
+    bi("strcat", strcat, 1, usize::MAX).doc(
+        "strcat(a, b, ...)",
+        "The strings joined (numbers are formatted first).",
+        "print strcat(\"img\", 7, \".png\")",
+        "img7.png",
+    ),
+    bi("sprintf", sprintf, 1, usize::MAX).doc(
+        "sprintf(format, args...)",
+        "Text formatted as C's printf does (`%d`, `%5.2f`, `%s`, `%x`, `%e`, `%%`).",
+        "print sprintf(\"%03d|%.2f|%s\", 7, pi, \"ok\")",
+        "007|3.14|ok",
+    ),
+    bi("printf", printf, 1, usize::MAX).doc(
+        "printf(format, args...)",
+        "Prints text formatted as C's printf does; no newline is added (write `\\n`).",
+        "printf(\"%d items at %.1f\\n\", 3, 2.5)",
+        "3 items at 2.5",
+    ),
+    bi("disp", disp, 1, 1).doc(
+        "disp(x)",
+        "Prints one value on its own line.",
+        "disp([1, 2])\ndisp(\"done\")",
+        "[1,2]\ndone",
+    ),
+    bi("num2str", num2str, 1, 1).doc(
+        "num2str(x)",
+        "A number (or array) as text, in the form `print` uses.",
+        "s = num2str(3.25)\nprint s, \" \", numel(s)",
+        "3.25 4",
+    ),
 ];
 
 #[cfg(test)]

@@ -18,19 +18,21 @@ use crate::{rt_bail, RtError, RtResult, Value};
 use std::io::Write as _;
 use std::time::Instant;
 
+use super::math::bi;
+
 pub(super) static TABLE: &[Builtin] = &[
-    Builtin {
-        name: "tic",
-        func: super::Func::Native(tic),
-        min_args: 0,
-        max_args: 0,
-    },
-    Builtin {
-        name: "toc",
-        func: super::Func::Native(toc),
-        min_args: 0,
-        max_args: 1,
-    },
+    bi("tic", tic, 0, 0).doc(
+        "tic()",
+        "Starts a timer that `toc` reads (timers nest: each `toc` pops the latest `tic`).",
+        "tic()\nt = toc()\nprint t >= 0",
+        "1",
+    ),
+    bi("toc", toc, 0, 1).doc(
+        "toc() · t = toc() · toc(label)",
+        "The milliseconds since the latest `tic` (on a GPU, up to the end of the kernels launched in between). As a statement of its own, it prints `Elapsed time: ... ms` (or the label); when its value is used, it prints nothing.",
+        "tic()\nx = sum(1..1000)\nms = toc()\nprint ms >= 0, \" \", x",
+        "1 500500",
+    ),
 ];
 
 /// Device-side timing for `tic`/`toc` (CUDA events on a GPU).
@@ -61,7 +63,23 @@ fn tic(ctx: &mut Ctx, _args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
+/// `toc()` whose value is used (`t = toc()`): the milliseconds, printing nothing.
 fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+    toc_ms(ctx, args).map(|(_, ms)| ms)
+}
+
+/// `toc()` as a statement of its own (no output asked for): prints the line
+/// `Elapsed time: ... ms` (or the label), as MATLAB's `toc` does.
+pub(super) fn toc_all(ctx: &mut Ctx, args: &[Value], nout: usize) -> RtResult<Vec<Value>> {
+    let (line, ms) = toc_ms(ctx, args)?;
+    if nout == 0 {
+        writeln!(ctx.out, "{line}").map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
+    }
+    Ok(vec![ms])
+}
+
+/// The milliseconds since the latest `tic`, and the line that reports them.
+fn toc_ms(ctx: &mut Ctx, args: &[Value]) -> RtResult<(String, Value)> {
     let label = match args.first() {
         None => "Elapsed time".to_string(),
         Some(Value::Str(s)) => s.to_string(),
@@ -81,9 +99,7 @@ fn toc(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
             .map_err(|e| RtError::new(format!("toc: {e}")))?,
         _ => start.at.elapsed().as_secs_f64() * 1000.0,
     };
-    writeln!(ctx.out, "{}", format_line(&label, ms))
-        .map_err(|e| RtError::new(format!("toc: cannot print: {e}")))?;
-    Ok(Value::Real(ctx.prec.round(ms)))
+    Ok((format_line(&label, ms), Value::Real(ctx.prec.round(ms))))
 }
 
 fn format_line(label: &str, ms: f64) -> String {
@@ -98,7 +114,7 @@ mod tests {
     use crate::builtins::testing::Sink;
 
     #[test]
-    fn tic_toc_prints_and_returns_ms() {
+    fn tic_toc_prints_as_a_statement_and_returns_ms() {
         let sink = Sink::default();
         let mut c = Ctx::new(
             Prec::Double,
@@ -110,16 +126,24 @@ mod tests {
         tic(&mut c, &[]).unwrap();
         tic(&mut c, &[]).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
-        let Value::Real(inner) = toc(&mut c, &[Value::str("inner")]).unwrap() else {
+        let Value::Real(inner) = toc_all(&mut c, &[Value::str("inner")], 0).unwrap()[0] else {
             panic!()
         };
         assert!(inner >= 5.0);
         assert_eq!(c.timers.len(), 1);
-        let Value::Real(outer) = toc(&mut c, &[]).unwrap() else {
+        let Value::Real(outer) = toc_all(&mut c, &[], 0).unwrap()[0] else {
             panic!()
         };
         assert!(outer >= inner);
         assert_eq!(c.timers.len(), 1);
+        // Its value used (`t = toc()`): nothing printed.
+        let Value::Real(used) = toc(&mut c, &[]).unwrap() else {
+            panic!()
+        };
+        assert!(used >= outer);
+        let Value::Real(_) = toc_all(&mut c, &[], 1).unwrap()[0] else {
+            panic!()
+        };
         assert!(toc(&mut c, &[Value::Real(1.0)]).is_err());
         let text = String::from_utf8(sink.0.borrow().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();

@@ -269,7 +269,8 @@ fn read_modes_at_the_edges() {
     assert!(resolve_read(3, 0, Mode::Circular, 0).is_err());
     for mode in [Mode::Default, Mode::Checked, Mode::Unchecked] {
         let e = err(get_scalar_index(&with_mode(&v, mode), &[5]));
-        assert_eq!(e, "index 5 is out of bounds for dimension 0 of size 5");
+        assert_eq!(e, "index 5 is out of bounds for dimension 0 of size 5 (indices start at 0: the last is 4, \
+             and a loop over the dimension is `for i = 0..4`)");
     }
     let m = with_mode(&iota(vec![3, 4]), Mode::Default);
     assert_eq!(
@@ -309,7 +310,11 @@ fn write_modes_and_const() {
             &[5],
             &Value::Real(1.0),
         ));
-        assert_eq!(e, "index 5 is out of bounds for dimension 0 of size 5");
+        assert_eq!(
+            e,
+            "index 5 is out of bounds for dimension 0 of size 5 (indices start at 0: the last is 4, \
+             and a loop over the dimension is `for i = 0..4`)"
+        );
     }
     assert!(set(
         &with_mode(&v, Mode::Checked),

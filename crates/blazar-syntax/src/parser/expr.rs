@@ -191,7 +191,14 @@ impl Parser {
                 }
                 Tok::LBracket => {
                     self.bump();
-                    let indices = self.parse_args(&Tok::RBracket)?;
+                    let base = match &e.kind {
+                        ExprKind::Ident(n) => Some(n.clone()),
+                        _ => None,
+                    };
+                    self.index_bases.push(base);
+                    let indices = self.parse_args(&Tok::RBracket);
+                    self.index_bases.pop();
+                    let indices = indices?;
                     ExprKind::Index {
                         base: Box::new(e),
                         indices,
@@ -233,6 +240,8 @@ impl Parser {
 
     /// Comma-separated expressions up to `close`; a trailing comma is allowed.
     fn parse_list(&mut self, close: &Tok, colon: bool) -> PResult<Vec<Expr>> {
+        // The opening token was just consumed.
+        let open = (self.pos > 0).then(|| self.prev_span());
         let mut items = Vec::new();
         loop {
             if self.eat(close) {
@@ -285,6 +294,19 @@ impl Parser {
                     Tok::CellClose => "`,` or `'` to close the cell literal".to_string(),
                     _ => format!("`,` or `{}`", close.symbol()),
                 };
+                if let Some(open) = open.filter(|o| self.line_of(*o) < self.line_of(self.span())) {
+                    // The list runs past its line: most likely its closer is missing.
+                    let found = self.peek().describe();
+                    let span = self.span();
+                    self.diags.push(
+                        blazar_diagnostics::Diagnostic::error(
+                            open,
+                            format!("this `{}` is never closed", self.open_symbol(close)),
+                        )
+                        .with_related(span, format!("expected {what}, found {found}")),
+                    );
+                    return Err(crate::parser::Failed);
+                }
                 return self.expected(&what);
             }
         }
@@ -301,10 +323,14 @@ impl Parser {
                 if name == "end" && self.end_as_index() {
                     // MATLAB's `x[end]`: one error with the Quasar spelling, and the
                     // expression goes on as if an index were there (no cascade).
+                    let x = self.index_bases.last().cloned().flatten();
+                    let x = x.as_deref().unwrap_or("x");
                     self.error(
                         span,
-                        "`end` is not an index in Quasar: the last element of `x` is \
-                         `x[numel(x)-1]` (`x[size(x, d)-1]` along dimension d)",
+                        format!(
+                            "`end` is not an index in Quasar: the last element of `{x}` is \
+                             `{x}[numel({x})-1]` (`{x}[size({x}, d)-1]` along dimension d)"
+                        ),
                     );
                     self.bump();
                     return Ok(Expr {
@@ -374,9 +400,15 @@ impl Parser {
                 return Err(Failed);
             }
             other => {
+                let hint = if other == Tok::DotDot && self.peek_at(1) == &Tok::Dot {
+                    " (`...` continues a line in MATLAB; in Quasar end the line with `_`, or \
+                     break it inside brackets)"
+                } else {
+                    ""
+                };
                 self.error(
                     span,
-                    format!("expected an expression, found {}", other.describe()),
+                    format!("expected an expression, found {}{hint}", other.describe()),
                 );
                 return Err(Failed);
             }
@@ -395,6 +427,15 @@ impl Parser {
     /// Whether the `end` at the current token sits where an index would (`x[end]`,
     /// `x[end-1]`, `x[1:end]`): followed by what continues an expression or an index
     /// list, never by what ends a block's closing line.
+    /// The opening symbol of a list that `close` ends.
+    fn open_symbol(&self, close: &Tok) -> &'static str {
+        match close {
+            Tok::RParen => "(",
+            Tok::RBracket => "[",
+            _ => "bracket",
+        }
+    }
+
     fn end_as_index(&self) -> bool {
         matches!(
             self.peek_at(1),

@@ -248,7 +248,20 @@ impl Parser {
                 t.kind,
                 ExprKind::Ident(_) | ExprKind::Index { .. } | ExprKind::Field { .. }
             ) {
-                self.error(t.span, "cannot assign to this expression");
+                let mut d = blazar_diagnostics::Diagnostic::error(
+                    t.span,
+                    "cannot assign to this expression",
+                );
+                if let ExprKind::Call { callee, args } = &t.kind {
+                    if let ExprKind::Ident(x) = &callee.kind {
+                        let commas = ", ".repeat(args.len().saturating_sub(1));
+                        d = d.with_note(format!(
+                            "Quasar indexes arrays with brackets, not MATLAB's parentheses: \
+                             `{x}[...{commas}...] = ...`, and indices start at 0"
+                        ));
+                    }
+                }
+                self.diags.push(d);
                 return Err(Failed);
             }
         }

@@ -319,14 +319,64 @@ fn ind2pos(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("size", size, 1, 2),
-    bi("numel", numel, 1, 1),
-    bi("ndims", ndims, 1, 1),
-    bi("length", length, 1, 1),
-    bi("reshape", reshape, 2, usize::MAX),
-    bi("repmat", repmat, 2, usize::MAX),
-    bi("transpose", transpose, 1, 1),
-    bi("squeeze", squeeze, 1, 1),
-    bi("pos2ind", pos2ind, 2, 2),
-    bi("ind2pos", ind2pos, 2, 2),
+    bi("size", size, 1, 2).doc(
+        "size(x) · size(x, d) · [m, n, ...] = size(x)",
+        "The extents of x as a vector (`size(x, d)`: the extent along dimension d, counting from 0). A vector of N elements has size [1, N]; with several outputs, dimensions past the rank are 1.",
+        "A = zeros(2, 3)\nprint size(A), \" \", size(A, 1), \" \", size(5)\n[m, n, c] = size(A)\nprint m, \" \", n, \" \", c",
+        "[2,3] 3 [1,1]\n2 3 1",
+    ),
+    bi("numel", numel, 1, 1).doc(
+        "numel(x)",
+        "The number of elements of an array (the length of a string, 1 for a number).",
+        "print numel(zeros(2, 3)), \" \", numel(\"abc\"), \" \", numel(7)",
+        "6 3 1",
+    ),
+    bi("ndims", ndims, 1, 1).doc(
+        "ndims(x)",
+        "The number of dimensions of x.",
+        "print ndims(zeros(4)), \" \", ndims(zeros(2, 3)), \" \", ndims(zeros(2, 3, 4))",
+        "1 2 3",
+    ),
+    bi("length", length, 1, 1).doc(
+        "length(x)",
+        "The largest extent of an array (0 when it is empty), the number of characters of a string, 1 for a number (MATLAB's `length`).",
+        "print length(zeros(3, 5)), \" \", length(\"abc\"), \" \", length(7)",
+        "5 3 1",
+    ),
+    bi("reshape", reshape, 2, usize::MAX).doc(
+        "reshape(x, [n1, n2, ...]) · reshape(x, n1, n2, ...)",
+        "The elements of x (in row-major order) with other extents, as a view that shares them: no copy is made, and a write through either is seen by both. The element count must not change.",
+        "A = reshape(0..5, [2, 3])\nprint A",
+        "[ [0,1,2],\n  [3,4,5] ]",
+    ),
+    bi("repmat", repmat, 2, usize::MAX).doc(
+        "repmat(x, [r, c, ...]) · repmat(x, r, c, ...)",
+        "x tiled r times along rows, c times along columns, and so on.",
+        "print repmat([1, 2], [2, 2])",
+        "[ [1,2,1,2],\n  [1,2,1,2] ]",
+    ),
+    bi("transpose", transpose, 1, 1).doc(
+        "transpose(A)",
+        "The matrix A with rows and columns swapped (Quasar has no postfix `'` operator: `'` starts a string). A vector becomes a column.",
+        "print transpose([[1, 2, 3], [4, 5, 6]])",
+        "[ [1,4],\n  [2,5],\n  [3,6] ]",
+    ),
+    bi("squeeze", squeeze, 1, 1).doc(
+        "squeeze(x)",
+        "x without its dimensions of extent 1.",
+        "print size(squeeze(zeros(1, 3, 1, 2)))",
+        "[3,2]",
+    ),
+    bi("pos2ind", pos2ind, 2, 2).doc(
+        "pos2ind(dims, pos)",
+        "The linear (row-major) index of position pos in an array of extents dims.",
+        "print pos2ind([3, 4], [1, 2])",
+        "6",
+    ),
+    bi("ind2pos", ind2pos, 2, 2).doc(
+        "ind2pos(dims, i)",
+        "The position of linear (row-major) index i in an array of extents dims; the inverse of `pos2ind`.",
+        "print ind2pos([3, 4], 6)",
+        "[1,2]",
+    ),
 ];

@@ -174,14 +174,59 @@ fn clamp(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("mod", modulo, 2, 2),
+    bi("mod", modulo, 2, 2).doc(
+        "mod(x, n)",
+        "The remainder of x / n with the sign of x (C's fmod), element by element with broadcasting; ints stay ints. For an index that wraps around use `periodize`.",
+        "print mod(7, 3), \" \", mod(-7, 3), \" \", mod([5.5, 6], 2)",
+        "1 -1 [1.5,0]",
+    ),
     bi("periodize", periodize, 2, 2),
-    bi("mirror_ext", mirror_ext, 2, 2),
-    bi("pow", pow, 2, 2),
-    bi("clamp", clamp, 2, 3),
-    bi("and", bit_and, 2, 2),
-    bi("or", bit_or, 2, 2),
-    bi("xor", bit_xor, 2, 2),
-    bi("shl", bit_shl, 2, 2),
-    bi("shr", bit_shr, 2, 2),
+    bi("mirror_ext", mirror_ext, 2, 2).doc(
+        "mirror_ext(i, n)",
+        "Index i reflected into 0..n-1 (-1 reads 1, n reads n-1): the index rule of mirror boundary access.",
+        "print mirror_ext([-1, 0, 4, 5], 5)",
+        "[1,0,4,4]",
+    ),
+    bi("pow", pow, 2, 2).doc(
+        "pow(x, y)",
+        "x raised to the power y, element by element with broadcasting (as `x .^ y`).",
+        "print pow(2, 10), \" \", pow([1, 2, 3], 2)",
+        "1024 [1,4,9]",
+    ),
+    bi("clamp", clamp, 2, 3).doc(
+        "clamp(x, hi) · clamp(x, lo, hi)",
+        "Each element of x limited to lo..hi (to 0..hi with two arguments).",
+        "print clamp([-3, 2, 9], 0, 5), \" \", clamp(7, 5)",
+        "[0,2,5] 5",
+    ),
+    bi("and", bit_and, 2, 2).doc(
+        "and(a, b)",
+        "The bitwise and of ints, element by element (`&&` is the logical and).",
+        "print and(12, 10)",
+        "8",
+    ),
+    bi("or", bit_or, 2, 2).doc(
+        "or(a, b)",
+        "The bitwise or of ints, element by element (`||` is the logical or).",
+        "print or(12, 10)",
+        "14",
+    ),
+    bi("xor", bit_xor, 2, 2).doc(
+        "xor(a, b)",
+        "The bitwise exclusive or of ints, element by element.",
+        "print xor(12, 10)",
+        "6",
+    ),
+    bi("shl", bit_shl, 2, 2).doc(
+        "shl(a, n)",
+        "The bits of int a shifted left by n (a negative n shifts right).",
+        "print shl(1, 4), \" \", shl(256, -2)",
+        "16 64",
+    ),
+    bi("shr", bit_shr, 2, 2).doc(
+        "shr(a, n)",
+        "The bits of int a shifted right by n (a negative n shifts left).",
+        "print shr(256, 2)",
+        "64",
+    ),
 ];

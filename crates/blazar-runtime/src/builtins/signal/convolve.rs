@@ -126,7 +126,22 @@ fn filter2(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("conv", conv, 2, 3),
-    bi("conv2", conv2, 2, 3),
-    bi("filter2", filter2, 2, 3),
+    bi("conv", conv, 2, 3).doc(
+        "conv(u, v) · conv(u, v, shape)",
+        "The convolution of two vectors (the product of polynomials with these coefficients): shape \"full\" (the default, length m + n - 1), \"same\" (the length of u, centred as MATLAB) or \"valid\".",
+        "print conv([1, 2, 3], [1, 1]), \" \", conv([1, 2, 3], [1, 1], \"same\")",
+        "[1,3,5,3] [3,5,3]",
+    ),
+    bi("conv2", conv2, 2, 3).doc(
+        "conv2(A, B) · conv2(A, B, shape)",
+        "The 2-D convolution of two matrices: shape \"full\" (the default), \"same\" (the size of A, centred as MATLAB) or \"valid\".",
+        "print conv2([[1, 2], [3, 4]], [[1, 1]])",
+        "[ [1,3,2],\n  [3,7,4] ]",
+    ),
+    bi("filter2", filter2, 2, 3).doc(
+        "filter2(h, X) · filter2(h, X, shape)",
+        "The 2-D correlation of X with the kernel h (h is not flipped): shape \"same\" (the default), \"full\" or \"valid\", as MATLAB's `filter2`.",
+        "print filter2([[1, 0]], [[1, 2, 3], [4, 5, 6]], \"valid\")",
+        "[ [1,2],\n  [4,5] ]",
+    ),
 ];

@@ -335,7 +335,22 @@ fn imrotate(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("fspecial", fspecial, 1, 3),
-    bi("imgaussfilt", imgaussfilt, 1, 3),
-    bi("imrotate", imrotate, 2, 4),
+    bi("fspecial", fspecial, 1, 3).doc(
+        "fspecial(type, ...)",
+        "A predefined 2-D kernel, as MATLAB's: \"average\" (size, default 3), \"gaussian\" (size default 3, sigma default 0.5), \"laplacian\" (alpha default 0.2), \"sobel\", \"disk\" (radius default 5). Kernels that smooth sum to 1.",
+        "print fspecial(\"sobel\")\nprint sum(fspecial(\"gaussian\", 5, 1))",
+        "[ [1,2,1],\n  [0,0,0],\n  [-1,-2,-1] ]\n1",
+    ),
+    bi("imgaussfilt", imgaussfilt, 1, 3).doc(
+        "imgaussfilt(A) · imgaussfilt(A, sigma) · imgaussfilt(A, sigma, n)",
+        "Each slice of a mat or cube filtered with the normalised Gaussian of standard deviation sigma (default 0.5) and n×n taps (default `2 ceil(2 sigma) + 1`), replicated borders, as MATLAB's `imgaussfilt`.",
+        "print imgaussfilt(ones(4, 4), 1)[1, 1]",
+        "1",
+    ),
+    bi("imrotate", imrotate, 2, 4).doc(
+        "imrotate(A, angle) · imrotate(A, angle, method) · imrotate(A, angle, method, bbox)",
+        "Each slice of a mat or cube turned `angle` degrees counter-clockwise about its centre, method \"nearest\" (the default) or \"bilinear\", pixels from outside the image 0; bbox \"loose\" (the default: large enough for the whole turned image) or \"crop\" (A's size).",
+        "print imrotate([[1, 2], [3, 4]], 90)",
+        "[ [2,4],\n  [1,3] ]",
+    ),
 ];

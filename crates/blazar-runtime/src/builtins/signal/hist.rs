@@ -102,7 +102,22 @@ fn imhist(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("hist", hist, 1, 2),
-    bi("histc", histc, 2, 2),
-    bi("imhist", imhist, 1, 2),
+    bi("hist", hist, 1, 2).doc(
+        "hist(y) · hist(y, n) · hist(y, centers)",
+        "The counts of y in n (default 10) equal bins spanning min(y)..max(y), or in the bins around the given centres (edges halfway between them), the outer bins open-ended, as MATLAB's `hist`.",
+        "print hist([1, 2, 2, 3, 3, 3], 3)",
+        "[1,2,3]",
+    ),
+    bi("histc", histc, 2, 2).doc(
+        "histc(x, edges)",
+        "How many elements of x fall in each bin `edges[k] <= x < edges[k + 1]`; the last count is of the elements equal to the last edge (MATLAB's `histc`).",
+        "print histc([0.5, 1, 1.5, 2, 3], [0, 1, 2, 3])",
+        "[1,2,1,1]",
+    ),
+    bi("imhist", imhist, 1, 2).doc(
+        "imhist(I) · imhist(I, n)",
+        "The histogram of the gray values of I over 0..255 in n (default 256) equal bins: bin k is centred at `k * 255 / (n - 1)`, a value goes to the nearest centre, values outside 0..255 to the end bins.",
+        "print imhist([0, 10, 200, 255], 2)",
+        "[2,2]",
+    ),
 ];

@@ -275,8 +275,28 @@ fn polyval(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 pub(in crate::builtins) static TABLE: &[Builtin] = &[
-    bi("interp1", interp1, 2, 4),
-    bi("interp2", interp2, 3, 6),
-    bi("polyfit", polyfit, 3, 3),
-    bi("polyval", polyval, 2, 2),
+    bi("interp1", interp1, 2, 4).doc(
+        "interp1(x, v, xq) · interp1(x, v, xq, method) · interp1(v, xq)",
+        "The values v sampled at the strictly increasing x, interpolated at xq (\"linear\", the default, or \"nearest\"); NaN outside [x[0], x[end]], as MATLAB. `interp1(v, xq)` takes the samples at 0, 1, 2, ...",
+        "print interp1([0, 1, 2], [0, 10, 40], [0.5, 1.5, 3])",
+        "[5,25,NaN]",
+    ),
+    bi("interp2", interp2, 3, 6).doc(
+        "interp2(V, Xq, Yq) · interp2(V, Xq, Yq, method) · interp2(X, Y, V, Xq, Yq, method)",
+        "The matrix V interpolated at column coordinates Xq and row coordinates Yq (0-based: V[i, j] sits at x = j, y = i), or sampled at the grid vectors X (columns) and Y (rows); \"linear\" (the default) or \"nearest\"; NaN outside the grid, as MATLAB.",
+        "print interp2([[0, 10], [20, 30]], 0.5, 0.5)",
+        "15",
+    ),
+    bi("polyfit", polyfit, 3, 3).doc(
+        "polyfit(x, y, n)",
+        "The coefficients of the degree-n polynomial that fits y at x in the least-squares sense, highest power first (as MATLAB).",
+        "print round(polyfit([0, 1, 2], [1, 3, 5], 1))",
+        "[2,1]",
+    ),
+    bi("polyval", polyval, 2, 2).doc(
+        "polyval(p, x)",
+        "The polynomial with coefficients p (highest power first) at each element of x.",
+        "print polyval([1, 0, -1], [0, 1, 2])",
+        "[-1,0,3]",
+    ),
 ];
