@@ -1,9 +1,9 @@
 //! Documentation of builtins for hover, completion and signature help.
 //!
-//! [`doc_for`] is the one place the server asks. Until the documentation registry of
-//! builtins exists, it answers from what Blazar knows today: the builtin table's
-//! argument counts, and a line for each function the interpreter implements itself.
-//! Wiring the registry in means changing this function only.
+//! [`doc_for`] is the one place the server asks. It answers from the documentation
+//! registry (`blazar-help`: each builtin's documentation where it is declared, the
+//! language's own functions, the bundled modules' comment blocks); a name the registry
+//! lacks falls back to the builtin table's argument counts or the short line below.
 
 use blazar_runtime::builtins;
 
@@ -37,6 +37,9 @@ const INTRINSICS: &[(&str, &[&str], &str)] = &[
 
 /// The documentation of builtin or intrinsic `name`, if it is one.
 pub fn doc_for(name: &str) -> Option<Doc> {
+    if let Some(e) = blazar_help::doc(name) {
+        return Some(from_entry(e));
+    }
     if let Some(&(_, params, summary)) = INTRINSICS.iter().find(|(n, _, _)| *n == name) {
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
         return Some(Doc {
@@ -61,6 +64,40 @@ pub fn doc_for(name: &str) -> Option<Doc> {
         params,
         summary: format!("Builtin function: takes {count}{outputs}."),
     })
+}
+
+/// The registry's entry as hover and signature help show it: the first call form as
+/// the signature, the paragraph, the other forms and the example.
+fn from_entry(e: &blazar_help::Entry) -> Doc {
+    let mut forms = e.sig.split(" · ").map(str::trim);
+    let signature = forms.next().unwrap_or(&e.name).to_string();
+    let params = signature
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map(|(inside, _)| {
+            inside
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut summary = e.text.clone();
+    let others: Vec<&str> = forms.collect();
+    if !others.is_empty() {
+        summary.push_str(&format!("\n\nAlso: `{}`", others.join("`, `")));
+    }
+    if let blazar_help::Source::Library(file) = e.source {
+        summary.push_str(&format!("\n\nFrom `import \"{file}\"`."));
+    }
+    if !e.example.is_empty() {
+        summary.push_str(&format!("\n\n```quasar\n{}\n```", e.example));
+    }
+    Doc {
+        signature,
+        params,
+        summary,
+    }
 }
 
 /// Every name [`doc_for`] knows, for completion.
