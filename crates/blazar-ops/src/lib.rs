@@ -7,8 +7,9 @@
 //! function is a variant of [`MathFn`] and a row of [`MATH`]; see `math.rs`.
 //!
 //! [`scalar`] holds the scalar semantics of the operators on each element type, which
-//! every Rust evaluator calls (one implementation); [`int`] the integer `mod`; [`promote`] and [`broadcast`] the typing and shape rules of
-//! element-wise operations that the host evaluator and AIR share.
+//! every Rust evaluator calls (one implementation); [`int`] the integer `mod`;
+//! [`promote`] and [`broadcast`] the typing and shape rules of element-wise operations
+//! that the host evaluator and AIR share.
 
 pub mod broadcast;
 pub mod int;
