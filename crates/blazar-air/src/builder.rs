@@ -236,8 +236,9 @@ impl Builder {
         let (ta, tb) = (self.ty(a), self.ty(b));
         if ta.is_complex() || tb.is_complex() {
             // The host computes in complex f64 (reals and ints converted) and rounds to
-            // the precision's complex type; other operators stay on the host.
-            if !matches!(op, Add | Sub | Mul | Div) {
+            // the precision's complex type (`^`: the one rule of `blazar_ops::scalar`);
+            // other operators stay on the host.
+            if !matches!(op, Add | Sub | Mul | Div | Pow) {
                 return None;
             }
             let (x, y) = (self.cast(a, Scalar::C64), self.cast(b, Scalar::C64));

@@ -117,6 +117,14 @@ BZ_LIM(u64, 0ull, 18446744073709551615ull)
 BZ_LIM(f32, BZ_F32_LO, BZ_F32_HI)
 BZ_LIM(f64, BZ_F64_LO, BZ_F64_HI)
 
+// Complex `^` (blazar_ops::scalar): an integer exponent up to 65536 in magnitude
+// multiplies (num-complex's `powi`, squaring for squaring), `0 ^ w` is 0 for re(w) > 0
+// and infinite otherwise; other powers take the dialect's formula below.
+#define BZ_CPOW_EXACT(C, R) \
+    if (b.im == (R)0 && b.re == trunc(b.re) && fabs(b.re) <= (R)65536) \
+      return bz_cpowi(a, (i32)b.re); \
+    if (a.re == (R)0 && a.im == (R)0) \
+      return C{b.re > (R)0 ? (R)0 : bz_lim<R>::hi(), (R)0};
 // Complex arithmetic and functions: num-complex 0.4, formula by formula; where the
 // dialects differ (`|z|`, `exp` and `pow` at infinities and zero exponents), the host
 // follows num-complex to the corner case and the device takes the plain formula.
@@ -124,6 +132,7 @@ BZ_LIM(f64, BZ_F64_LO, BZ_F64_HI)
 #define BZ_CABS(C, R) BZ_FN R bz_cabs(C z) { return hypot(z.re, z.im); }
 #define BZ_CEXP(C, R) BZ_FN C bz_cexp(C z) { return bz_polar(exp(z.re), z.im); }
 #define BZ_CPOW(C, R) BZ_FN C bz_cpow(C a, C b) { \
+    BZ_CPOW_EXACT(C, R) \
     if (b.im == 0) return bz_polar(pow(bz_cabs(a), b.re), bz_carg(a) * b.re); \
     return bz_cexp(bz_clog(a) * b); }
 #else
@@ -136,6 +145,7 @@ BZ_LIM(f64, BZ_F64_LO, BZ_F64_HI)
     } else if (isnan(re) && im == (R)0) { return z; } \
     return bz_polar(exp(re), im); }
 #define BZ_CPOW(C, R) BZ_FN_LARGE C bz_cpow(C a, C b) { \
+    BZ_CPOW_EXACT(C, R) \
     if (b.im == (R)0) { \
       if (b.re == (R)0) return C{(R)1, (R)0}; \
       return bz_polar(pow(bz_cabs(a), b.re), bz_carg(a) * b.re); } \
@@ -179,6 +189,15 @@ BZ_FN f64 bz_cabs(c64 z) { return hypot(z.re, z.im); }
     R a = z.re + z.re, b = z.im + z.im, d = cos(a) + cosh(b); return C{sin(a) / d, sinh(b) / d}; } \
   BZ_FN C bz_ctanh(C z) { \
     R a = z.re + z.re, b = z.im + z.im, d = cosh(a) + cos(b); return C{sinh(a) / d, sin(b) / d}; } \
+  BZ_FN_LARGE C bz_cpowi(C a, i32 n) { \
+    if (n < 0) { R s = a.re * a.re + a.im * a.im; a = C{a.re / s, -a.im / s}; } \
+    u32 e = n < 0 ? (u32)(-n) : (u32)n; \
+    if (e == 0u) return C{(R)1, (R)0}; \
+    while ((e & 1u) == 0u) { a = a * a; e >>= 1; } \
+    if (e == 1u) return a; \
+    C acc = a; \
+    while (e > 1u) { e >>= 1; a = a * a; if ((e & 1u) == 1u) acc = acc * a; } \
+    return acc; } \
   BZ_CPOW(C, R)
 BZ_COMPLEX(c32, f32)
 BZ_COMPLEX(c64, f64)

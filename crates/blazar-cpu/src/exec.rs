@@ -23,10 +23,11 @@ pub(crate) use scratch::{active_range, identity, partial_op};
 
 use crate::local::{LocalPool, SharedArr};
 use crate::memory::GlobalMem;
-use crate::ops::{self, with_num, Arith};
+use crate::ops::{self, with_num};
 use crate::program::*;
 use crate::values::{with_scalar, KValue, LaneTy, Lanes};
 use crate::{KernelError, KernelErrorKind};
+use blazar_ops::scalar::Arith as _;
 use std::mem::take;
 
 /// Launch-wide, read-only context shared by all workers.

@@ -8,7 +8,7 @@
 
 use crate::values::{LaneTy, Lanes};
 use blazar_kir::{BinOp, UnOp};
-use num_complex::{Complex32, Complex64};
+use blazar_ops::scalar::{self, Arith as _, Bits as _};
 
 /// Runs `$body` with `$T` bound to the Rust type of a numeric (non-bool) scalar type;
 /// `$other` for bool.
@@ -82,138 +82,14 @@ macro_rules! with_int {
 }
 pub(crate) use with_int;
 
-/// The binary arithmetic of one numeric type (complex: `rem`/`min`/`max` unused).
-pub(crate) trait Arith: LaneTy + PartialEq {
-    fn add(self, b: Self) -> Self;
-    fn sub(self, b: Self) -> Self;
-    fn mul(self, b: Self) -> Self;
-    fn div(self, b: Self) -> Self;
-    fn pow(self, b: Self) -> Self;
-    fn rem(self, b: Self) -> Self;
-    fn min(self, b: Self) -> Self;
-    fn max(self, b: Self) -> Self;
-    fn neg(self) -> Self;
-    fn lt(self, b: Self) -> bool;
-    fn le(self, b: Self) -> bool;
-}
+/// The arithmetic of one numeric lane type: the scalar semantics declared once in
+/// `blazar_ops::scalar`, on a type the interpreter holds in lanes.
+pub(crate) trait Arith: LaneTy + scalar::Arith {}
+impl<T: LaneTy + scalar::Arith> Arith for T {}
 
-macro_rules! arith_int {
-    ($($t:ty),*) => {$(
-        impl Arith for $t {
-            #[inline(always)] fn add(self, b: Self) -> Self { self.wrapping_add(b) }
-            #[inline(always)] fn sub(self, b: Self) -> Self { self.wrapping_sub(b) }
-            #[inline(always)] fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
-            #[inline(always)] fn div(self, b: Self) -> Self {
-                if b == 0 { 0 } else { self.wrapping_div(b) }
-            }
-            #[inline(always)] fn pow(self, b: Self) -> Self { (self as f64).powf(b as f64) as $t }
-            #[inline(always)] fn rem(self, b: Self) -> Self { blazar_ops::int::rem(self, b) }
-            #[inline(always)] fn min(self, b: Self) -> Self { Ord::min(self, b) }
-            #[inline(always)] fn max(self, b: Self) -> Self { Ord::max(self, b) }
-            #[inline(always)] fn neg(self) -> Self { self.wrapping_neg() }
-            #[inline(always)] fn lt(self, b: Self) -> bool { self < b }
-            #[inline(always)] fn le(self, b: Self) -> bool { self <= b }
-        }
-    )*};
-}
-arith_int!(i8, i16, i32, i64, u8, u16, u32, u64);
-
-macro_rules! arith_float {
-    ($($t:ty),*) => {$(
-        impl Arith for $t {
-            #[inline(always)] fn add(self, b: Self) -> Self { self + b }
-            #[inline(always)] fn sub(self, b: Self) -> Self { self - b }
-            #[inline(always)] fn mul(self, b: Self) -> Self { self * b }
-            #[inline(always)] fn div(self, b: Self) -> Self { self / b }
-            // In f64, rounded once (as the host; f32 `powf` is up to 1 ulp away).
-            #[inline(always)] fn pow(self, b: Self) -> Self { (self as f64).powf(b as f64) as $t }
-            #[inline(always)] fn rem(self, b: Self) -> Self { self % b }
-            #[inline(always)] fn min(self, b: Self) -> Self { <$t>::min(self, b) }
-            #[inline(always)] fn max(self, b: Self) -> Self { <$t>::max(self, b) }
-            #[inline(always)] fn neg(self) -> Self { -self }
-            #[inline(always)] fn lt(self, b: Self) -> bool { self < b }
-            #[inline(always)] fn le(self, b: Self) -> bool { self <= b }
-        }
-    )*};
-}
-arith_float!(f32, f64);
-
-macro_rules! arith_complex {
-    ($($t:ty),*) => {$(
-        impl Arith for $t {
-            #[inline(always)] fn add(self, b: Self) -> Self { self + b }
-            #[inline(always)] fn sub(self, b: Self) -> Self { self - b }
-            #[inline(always)] fn mul(self, b: Self) -> Self { self * b }
-            #[inline(always)] fn div(self, b: Self) -> Self { self / b }
-            #[inline(always)] fn pow(self, b: Self) -> Self {
-                if b.im == 0.0 { self.powf(b.re) } else { self.powc(b) }
-            }
-            #[inline(always)] fn rem(self, _b: Self) -> Self { self }
-            #[inline(always)] fn min(self, _b: Self) -> Self { self }
-            #[inline(always)] fn max(self, _b: Self) -> Self { self }
-            #[inline(always)] fn neg(self) -> Self { -self }
-            #[inline(always)] fn lt(self, _b: Self) -> bool { false }
-            #[inline(always)] fn le(self, b: Self) -> bool { self == b }
-        }
-    )*};
-}
-arith_complex!(Complex32, Complex64);
-
-/// Bitwise operations of the integer types.
-pub(crate) trait Bits: Arith + Ord {
-    fn and(self, b: Self) -> Self;
-    fn or(self, b: Self) -> Self;
-    fn xor(self, b: Self) -> Self;
-    fn not(self) -> Self;
-    fn shl(self, b: Self) -> Self;
-    fn shr(self, b: Self) -> Self;
-}
-
-/// `x << m` for a count `m` of any size: 0 once every bit is shifted out.
-macro_rules! shl_by {
-    ($t:ty, $x:expr, $m:expr) => {{
-        let (x, m): ($t, u64) = ($x, $m);
-        if m < u64::from(<$t>::BITS) {
-            x << m
-        } else {
-            0
-        }
-    }};
-}
-
-/// `x >> m` (arithmetic on signed types) for a count `m` of any size: 0, or -1 for a
-/// negative `x`, once every bit is shifted out.
-macro_rules! shr_by {
-    ($t:ty, $x:expr, $m:expr) => {{
-        let (x, m): ($t, u64) = ($x, $m);
-        let bits = <$t>::BITS;
-        if m < u64::from(bits) {
-            x >> m
-        } else {
-            (x >> (bits - 1)) >> 1
-        }
-    }};
-}
-
-macro_rules! bits {
-    ($($t:ty),*) => {$(
-        impl Bits for $t {
-            #[inline(always)] fn and(self, b: Self) -> Self { self & b }
-            #[inline(always)] fn or(self, b: Self) -> Self { self | b }
-            #[inline(always)] fn xor(self, b: Self) -> Self { self ^ b }
-            #[inline(always)] fn not(self) -> Self { !self }
-            #[inline(always)] fn shl(self, b: Self) -> Self {
-                let n = b as i64;
-                if n >= 0 { shl_by!($t, self, n.unsigned_abs()) } else { shr_by!($t, self, n.unsigned_abs()) }
-            }
-            #[inline(always)] fn shr(self, b: Self) -> Self {
-                let n = b as i64;
-                if n >= 0 { shr_by!($t, self, n.unsigned_abs()) } else { shl_by!($t, self, n.unsigned_abs()) }
-            }
-        }
-    )*};
-}
-bits!(i8, i16, i32, i64, u8, u16, u32, u64);
+/// The bit operations of one int lane type (`blazar_ops::scalar::Bits`).
+pub(crate) trait Bits: Arith + scalar::Bits {}
+impl<T: Arith + scalar::Bits> Bits for T {}
 
 #[inline(always)]
 pub(crate) fn map1<A: Copy, D>(d: &mut [D], a: &[A], f: impl Fn(A) -> D) {

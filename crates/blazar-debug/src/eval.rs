@@ -9,6 +9,7 @@
 
 use blazar_cpu::observe::{ItemView, Thread};
 use blazar_launch::KValue;
+use blazar_ops::scalar::Arith as A;
 use blazar_syntax::{BinOp, ExprKind, StmtKind, UnOp};
 
 /// What names mean where an expression is evaluated: a kernel thread ([`Scope`]) or
@@ -228,37 +229,36 @@ fn binary(op: BinOp, a: KValue, b: KValue) -> Result<KValue, String> {
         let r: Result<Vec<_>, _> = y.iter().map(|q| binary(op, a.clone(), q.clone())).collect();
         return r.map(KValue::Vector);
     }
-    let both_int = matches!(
-        (&a, &b),
-        (
-            KValue::Int(_) | KValue::Bool(_),
-            KValue::Int(_) | KValue::Bool(_)
-        )
-    );
-    let (x, y) = (num(&a)?, num(&b)?);
+    let int = |v: &KValue| match v {
+        KValue::Bool(b) => Some(*b as i64),
+        KValue::Int(i) => Some(*i),
+        _ => None,
+    };
     let cmp = |c: bool| Ok(KValue::Int(c as i64));
+    if let (Some(i), Some(j), BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::EMul) =
+        (int(&a), int(&b), op)
+    {
+        return Ok(KValue::Int(match op {
+            BinOp::Add => A::add(i, j),
+            BinOp::Sub => A::sub(i, j),
+            _ => A::mul(i, j),
+        }));
+    }
+    let (x, y) = (num(&a)?, num(&b)?);
     match op {
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::EMul if both_int => {
-            let (i, j) = (x as i64, y as i64);
-            Ok(KValue::Int(match op {
-                BinOp::Add => i.wrapping_add(j),
-                BinOp::Sub => i.wrapping_sub(j),
-                _ => i.wrapping_mul(j),
-            }))
-        }
-        BinOp::Add => Ok(KValue::Float(x + y)),
-        BinOp::Sub => Ok(KValue::Float(x - y)),
-        BinOp::Mul | BinOp::EMul => Ok(KValue::Float(x * y)),
-        BinOp::Div | BinOp::EDiv => Ok(KValue::Float(x / y)),
-        BinOp::Pow | BinOp::EPow => Ok(KValue::Float(x.powf(y))),
+        BinOp::Add => Ok(KValue::Float(A::add(x, y))),
+        BinOp::Sub => Ok(KValue::Float(A::sub(x, y))),
+        BinOp::Mul | BinOp::EMul => Ok(KValue::Float(A::mul(x, y))),
+        BinOp::Div | BinOp::EDiv => Ok(KValue::Float(A::div(x, y))),
+        BinOp::Pow | BinOp::EPow => Ok(KValue::Float(A::pow(x, y))),
         BinOp::Eq => cmp(x == y),
         BinOp::Ne => cmp(x != y),
-        BinOp::Lt => cmp(x < y),
-        BinOp::Gt => cmp(x > y),
-        BinOp::Le => cmp(x <= y),
-        BinOp::Ge => cmp(x >= y),
-        BinOp::And => cmp(x != 0.0 && y != 0.0),
-        BinOp::Or => cmp(x != 0.0 || y != 0.0),
+        BinOp::Lt => cmp(A::lt(x, y)),
+        BinOp::Gt => cmp(A::gt(x, y)),
+        BinOp::Le => cmp(A::le(x, y)),
+        BinOp::Ge => cmp(A::ge(x, y)),
+        BinOp::And => cmp(A::truth(x) && A::truth(y)),
+        BinOp::Or => cmp(A::truth(x) || A::truth(y)),
     }
 }
 

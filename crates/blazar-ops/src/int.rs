@@ -16,7 +16,7 @@ macro_rules! int {
         }
     )*};
 }
-int!(i8, i16, i32, i64, u8, u16, u32, u64);
+int!(i8, i16, i32, i64, i128, u8, u16, u32, u64);
 
 /// `a mod b` on ints: the remainder with the sign of the dividend (C `%`), 0 for a
 /// divisor of 0, and 0 for `MIN mod -1` (it wraps).

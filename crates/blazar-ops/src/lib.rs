@@ -6,9 +6,10 @@
 //! SIMT interpreter (`blazar-cpu`) and the C spelling (`blazar-codegen-c`). Adding a
 //! function is a variant of [`MathFn`] and a row of [`MATH`]; see `math.rs`.
 //!
-//! [`int`] holds the integer semantics the Rust evaluators share (`mod`: one
-//! implementation); [`promote`] and [`broadcast`] the typing and shape rules of
-//! element-wise operations that the host evaluator and AIR share.
+//! [`scalar`] holds the scalar semantics of the operators on each element type, which
+//! every Rust evaluator calls (one implementation); [`int`] the integer `mod`;
+//! [`promote`] and [`broadcast`] the typing and shape rules of element-wise operations
+//! that the host evaluator and AIR share.
 
 pub mod broadcast;
 mod doc;
@@ -16,6 +17,7 @@ pub mod int;
 mod math;
 mod op;
 pub mod promote;
+pub mod scalar;
 
 pub use doc::Doc;
 pub use math::{Eval, Fuse, MathDef, MathFn, Promote, Sig, MATH};

@@ -19,6 +19,7 @@ pub(crate) use broadcast::{
 use crate::array::{Array, Buffer};
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
+use blazar_ops::scalar::Arith as A;
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -77,19 +78,19 @@ fn b2f(b: bool) -> f64 {
 #[inline(always)]
 fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> Option<f64> {
     Some(match op {
-        BinOp::Add => prec.round(x + y),
-        BinOp::Sub => prec.round(x - y),
-        BinOp::Mul => prec.round(x * y),
-        BinOp::Div => prec.round(x / y),
-        BinOp::Pow => prec.round(x.powf(y)),
+        BinOp::Add => prec.round(A::add(x, y)),
+        BinOp::Sub => prec.round(A::sub(x, y)),
+        BinOp::Mul => prec.round(A::mul(x, y)),
+        BinOp::Div => prec.round(A::div(x, y)),
+        BinOp::Pow => prec.round(A::pow(x, y)),
         BinOp::Eq => b2f(x == y),
         BinOp::Ne => b2f(x != y),
-        BinOp::Lt => b2f(x < y),
-        BinOp::Gt => b2f(x > y),
-        BinOp::Le => b2f(x <= y),
-        BinOp::Ge => b2f(x >= y),
-        BinOp::And => b2f(x != 0.0 && y != 0.0),
-        BinOp::Or => b2f(x != 0.0 || y != 0.0),
+        BinOp::Lt => b2f(A::lt(x, y)),
+        BinOp::Gt => b2f(A::gt(x, y)),
+        BinOp::Le => b2f(A::le(x, y)),
+        BinOp::Ge => b2f(A::ge(x, y)),
+        BinOp::And => b2f(A::truth(x) && A::truth(y)),
+        BinOp::Or => b2f(A::truth(x) || A::truth(y)),
         _ => return None,
     })
 }
@@ -108,18 +109,18 @@ fn int_val(v: i64, t: IntTy) -> i128 {
 fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Option<Value> {
     let r = common_int(t, u);
     Some(match op {
-        BinOp::Add => Value::Int(r.wrap(x.wrapping_add(y)), r),
-        BinOp::Sub => Value::Int(r.wrap(x.wrapping_sub(y)), r),
-        BinOp::Mul => Value::Int(r.wrap(x.wrapping_mul(y)), r),
+        BinOp::Add => Value::Int(r.wrap(A::add(x, y)), r),
+        BinOp::Sub => Value::Int(r.wrap(A::sub(x, y)), r),
+        BinOp::Mul => Value::Int(r.wrap(A::mul(x, y)), r),
         BinOp::Div | BinOp::Pow => Value::Real(real_scalar(op, t.to_f64(x), u.to_f64(y), prec)?),
         BinOp::Eq => Value::Real(b2f(int_val(x, t) == int_val(y, u))),
         BinOp::Ne => Value::Real(b2f(int_val(x, t) != int_val(y, u))),
-        BinOp::Lt => Value::Real(b2f(int_val(x, t) < int_val(y, u))),
-        BinOp::Gt => Value::Real(b2f(int_val(x, t) > int_val(y, u))),
-        BinOp::Le => Value::Real(b2f(int_val(x, t) <= int_val(y, u))),
-        BinOp::Ge => Value::Real(b2f(int_val(x, t) >= int_val(y, u))),
-        BinOp::And => Value::Real(b2f(x != 0 && y != 0)),
-        BinOp::Or => Value::Real(b2f(x != 0 || y != 0)),
+        BinOp::Lt => Value::Real(b2f(A::lt(int_val(x, t), int_val(y, u)))),
+        BinOp::Gt => Value::Real(b2f(A::gt(int_val(x, t), int_val(y, u)))),
+        BinOp::Le => Value::Real(b2f(A::le(int_val(x, t), int_val(y, u)))),
+        BinOp::Ge => Value::Real(b2f(A::ge(int_val(x, t), int_val(y, u)))),
+        BinOp::And => Value::Real(b2f(A::truth(x) && A::truth(y))),
+        BinOp::Or => Value::Real(b2f(A::truth(x) || A::truth(y))),
         _ => return None,
     })
 }
@@ -142,123 +143,74 @@ pub fn binary_scalar(op: impl Into<HostOp>, a: &Value, b: &Value, prec: Prec) ->
     }
 }
 
-/// Complex power with exact small integer exponents and `0^w = 0` for `re(w) > 0`.
-pub(crate) fn cpow(a: C, b: C) -> C {
-    if b.im == 0.0 && b.re.fract() == 0.0 && b.re.abs() <= 65536.0 {
-        return a.powi(b.re as i32);
-    }
-    if a.re == 0.0 && a.im == 0.0 {
-        return if b.re > 0.0 {
-            C::new(0.0, 0.0)
-        } else {
-            C::new(f64::INFINITY, 0.0)
-        };
-    }
-    a.powc(b)
-}
-
+/// An arithmetic operator's kernel: the scalar semantics of `blazar_ops::scalar` on
+/// each result class.
 macro_rules! arith_kernel {
-    ($name:ident, $int:expr, $op:tt) => {
+    ($name:ident, $int:expr, $m:ident) => {
         struct $name;
         impl Kernel2 for $name {
             const INT: bool = $int;
             const CPLX: CplxMode = CplxMode::Complex;
             #[inline(always)]
             fn int(a: i64, b: i64, _t: IntTy) -> i64 {
-                arith_kernel!(@int a, b, $op)
+                A::$m(a, b)
             }
             #[inline(always)]
             fn real(a: f64, b: f64) -> f64 {
-                a $op b
+                A::$m(a, b)
             }
             #[inline(always)]
             fn f32(a: f32, b: f32) -> f32 {
-                a $op b
+                A::$m(a, b)
             }
             #[inline(always)]
             fn cplx(a: C, b: C) -> C {
-                a $op b
+                A::$m(a, b)
             }
         }
     };
-    (@int $a:ident, $b:ident, +) => { $a.wrapping_add($b) };
-    (@int $a:ident, $b:ident, -) => { $a.wrapping_sub($b) };
-    (@int $a:ident, $b:ident, *) => { $a.wrapping_mul($b) };
-    (@int $a:ident, $b:ident, /) => {{ let _ = ($a, $b); 0 }};
 }
 
-arith_kernel!(AddK, true, +);
-arith_kernel!(SubK, true, -);
-arith_kernel!(MulK, true, *);
-arith_kernel!(DivK, false, /);
+arith_kernel!(AddK, true, add);
+arith_kernel!(SubK, true, sub);
+arith_kernel!(MulK, true, mul);
+arith_kernel!(DivK, false, div);
+arith_kernel!(PowK, false, pow);
 
-struct PowK;
-impl Kernel2 for PowK {
-    const CPLX: CplxMode = CplxMode::Complex;
-    #[inline(always)]
-    fn real(a: f64, b: f64) -> f64 {
-        a.powf(b)
-    }
-    fn cplx(a: C, b: C) -> C {
-        cpow(a, b)
-    }
-}
-
+/// A comparison's kernel: `$a $b => $e` on reals, f32 and complex (a real result).
 macro_rules! cmp_kernel {
-    ($name:ident, $op:tt, $creal:expr) => {
+    ($name:ident, |$a:ident, $b:ident| $e:expr) => {
         struct $name;
         impl Kernel2 for $name {
             const CPLX: CplxMode = CplxMode::Real;
             #[inline(always)]
-            fn real(a: f64, b: f64) -> f64 {
-                b2f(a $op b)
+            fn real($a: f64, $b: f64) -> f64 {
+                b2f($e)
             }
             #[inline(always)]
-            fn f32(a: f32, b: f32) -> f32 {
-                if a $op b { 1.0 } else { 0.0 }
+            fn f32($a: f32, $b: f32) -> f32 {
+                if $e {
+                    1.0
+                } else {
+                    0.0
+                }
             }
-            fn cplx_real(a: C, b: C) -> f64 {
-                let f: fn(C, C) -> bool = $creal;
-                b2f(f(a, b))
+            #[inline(always)]
+            fn cplx_real($a: C, $b: C) -> f64 {
+                b2f($e)
             }
         }
     };
 }
 
-cmp_kernel!(EqK, ==, |a, b| a == b);
-cmp_kernel!(NeK, !=, |a, b| a != b);
-cmp_kernel!(LtK, <, |a, b| a.re < b.re);
-cmp_kernel!(GtK, >, |a, b| a.re > b.re);
-cmp_kernel!(LeK, <=, |a, b| a.re <= b.re);
-cmp_kernel!(GeK, >=, |a, b| a.re >= b.re);
-
-fn nz(z: C) -> bool {
-    z.re != 0.0 || z.im != 0.0
-}
-
-struct AndK;
-impl Kernel2 for AndK {
-    const CPLX: CplxMode = CplxMode::Real;
-    #[inline(always)]
-    fn real(a: f64, b: f64) -> f64 {
-        b2f(a != 0.0 && b != 0.0)
-    }
-    fn cplx_real(a: C, b: C) -> f64 {
-        b2f(nz(a) && nz(b))
-    }
-}
-
-struct OrK;
-impl Kernel2 for OrK {
-    const CPLX: CplxMode = CplxMode::Real;
-    #[inline(always)]
-    fn real(a: f64, b: f64) -> f64 {
-        b2f(a != 0.0 || b != 0.0)
-    }
-    fn cplx_real(a: C, b: C) -> f64 {
-        b2f(nz(a) || nz(b))
-    }
-}
+cmp_kernel!(EqK, |a, b| a == b);
+cmp_kernel!(NeK, |a, b| a != b);
+cmp_kernel!(LtK, |a, b| A::lt(a, b));
+cmp_kernel!(GtK, |a, b| A::gt(a, b));
+cmp_kernel!(LeK, |a, b| A::le(a, b));
+cmp_kernel!(GeK, |a, b| A::ge(a, b));
+cmp_kernel!(AndK, |a, b| A::truth(a) && A::truth(b));
+cmp_kernel!(OrK, |a, b| A::truth(a) || A::truth(b));
 
 /// Evaluates `a op b`.
 pub fn binary(op: impl Into<HostOp>, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
@@ -336,17 +288,17 @@ pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
         ))
     };
     match (op, a) {
-        (UnOp::Neg, Value::Real(x)) => Ok(Value::Real(-x)),
-        (UnOp::Neg, Value::Int(x, t)) => Ok(Value::Int(t.wrap(x.wrapping_neg()), *t)),
-        (UnOp::Neg, Value::Complex(z)) => Ok(Value::Complex(-z)),
-        (UnOp::Not, Value::Real(x)) => Ok(Value::Real(b2f(*x == 0.0))),
-        (UnOp::Not, Value::Int(x, _)) => Ok(Value::Real(b2f(*x == 0))),
-        (UnOp::Not, Value::Complex(z)) => Ok(Value::Real(b2f(!nz(*z)))),
+        (UnOp::Neg, Value::Real(x)) => Ok(Value::Real(A::neg(*x))),
+        (UnOp::Neg, Value::Int(x, t)) => Ok(Value::Int(t.wrap(A::neg(*x)), *t)),
+        (UnOp::Neg, Value::Complex(z)) => Ok(Value::Complex(A::neg(*z))),
+        (UnOp::Not, Value::Real(x)) => Ok(Value::Real(b2f(!A::truth(*x)))),
+        (UnOp::Not, Value::Int(x, _)) => Ok(Value::Real(b2f(!A::truth(*x)))),
+        (UnOp::Not, Value::Complex(z)) => Ok(Value::Real(b2f(!A::truth(*z)))),
         (_, Value::Array(r)) => {
             let arr = r.try_borrow().map_err(|_| bad())?;
             let buf = match op {
                 UnOp::Neg => {
-                    map_num_buf!(&arr.buf, v => v.iter().map(|&x| x.wrapping_neg_like()).collect(), cell => return Err(bad()))
+                    map_num_buf!(&arr.buf, v => v.iter().map(|&x| A::neg(x)).collect(), cell => return Err(bad()))
                 }
                 UnOp::BitNot => return Err(bad()),
                 UnOp::Not => {
@@ -355,7 +307,9 @@ pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
                     }
                     real_buffer(
                         prec,
-                        (0..arr.len()).map(|i| b2f(!nz(arr.get_c(i)))).collect(),
+                        (0..arr.len())
+                            .map(|i| b2f(!A::truth(arr.get_c(i))))
+                            .collect(),
                     )
                 }
             };
@@ -364,20 +318,6 @@ pub fn unary(op: UnOp, a: &Value, prec: Prec) -> RtResult<Value> {
         _ => Err(bad()),
     }
 }
-
-/// Negation that wraps for ints and is plain `-` for floats.
-trait NegLike {
-    fn wrapping_neg_like(self) -> Self;
-}
-
-macro_rules! neg_like {
-    (wrap: $($t:ty),*; plain: $($f:ty),*) => {
-        $(impl NegLike for $t { #[inline(always)] fn wrapping_neg_like(self) -> Self { self.wrapping_neg() } })*
-        $(impl NegLike for $f { #[inline(always)] fn wrapping_neg_like(self) -> Self { -self } })*
-    };
-}
-
-neg_like!(wrap: i8, i16, i32, i64, u8, u16, u32, u64; plain: f32, f64, num_complex::Complex32, Complex64);
 
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,12 @@
 use super::{all_set, Ctx, Scratch};
 use crate::math::cast;
 use crate::memory::{index_shape, offset_one, oob_message, with_elem, Elem, MAX_DIMS};
-use crate::ops::{with_num, Arith};
+use crate::ops::with_num;
 use crate::program::{CStmt, Reg, Term};
 use crate::values::{with_scalar, LaneTy};
 use crate::{KernelError, KernelErrorKind};
 use blazar_kir::{ReadMode, Space};
+use blazar_ops::scalar::Arith as _;
 use std::mem::take;
 
 /// Lanes `lo..hi` of a work item access elements `start..` of an array contiguously;

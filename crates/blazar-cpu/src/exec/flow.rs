@@ -1,10 +1,11 @@
 //! Loops under masks: iterate while any lane is active, with `break`/`continue` masks.
 
 use super::{Ctx, Scratch};
-use crate::ops::{with_num, Arith};
+use crate::ops::with_num;
 use crate::program::CStmt;
 use crate::values::LaneTy;
 use crate::{KernelError, KernelErrorKind};
+use blazar_ops::scalar::Arith as _;
 use std::mem::take;
 
 impl Scratch {

@@ -11,7 +11,7 @@ use crate::builtins::{Builtin, Ctx};
 use crate::ops::{binary as op_binary, elementwise, BinOp, CplxMode, HostOp, Kernel2, Who};
 use crate::value::{IntTy, Prec, Value};
 use crate::{rt_bail, RtResult};
-use blazar_ops::int::rem;
+use blazar_ops::scalar::{Arith as A, Bits};
 use num_complex::Complex64;
 
 type C = Complex64;
@@ -38,8 +38,8 @@ fn unsigned(t: IntTy) -> bool {
 }
 
 kernel!(ModK,
-    int: |a, b, t| if unsigned(t) { rem(a as u64, b as u64) as i64 } else { rem(a, b) },
-    real: |a, b| a % b);
+    int: |a, b, t| if unsigned(t) { A::rem(a as u64, b as u64) as i64 } else { A::rem(a, b) },
+    real: |a, b| A::rem(a, b));
 kernel!(PeriodizeK,
     int: |a, b, t| if b == 0 { 0 } else if unsigned(t) { ((a as u64) % (b as u64)) as i64 } else { a.checked_rem_euclid(b).unwrap_or(0) },
     real: |a, b| { let r = a.rem_euclid(b); if r >= b.abs() { 0.0 } else { r } });
@@ -47,40 +47,20 @@ kernel!(MirrorK,
     int: |x, n, _t| mirror_int(x, n),
     real: |x, n| mirror_real(x, n));
 kernel!(MinK,
-    int: |a, b, t| if unsigned(t) { (a as u64).min(b as u64) as i64 } else { a.min(b) },
-    real: |a, b| a.min(b));
+    int: |a, b, t| if unsigned(t) { A::min(a as u64, b as u64) as i64 } else { A::min(a, b) },
+    real: |a, b| A::min(a, b));
 kernel!(MaxK,
-    int: |a, b, t| if unsigned(t) { (a as u64).max(b as u64) as i64 } else { a.max(b) },
-    real: |a, b| a.max(b));
-kernel!(AndK, int: |a, b, _t| a & b, real: |a, b| ((a as i64) & (b as i64)) as f64);
-kernel!(OrK, int: |a, b, _t| a | b, real: |a, b| ((a as i64) | (b as i64)) as f64);
-kernel!(XorK, int: |a, b, _t| a ^ b, real: |a, b| ((a as i64) ^ (b as i64)) as f64);
-kernel!(ShlK, int: |a, n, _t| shl(a, n), real: |a, n| shl(a as i64, n as i64) as f64);
+    int: |a, b, t| if unsigned(t) { A::max(a as u64, b as u64) as i64 } else { A::max(a, b) },
+    real: |a, b| A::max(a, b));
+kernel!(AndK, int: |a, b, _t| a.and(b), real: |a, b| (a as i64).and(b as i64) as f64);
+kernel!(OrK, int: |a, b, _t| a.or(b), real: |a, b| (a as i64).or(b as i64) as f64);
+kernel!(XorK, int: |a, b, _t| a.xor(b), real: |a, b| (a as i64).xor(b as i64) as f64);
+kernel!(ShlK,
+    int: |a, n, t| if unsigned(t) { (a as u64).shl(n as u64) as i64 } else { a.shl(n) },
+    real: |a, n| (a as i64).shl(n as i64) as f64);
 kernel!(ShrK,
-    int: |a, n, t| if unsigned(t) { if (0..64).contains(&n) { ((a as u64) >> n) as i64 } else { 0 } } else { shr(a, n) },
-    real: |a, n| shr(a as i64, n as i64) as f64);
-
-fn shl(a: i64, n: i64) -> i64 {
-    if (0..64).contains(&n) {
-        a << n
-    } else if n < 0 {
-        shr(a, n.saturating_neg())
-    } else {
-        0
-    }
-}
-
-fn shr(a: i64, n: i64) -> i64 {
-    if (0..64).contains(&n) {
-        a >> n
-    } else if n < 0 {
-        shl(a, n.saturating_neg())
-    } else if a < 0 {
-        -1
-    } else {
-        0
-    }
-}
+    int: |a, n, t| if unsigned(t) { (a as u64).shr(n as u64) as i64 } else { a.shr(n) },
+    real: |a, n| (a as i64).shr(n as i64) as f64);
 
 /// Mirror extension of index `x` into `[0, n)`: `m = |x| mod 2n; if m >= n: 2n-1-m`.
 fn mirror_int(x: i64, n: i64) -> i64 {
