@@ -351,7 +351,7 @@ pub(crate) fn offset_one(
 
 /// The message of a `'checked` violation.
 pub(crate) fn oob_message(i: i64, dim: usize, n: usize) -> String {
-    format!("index {i} is out of bounds for dimension {dim} of size {n}")
+    blazar_launch::out_of_bounds_message(i, dim, n)
 }
 
 /// `d[l] = buf[off[l]]` (0 where `!ok[l]`).

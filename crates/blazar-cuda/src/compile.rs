@@ -28,7 +28,7 @@ pub fn nvrtc_version() -> Result<(i32, i32), String> {
 static DETERMINISTIC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Compile kernels as close to the CPU's results as CUDA allows: no multiply-add
-/// contraction (`-fmad=false`), so `+ - * /` and `sqrt` round as on the CPU (NVRTC's
+/// contraction (`-fmad=false`) and f32 powers computed as the CPU computes them, so `+ - * /` and `sqrt` round as on the CPU (NVRTC's
 /// defaults already keep division and square roots exact and denormals). CUDA's own
 /// math library (`exp`, `sin`, `pow`, ...) still differs from glibc's by its documented
 /// ulp bounds. The options are part of the cache key.
@@ -41,6 +41,8 @@ pub fn options(arch: u32) -> Vec<String> {
     let mut o: Vec<String> = NVRTC_OPTIONS.iter().map(|s| s.to_string()).collect();
     if DETERMINISTIC.load(std::sync::atomic::Ordering::Relaxed) {
         o.push("-fmad=false".into());
+        // f32 powers in f64 rounded once, as the CPU computes them (`bz_pow`).
+        o.push("-DBZ_DETERMINISTIC".into());
     }
     o.push(format!("-arch=sm_{arch}"));
     o.push("-lineinfo".into());

@@ -16,7 +16,7 @@ pub fn decode(rec: [i32; 4]) -> KernelError {
         Some((ErrorKind::OutOfBounds, dim)) => KernelError::new(
             line,
             KernelErrorKind::OutOfBounds,
-            format!("index {a} is out of bounds for dimension {dim} of size {b}"),
+            blazar_launch::out_of_bounds_message(a as i64, dim as usize, b as usize),
         ),
         Some((ErrorKind::OutOfMemory, _)) if b == 32768 => KernelError::new(
             line,

@@ -124,12 +124,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtins_have_a_signature_from_their_argument_counts() {
+    fn builtins_read_the_documentation_registry() {
         let d = doc_for("sqrt").unwrap();
-        assert_eq!(d.signature, "sqrt(x1)");
-        assert!(d.summary.contains("1 argument"));
-        assert!(doc_for("parallel_do").unwrap().params.len() == 3);
+        assert_eq!(d.signature, "sqrt(x)");
+        assert_eq!(d.params, vec!["x".to_string()]);
+        assert!(d.summary.contains("square root"), "{}", d.summary);
+        let z = doc_for("zeros").unwrap();
+        assert!(z.summary.contains("Also:"), "{}", z.summary);
+        assert!(doc_for("parallel_do").is_some());
         assert!(doc_for("no_such_function").is_none());
         assert!(names().any(|n| n == "zeros") && names().any(|n| n == "print"));
+    }
+
+    #[test]
+    fn a_name_the_registry_lacks_falls_back_to_argument_counts() {
+        assert_eq!(
+            arity_params(1, 2),
+            vec!["x1".to_string(), "[x2]".to_string()]
+        );
+        assert_eq!(
+            arity_params(1, usize::MAX),
+            vec!["x1".to_string(), "...".to_string()]
+        );
     }
 }

@@ -195,10 +195,7 @@ fn kernel_error(e: &CErr) -> KernelError {
         ),
         code::OUT_OF_BOUNDS => (
             KernelErrorKind::OutOfBounds,
-            format!(
-                "index {} is out of bounds for dimension {} of size {}",
-                e.a as i64, e.b, e.c
-            ),
+            blazar_launch::out_of_bounds_message(e.a as i64, e.b as usize, e.c as usize),
         ),
         code::ALLOC_TOO_LARGE => (
             KernelErrorKind::OutOfMemory,

@@ -86,7 +86,9 @@ macro_rules! arith_float {
             #[inline(always)] fn sub(self, b: Self) -> Self { self - b }
             #[inline(always)] fn mul(self, b: Self) -> Self { self * b }
             #[inline(always)] fn div(self, b: Self) -> Self { self / b }
-            #[inline(always)] fn pow(self, b: Self) -> Self { self.powf(b) }
+            // In f64, rounded once: the host's rule, on every CPU path (f32 `powf` may be
+            // an ulp away). CUDA kernels of f32 call `powf` (the C prelude's `bz_pow`).
+            #[inline(always)] fn pow(self, b: Self) -> Self { (self as f64).powf(b as f64) as $t }
             #[inline(always)] fn rem(self, b: Self) -> Self { self % b }
             #[inline(always)] fn min(self, b: Self) -> Self { <$t>::min(self, b) }
             #[inline(always)] fn max(self, b: Self) -> Self { <$t>::max(self, b) }

@@ -90,16 +90,7 @@ pub(crate) enum Where {
 
 fn out_of_bounds(i: i64, n: usize, w: Where) -> RtError {
     match w {
-        // One past the end: most often a loop written 1-based, as in MATLAB.
-        Where::Dim(d) if n > 0 && i == n as i64 => RtError::new(format!(
-            "index {i} is out of bounds for dimension {d} of size {n} (indices start at 0: \
-             the last is {}, and a loop over the dimension is `for i = 0..{}`)",
-            n - 1,
-            n - 1
-        )),
-        Where::Dim(d) => RtError::new(format!(
-            "index {i} is out of bounds for dimension {d} of size {n}"
-        )),
+        Where::Dim(d) => RtError::new(blazar_value::out_of_bounds_message(i, d, n)),
         Where::Linear => RtError::new(format!(
             "linear index {i} is out of bounds for {n} elements"
         )),

@@ -42,3 +42,19 @@ pub type RtResult<T> = Result<T, RtError>;
 macro_rules! rt_bail {
     ($($arg:tt)*) => { return Err($crate::RtError::new(format!($($arg)*))) };
 }
+
+/// The message of an index outside dimension `dim` (of extent `n`), on the host and in
+/// kernels of every backend. One past the end is most often a loop written 1-based, as
+/// in MATLAB: the message then says that indices start at 0.
+pub fn out_of_bounds_message(i: i64, dim: usize, n: usize) -> String {
+    if n > 0 && i == n as i64 {
+        format!(
+            "index {i} is out of bounds for dimension {dim} of size {n} (indices start at 0: \
+             the last is {}, and a loop over the dimension is `for i = 0..{}`)",
+            n - 1,
+            n - 1
+        )
+    } else {
+        format!("index {i} is out of bounds for dimension {dim} of size {n}")
+    }
+}

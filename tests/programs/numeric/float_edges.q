@@ -1,7 +1,8 @@
 % Floating-point corner cases give the host's answers on both CPU tiers, in vector
 % lanes and scalar tails alike (issue 32, items 7 and 8): `-Inf .^ 0.5` is +Inf and
 % `-0 .^ 0.5` is +0 (C's pow; GCC would make pow(x, 0.5) a sqrt, NaN and -0 there);
-% an int converted from -0.0 (or from -0.5) is +0, so `1 ./ int8(-0.0)` is +Inf; min
+% an int converted from -0.0 is +0, so `1 ./ int8(-0.0)` is +Inf (`int8` rounds
+% halves away from zero, `int` truncates); min
 % and max of int64 values past 32 bits; `saturate(NaN)` is 0 as `clamp(NaN, 0, 1)`.
 % ==
 % stdout {
@@ -9,9 +10,9 @@
 % [Inf,Inf,Inf,Inf,Inf,Inf,Inf,Inf,Inf]
 % [Inf,Inf,Inf,Inf,Inf,Inf,Inf,Inf,Inf]
 % [-Inf,-Inf,-Inf,-Inf,-Inf,-Inf,-Inf,-Inf,-Inf]
+% [Inf,-0.5,1,-1,0.5,Inf,Inf,Inf,Inf]
 % [Inf,-0.5,Inf,Inf,1,Inf,Inf,Inf,Inf]
-% [Inf,-0.5,Inf,Inf,1,Inf,Inf,Inf,Inf]
-% [Inf,0.5,Inf,Inf,Inf,Inf,Inf,Inf,Inf]
+% [Inf,0.5,Inf,1,Inf,Inf,Inf,Inf,Inf]
 % [1,3,3,-3000000000,3,3,3,3,3]
 % [4,5,3000000000,4,7,8,9,10,11]
 % [0,0,0.5,1,1,0,0,0,0]
