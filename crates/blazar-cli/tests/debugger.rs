@@ -306,7 +306,7 @@ fn info_kernel_names_its_device() {
 fn breakpoints_in_imported_modules_and_the_call_stack() {
     let (out, err) = session(
         "modules.q",
-        "break modules_lib.q:3\nbreak nosuch.q:2\nbreak modules_lib.q:7\nbreak inttypes.q:21\n\
+        "break modules_lib.q:3\nbreak nosuch.q:2\nbreak modules_lib.q:7\nbreak inttypes.q:46\n\
          break modules_lib.q:99\ninfo breakpoints\nrun\nbt\nframe 1\nprint factor + 1\nframe 5\n\
          continue\nbt\nframe 2\nframe 0\ndelete 1\ncontinue\nprint x[2]\nbacktrace\ncontinue\n",
     );
@@ -321,12 +321,12 @@ fn breakpoints_in_imported_modules_and_the_call_stack() {
             "modules_lib.q, <blazar>/inttypes.q\n",
             "breakpoint 2 at ",
             "modules_lib.q:7: y = copy(v)",
-            "breakpoint 3 at <blazar>/inttypes.q:21: y = uint8(clamp(round(x), 0, 255))",
+            "breakpoint 3 at <blazar>/inttypes.q:46: y = uint8(clamp(round(x), 0, 255))",
             "no line 99 in ",
             "modules_lib.q (it has 14 lines)",
             "(bzdb) info breakpoints\n1: ",
             "modules_lib.q:3\n2: ",
-            "modules_lib.q:7\n3: <blazar>/inttypes.q:21\n",
+            "modules_lib.q:7\n3: <blazar>/inttypes.q:46\n",
             // A host stop in a module: the call stack, then a caller's frame.
             "breakpoint 2: host `launch_times` at ",
             "modules_lib.q:7\n    7 | y = copy(v)",
@@ -353,9 +353,9 @@ fn breakpoints_in_imported_modules_and_the_call_stack() {
             "  k = 3\n",
             "[4.5,7.5,900]\n",
             // A function of Blazar's bundled module.
-            "breakpoint 3: host `float_to_uint8` at <blazar>/inttypes.q:21\n   21 | y = uint8(",
+            "breakpoint 3: host `float_to_uint8` at <blazar>/inttypes.q:46\n   46 | y = uint8(",
             "(bzdb) print x[2]\n300\n",
-            "(bzdb) backtrace\n*#0 host `float_to_uint8` at <blazar>/inttypes.q:21\n #1 host `script` at ",
+            "(bzdb) backtrace\n*#0 host `float_to_uint8` at <blazar>/inttypes.q:46\n #1 host `script` at ",
             "modules.q:9\n",
             "[2,3,255]\n",
             "[program finished]",

@@ -115,10 +115,7 @@ fn read_modes_at_edges() {
     let e = shifted(ReadMode::Checked, 1).unwrap_err();
     assert_eq!(e.kind, KernelErrorKind::OutOfBounds);
     assert_eq!(e.line, 7);
-    assert_eq!(
-        e.message,
-        "index 5 is out of bounds for dimension 0 of size 5"
-    );
+    assert_eq!(e.message, blazar_launch::out_of_bounds_message(5, 0, 5));
 }
 
 #[test]
@@ -181,10 +178,7 @@ fn write_modes() {
     let (r, _) = write_shifted(WriteMode::Checked);
     let e = r.unwrap_err();
     assert_eq!((e.kind, e.line), (KernelErrorKind::OutOfBounds, 3));
-    assert_eq!(
-        e.message,
-        "index 5 is out of bounds for dimension 0 of size 5"
-    );
+    assert_eq!(e.message, blazar_launch::out_of_bounds_message(5, 0, 5));
 }
 
 #[test]
