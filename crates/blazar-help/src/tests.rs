@@ -1,3 +1,5 @@
+//! The registry's own checks: every function documented, the reference up to date.
+
 use super::*;
 
 #[test]

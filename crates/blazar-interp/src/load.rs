@@ -72,16 +72,7 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     if diagnostics.iter().any(|d| d.is_error()) {
         ast = syntax::Program::default();
     }
-    let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
-    let builtins: Vec<&str> = blazar_runtime::builtins::all()
-        .iter()
-        .map(|b| b.name)
-        .collect();
-    let hints = blazar_hir::Hints {
-        builtins: &builtins,
-        library: crate::stdlib::library_functions(),
-    };
-    let (program, diags) = blazar_hir::lower_program_hinted(&ast, &lookup, &plugins, hints);
+    let (program, diags) = lower_hinted(&ast, &plugins);
     diagnostics.extend(diags);
     let arity = |id: u32| {
         let b = blazar_runtime::builtins::get(id);
@@ -250,4 +241,22 @@ fn windows_base_name(file: &str) -> Option<&str> {
         return None;
     }
     file.rsplit(['\\', '/']).next().filter(|n| !n.is_empty())
+}
+
+/// Resolves `ast` against the builtins, with did-you-mean and import hints drawn from
+/// the builtins and the bundled modules' functions (for `run`, `check` and the REPL).
+pub fn lower_hinted(
+    ast: &syntax::Program,
+    plugins: &[(String, Vec<String>)],
+) -> (Program, Vec<Diagnostic>) {
+    let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
+    let builtins: Vec<&str> = blazar_runtime::builtins::all()
+        .iter()
+        .map(|b| b.name)
+        .collect();
+    let hints = blazar_hir::Hints {
+        builtins: &builtins,
+        library: crate::stdlib::library_functions(),
+    };
+    blazar_hir::lower_program_hinted(ast, &lookup, plugins, hints)
 }

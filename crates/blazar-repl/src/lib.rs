@@ -247,16 +247,7 @@ impl Session {
         );
         stmts.extend(input.stmts.iter().cloned());
         let ast = ast::Program { stmts };
-        let lookup = |n: &str| blazar_runtime::builtins::lookup(n);
-        let builtins: Vec<&str> = blazar_runtime::builtins::all()
-            .iter()
-            .map(|b| b.name)
-            .collect();
-        let hints = blazar_hir::Hints {
-            builtins: &builtins,
-            library: blazar_interp::stdlib::library_functions(),
-        };
-        let (program, mut diags) = blazar_hir::lower_program_hinted(&ast, &lookup, &[], hints);
+        let (program, mut diags) = blazar_interp::lower_hinted(&ast, &[]);
         let arity = |id: u32| {
             let b = blazar_runtime::builtins::get(id);
             (b.name.to_string(), b.min_args, b.max_args)
