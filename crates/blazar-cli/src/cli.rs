@@ -99,8 +99,9 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// How kernels run on the CPU: `native` (compiled C++; an error without a C++
-    /// compiler), `interp` (the SIMT interpreter) or `auto` (native when a compiler
-    /// works). Kernels the native tier does not support run on the interpreter.
+    /// compiler), `jit` (compiled in memory through Cranelift at once), `interp` (the
+    /// SIMT interpreter) or `auto` (the JIT first, the C++ once compiled in the
+    /// background). Kernels a tier does not support run on the interpreter.
     #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
     cpu_tier: CpuTierArg,
     /// Bit-identical results on both CPU tiers: native kernels are compiled without
@@ -185,6 +186,7 @@ pub enum CpuTierArg {
     Auto,
     Interp,
     Native,
+    Jit,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -547,6 +549,7 @@ pub fn cpu_tier(arg: CpuTierArg) -> Option<CpuTier> {
     match arg {
         CpuTierArg::Auto => Some(CpuTier::Auto),
         CpuTierArg::Interp => Some(CpuTier::Interp),
+        CpuTierArg::Jit => Some(CpuTier::Jit),
         CpuTierArg::Native => match blazar_native::available() {
             Ok(()) => Some(CpuTier::Native),
             Err(e) => {

@@ -4,7 +4,7 @@
 //! (`try_launch`), else on the SIMT interpreter (`blazar_cpu::launch`), the reference.
 //! Arrays are the host copies, downloaded first where a device copy is newer.
 
-use crate::{try_launch, CpuTier};
+use crate::{try_launch_on, CpuTier};
 use blazar_kir::Kernel;
 use blazar_launch::LaunchPlan;
 use blazar_launch::{with_host_arrays, ArgVal, Backend, ExecOptions, KValue, KernelError};
@@ -42,10 +42,7 @@ impl Backend for CpuBackend {
             threads: self.threads,
         };
         with_host_arrays(arrays, |arrays| {
-            let native = match self.tier {
-                CpuTier::Interp => None,
-                t => try_launch(k, plan, args, arrays, &opts, t == CpuTier::Native),
-            };
+            let native = try_launch_on(self.tier, k, plan, args, arrays, &opts);
             native
                 .unwrap_or_else(|| blazar_cpu::launch(k, plan, args, arrays, &opts))
                 .map(Some)

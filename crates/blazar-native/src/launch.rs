@@ -8,8 +8,7 @@
 //! kinds, array types, a plan the executor would reject) returns `None`, so that the
 //! interpreter runs the launch and reports the problem in its own words.
 
-use crate::abi::{code, Call, Err as CErr, GArr};
-use crate::compile::Library;
+use crate::abi::{code, Call, Err as CErr, FinishFn, GArr, RunFn};
 use blazar_codegen_c::cpp::PARTIAL_BYTES;
 use blazar_codegen_c::cpp::{Plan, SlotKind};
 use blazar_kir::{Bind, Kernel, Scalar, Ty};
@@ -235,9 +234,17 @@ fn kernel_error(e: &CErr) -> KernelError {
     }
 }
 
+/// The entry points of a compiled kernel: the C++ tier's library or the JIT's code.
+/// Whoever makes one keeps the code alive while it is used.
+#[derive(Clone, Copy)]
+pub(crate) struct Entry {
+    pub run: RunFn,
+    pub finish: FinishFn,
+}
+
 /// Runs `lib` (the compiled `k`) over `plan`; `None` when the launch does not fit.
 pub(crate) fn run(
-    lib: &Library,
+    lib: Entry,
     k: &Kernel,
     kplan: &Plan,
     plan: &LaunchPlan,

@@ -15,6 +15,7 @@ mod abi;
 mod backend;
 mod background;
 mod compile;
+mod jit;
 mod launch;
 mod pch;
 mod toolchain;
@@ -52,6 +53,8 @@ pub enum CpuTier {
     /// Native code; an error when no compiler works or generated code fails to build.
     /// Kernels the native tier does not support still run on the interpreter.
     Native,
+    /// Only the JIT (`blazar-jit`): kernels it declines run on the interpreter.
+    Jit,
 }
 
 /// Whether the native tier can compile code here (`Err` says why not).
@@ -89,15 +92,46 @@ pub fn try_launch(
     opts: &ExecOptions,
     strict: bool,
 ) -> Option<Result<Vec<KValue>, KernelError>> {
+    let tier = if strict { CpuTier::Native } else { CpuTier::Auto };
+    try_launch_on(tier, k, plan, args, arrays, opts)
+}
+
+/// [`try_launch`] on `tier`. The tiers in order: `auto` runs a kernel's C++ library
+/// once it is ready (loaded, or in the disk cache), else the JIT's code (compiled now,
+/// in a millisecond or two) while the C++ compiles in the background; `native` only
+/// the C++ (compiled now); `jit` only the JIT. `None`: the interpreter runs it.
+pub fn try_launch_on(
+    tier: CpuTier,
+    k: &Rc<Kernel>,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+) -> Option<Result<Vec<KValue>, KernelError>> {
+    let strict = tier == CpuTier::Native;
+    match tier {
+        CpuTier::Interp => return None,
+        CpuTier::Jit => return jit::try_launch(k, plan, args, arrays, opts),
+        CpuTier::Auto | CpuTier::Native => {}
+    }
     let prepared = match prepared(k, launch::last_extent(plan, k.rank as usize), strict) {
-        Prepared::Unsupported | Prepared::Building(..) => return None,
-        Prepared::Failed(e) if strict => {
-            return Some(Err(tier_error(format!("kernel {}: {e}", k.name))))
+        Prepared::Unsupported | Prepared::Building(..) | Prepared::Failed(_) if !strict => {
+            return jit::try_launch(k, plan, args, arrays, opts)
         }
-        Prepared::Failed(_) => return None,
+        Prepared::Unsupported | Prepared::Building(..) => return None,
+        Prepared::Failed(e) => return Some(Err(tier_error(format!("kernel {}: {e}", k.name)))),
         Prepared::Ready(kplan, lib) => (kplan, lib),
     };
-    launch::run(&prepared.1, k, &prepared.0, plan, args, arrays, opts)
+    let entry = launch::Entry {
+        run: prepared.1.run,
+        finish: prepared.1.finish,
+    };
+    launch::run(entry, k, &prepared.0, plan, args, arrays, opts)
+}
+
+/// Why the JIT tier declines kernel `k` (`None`: it takes it).
+pub fn jit_unsupported(k: &Kernel) -> Option<String> {
+    blazar_jit::unsupported(k)
 }
 
 /// Says once per process (on stderr, unless `BLAZAR_QUIET` is set) that the default

@@ -77,6 +77,11 @@ pub(crate) fn same(src: &str) -> String {
 
 fn same_in(src: &str, double: bool) -> String {
     let (want, kernels) = run_on(src, CpuTier::Interp, 1, double);
+    // The JIT tier needs no compiler: it runs what it takes, the interpreter the rest.
+    for threads in [1, 2] {
+        let (got, _) = run_on(src, CpuTier::Jit, threads, double);
+        assert_eq!(got, want, "JIT on {threads} thread(s)\n{src}");
+    }
     if !have_compiler() {
         return want;
     }
@@ -380,4 +385,30 @@ fn the_disk_cache_rebuilds_bad_entries() {
     // Without a store, kernels compile in a private temporary folder.
     crate::compile::build(tc, None, "nostore", &src).expect("compiles without a cache");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn the_jit_reads_the_launch_records_where_they_are() {
+    use crate::abi::{Call, Err as CErr, GArr};
+    use blazar_jit::abi::*;
+    use std::mem::{offset_of, size_of};
+    assert_eq!(size_of::<GArr>() as i32, GARR_SIZE);
+    assert_eq!(offset_of!(GArr, data) as i32, GARR_DATA);
+    assert_eq!(offset_of!(GArr, dims) as i32, GARR_DIMS);
+    assert_eq!(offset_of!(Call, arrs) as i32, CALL_ARRS);
+    assert_eq!(offset_of!(Call, params) as i32, CALL_PARAMS);
+    assert_eq!(offset_of!(Call, stop) as i32, CALL_STOP);
+    assert_eq!(offset_of!(Call, kd) as i32, CALL_KD);
+    assert_eq!(offset_of!(Call, kb) as i32, CALL_KB);
+    assert_eq!(offset_of!(Call, total) as i32, CALL_TOTAL);
+    assert_eq!(offset_of!(Call, chunk) as i32, CALL_CHUNK);
+    assert_eq!(offset_of!(CErr, code) as i32, ERR_CODE);
+    assert_eq!(offset_of!(CErr, line) as i32, ERR_LINE);
+    assert_eq!(offset_of!(CErr, item) as i32, ERR_ITEM);
+    assert_eq!(offset_of!(CErr, a) as i32, ERR_A);
+    assert_eq!(offset_of!(CErr, b) as i32, ERR_B);
+    assert_eq!(offset_of!(CErr, c) as i32, ERR_C);
+    assert_eq!(PARTIAL_BYTES as usize, blazar_codegen_c::cpp::PARTIAL_BYTES);
+    assert_eq!(ASSERT, crate::abi::code::ASSERT);
+    assert_eq!(OUT_OF_BOUNDS, crate::abi::code::OUT_OF_BOUNDS);
 }

@@ -49,7 +49,8 @@ use std::path::{Path, PathBuf};
 /// The backends a program can run on. `nvrtc` is the CPU executor with every kernel
 /// specialisation also compiled by NVRTC (`blazar run --check-cuda`) and every
 /// whole-array expression fused into a kernel: code generation checked without a GPU.
-pub const ALL_BACKENDS: &[&str] = &["cpu", "nvrtc", "cuda"];
+/// `jit` is the CPU with kernels on the JIT tier (`--cpu-tier jit`, 2 threads).
+pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "nvrtc", "cuda"];
 
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
@@ -68,6 +69,8 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
             "--fuse-min",
             "0",
         ],
+        // The JIT tier wherever it takes a kernel (the interpreter elsewhere).
+        "jit" => vec!["--device", "cpu", "--cpu-tier", "jit"],
         b => vec!["--device", b],
     }
 }
@@ -76,7 +79,7 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
 /// (`backends {}`, `tolerance {}`): `nvrtc` runs on the CPU.
 pub fn results_of(backend: &str) -> &str {
     match backend {
-        "nvrtc" => "cpu",
+        "nvrtc" | "jit" => "cpu",
         b => b,
     }
 }
