@@ -48,6 +48,8 @@ impl Write for Sink {
 enum Tier {
     Interp,
     Native,
+    /// The JIT tier (`blazar-jit`) on 2 threads, the interpreter for what it declines.
+    Jit,
     Nvrtc,
     /// The interpreter with fusion off (`--fuse-min off`): loops stay serial.
     Unfused,
@@ -73,6 +75,7 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
             BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))
         }
         Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
+        Tier::Jit => BackendRef::new(CpuBackend::new(CpuTier::Jit, 2)),
         Tier::Nvrtc => BackendRef::new(Chain {
             first: blazar_cuda::NvrtcCheck::new("fuzz.q").map_err(|e| e.to_string())?,
             then: CpuBackend::new(CpuTier::Interp, 2),
@@ -220,7 +223,7 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
                 }
             }
         }
-        let mut others = vec![Tier::Unfused, Tier::FuseAll];
+        let mut others = vec![Tier::Unfused, Tier::FuseAll, Tier::Jit];
         if native {
             others.push(Tier::Native);
         }

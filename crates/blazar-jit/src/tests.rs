@@ -1,0 +1,170 @@
+//! Unit tests: kernels built by hand, compiled and called through the launch ABI with
+//! records laid out as `abi` says (the native launcher's own tests run whole programs
+//! on this tier against the interpreter).
+
+use crate::{compile, unsupported};
+use blazar_kir::*;
+
+#[repr(C)]
+struct GArr {
+    data: *mut u8,
+    len: i64,
+    rank: i64,
+    dims: [i64; 8],
+}
+
+#[repr(C)]
+struct Call {
+    arrs: *const GArr,
+    params: *const u8,
+    stop: *const i64,
+    kd: [i64; 4],
+    kb: [i64; 4],
+    total: i64,
+    items: i64,
+    chunk: i64,
+}
+
+#[repr(C)]
+#[derive(Default)]
+struct Err {
+    code: i32,
+    line: i32,
+    item: i64,
+    a: u64,
+    b: i64,
+    c: i64,
+    pos: i64,
+}
+
+fn stmt(kind: StmtKind, line: u32) -> Stmt {
+    Stmt { kind, line }
+}
+
+fn arr_ty(read: ReadMode, write: WriteMode) -> Ty {
+    Ty::Array(ArrayTy {
+        elem: Scalar::F32,
+        rank: 1,
+        read,
+        write,
+        is_const: false,
+        space: Space::Global,
+    })
+}
+
+/// `y[pos] = x[pos + shift] * 2 + 1` (reading `x` under `read`) and `s += x[pos]`.
+fn kernel(read: ReadMode, shift: i64) -> Kernel {
+    let f32t = Ty::Scalar(Scalar::F32);
+    let pos = Expr::new(ExprKind::Special(Special::Pos), Ty::I32);
+    let idx = Expr::new(
+        ExprKind::Binary(BinOp::Add, Box::new(pos.clone()), Box::new(Expr::int(shift))),
+        Ty::I32,
+    );
+    let load = |i: Expr| Expr::new(ExprKind::Load { arr: 0, index: vec![i] }, f32t);
+    let c = |v: f64| Expr::new(ExprKind::Const(Const::Float(v)), f32t);
+    let twice = Expr::new(
+        ExprKind::Binary(BinOp::Mul, Box::new(load(idx)), Box::new(c(2.0))),
+        f32t,
+    );
+    let value = Expr::new(ExprKind::Binary(BinOp::Add, Box::new(twice), Box::new(c(1.0))), f32t);
+    Kernel {
+        name: "k".into(),
+        rank: 1,
+        params: vec![
+            Param { name: "x".into(), bind: Bind::Array(0) },
+            Param { name: "y".into(), bind: Bind::Array(1) },
+        ],
+        outputs: vec![Output { name: "s".into(), ty: Scalar::F32, op: AtomicOp::Add }],
+        vars: vec![],
+        arrays: vec![
+            ArrayDecl { name: "x".into(), ty: arr_ty(read, WriteMode::Skip) },
+            ArrayDecl { name: "y".into(), ty: arr_ty(ReadMode::Zero, WriteMode::Skip) },
+        ],
+        body: vec![
+            stmt(StmtKind::Store { arr: 1, index: vec![pos.clone()], value }, 3),
+            stmt(StmtKind::Accumulate { output: 0, value: load(pos) }, 4),
+        ],
+        facts: Default::default(),
+    }
+}
+
+/// Runs `k` over `n` threads in chunks of 4 (one range): `(y, s, error)`.
+fn launch(k: &Kernel, x: &mut [f32], n: usize) -> (Vec<f32>, f32, Err) {
+    let code = compile(k, &[0, 0]).expect("compiles");
+    let mut y = vec![0f32; n];
+    let garr = |v: &mut [f32]| GArr {
+        data: v.as_mut_ptr() as *mut u8,
+        len: v.len() as i64,
+        rank: 1,
+        dims: [v.len() as i64, 0, 0, 0, 0, 0, 0, 0],
+    };
+    let arrs = [garr(x), garr(&mut y)];
+    let stop = i64::MAX;
+    let chunk = 4;
+    let items = n.div_ceil(chunk) as i64;
+    let call = Call {
+        arrs: arrs.as_ptr(),
+        params: [0u8; 16].as_ptr(),
+        stop: &stop,
+        kd: [n as i64, 1, 1, 1],
+        kb: [1, 1, 1, 1],
+        total: n as i64,
+        items,
+        chunk: chunk as i64,
+    };
+    let mut parts = vec![0u8; items as usize * 16];
+    let mut out = [0u8; 16];
+    let mut err = Err::default();
+    type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
+    type Finish = unsafe extern "C" fn(*const u8, i64, *mut u8);
+    // SAFETY: the records above are laid out as `abi` says and outlive the calls; the
+    // partials have room for every item.
+    unsafe {
+        let run: Run = std::mem::transmute(code.run_ptr());
+        let finish: Finish = std::mem::transmute(code.finish_ptr());
+        if run(&call, 0, items, parts.as_mut_ptr(), &mut err) == 0 {
+            finish(parts.as_ptr(), items, out.as_mut_ptr());
+        }
+    }
+    let s = f32::from_ne_bytes([out[0], out[1], out[2], out[3]]);
+    (y, s, err)
+}
+
+#[test]
+fn a_kernel_runs_with_its_output_folded_in_order() {
+    let mut x: Vec<f32> = (0..10).map(|i| i as f32 * 0.5).collect();
+    let (y, s, err) = launch(&kernel(ReadMode::Zero, 1), &mut x, 10);
+    assert_eq!(err.code, 0);
+    let want: Vec<f32> = (0..10)
+        .map(|i| if i + 1 < 10 { (i + 1) as f32 * 0.5 * 2.0 + 1.0 } else { 1.0 })
+        .collect();
+    assert_eq!(y, want);
+    assert_eq!(s, x.iter().sum::<f32>());
+}
+
+#[test]
+fn boundary_modes_remap_or_zero() {
+    let mut x: Vec<f32> = (0..5).map(|i| i as f32).collect();
+    let (y, _, _) = launch(&kernel(ReadMode::Circular, 3), &mut x, 5);
+    assert_eq!(y, [7.0, 9.0, 1.0, 3.0, 5.0]);
+    let (y, _, _) = launch(&kernel(ReadMode::Clamped, 3), &mut x, 5);
+    assert_eq!(y, [7.0, 9.0, 9.0, 9.0, 9.0]);
+    let (y, _, _) = launch(&kernel(ReadMode::Mirror, 3), &mut x, 5);
+    assert_eq!(y, [7.0, 9.0, 9.0, 7.0, 5.0]);
+}
+
+#[test]
+fn a_checked_read_outside_stops_with_its_index_and_line() {
+    let mut x = vec![1f32; 6];
+    let (_, _, err) = launch(&kernel(ReadMode::Checked, 2), &mut x, 6);
+    assert_eq!(err.code, crate::abi::OUT_OF_BOUNDS);
+    assert_eq!((err.line, err.item, err.a, err.b, err.c), (3, 1, 6, 0, 6));
+}
+
+#[test]
+fn barriers_and_kernel_memory_are_declined() {
+    let mut k = kernel(ReadMode::Zero, 0);
+    assert_eq!(unsupported(&k), None);
+    k.body.push(stmt(StmtKind::Barrier, 5));
+    assert_eq!(unsupported(&k).as_deref(), Some("a barrier"));
+}

@@ -46,10 +46,26 @@ pub(crate) fn jitted(k: &Rc<Kernel>) -> Option<Arc<Jitted>> {
     if let Some(j) = MEMO.with(|m| m.borrow().get(&key).map(|(_, j)| j.clone())) {
         return j;
     }
-    let j = support::plan(k).ok().filter(|p| !p.blocky).and_then(|plan| {
-        let code = blazar_jit::compile(k, &plan.param_offsets).ok()?;
-        Some(Arc::new(Jitted { plan, code }))
-    });
+    let start = std::time::Instant::now();
+    let j = match support::plan(k) {
+        Ok(plan) if !plan.blocky => {
+            blazar_jit::compile(k, &plan.param_offsets).map(|code| Arc::new(Jitted { plan, code }))
+        }
+        Ok(_) => Err("barriers or shared memory".to_string()),
+        Err(e) => Err(e),
+    };
+    if std::env::var_os("BLAZAR_JIT_STATS").is_some() {
+        // For measurements: one line per kernel, on stderr.
+        match &j {
+            Ok(_) => eprintln!(
+                "blazar: jit: {} compiled in {:.3} ms",
+                k.name,
+                start.elapsed().as_secs_f64() * 1e3
+            ),
+            Err(e) => eprintln!("blazar: jit: {} declined: {e}", k.name),
+        }
+    }
+    let j = j.ok();
     MEMO.with(|m| m.borrow_mut().insert(key, (k.clone(), j.clone())));
     j
 }
