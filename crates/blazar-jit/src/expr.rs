@@ -147,7 +147,11 @@ impl Gen<'_, '_> {
                     .collect()
             }
             ExprKind::Math(f, fargs) => {
-                let sa = fargs.first().ok_or("math function without arguments")?.ty.elem();
+                let sa = fargs
+                    .first()
+                    .ok_or("math function without arguments")?
+                    .ty
+                    .elem();
                 let xs = self.expr(&fargs[0])?;
                 let ys = match fargs.get(1) {
                     Some(b) => Some(self.expr(b)?),
@@ -165,7 +169,12 @@ impl Gen<'_, '_> {
                 vec![self.load(*arr, &idx)?]
             }
             ExprKind::Size { arr, dim } => {
-                let a = self.arrs.get(*arr as usize).cloned().flatten().ok_or("size of an unbound array")?;
+                let a = self
+                    .arrs
+                    .get(*arr as usize)
+                    .cloned()
+                    .flatten()
+                    .ok_or("size of an unbound array")?;
                 let v = match a.dims.get(*dim as usize) {
                     Some(&d) => self.b.ins().ireduce(I32, d),
                     None => self.b.ins().iconst(I32, 1),
@@ -173,7 +182,12 @@ impl Gen<'_, '_> {
                 vec![v]
             }
             ExprKind::Numel(arr) => {
-                let a = self.arrs.get(*arr as usize).cloned().flatten().ok_or("numel of an unbound array")?;
+                let a = self
+                    .arrs
+                    .get(*arr as usize)
+                    .cloned()
+                    .flatten()
+                    .ok_or("numel of an unbound array")?;
                 let mut p = self.b.ins().iconst(I64, 1);
                 for d in a.dims {
                     p = self.b.ins().imul(p, d);
@@ -372,7 +386,12 @@ impl Gen<'_, '_> {
                     } else {
                         (x, y)
                     };
-                    let r = self.call(helpers::pow as *const () as usize, &[F64, F64], Some(F64), &[a, b]);
+                    let r = self.call(
+                        helpers::pow as *const () as usize,
+                        &[F64, F64],
+                        Some(F64),
+                        &[a, b],
+                    );
                     if s == Scalar::F32 {
                         self.b.ins().fdemote(F32, r)
                     } else {
@@ -412,7 +431,12 @@ impl Gen<'_, '_> {
             Pow => {
                 let a = self.cast(x, s, Scalar::F64);
                 let b = self.cast(y, s, Scalar::F64);
-                let r = self.call(helpers::pow as *const () as usize, &[F64, F64], Some(F64), &[a, b]);
+                let r = self.call(
+                    helpers::pow as *const () as usize,
+                    &[F64, F64],
+                    Some(F64),
+                    &[a, b],
+                );
                 self.cast(r, Scalar::F64, s)
             }
             Min | Max => {
@@ -476,7 +500,10 @@ impl Gen<'_, '_> {
         let one = self.b.ins().iconst(wt, 1);
         let by0 = self.b.ins().icmp_imm(IntCC::Equal, yw, 0);
         let r = if s.is_signed() {
-            let m1 = self.b.ins().iconst(wt, int_bits(-1, if wide { Scalar::I32 } else { s }));
+            let m1 = self
+                .b
+                .ins()
+                .iconst(wt, int_bits(-1, if wide { Scalar::I32 } else { s }));
             let bym1 = self.b.ins().icmp(IntCC::Equal, yw, m1);
             let bad = self.b.ins().bor(by0, bym1);
             let d = self.b.ins().select(bad, one, yw);
@@ -520,7 +547,11 @@ impl Gen<'_, '_> {
                 self.b.ins().icmp_imm(IntCC::NotEqual, x, 0)
             };
         }
-        let from = if from == Scalar::Bool { Scalar::U8 } else { from };
+        let from = if from == Scalar::Bool {
+            Scalar::U8
+        } else {
+            from
+        };
         if from == to {
             return x;
         }

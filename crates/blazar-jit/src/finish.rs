@@ -51,7 +51,9 @@ pub(crate) fn define_finish(module: &mut JITModule, k: &Kernel) -> Result<FuncId
         g.b.switch_to_block(body);
         let slot = g.b.ins().imul_imm(iv, nout * PARTIAL_BYTES);
         let at = g.b.ins().iadd(parts, slot);
-        let x = g.b.ins().load(ty, tr, at, (o as i64 * PARTIAL_BYTES) as i32);
+        let x =
+            g.b.ins()
+                .load(ty, tr, at, (o as i64 * PARTIAL_BYTES) as i32);
         let a = g.b.use_var(acc);
         let n = g.combine(partial_op(def.op), s, a, x);
         g.b.def_var(acc, n);
@@ -72,7 +74,8 @@ pub(crate) fn define_finish(module: &mut JITModule, k: &Kernel) -> Result<FuncId
             AtomicOp::Pow => g.konst(&Const::Int(1), s),
             _ => a,
         };
-        g.b.ins().store(tr, a, out, (o as i64 * PARTIAL_BYTES) as i32);
+        g.b.ins()
+            .store(tr, a, out, (o as i64 * PARTIAL_BYTES) as i32);
     }
     g.b.ins().return_(&[]);
     g.b.seal_all_blocks();

@@ -100,7 +100,10 @@ impl<'a, 'f> Gen<'a, 'f> {
 
     /// Calls the host function at `addr` (`extern "C"`) with `params` and one result.
     pub fn call(&mut self, addr: usize, params: &[Type], ret: Option<Type>, a: &[Value]) -> Value {
-        let key = (params.to_vec(), ret.unwrap_or(cranelift_codegen::ir::types::INVALID));
+        let key = (
+            params.to_vec(),
+            ret.unwrap_or(cranelift_codegen::ir::types::INVALID),
+        );
         let sig = match self.sigs.get(&key) {
             Some(s) => *s,
             None => {
@@ -172,7 +175,11 @@ impl<'a, 'f> Gen<'a, 'f> {
                 self.store(*arr, &idx, x, value.ty.elem(), Some(*op))?;
             }
             StmtKind::Accumulate { output, value } => {
-                let o = self.k.outputs.get(*output as usize).ok_or("unknown output")?;
+                let o = self
+                    .k
+                    .outputs
+                    .get(*output as usize)
+                    .ok_or("unknown output")?;
                 let (op, ty) = (o.op, o.ty);
                 let x = self.scalar(value)?;
                 if value.ty.elem() != ty {
@@ -319,7 +326,11 @@ impl<'a, 'f> Gen<'a, 'f> {
             AtomicOp::Max if s.is_float() => Const::Float(f64::NEG_INFINITY),
             AtomicOp::Min | AtomicOp::Max => {
                 let (lo, hi) = s.int_range().unwrap_or((0, 0));
-                let v = if partial_op(op) == AtomicOp::Min { hi } else { lo };
+                let v = if partial_op(op) == AtomicOp::Min {
+                    hi
+                } else {
+                    lo
+                };
                 Const::Int(v as i64)
             }
             _ => Const::Int(0),
@@ -338,7 +349,11 @@ pub(crate) fn partial_op(op: AtomicOp) -> AtomicOp {
 }
 
 /// Defines `run` for kernel `k` in `module`.
-pub(crate) fn define_run(module: &mut JITModule, k: &Kernel, offs: &[usize]) -> Result<FuncId, String> {
+pub(crate) fn define_run(
+    module: &mut JITModule,
+    k: &Kernel,
+    offs: &[usize],
+) -> Result<FuncId, String> {
     let mut sig = module.make_signature();
     for _ in 0..5 {
         sig.params.push(AbiParam::new(I64));
@@ -543,7 +558,8 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         let a = g.b.use_var(g.accs[i]);
         let slot = g.b.ins().imul_imm(it, nout * PARTIAL_BYTES);
         let at = g.b.ins().iadd(parts, slot);
-        g.b.ins().store(tr, a, at, (i as i64 * PARTIAL_BYTES) as i32);
+        g.b.ins()
+            .store(tr, a, at, (i as i64 * PARTIAL_BYTES) as i32);
     }
     let nx = g.b.ins().iadd_imm(it, 1);
     g.b.def_var(item, nx);

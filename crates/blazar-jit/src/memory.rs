@@ -94,8 +94,7 @@ impl Gen<'_, '_> {
                             let abs = self.b.ins().select(neg, ni, i);
                             let m = self.b.ins().ishl_imm(nn, 1);
                             let jj = self.b.ins().urem(abs, m);
-                            let back =
-                                self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, jj, nn);
+                            let back = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, jj, nn);
                             let m1 = self.b.ins().iadd_imm(m, -1);
                             let rev = self.b.ins().isub(m1, jj);
                             self.b.ins().select(back, rev, jj)
@@ -199,7 +198,12 @@ impl Gen<'_, '_> {
                 };
                 let e = self.b.ins().iconst(I64, helpers::elem_code(s));
                 let o = self.b.ins().iconst(I64, helpers::op_code(op));
-                self.call(helpers::update as *const () as usize, &[I64; 4], None, &[at, e, o, bits]);
+                self.call(
+                    helpers::update as *const () as usize,
+                    &[I64; 4],
+                    None,
+                    &[at, e, o, bits],
+                );
             }
         }
         self.b.ins().jump(merge, &[]);

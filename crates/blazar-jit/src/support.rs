@@ -100,7 +100,10 @@ fn stmt(
     match &s.kind {
         StmtKind::Assign { value, .. } => ex(value),
         StmtKind::SetLane { lane, value, .. } => ex(lane).and(ex(value)),
-        StmtKind::Store { arr, index, value } | StmtKind::Update { arr, index, value, .. } => {
+        StmtKind::Store { arr, index, value }
+        | StmtKind::Update {
+            arr, index, value, ..
+        } => {
             array(global, *arr)?;
             index.iter().try_for_each(ex)?;
             ex(value)

@@ -57,32 +57,76 @@ fn kernel(read: ReadMode, shift: i64) -> Kernel {
     let f32t = Ty::Scalar(Scalar::F32);
     let pos = Expr::new(ExprKind::Special(Special::Pos), Ty::I32);
     let idx = Expr::new(
-        ExprKind::Binary(BinOp::Add, Box::new(pos.clone()), Box::new(Expr::int(shift))),
+        ExprKind::Binary(
+            BinOp::Add,
+            Box::new(pos.clone()),
+            Box::new(Expr::int(shift)),
+        ),
         Ty::I32,
     );
-    let load = |i: Expr| Expr::new(ExprKind::Load { arr: 0, index: vec![i] }, f32t);
+    let load = |i: Expr| {
+        Expr::new(
+            ExprKind::Load {
+                arr: 0,
+                index: vec![i],
+            },
+            f32t,
+        )
+    };
     let c = |v: f64| Expr::new(ExprKind::Const(Const::Float(v)), f32t);
     let twice = Expr::new(
         ExprKind::Binary(BinOp::Mul, Box::new(load(idx)), Box::new(c(2.0))),
         f32t,
     );
-    let value = Expr::new(ExprKind::Binary(BinOp::Add, Box::new(twice), Box::new(c(1.0))), f32t);
+    let value = Expr::new(
+        ExprKind::Binary(BinOp::Add, Box::new(twice), Box::new(c(1.0))),
+        f32t,
+    );
     Kernel {
         name: "k".into(),
         rank: 1,
         params: vec![
-            Param { name: "x".into(), bind: Bind::Array(0) },
-            Param { name: "y".into(), bind: Bind::Array(1) },
+            Param {
+                name: "x".into(),
+                bind: Bind::Array(0),
+            },
+            Param {
+                name: "y".into(),
+                bind: Bind::Array(1),
+            },
         ],
-        outputs: vec![Output { name: "s".into(), ty: Scalar::F32, op: AtomicOp::Add }],
+        outputs: vec![Output {
+            name: "s".into(),
+            ty: Scalar::F32,
+            op: AtomicOp::Add,
+        }],
         vars: vec![],
         arrays: vec![
-            ArrayDecl { name: "x".into(), ty: arr_ty(read, WriteMode::Skip) },
-            ArrayDecl { name: "y".into(), ty: arr_ty(ReadMode::Zero, WriteMode::Skip) },
+            ArrayDecl {
+                name: "x".into(),
+                ty: arr_ty(read, WriteMode::Skip),
+            },
+            ArrayDecl {
+                name: "y".into(),
+                ty: arr_ty(ReadMode::Zero, WriteMode::Skip),
+            },
         ],
         body: vec![
-            stmt(StmtKind::Store { arr: 1, index: vec![pos.clone()], value }, 3),
-            stmt(StmtKind::Accumulate { output: 0, value: load(pos) }, 4),
+            stmt(
+                StmtKind::Store {
+                    arr: 1,
+                    index: vec![pos.clone()],
+                    value,
+                },
+                3,
+            ),
+            stmt(
+                StmtKind::Accumulate {
+                    output: 0,
+                    value: load(pos),
+                },
+                4,
+            ),
         ],
         facts: Default::default(),
     }
@@ -136,7 +180,13 @@ fn a_kernel_runs_with_its_output_folded_in_order() {
     let (y, s, err) = launch(&kernel(ReadMode::Zero, 1), &mut x, 10);
     assert_eq!(err.code, 0);
     let want: Vec<f32> = (0..10)
-        .map(|i| if i + 1 < 10 { (i + 1) as f32 * 0.5 * 2.0 + 1.0 } else { 1.0 })
+        .map(|i| {
+            if i + 1 < 10 {
+                (i + 1) as f32 * 0.5 * 2.0 + 1.0
+            } else {
+                1.0
+            }
+        })
         .collect();
     assert_eq!(y, want);
     assert_eq!(s, x.iter().sum::<f32>());

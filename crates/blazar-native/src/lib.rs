@@ -92,7 +92,11 @@ pub fn try_launch(
     opts: &ExecOptions,
     strict: bool,
 ) -> Option<Result<Vec<KValue>, KernelError>> {
-    let tier = if strict { CpuTier::Native } else { CpuTier::Auto };
+    let tier = if strict {
+        CpuTier::Native
+    } else {
+        CpuTier::Auto
+    };
     try_launch_on(tier, k, plan, args, arrays, opts)
 }
 

@@ -59,6 +59,47 @@ pub(crate) fn run_on(
     (out, kernels)
 }
 
+/// How many of `kernels` the JIT takes; each one it takes must compile.
+fn jitted(kernels: &[blazar_kir::Kernel]) -> usize {
+    let mut n = 0;
+    for k in kernels {
+        if let (None, Ok(plan)) = (crate::jit_unsupported(k), blazar_codegen_c::cpp::plan(k)) {
+            if let Err(e) = blazar_jit::compile(k, &plan.param_offsets) {
+                panic!("kernel {} fails to compile on the JIT: {e}", k.name);
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn the_jit_takes_element_wise_kernels_and_reductions() {
+    let src = "
+function [s : scalar] = __kernel__ k(x : vec, y : vec'circular, n : int, pos : int)
+    t = x[pos] * 2 + y[pos + 1] ^ 2
+    if mod(pos, 3) == 0
+        t = sqrt(abs(t)) - exp(-t)
+    end
+    for j = 0..n
+        t += j
+    end
+    y[pos] = t
+    s += max(t, 0.0)
+end
+x = (0..999) * 0.25
+y = cos(x)
+s = parallel_do(1000, x, y, 4, k)
+print s
+print sum(y)
+";
+    let (want, kernels) = run_on(src, CpuTier::Interp, 1, false);
+    assert_eq!(jitted(&kernels), kernels.len());
+    for threads in [1, 2] {
+        assert_eq!(run_on(src, CpuTier::Jit, threads, false).0, want);
+    }
+}
+
 fn have_compiler() -> bool {
     match crate::available() {
         Ok(()) => true,
@@ -77,7 +118,9 @@ pub(crate) fn same(src: &str) -> String {
 
 fn same_in(src: &str, double: bool) -> String {
     let (want, kernels) = run_on(src, CpuTier::Interp, 1, double);
-    // The JIT tier needs no compiler: it runs what it takes, the interpreter the rest.
+    // The JIT tier needs no compiler: it runs what it takes, the interpreter the rest;
+    // what it takes, Cranelift compiles.
+    jitted(&kernels);
     for threads in [1, 2] {
         let (got, _) = run_on(src, CpuTier::Jit, threads, double);
         assert_eq!(got, want, "JIT on {threads} thread(s)\n{src}");
