@@ -75,7 +75,7 @@ impl Gen<'_, '_> {
     }
 
     /// An int value of type `s` as i64 (sign- or zero-extended).
-    pub fn to_i64(&mut self, v: Value, s: Scalar) -> Result<Value, String> {
+    pub fn widen(&mut self, v: Value, s: Scalar) -> Result<Value, String> {
         if !s.is_int() {
             return Err(format!("an index of type {}", s.name()));
         }
@@ -218,7 +218,7 @@ impl Gen<'_, '_> {
                     }
                 } else {
                     let ix = self.scalar(i)?;
-                    let ix = self.to_i64(ix, i.ty.elem())?;
+                    let ix = self.widen(ix, i.ty.elem())?;
                     let mut acc = self.zero(sv);
                     for (k, x) in xs.into_iter().enumerate() {
                         let hit = self.b.ins().icmp_imm(IntCC::Equal, ix, k as i64);
@@ -449,7 +449,7 @@ impl Gen<'_, '_> {
             Shl | Shr => {
                 // The count as i64 (its own signedness); negative counts shift the
                 // other way; every bit shifted out gives 0 (`shr` of a negative: -1).
-                let n = self.to_i64(y, s)?;
+                let n = self.widen(y, s)?;
                 let bits = t.bits() as i64;
                 let neg = self.b.ins().icmp_imm(IntCC::SignedLessThan, n, 0);
                 let nn = self.b.ins().ineg(n);

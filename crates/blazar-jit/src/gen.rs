@@ -149,7 +149,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             }
             StmtKind::SetLane { var, lane, value } => {
                 let l = self.scalar(lane)?;
-                let l = self.to_i64(l, lane.ty.elem())?;
+                let l = self.widen(l, lane.ty.elem())?;
                 let x = self.scalar(value)?;
                 let vs = self.vars.get(*var as usize).cloned().unwrap_or_default();
                 for (k, v) in vs.into_iter().enumerate() {

@@ -24,7 +24,7 @@ impl Gen<'_, '_> {
         for e in index {
             let s = e.ty.elem();
             for v in self.expr(e)? {
-                out.push(self.to_i64(v, s)?);
+                out.push(self.widen(v, s)?);
             }
         }
         if out.is_empty() || out.len() > 8 {
