@@ -19,6 +19,7 @@ mod named;
 mod named_overload;
 pub mod parallel;
 mod scope;
+pub mod serial;
 pub mod types;
 pub mod visit;
 
@@ -28,5 +29,6 @@ pub use hir::*;
 /// The local type inference of expressions (hover in the language server).
 pub use infer::expr_type;
 pub use lower::{lower_program, lower_program_hinted, lower_program_with};
+pub use serial::{SerialHead, SerialLoop};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use types::{IntKind, Ty};

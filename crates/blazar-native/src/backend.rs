@@ -52,6 +52,10 @@ impl Backend for CpuBackend {
         })
     }
 
+    fn compiled_ready(&mut self, k: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+        self.tier != CpuTier::Interp && crate::compiled_ready(k, plan)
+    }
+
     fn grid_stride_reductions(&self) -> bool {
         false
     }

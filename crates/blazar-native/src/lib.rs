@@ -100,6 +100,18 @@ pub fn try_launch(
     launch::run(&prepared.1, k, &prepared.0, plan, args, arrays, opts)
 }
 
+/// Whether kernel `k` has native code for `plan` now; queues its compile in the
+/// background when it has not been asked for yet ([`blazar_launch::Backend::compiled_ready`]).
+pub fn compiled_ready(k: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+    if available().is_err() {
+        return false;
+    }
+    matches!(
+        prepared(k, launch::last_extent(plan, k.rank as usize), false),
+        Prepared::Ready(..)
+    )
+}
+
 /// Says once per process (on stderr, unless `BLAZAR_QUIET` is set) that the default
 /// tier runs a kernel on the interpreter because its native code could not be built,
 /// as `blazar run` says when there is no compiler at all.

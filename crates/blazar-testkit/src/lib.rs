@@ -49,7 +49,9 @@ use std::path::{Path, PathBuf};
 /// The backends a program can run on. `nvrtc` is the CPU executor with every kernel
 /// specialisation also compiled by NVRTC (`blazar run --check-cuda`) and every
 /// whole-array expression fused into a kernel: code generation checked without a GPU.
-pub const ALL_BACKENDS: &[&str] = &["cpu", "nvrtc", "cuda"];
+/// `host` is the CPU with the compiled host tier forced on (`--host-tier compiled`):
+/// every host loop it accepts runs as a serial kernel from its first iteration.
+pub const ALL_BACKENDS: &[&str] = &["cpu", "host", "nvrtc", "cuda"];
 
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
@@ -68,6 +70,16 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
             "--fuse-min",
             "0",
         ],
+        // Serial host loops as kernels on the SIMT interpreter (the oracle of kernel
+        // semantics), checked against the host interpreter's expectations.
+        "host" => vec![
+            "--device",
+            "cpu",
+            "--cpu-tier",
+            "interp",
+            "--host-tier",
+            "compiled",
+        ],
         b => vec!["--device", b],
     }
 }
@@ -76,7 +88,7 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
 /// (`backends {}`, `tolerance {}`): `nvrtc` runs on the CPU.
 pub fn results_of(backend: &str) -> &str {
     match backend {
-        "nvrtc" => "cpu",
+        "nvrtc" | "host" => "cpu",
         b => b,
     }
 }
