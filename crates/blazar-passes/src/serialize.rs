@@ -20,6 +20,11 @@ use blazar_hir::{
 };
 use std::collections::HashMap;
 
+thread_local! {
+    /// The functions whose bodies are being checked (a recursive call stops there).
+    static CHECKING: std::cell::RefCell<Vec<FnId>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Why a loop stays on the interpreter: where, and in words.
 type Refusal = (Span, String);
 
@@ -74,7 +79,7 @@ fn scan(
         let mut descend = !matches!(s.kind, StmtKind::Parallel(_));
         if matches!(s.kind, StmtKind::ForRange { .. } | StmtKind::While { .. }) {
             let body = hir::visit::blocks(s)[0];
-            match eligible(body, 0, prog, names) {
+            match eligible(body, 0, prog, names, false) {
                 Ok(()) => {
                     notes.push((s.span, true, String::new()));
                     found.push((fid, path.clone()));
@@ -97,7 +102,13 @@ fn scan(
 
 /// Checks that kernel code can express every statement of `body`, `depth` loops inside
 /// the outlined loop.
-fn eligible(body: &[Stmt], depth: u32, prog: &Program, names: &Names) -> Result<(), Refusal> {
+fn eligible(
+    body: &[Stmt],
+    depth: u32,
+    prog: &Program,
+    names: &Names,
+    func: bool,
+) -> Result<(), Refusal> {
     for s in body {
         let no = |m: &str| Err((s.span, m.to_string()));
         match &s.kind {
@@ -116,14 +127,16 @@ fn eligible(body: &[Stmt], depth: u32, prog: &Program, names: &Names) -> Result<
             StmtKind::MultiAssign { .. } => return no("a multiple assignment"),
             StmtKind::Declare { .. } => return no("a declaration"),
             StmtKind::ForEach { .. } => return no("a loop over the elements of a value"),
-            StmtKind::Break(n) | StmtKind::Continue(n) if *n > depth => {
+            StmtKind::Break(n) | StmtKind::Continue(n) if *n > depth || (func && *n >= depth) => {
                 return no("`break` or `continue` leaves an enclosing loop")
             }
-            StmtKind::Return => return no("`return` leaves the function from inside the loop"),
+            StmtKind::Return if !func => {
+                return no("`return` leaves the function from inside the loop")
+            }
             StmtKind::Match { .. } => return no("a `match`"),
             StmtKind::Print(_) => return no("it prints"),
             StmtKind::Parallel(p) if small(p) => {
-                return eligible(std::slice::from_ref(&*p.serial), depth, prog, names)
+                return eligible(std::slice::from_ref(&*p.serial), depth, prog, names, func)
             }
             StmtKind::Parallel(_) => return no("it holds a loop run as a parallel kernel"),
             StmtKind::Serial(_) => return no("it holds a serial loop"),
@@ -138,7 +151,7 @@ fn eligible(body: &[Stmt], depth: u32, prog: &Program, names: &Names) -> Result<
             _ => 0,
         };
         for b in hir::visit::blocks(s) {
-            eligible(b, depth + inner, prog, names)?;
+            eligible(b, depth + inner, prog, names, func)?;
         }
     }
     Ok(())
@@ -185,6 +198,28 @@ fn expr_ok(x: &Expr, prog: &Program, names: &Names) -> Result<(), Refusal> {
                         "it calls `{}`, which has several definitions or is a kernel",
                         group.name
                     ));
+                }
+                let f = &prog.functions[group.members[0] as usize];
+                // Kernel code has one access mode per array: a mode written on a
+                // parameter would not apply there as it does on the host.
+                if f.params.iter().any(|p| p.ty.as_ref().is_some_and(|a| a.mode.is_some())) {
+                    return no(format!(
+                        "it calls `{}`, whose parameters declare access modes",
+                        group.name
+                    ));
+                }
+                if f.result.is_some() || !f.capture_slots.is_empty() {
+                    return no(format!("it calls `{}`, a lambda or closure", group.name));
+                }
+                // What the function does must have a kernel form too (each function
+                // is looked at once per call site; recursion is refused when lowering).
+                if !CHECKING.with(|c| c.borrow().contains(&group.members[0])) {
+                    CHECKING.with(|c| c.borrow_mut().push(group.members[0]));
+                    let r = eligible(&f.body, 0, prog, names, true);
+                    CHECKING.with(|c| c.borrow_mut().pop());
+                    if let Err((_, why)) = r {
+                        return no(format!("it calls `{}`, where {why}", group.name));
+                    }
                 }
             }
             _ => return no("it calls a function value or an intrinsic".into()),
