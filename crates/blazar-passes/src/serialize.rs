@@ -112,7 +112,12 @@ fn eligible(
     for s in body {
         let no = |m: &str| Err((s.span, m.to_string()));
         match &s.kind {
-            StmtKind::Expr(_) => return no("an expression statement (a call for its effect)"),
+            StmtKind::Expr(x) => {
+                let user_call = matches!(&x.kind, ExprKind::Call { callee: Callee::Group(_), .. });
+                if !user_call {
+                    return no("an expression statement that is not a call of a function");
+                }
+            }
             StmtKind::Assign { target, ty, .. } => {
                 if target.path.iter().any(|a| matches!(a, Access::Field(_))) {
                     return no("it sets a field of an object");
@@ -124,7 +129,12 @@ fn eligible(
                     return no("an assignment with a declared type");
                 }
             }
-            StmtKind::MultiAssign { .. } => return no("a multiple assignment"),
+            StmtKind::MultiAssign { targets, value } => {
+                let user_call = matches!(&value.kind, ExprKind::Call { callee: Callee::Group(_), .. });
+                if !user_call || targets.iter().any(|t| !t.path.is_empty()) {
+                    return no("a multiple assignment of other than a function's results");
+                }
+            }
             StmtKind::Declare { .. } => return no("a declaration"),
             StmtKind::ForEach { .. } => return no("a loop over the elements of a value"),
             StmtKind::Break(n) | StmtKind::Continue(n) if *n > depth || (func && *n >= depth) => {
@@ -297,6 +307,13 @@ fn assigned(body: &[Stmt], out: &mut Vec<Var>) {
                 }
             }
             StmtKind::ForRange { var, .. } if !out.contains(var) => out.push(*var),
+            StmtKind::MultiAssign { targets, .. } => {
+                for t in targets {
+                    if !out.contains(&t.var) {
+                        out.push(t.var)
+                    }
+                }
+            }
             _ => {}
         }
         for b in hir::visit::blocks(s) {
@@ -336,6 +353,20 @@ fn temps(body: &[Stmt]) -> Vec<Var> {
             });
             if !jumped && target.path.is_empty() && !seen.contains(&v) && !reads.contains(&v) {
                 out.push(v);
+            }
+        }
+        if let StmtKind::MultiAssign { targets, value } = &s.kind {
+            let mut reads = Vec::new();
+            hir::visit::each_expr(value, &mut |x| {
+                if let ExprKind::Var(y) = x.kind {
+                    reads.push(y)
+                }
+            });
+            for t in targets {
+                let v = t.var;
+                if !jumped && !seen.contains(&v) && !reads.contains(&v) {
+                    out.push(v);
+                }
             }
         }
         jumped |= has_jump(s);
