@@ -29,6 +29,6 @@ pub use hir::*;
 /// The local type inference of expressions (hover in the language server).
 pub use infer::expr_type;
 pub use lower::{lower_program, lower_program_hinted, lower_program_with};
-pub use serial::{SerialHead, SerialLoop};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
+pub use serial::{SerialHead, SerialLoop};
 pub use types::{IntKind, Ty};

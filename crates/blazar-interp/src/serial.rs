@@ -90,8 +90,7 @@ impl<'p> Interp<'p> {
                 let mut ready = None;
                 let mut why = None;
                 while k < r.count {
-                    if forced || (k as u64 % CHECK_EVERY == 0 && started.elapsed() > SWITCH_AFTER)
-                    {
+                    if forced || (k as u64 % CHECK_EVERY == 0 && started.elapsed() > SWITCH_AFTER) {
                         match self.serial_ready(p, frame, forced) {
                             Ok(Some(x)) => {
                                 ready = Some(x);
@@ -416,17 +415,9 @@ impl<'p> Interp<'p> {
             }
             let t0 = Instant::now();
             let sources = self.sources;
-            let fail = |e: KernelError| {
-                serial_error(sources, e, &p.serial)
-            };
-            let outs = self.run_kernel_mapped(
-                &ready.kernel,
-                &serial_plan(),
-                flat,
-                "loop",
-                span,
-                &fail,
-            )?;
+            let fail = |e: KernelError| serial_error(sources, e, &p.serial);
+            let outs =
+                self.run_kernel_mapped(&ready.kernel, &serial_plan(), flat, "loop", span, &fail)?;
             let elapsed = t0.elapsed();
             let int = |v: &KValue| match v {
                 KValue::Int(i) => *i,

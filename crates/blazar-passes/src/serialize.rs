@@ -37,7 +37,16 @@ pub fn serialize(prog: &mut Program, names: &Names, reports: &mut Vec<LoopReport
         if f.kind != FnKind::Host {
             continue;
         }
-        scan(prog, fid, &f.body, &mut vec![], 0, names, &mut found, &mut notes);
+        scan(
+            prog,
+            fid,
+            &f.body,
+            &mut vec![],
+            0,
+            names,
+            &mut found,
+            &mut notes,
+        );
     }
     for (fid, path) in found {
         let lp = stmt_at(&prog.functions[fid as usize].body, &path).clone();
@@ -113,7 +122,13 @@ fn eligible(
         let no = |m: &str| Err((s.span, m.to_string()));
         match &s.kind {
             StmtKind::Expr(x) => {
-                let user_call = matches!(&x.kind, ExprKind::Call { callee: Callee::Group(_), .. });
+                let user_call = matches!(
+                    &x.kind,
+                    ExprKind::Call {
+                        callee: Callee::Group(_),
+                        ..
+                    }
+                );
                 if !user_call {
                     return no("an expression statement that is not a call of a function");
                 }
@@ -130,7 +145,13 @@ fn eligible(
                 }
             }
             StmtKind::MultiAssign { targets, value } => {
-                let user_call = matches!(&value.kind, ExprKind::Call { callee: Callee::Group(_), .. });
+                let user_call = matches!(
+                    &value.kind,
+                    ExprKind::Call {
+                        callee: Callee::Group(_),
+                        ..
+                    }
+                );
                 if !user_call || targets.iter().any(|t| !t.path.is_empty()) {
                     return no("a multiple assignment of other than a function's results");
                 }
@@ -212,7 +233,10 @@ fn expr_ok(x: &Expr, prog: &Program, names: &Names) -> Result<(), Refusal> {
                 let f = &prog.functions[group.members[0] as usize];
                 // Kernel code has one access mode per array: a mode written on a
                 // parameter would not apply there as it does on the host.
-                if f.params.iter().any(|p| p.ty.as_ref().is_some_and(|a| a.mode.is_some())) {
+                if f.params
+                    .iter()
+                    .any(|p| p.ty.as_ref().is_some_and(|a| a.mode.is_some()))
+                {
                     return no(format!(
                         "it calls `{}`, whose parameters declare access modes",
                         group.name
@@ -355,6 +379,32 @@ fn temps(body: &[Stmt]) -> Vec<Var> {
                 out.push(v);
             }
         }
+        // A nested `for` over a literal range that is not empty sets its variable.
+        if let StmtKind::ForRange {
+            var,
+            start,
+            step: None,
+            end,
+            ..
+        } = &s.kind
+        {
+            let lit = |x: &Expr| match x.kind {
+                ExprKind::Int(v) => Some(v),
+                _ => None,
+            };
+            if let (Some(a), Some(b)) = (lit(start), lit(end)) {
+                if !jumped && a <= b && !seen.contains(var) {
+                    out.push(*var);
+                    // Its first iteration runs: what that sets first is set too.
+                    let body = hir::visit::blocks(s)[0];
+                    for v in temps(body) {
+                        if !seen.contains(&v) && !out.contains(&v) {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
         if let StmtKind::MultiAssign { targets, value } = &s.kind {
             let mut reads = Vec::new();
             hir::visit::each_expr(value, &mut |x| {
@@ -477,7 +527,11 @@ fn outline(prog: &mut Program, fid: FnId, lp: &Stmt, names: &Names) -> SerialLoo
     params.push(param(budget, "budget"));
     let is_for = matches!(head, SerialHead::For { .. });
     let (next, step, last) = if is_for {
-        let (a, b, c) = (slot("next".into()), slot("step".into()), slot("last".into()));
+        let (a, b, c) = (
+            slot("next".into()),
+            slot("step".into()),
+            slot("last".into()),
+        );
         params.push(param(a, "next"));
         params.push(param(b, "step"));
         params.push(param(c, "last"));
