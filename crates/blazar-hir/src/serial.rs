@@ -35,6 +35,7 @@ pub struct SerialLoop {
 
 /// The header of a serial loop.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum SerialHead {
     /// `for var = start..step..end`: the range is evaluated once by the host.
     For {

@@ -90,7 +90,10 @@ impl<'p> Interp<'p> {
                 let mut ready = None;
                 let mut why = None;
                 while k < r.count {
-                    if forced || (k as u64 % CHECK_EVERY == 0 && started.elapsed() > SWITCH_AFTER) {
+                    if forced
+                        || ((k as u64).is_multiple_of(CHECK_EVERY)
+                            && started.elapsed() > SWITCH_AFTER)
+                    {
                         match self.serial_ready(p, frame, forced) {
                             Ok(Some(x)) => {
                                 ready = Some(x);
@@ -144,7 +147,8 @@ impl<'p> Interp<'p> {
                 let mut ready = None;
                 loop {
                     if why.is_none()
-                        && (forced || (k % CHECK_EVERY == 0 && started.elapsed() > SWITCH_AFTER))
+                        && (forced
+                            || (k.is_multiple_of(CHECK_EVERY) && started.elapsed() > SWITCH_AFTER))
                     {
                         match self.serial_ready(p, frame, forced) {
                             Ok(Some(x)) => {

@@ -325,10 +325,10 @@ fn vars_of(s: &Stmt, out: &mut Vec<Var>) {
 fn assigned(body: &[Stmt], out: &mut Vec<Var>) {
     for s in body {
         match &s.kind {
-            StmtKind::Assign { target, .. } if target.path.is_empty() => {
-                if !out.contains(&target.var) {
-                    out.push(target.var)
-                }
+            StmtKind::Assign { target, .. }
+                if target.path.is_empty() && !out.contains(&target.var) =>
+            {
+                out.push(target.var)
             }
             StmtKind::ForRange { var, .. } if !out.contains(var) => out.push(*var),
             StmtKind::MultiAssign { targets, .. } => {
