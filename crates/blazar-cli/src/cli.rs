@@ -104,6 +104,11 @@ pub struct RunArgs {
     /// background). Kernels a tier does not support run on the interpreter.
     #[arg(long, value_enum, default_value_t = CpuTierArg::Auto)]
     cpu_tier: CpuTierArg,
+    /// How host loops that can run as serial kernels run: `auto` (on the interpreter,
+    /// then as a compiled kernel once one is ready), `interp` (always the interpreter)
+    /// or `compiled` (the kernel from the first iteration, on any backend).
+    #[arg(long, value_enum, default_value_t = HostTierArg::Auto)]
+    host_tier: HostTierArg,
     /// Bit-identical results on both CPU tiers: native kernels are compiled without
     /// the vector math library (the same scalar `exp`, `sin`, ... as the interpreter),
     /// and CUDA kernels without multiply-add contraction (CUDA's math functions keep
@@ -179,6 +184,13 @@ pub enum EmitWhat {
     Loops,
     /// The AIR regions that whole-array expressions formed (fused kernels).
     Air,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HostTierArg {
+    Auto,
+    Interp,
+    Compiled,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -513,6 +525,11 @@ fn run(args: &RunArgs) -> ExitCode {
         profile: args.profile,
         interrupt: Some(interrupt.clone()),
         fuse_min: args.fuse_min.or_else(env_fuse_min),
+        host_tier: match args.host_tier {
+            HostTierArg::Auto => blazar_interp::HostTier::Auto,
+            HostTierArg::Interp => blazar_interp::HostTier::Interp,
+            HostTierArg::Compiled => blazar_interp::HostTier::Compiled,
+        },
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);

@@ -3,7 +3,9 @@
 //! (2 threads) and, where libnvrtc is found, with every kernel also compiled by NVRTC;
 //! each program also runs its kernel's body as a host function and inlined in a host
 //! loop (which may become a kernel). The interpreter also runs each program with fusion
-//! off and with every array expression fused (`--fuse-min off` and `0`). Every tier and
+//! off and with every array expression fused (`--fuse-min off` and `0`), and with the
+//! compiled host tier forced on (serial host loops as kernels, against the host
+//! interpreter, which every other run uses: `--host-tier interp`). Every tier and
 //! setting must print the same (errors included), and the host and the loop the same as
 //! the kernel.
 //!
@@ -55,6 +57,9 @@ enum Tier {
     Unfused,
     /// The interpreter with every array expression fused (`--fuse-min 0`).
     FuseAll,
+    /// The compiled host tier forced on (`--host-tier compiled`): every host loop it
+    /// accepts runs as a serial kernel (on the SIMT interpreter).
+    HostCompiled,
 }
 
 /// What a run printed, then its error (if any); `Err` for a panic.
@@ -71,7 +76,7 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         "fuzz".into(),
     );
     let backend = match tier {
-        Tier::Interp | Tier::Unfused | Tier::FuseAll => {
+        Tier::Interp | Tier::Unfused | Tier::FuseAll | Tier::HostCompiled => {
             BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))
         }
         Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
@@ -89,6 +94,11 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
             Tier::Unfused => Some(usize::MAX),
             Tier::FuseAll => Some(0),
             _ => None,
+        },
+        host_tier: if tier == Tier::HostCompiled {
+            blazar_interp::HostTier::Compiled
+        } else {
+            blazar_interp::HostTier::Interp
         },
         ..Options::default()
     };
@@ -223,7 +233,7 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
                 }
             }
         }
-        let mut others = vec![Tier::Unfused, Tier::FuseAll, Tier::Jit];
+        let mut others = vec![Tier::Unfused, Tier::FuseAll, Tier::Jit, Tier::HostCompiled];
         if native {
             others.push(Tier::Native);
         }

@@ -176,6 +176,7 @@ impl Checker<'_> {
             | StmtKind::Continue(_)
             | StmtKind::Return
             | StmtKind::Parallel(_)
+            | StmtKind::Serial(_)
             | StmtKind::Rewritten(_)
             | StmtKind::Attribute { .. } => {}
         }

@@ -188,6 +188,8 @@ pub enum StmtKind {
     Print(Vec<Expr>),
     /// A `for` nest the loop parallelizer runs as a kernel (it is added after checking).
     Parallel(Box<crate::parallel::ParallelLoop>),
+    /// A loop the serial-loop outliner runs as a one-thread kernel (added after checking).
+    Serial(Box<crate::serial::SerialLoop>),
     /// A statement a `reduction` rule rewrote, guarded by run-time checks.
     Rewritten(Box<Rewritten>),
     /// Attributes and pragmas: kept for transforms, no effect when run.

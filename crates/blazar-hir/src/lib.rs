@@ -19,6 +19,7 @@ mod named;
 mod named_overload;
 pub mod parallel;
 mod scope;
+pub mod serial;
 pub mod types;
 pub mod visit;
 
@@ -29,4 +30,5 @@ pub use hir::*;
 pub use infer::expr_type;
 pub use lower::{lower_program, lower_program_hinted, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
+pub use serial::{SerialHead, SerialLoop};
 pub use types::{IntKind, Ty};

@@ -87,6 +87,7 @@ pub fn own_exprs(s: &Stmt) -> Vec<&Expr> {
         | StmtKind::Continue(_)
         | StmtKind::Return
         | StmtKind::Parallel(_)
+        | StmtKind::Serial(_)
         | StmtKind::Rewritten(_)
         | StmtKind::Attribute { .. } => {}
     }
@@ -107,6 +108,7 @@ pub fn blocks(s: &Stmt) -> Vec<&[Stmt]> {
         | StmtKind::Repeat { body, .. } => vec![body],
         StmtKind::Match { arms, .. } => arms.iter().map(|(_, b)| b.as_slice()).collect(),
         StmtKind::Parallel(p) => vec![std::slice::from_ref(&*p.serial)],
+        StmtKind::Serial(p) => vec![std::slice::from_ref(&*p.serial)],
         StmtKind::Rewritten(r) => vec![
             std::slice::from_ref(&r.replaced),
             std::slice::from_ref(&r.original),
@@ -129,6 +131,7 @@ pub fn blocks_mut(s: &mut Stmt) -> Vec<&mut [Stmt]> {
         | StmtKind::Repeat { body, .. } => vec![body],
         StmtKind::Match { arms, .. } => arms.iter_mut().map(|(_, b)| b.as_mut_slice()).collect(),
         StmtKind::Parallel(p) => vec![std::slice::from_mut(&mut *p.serial)],
+        StmtKind::Serial(p) => vec![std::slice::from_mut(&mut *p.serial)],
         StmtKind::Rewritten(r) => {
             let r = &mut **r;
             vec![
@@ -251,6 +254,7 @@ pub fn rename_stmt(s: &mut Stmt, f: &mut dyn FnMut(Var) -> Var) {
             rename_stmt(&mut r.original, f);
         }
         StmtKind::Parallel(_)
+        | StmtKind::Serial(_)
         | StmtKind::Break(_)
         | StmtKind::Continue(_)
         | StmtKind::Return

@@ -93,6 +93,7 @@ impl<'p> Interp<'p> {
             }
             StmtKind::Declare { .. } | StmtKind::Attribute { .. } => {}
             StmtKind::Parallel(p) => return self.exec_parallel(p, frame),
+            StmtKind::Serial(p) => return self.exec_serial(p, frame),
             StmtKind::Rewritten(r) => {
                 let mut holds = true;
                 for (e, t) in &r.checks {

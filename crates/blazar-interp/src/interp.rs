@@ -29,6 +29,8 @@ pub struct Options {
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Called before every host statement (the debugger).
     pub host_hook: Option<crate::hook::HostHookRef>,
+    /// Which tier runs the host loops that can run as serial kernels (`--host-tier`).
+    pub host_tier: crate::serial::HostTier,
 }
 
 pub struct Interp<'p> {
@@ -58,6 +60,8 @@ pub struct Interp<'p> {
     /// With a host hook: the calls under way, each with its caller's locals, so that
     /// a stop can show the call stack (`crate::hook::HostStop::frames`).
     pub(crate) calls: Vec<crate::hook::CallRec>,
+    /// See [`Options::host_tier`].
+    pub host_tier: crate::serial::HostTier,
 }
 
 /// The local variables of one function activation.
@@ -118,6 +122,7 @@ impl<'p> Interp<'p> {
             },
             host_hook: opts.host_hook.clone(),
             calls: Vec::new(),
+            host_tier: opts.host_tier,
         }
     }
 

@@ -22,6 +22,7 @@ mod load;
 mod loops;
 mod precheck;
 mod profile;
+mod serial;
 mod source;
 pub mod stdlib;
 mod typeof_;
@@ -33,6 +34,7 @@ pub use interp::{Frame, Interp, Options};
 pub use launch_values::kernel_line_span;
 pub use load::{check, load, lower_hinted, splice_imports_of, Loaded};
 pub use loops::LOOP_MIN;
+pub use serial::HostTier;
 
 use blazar_diagnostics::Diagnostic;
 use blazar_runtime::builtins::Ctx;

@@ -94,6 +94,7 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         };
         blazar_passes::apply_rules(&mut program);
         loops = blazar_passes::parallelize(&mut program, &names);
+        blazar_passes::serialize(&mut program, &names, &mut loops);
     }
     Loaded {
         sources,

@@ -11,7 +11,7 @@
 use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::Flat;
-use blazar_diagnostics::{SourceMap, Span};
+use blazar_diagnostics::SourceMap;
 use blazar_hir::{IndexForm, ParallelLoop, Var};
 use blazar_kir::Scalar;
 use blazar_launch::{KValue, KernelError, KernelErrorKind, LaunchPlan};
@@ -321,6 +321,7 @@ fn loop_error(sources: &SourceMap, e: KernelError, p: &ParallelLoop) -> Box<RunE
     let at = (e.line > 0)
         .then(|| stmt_on_line(sources, std::slice::from_ref(&*p.serial), e.line))
         .flatten()
+        .map(|s| s.span)
         .unwrap_or(loop_span);
     let what = match e.kind {
         KernelErrorKind::AssertFailed => "assertion failed".to_string(),
@@ -335,7 +336,11 @@ fn loop_error(sources: &SourceMap, e: KernelError, p: &ParallelLoop) -> Box<RunE
 }
 
 /// The innermost simple statement of `body` on source line `line`.
-fn stmt_on_line(sources: &SourceMap, body: &[blazar_hir::Stmt], line: u32) -> Option<Span> {
+pub(crate) fn stmt_on_line<'a>(
+    sources: &SourceMap,
+    body: &'a [blazar_hir::Stmt],
+    line: u32,
+) -> Option<&'a blazar_hir::Stmt> {
     for s in body {
         if let Some(x) = blazar_hir::visit::blocks(s)
             .into_iter()
@@ -344,7 +349,7 @@ fn stmt_on_line(sources: &SourceMap, body: &[blazar_hir::Stmt], line: u32) -> Op
             return Some(x);
         }
         if sources.line_of(s.span) as u32 == line {
-            return Some(s.span);
+            return Some(s);
         }
     }
     None

@@ -30,6 +30,9 @@ pub struct Profile {
     device: &'static str,
     kernels: BTreeMap<(u32, String), Row>,
     copies: BTreeMap<u32, Traffic>,
+    /// Per line of a loop the compiled host tier may run: iterations interpreted,
+    /// iterations compiled, and why it stayed on the interpreter.
+    loops: BTreeMap<u32, (u64, u64, Option<String>)>,
 }
 
 impl Profile {
@@ -38,6 +41,7 @@ impl Profile {
             device,
             kernels: BTreeMap::new(),
             copies: BTreeMap::new(),
+            loops: BTreeMap::new(),
         }
     }
 
@@ -50,6 +54,16 @@ impl Profile {
         row.compile += t.compile;
         if let Some(d) = t.device {
             *row.device.get_or_insert(Duration::ZERO) += d;
+        }
+    }
+
+    /// A run of the serial host loop at `line`: its iterations on each tier.
+    pub fn host_loop(&mut self, line: u32, interpreted: u64, compiled: u64, why: Option<&str>) {
+        let row = self.loops.entry(line).or_default();
+        row.0 += interpreted;
+        row.1 += compiled;
+        if let Some(w) = why {
+            row.2 = Some(w.to_string());
         }
     }
 
@@ -108,6 +122,21 @@ impl Profile {
             "",
             ms(compile)
         );
+        if !self.loops.is_empty() {
+            let _ = writeln!(out, "profile: host loops (tier: interpreter or compiled)");
+            let _ = writeln!(
+                out,
+                "{:>6}  {:>14} {:>14}  why interpreted",
+                "line", "interpreted", "compiled"
+            );
+            for (line, (i, c, why)) in &self.loops {
+                let _ = writeln!(
+                    out,
+                    "{line:>6}  {i:>14} {c:>14}  {}",
+                    why.as_deref().unwrap_or("-")
+                );
+            }
+        }
         let _ = writeln!(out, "profile: copies between host and device");
         if self.copies.is_empty() {
             let _ = writeln!(out, "  none");

@@ -74,6 +74,15 @@ pub trait Backend {
         true
     }
 
+    /// Whether launching `kernel` under `plan` now would run compiled machine code (not
+    /// an interpreter). Asking may start compiling it in the background. The host runs a
+    /// serial loop on its own interpreter until its kernel is compiled, then moves it to
+    /// the kernel (`blazar_interp`'s compiled host tier); the default, `false`, keeps
+    /// host loops on the host interpreter.
+    fn compiled_ready(&mut self, _kernel: &Rc<Kernel>, _plan: &LaunchPlan) -> bool {
+        false
+    }
+
     /// Waits for all queued work; reports a device error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
@@ -177,6 +186,10 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
 
     fn grid_stride_reductions(&self) -> bool {
         self.first.grid_stride_reductions()
+    }
+
+    fn compiled_ready(&mut self, kernel: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+        self.first.compiled_ready(kernel, plan) || self.then.compiled_ready(kernel, plan)
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {

@@ -118,6 +118,7 @@ fn each_block(s: &Stmt, mut f: impl FnMut(&[Stmt])) {
         StmtKind::Match { arms, .. } => arms.iter().for_each(|(_, b)| f(b)),
         // A loop the parallelizer made a kernel: as written.
         StmtKind::Parallel(p) => f(std::slice::from_ref(&p.serial)),
+        StmtKind::Serial(p) => f(std::slice::from_ref(&p.serial)),
         _ => {}
     }
 }

@@ -49,6 +49,17 @@ impl Backend for CpuBackend {
         })
     }
 
+    /// Native code now: the C++ library (whose compile this queues) or, where the tier
+    /// allows it, the JIT's, compiled here in a millisecond or two.
+    fn compiled_ready(&mut self, k: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+        match self.tier {
+            CpuTier::Interp => false,
+            CpuTier::Native => crate::compiled_ready(k, plan),
+            CpuTier::Jit => crate::jit::jitted(k).is_some(),
+            CpuTier::Auto => crate::compiled_ready(k, plan) || crate::jit::jitted(k).is_some(),
+        }
+    }
+
     fn grid_stride_reductions(&self) -> bool {
         false
     }

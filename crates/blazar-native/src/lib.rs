@@ -138,6 +138,18 @@ pub fn jit_unsupported(k: &Kernel) -> Option<String> {
     blazar_jit::unsupported(k)
 }
 
+/// Whether kernel `k` has native code for `plan` now; queues its compile in the
+/// background when it has not been asked for yet ([`blazar_launch::Backend::compiled_ready`]).
+pub fn compiled_ready(k: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+    if available().is_err() {
+        return false;
+    }
+    matches!(
+        prepared(k, launch::last_extent(plan, k.rank as usize), false),
+        Prepared::Ready(..)
+    )
+}
+
 /// Says once per process (on stderr, unless `BLAZAR_QUIET` is set) that the default
 /// tier runs a kernel on the interpreter because its native code could not be built,
 /// as `blazar run` says when there is no compiler at all.

@@ -28,12 +28,14 @@ mod lower_vec_alloc;
 mod outline;
 mod parallelize;
 mod region_value;
+mod serialize;
 pub mod sig;
 
 pub use apply_rules::apply_rules;
 pub use lower_math::int_scalar;
 pub use outline::Names;
 pub use parallelize::parallelize;
+pub use serialize::serialize;
 pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
 
 use blazar_diagnostics::Diagnostic;

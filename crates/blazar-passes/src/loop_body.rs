@@ -36,6 +36,7 @@ pub fn eligible(
             StmtKind::Match { .. } => return no("a `match`"),
             StmtKind::Print(_) => return no("it prints"),
             StmtKind::Parallel(_) => return no("a loop already parallel"),
+            StmtKind::Serial(_) => return no("a serial loop"),
             StmtKind::Rewritten(_) => {
                 return no("a `reduction` rule rewrites a statement only when its types allow")
             }

@@ -131,6 +131,7 @@ fn reads(s: &Stmt, v: Var) -> bool {
             hit |= target.var == v && (op.is_some() || !target.path.is_empty())
         }
         StmtKind::Parallel(p) => hit |= reads(&p.serial, v),
+        StmtKind::Serial(p) => hit |= reads(&p.serial, v),
         _ => {}
     }
     hit || hir::visit::blocks(s)

@@ -295,7 +295,7 @@ impl<'a> Lower<'a> {
             },
             H::Match { scrutinee, arms } => self.match_stmt(scrutinee, arms)?,
             H::Print(_) => return err(s.span, "kernel and device functions cannot print"),
-            H::Parallel(_) | H::Rewritten(_) => {
+            H::Parallel(_) | H::Serial(_) | H::Rewritten(_) => {
                 return err(s.span, "host code cannot be kernel code")
             }
         }

@@ -92,7 +92,7 @@ pub fn parallelize(prog: &mut Program, names: &Names) -> Vec<LoopReport> {
 }
 
 /// Names host variables of function `fid` (owned, so the program can change meanwhile).
-fn var_namer(prog: &Program, fid: FnId) -> impl Fn(Var) -> String {
+pub(crate) fn var_namer(prog: &Program, fid: FnId) -> impl Fn(Var) -> String {
     let locals = prog.functions[fid as usize].local_names.clone();
     let globals = prog.global_names.clone();
     move |v| match v {
@@ -113,7 +113,7 @@ fn new_host_var(p: &mut Program, fid: FnId, name: String) -> Var {
     }
 }
 
-fn stmt_at<'a>(body: &'a [Stmt], path: &[(usize, usize)]) -> &'a Stmt {
+pub(crate) fn stmt_at<'a>(body: &'a [Stmt], path: &[(usize, usize)]) -> &'a Stmt {
     let mut s = &body[path[0].1];
     for &(b, i) in &path[1..] {
         s = &hir::visit::blocks(s)[b][i];
@@ -121,7 +121,7 @@ fn stmt_at<'a>(body: &'a [Stmt], path: &[(usize, usize)]) -> &'a Stmt {
     s
 }
 
-fn stmt_at_mut<'a>(body: &'a mut [Stmt], path: &[(usize, usize)]) -> &'a mut Stmt {
+pub(crate) fn stmt_at_mut<'a>(body: &'a mut [Stmt], path: &[(usize, usize)]) -> &'a mut Stmt {
     let mut s = &mut body[path[0].1];
     for &(b, i) in &path[1..] {
         s = &mut hir::visit::blocks_mut(s)

@@ -50,7 +50,9 @@ use std::path::{Path, PathBuf};
 /// specialisation also compiled by NVRTC (`blazar run --check-cuda`) and every
 /// whole-array expression fused into a kernel: code generation checked without a GPU.
 /// `jit` is the CPU with kernels on the JIT tier (`--cpu-tier jit`, 2 threads).
-pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "nvrtc", "cuda"];
+/// `host` is the CPU with the compiled host tier forced on (`--host-tier compiled`):
+/// every host loop it accepts runs as a serial kernel from its first iteration.
+pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "host", "nvrtc", "cuda"];
 
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
@@ -71,6 +73,16 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
         ],
         // The JIT tier wherever it takes a kernel (the interpreter elsewhere).
         "jit" => vec!["--device", "cpu", "--cpu-tier", "jit"],
+        // Serial host loops as kernels on the SIMT interpreter (the oracle of kernel
+        // semantics), checked against the host interpreter's expectations.
+        "host" => vec![
+            "--device",
+            "cpu",
+            "--cpu-tier",
+            "interp",
+            "--host-tier",
+            "compiled",
+        ],
         b => vec!["--device", b],
     }
 }
@@ -80,6 +92,7 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
 pub fn results_of(backend: &str) -> &str {
     match backend {
         "nvrtc" | "jit" => "cpu",
+        "nvrtc" | "host" => "cpu",
         b => b,
     }
 }
