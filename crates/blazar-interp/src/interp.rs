@@ -58,7 +58,14 @@ pub struct Interp<'p> {
     /// With a host hook: the calls under way, each with its caller's locals, so that
     /// a stop can show the call stack (`crate::hook::HostStop::frames`).
     pub(crate) calls: Vec<crate::hook::CallRec>,
+    /// Emptied vectors kept for the next call (locals of frames; arguments and results),
+    /// so that a call of a user function allocates nothing on the heap.
+    pub(crate) spare_locals: Vec<Vec<Option<Value>>>,
+    pub(crate) spare_vals: Vec<Vec<Value>>,
 }
+
+/// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
+pub(crate) const SPARE: usize = 64;
 
 /// The local variables of one function activation.
 pub struct Frame {
@@ -118,6 +125,8 @@ impl<'p> Interp<'p> {
             },
             host_hook: opts.host_hook.clone(),
             calls: Vec::new(),
+            spare_locals: Vec::new(),
+            spare_vals: Vec::new(),
         }
     }
 
@@ -169,6 +178,24 @@ impl<'p> Interp<'p> {
         }
         self.steps_left -= n;
         Ok(())
+    }
+
+    /// An empty vector for arguments or results (a reused one when there is).
+    #[inline]
+    pub(crate) fn take_vals(&mut self, cap: usize) -> Vec<Value> {
+        match self.spare_vals.pop() {
+            Some(v) => v,
+            None => Vec::with_capacity(cap.max(2)),
+        }
+    }
+
+    /// Keeps a vector of arguments or results for reuse (its values are dropped).
+    #[inline]
+    pub(crate) fn give_vals(&mut self, mut v: Vec<Value>) {
+        if self.spare_vals.len() < SPARE && v.capacity() <= 16 {
+            v.clear();
+            self.spare_vals.push(v);
+        }
     }
 
     pub fn flush(&mut self) {

@@ -22,6 +22,7 @@ mod load;
 mod loops;
 mod precheck;
 mod profile;
+mod scalar;
 mod source;
 pub mod stdlib;
 mod typeof_;
