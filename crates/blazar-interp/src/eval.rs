@@ -80,9 +80,10 @@ impl<'p> Interp<'p> {
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
         match &e.kind {
             _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
-                match self.try_scalar(e, frame)? {
-                    Some(v) => Ok(v),
-                    None => self.eval_fused(e, frame),
+                if self.scalar_tree(e, frame) {
+                    self.eval_scalar(e, frame)
+                } else {
+                    self.eval_fused(e, frame)
                 }
             }
             ExprKind::Int(v) => Ok(Value::int(*v)),
