@@ -16,7 +16,8 @@
 //! of host code (`prog.q`) against NumPy or CuPy (`ref.py`), on either device;
 //! `--suite linalg` runs `benches/linalg/` (matrix decompositions) the same way, and
 //! `--suite stdlib` (`stdlib.rs`, `benches/stdlib/`) calls of the bundled standard
-//! library against SciPy's or CuPy's ndimage.
+//! library against SciPy's or CuPy's ndimage. `--suite host` (`host.rs`, `benches/host/`)
+//! times scalar host programs as whole processes against CPython and LuaJIT.
 
 mod arrays;
 mod arrays_report;
@@ -24,6 +25,7 @@ mod child;
 mod cpu;
 mod cuda;
 mod cuda_report;
+mod host;
 mod loops;
 mod report;
 mod stdlib;
@@ -42,8 +44,9 @@ pub struct BenchArgs {
     /// Which workloads: `kernels` (`benches/cpu` or `benches/cuda`, against C/OpenMP or
     /// CUDA C and CuPy), `arrays` (`benches/arrays`: whole-array statements against
     /// NumPy on the CPU, CuPy on the GPU), `loops`, `linalg` (`benches/linalg`: matrix
-    /// decompositions against `np.linalg`) or `stdlib` (`benches/stdlib`: imfilter,
-    /// immedfilt, imresize against SciPy / cupyx ndimage).
+    /// decompositions against `np.linalg`), `stdlib` (`benches/stdlib`: imfilter,
+    /// immedfilt, imresize against SciPy / cupyx ndimage) or `host` (`benches/host`:
+    /// scalar host code as whole processes against CPython and LuaJIT).
     #[arg(long, value_enum, default_value_t = Suite::Kernels)]
     pub suite: Suite,
     /// `--suite arrays`, `stdlib` and `loops`: images of N x N x 3 and matrix products
@@ -67,6 +70,13 @@ pub struct BenchArgs {
     /// Skip the references (the device copy bandwidth is still measured on `cuda`).
     #[arg(long)]
     pub no_reference: bool,
+    /// `--suite host`: runs of each program (the median and spread are reported).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub reps: usize,
+    /// `--suite host`: an argument passed to `blazar run` for the Quasar side
+    /// (repeatable), for example to select another execution tier of host code.
+    #[arg(long = "run-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub run_arg: Vec<String>,
     /// Seconds one program may run before it is stopped.
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     pub timeout: u64,
@@ -88,6 +98,9 @@ pub enum Suite {
     /// Standard-library calls (`prog.q`: `imfilter`, `immedfilt`, `imresize`) against
     /// SciPy's ndimage on the CPU, `cupyx.scipy.ndimage` on the GPU (`ref.py`).
     Stdlib,
+    /// Scalar host code (`NAME.q`: loops, calls, builtins, strings) as whole processes
+    /// against CPython (`NAME.py`) and LuaJIT (`NAME.lua`).
+    Host,
 }
 
 /// What both devices' runs need.
@@ -121,6 +134,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         (Suite::Loops, _) => "loops",
         (Suite::Linalg, _) => "linalg",
         (Suite::Stdlib, _) => "stdlib",
+        (Suite::Host, _) => "host",
         (Suite::Kernels, true) => "cuda",
         (Suite::Kernels, false) => "cpu",
     };
@@ -140,7 +154,12 @@ pub fn main(args: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let workloads = match list_workloads(&dir, entry, args.filter.as_deref()) {
+    let listed = if args.suite == Suite::Host {
+        host::list(&dir, args.filter.as_deref())
+    } else {
+        list_workloads(&dir, entry, args.filter.as_deref())
+    };
+    let workloads = match listed {
         Ok(w) if w.is_empty() => {
             eprintln!("blazar: error: no workload in {} matches", dir.display());
             return ExitCode::from(2);
@@ -185,7 +204,9 @@ pub fn main(args: BenchArgs) -> ExitCode {
         limit: Duration::from_secs(args.timeout.max(1)),
         say: &say,
     };
-    let outcome = if arrays {
+    let outcome = if args.suite == Suite::Host {
+        host::run(&setup, &setup.workloads)
+    } else if arrays {
         arrays::run(&setup)
     } else if args.suite == Suite::Loops {
         loops::run(&setup)

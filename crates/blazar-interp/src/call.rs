@@ -84,7 +84,11 @@ impl<'p> Interp<'p> {
                     .collect::<R<Vec<_>>>()?;
                 self.call_user(*func, caps, vals, nout, span)
             }
-            Callee::Builtin(b) => self.call_builtin_n(*b, &vals, nout, span),
+            Callee::Builtin(b) => {
+                let r = self.call_builtin_n(*b, &vals, nout, span);
+                self.give_vals(vals);
+                r
+            }
             Callee::Class(c) => self.construct_class(*c, vals, span).map(|v| vec![v]),
             Callee::Value(_) => {
                 let f = fval.expect("evaluated by eval_call");
@@ -95,7 +99,7 @@ impl<'p> Interp<'p> {
     }
 
     pub fn eval_args(&mut self, args: &'p [Expr], frame: &mut Frame) -> R<Vec<Value>> {
-        let mut out = Vec::with_capacity(args.len());
+        let mut out = self.take_vals(args.len());
         for a in args {
             out.push(self.eval(a, frame)?);
         }
@@ -213,7 +217,10 @@ impl<'p> Interp<'p> {
                 return f(&mut self.ctx, args, nout).at(span);
             }
         }
-        self.call_builtin(id, args, span).map(|v| vec![v])
+        let v = self.call_builtin(id, args, span)?;
+        let mut out = self.take_vals(1);
+        out.push(v);
+        Ok(out)
     }
 
     /// Offers a whole-array operation to the backend; `None` when the host runs it.
@@ -311,15 +318,16 @@ impl<'p> Interp<'p> {
             ));
         }
         self.step(span)?;
-        let mut frame = Frame {
-            locals: vec![None; f.n_locals as usize],
-            func: id,
-        };
+        // A frame and argument vector of an earlier call, emptied, when there is one.
+        let mut locals = self.spare_locals.pop().unwrap_or_default();
+        locals.resize(f.n_locals as usize, None);
+        let mut frame = Frame { locals, func: id };
         for (slot, v) in f.capture_slots.iter().zip(captures) {
             frame.locals[*slot as usize] = Some(v);
         }
         let nargs = args.len();
-        for (p, v) in f.params.iter().zip(args) {
+        let mut args = args;
+        for (p, v) in f.params.iter().zip(args.drain(..)) {
             let v = match &p.ty {
                 Some(t) => crate::coerce::coerce(v, t, self.prec).map_err(|m| {
                     RunError::new(
@@ -331,9 +339,14 @@ impl<'p> Interp<'p> {
             };
             frame.locals[p.slot as usize] = Some(v);
         }
+        self.give_vals(args);
         self.depth += 1;
         let mut result = self.call_body(id, nargs, nout, &mut frame, span);
         self.depth -= 1;
+        if self.spare_locals.len() < crate::interp::SPARE {
+            frame.locals.clear();
+            self.spare_locals.push(std::mem::take(&mut frame.locals));
+        }
         if let Err(e) = &mut result {
             // A failure inside the body: the call stack grows one frame on the way out
             // (errors of the call itself are already located at it).
@@ -398,7 +411,7 @@ impl<'p> Interp<'p> {
             return Ok(vec![self.eval(r, frame)?]);
         }
         let want = nout.max(1).min(f.outputs.len());
-        let mut out = Vec::with_capacity(want);
+        let mut out = self.take_vals(want);
         for o in &f.outputs[..want] {
             match frame.locals[o.slot as usize].take() {
                 Some(v) => out.push(match &o.ty {

@@ -80,7 +80,11 @@ impl<'p> Interp<'p> {
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
         match &e.kind {
             _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
-                self.eval_fused(e, frame)
+                if self.scalar_tree(e, frame) {
+                    self.eval_scalar(e, frame)
+                } else {
+                    self.eval_fused(e, frame)
+                }
             }
             ExprKind::Int(v) => Ok(Value::int(*v)),
             ExprKind::Real(v) => Ok(Value::Real(self.prec.round(*v))),
@@ -152,7 +156,9 @@ impl<'p> Interp<'p> {
                 if out.is_empty() {
                     return Err(RunError::new(e.span, "this call returns no value"));
                 }
-                Ok(out.swap_remove(0))
+                let v = out.swap_remove(0);
+                self.give_vals(out);
+                Ok(v)
             }
             ExprKind::Closure { func, captures } => {
                 self.make_closure(*func, captures, frame, e.span)

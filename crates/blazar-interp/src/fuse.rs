@@ -129,7 +129,37 @@ enum BuiltinOp {
     Join(JoinFn),
 }
 
+/// The fused operation of builtin `id` called with `nargs` arguments, looked up by name
+/// once per builtin and arity and then cached (every evaluation of a call asks).
 fn builtin_op(id: u32, nargs: usize) -> Option<BuiltinOp> {
+    const ARITIES: usize = 4;
+    thread_local! {
+        static OPS: std::cell::RefCell<Vec<[Option<Option<BuiltinOp>>; ARITIES]>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if nargs >= ARITIES {
+        return builtin_op_by_name(id, nargs);
+    }
+    OPS.with(|ops| {
+        let mut ops = ops.borrow_mut();
+        let i = id as usize;
+        if ops.len() <= i {
+            ops.resize(i + 1, [None; ARITIES]);
+        }
+        *ops[i][nargs].get_or_insert_with(|| builtin_op_by_name(id, nargs))
+    })
+}
+
+/// Whether builtin `id` with `nargs` arguments is element-wise (a math function or an
+/// operator): on scalars it gives a scalar (`interp::scalar`).
+pub(crate) fn elementwise_builtin(id: u32, nargs: usize) -> bool {
+    matches!(
+        builtin_op(id, nargs),
+        Some(BuiltinOp::Unary(_) | BuiltinOp::Binary(_))
+    )
+}
+
+fn builtin_op_by_name(id: u32, nargs: usize) -> Option<BuiltinOp> {
     let name = builtins::get(id).name;
     if let Some(f) = MathFn::from_name(name, nargs).filter(|f| f.def().fuse != Fuse::No) {
         return Some(match nargs {
@@ -428,11 +458,18 @@ impl<'p> Interp<'p> {
                 }
             }
         }
-        let mut vals = Vec::with_capacity(N);
-        for o in ops {
-            vals.push(self.force(o, f, span)?);
+        // Forced in order without a heap allocation (the first error wins).
+        let mut err = None;
+        let vals: [Value; N] = ops.map(|o| match err {
+            Some(_) => Value::Real(0.0),
+            None => self.force(o, f, span).unwrap_or_else(|e| {
+                err = Some(e);
+                Value::Real(0.0)
+            }),
+        });
+        if let Some(e) = err {
+            return Err(e);
         }
-        let vals: [Value; N] = vals.try_into().ok().expect("one value per operand");
         Ok(Operand::Val(host(self, vals, span)?, false))
     }
 

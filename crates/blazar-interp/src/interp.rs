@@ -62,7 +62,14 @@ pub struct Interp<'p> {
     pub(crate) calls: Vec<crate::hook::CallRec>,
     /// See [`Options::host_tier`].
     pub host_tier: crate::serial::HostTier,
+    /// Emptied vectors kept for the next call (locals of frames; arguments and results),
+    /// so that a call of a user function allocates nothing on the heap.
+    pub(crate) spare_locals: Vec<Vec<Option<Value>>>,
+    pub(crate) spare_vals: Vec<Vec<Value>>,
 }
+
+/// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
+pub(crate) const SPARE: usize = 64;
 
 /// The local variables of one function activation.
 pub struct Frame {
@@ -123,6 +130,8 @@ impl<'p> Interp<'p> {
             host_hook: opts.host_hook.clone(),
             calls: Vec::new(),
             host_tier: opts.host_tier,
+            spare_locals: Vec::new(),
+            spare_vals: Vec::new(),
         }
     }
 
@@ -174,6 +183,24 @@ impl<'p> Interp<'p> {
         }
         self.steps_left -= n;
         Ok(())
+    }
+
+    /// An empty vector for arguments or results (a reused one when there is).
+    #[inline]
+    pub(crate) fn take_vals(&mut self, cap: usize) -> Vec<Value> {
+        match self.spare_vals.pop() {
+            Some(v) => v,
+            None => Vec::with_capacity(cap.max(2)),
+        }
+    }
+
+    /// Keeps a vector of arguments or results for reuse (its values are dropped).
+    #[inline]
+    pub(crate) fn give_vals(&mut self, mut v: Vec<Value>) {
+        if self.spare_vals.len() < SPARE && v.capacity() <= 16 {
+            v.clear();
+            self.spare_vals.push(v);
+        }
     }
 
     pub fn flush(&mut self) {

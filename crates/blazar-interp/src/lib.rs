@@ -23,6 +23,7 @@ mod loops;
 mod precheck;
 mod profile;
 mod serial;
+mod scalar;
 mod source;
 pub mod stdlib;
 mod typeof_;

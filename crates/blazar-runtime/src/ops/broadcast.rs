@@ -396,6 +396,30 @@ fn finish(plan: Plan, scalar: bool, buf: Buffer) -> Value {
     }
 }
 
+/// [`run`] of two real or int scalars (`mod(i, 7)` in a host loop): the value its
+/// one-element buffers would give, by the same rules in the same order, without them.
+#[inline]
+fn run_scalars<S: Scalars>(k: &S, a: &Value, b: &Value, prec: Prec) -> Option<Value> {
+    let real = |v: &Value| match v {
+        Value::Real(x) => Some(*x),
+        Value::Int(x, t) => Some(t.to_f64(*x)),
+        _ => None,
+    };
+    let (x, y) = (real(a)?, real(b)?);
+    if let (true, Value::Int(p, ta), Value::Int(q, tb)) = (S::INT, a, b) {
+        let t = common_int(*ta, *tb);
+        return Some(Value::Int(t.wrap(k.int(*p, *q, t)), t));
+    }
+    let exact = |x: f64| (x as f32 as f64 == x || x.is_nan()).then_some(x as f32);
+    Some(Value::Real(match prec {
+        Prec::Single => match (exact(x), exact(y)) {
+            (Some(p), Some(q)) => k.f32(p, q) as f64,
+            _ => k.real(x, y) as f32 as f64,
+        },
+        Prec::Double => k.real(x, y),
+    }))
+}
+
 /// The scalar functions [`run`] applies: a [`Kernel2`]'s, or a function of reals.
 trait Scalars {
     const INT: bool;
@@ -487,6 +511,9 @@ pub(crate) fn elementwise_real(
 }
 
 fn run<S: Scalars>(k: &S, who: Who, a: &Value, b: &Value, prec: Prec) -> RtResult<Value> {
+    if let Some(v) = run_scalars(k, a, b, prec) {
+        return Ok(v);
+    }
     let (ca, cb) = match (numeric_class(a), numeric_class(b)) {
         (Some(x), Some(y)) => (x, y),
         _ => return Err(who.bad_kinds(a, b)),
