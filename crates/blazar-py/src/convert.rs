@@ -204,7 +204,7 @@ where
         return None;
     }
     let ptr = raw.data as *mut T;
-    if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+    if !ptr.is_aligned() {
         return None;
     }
     let slot = borrow::lend(ptr as *const u8)?;
