@@ -233,7 +233,13 @@ impl<'p> Interp<'p> {
         b.0.try_borrow_mut().ok()?.array_op(op, &args)
     }
 
-    fn call_group(&mut self, g: u32, args: Vec<Value>, nout: usize, span: Span) -> R<Vec<Value>> {
+    pub(crate) fn call_group(
+        &mut self,
+        g: u32,
+        args: Vec<Value>,
+        nout: usize,
+        span: Span,
+    ) -> R<Vec<Value>> {
         let group = &self.prog.groups[g as usize];
         if group.members.len() == 1 {
             return self.call_user(group.members[0], Vec::new(), args, nout, span);

@@ -9,6 +9,7 @@ mod assign;
 mod call;
 mod coerce;
 mod dims;
+mod embed;
 mod error;
 mod eval;
 mod exec;
@@ -29,6 +30,7 @@ pub mod stdlib;
 mod typeof_;
 
 pub use blazar_launch::{ArrayOp, Backend, BackendRef};
+pub use embed::{CallError, Module};
 pub use error::RunError;
 pub use hook::{HostFrame, HostHook, HostHookRef, HostStop};
 pub use interp::{Frame, Interp, Options};
