@@ -53,7 +53,7 @@ end
 %     print PS[0, 0], " ", PS[0, 1], " ", PS[2, 2], " ", PS[3, 0]
 %     print mean(generate_psd([4, 4], psd_ct_ramp_spectrum_noise, 2, 1))
 % Output:
-%     0 0.25 0.707107 0.25
+%     0 0.25 0.70710677 0.25
 %     2
 function PS = generate_psd(sz, f, variance, centered)
     if numel(sz) < 2

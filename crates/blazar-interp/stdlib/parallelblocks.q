@@ -10,7 +10,8 @@
 %       and channel, all blocks at once.
 %   y = block_process(x, bsize, f): y[block] = f(x[block], [p, q]) for every block, f a
 %       function returning an array of its argument's size (host code: f may be any
-%       function, called once per block, row of blocks by row of blocks).
+%       function, called once per block, row of blocks by row of blocks); y is a real
+%       array of x's size, whatever x's element type.
 %   b = block_count(x, bsize): [ceil(M / bm), ceil(N / bn)].
 
 function [] = __kernel__ block_reduce_kernel(x : cube'unchecked, r : cube'unchecked, _
@@ -111,12 +112,12 @@ end
 %     x = reshape(0..11, [3, 4])
 %     print block_process(x, [2, 2], (b, pq) -> b - mean(b))
 % Output:
-%     [ [-2.5,-2.5,-2.5,-2.5],
-%       [1.5,1.5,1.5,1.5],
-%       [-0.5,-0.5,-0.5,-0.5] ]
+%     [ [-2.5,-1.5,-2.5,-1.5],
+%       [1.5,2.5,1.5,2.5],
+%       [-0.5,0.5,-0.5,0.5] ]
 function y = block_process(x, bsize, f)
     [bm, bn] = block_sizes(x, bsize, "block_process")
-    y = copy(x)
+    y = zeros(size(x))
     nb = block_count(x, bsize)
     for p = 0..nb[0] - 1
         for q = 0..nb[1] - 1
