@@ -8,6 +8,8 @@ pub mod attr_args;
 pub mod check;
 mod check_run;
 mod collect;
+mod const_dims;
+mod exist_rule;
 mod hints;
 pub mod hir;
 mod infer;

@@ -85,8 +85,9 @@ impl<'a> Lowerer<'a> {
             A::Call { callee, args } => {
                 let callee = self.lower_callee(callee);
                 let callee = self.builtin_overload(callee, args.len());
-                let (callee, args) = self.lower_args(callee, args, e.span);
-                ExprKind::Call { callee, args }
+                let (callee, mut args) = self.lower_args(callee, args, e.span);
+                self.constant_dims_rule(&callee, &mut args);
+                self.exist_rule(&callee, args, e.span)
             }
             A::Index { base, indices } => {
                 if let Some(ty) = self.type_application(base, indices) {

@@ -21,6 +21,12 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("dtcwt.q", include_str!("../stdlib/dtcwt.q")),
     ("steerable.q", include_str!("../stdlib/steerable.q")),
+    ("colored_noise.q", include_str!("../stdlib/colored_noise.q")),
+    ("imboundary.q", include_str!("../stdlib/imboundary.q")),
+    (
+        "parallelblocks.q",
+        include_str!("../stdlib/parallelblocks.q"),
+    ),
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as

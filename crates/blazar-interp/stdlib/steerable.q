@@ -187,3 +187,71 @@ function [S, S_H] = build_steerable(J : int, K : int)
     S = x -> steerable_forward(x, J, K)
     S_H = p -> steerable_inverse(p)
 end
+
+% The pyramid p of steerable_forward as a cell: p.bands[0] .. p.bands[J - 1], then the
+% lowpass, then the highpass.
+% internal
+function w = stp_cells(p)
+    J = int(p.levels)
+    w = cell(J + 2)
+    for j = 0..J - 1
+        w[j] = p.bands[j]
+    end
+    w[J] = p.lowpass
+    w[J + 1] = p.highpass
+end
+
+% The cell of stp_cells back as a pyramid of J levels and K orientations.
+% internal
+function p = stp_pyramid(w, J : int, K : int)
+    if !type(w, "vec[??]") || numel(w) != J + 2
+        error(sprintf("build_stp: S_H expects the cell of %d entries that S gives", J + 2))
+    end
+    p = object()
+    p.levels = J
+    p.orientations = K
+    bands = cell(J)
+    for j = 0..J - 1
+        bands[j] = w[j]
+    end
+    p.bands = bands
+    p.lowpass = w[J]
+    p.highpass = w[J + 1]
+end
+
+% [S, S_H] = build_stp(sz, K, J)
+%
+% The steerable pyramid (`steerable_forward`) of J levels and K orientations for
+% images of size sz ([M, N], sides divisible by 2^J), as a pair of functions on cells:
+% w = S(x) is a cell of J + 2 entries, w[j][k] (j < J) the band of level j and
+% orientation k, w[J] the lowpass and w[J + 1] the highpass residual, so that
+% `lincell(w)` lists the oriented bands first; x = S_H(w) inverts it. (Blazar's reading
+% of the published name: the argument order sz, K, J and this cell layout are its own.)
+%
+% Example:
+%     [S, S_H] = build_stp([8, 8], 4, 2)
+%     x = reshape(0..63, [8, 8]) / 8
+%     w = S(x)
+%     print numel(w), " ", numel(lincell(w)), " ", max(abs(S_H(w) - x)) < 1e-3
+% Output:
+%     4 10 1
+function [S, S_H] = build_stp(sz, K, J)
+    if numel(sz) < 2
+        error("build_stp: the size is [M, N]")
+    end
+    M = int(sz[0])
+    N = int(sz[1])
+    levels = int(J)
+    orientations = int(K)
+    steerable_check(M, N, levels, orientations, "build_stp")
+    S = x -> stp_forward(x, M, N, levels, orientations)
+    S_H = w -> steerable_inverse(stp_pyramid(w, levels, orientations))
+end
+
+% internal
+function w = stp_forward(x, M : int, N : int, J : int, K : int)
+    if ndims(x) != 2 || size(x, 0) != M || size(x, 1) != N
+        error(sprintf("build_stp: the transform was built for %d x %d images", M, N))
+    end
+    w = stp_cells(steerable_forward(x, J, K))
+end

@@ -21,6 +21,9 @@ pub enum KBuiltin {
     Pos2Ind,
     Ind2Pos,
     Dotprod,
+    /// `im2double(x)`, `im2uint8(x)`: image-scale conversions by the argument's type.
+    Im2Double,
+    Im2Uint8,
 }
 
 pub fn classify(name: &str, nargs: usize) -> Option<KBuiltin> {
@@ -63,6 +66,8 @@ pub fn classify(name: &str, nargs: usize) -> Option<KBuiltin> {
         ("saturate", 1) => K::Saturate,
         ("pos2ind", 2) => K::Pos2Ind,
         ("ind2pos", 2) => K::Ind2Pos,
+        ("im2double", 1) => K::Im2Double,
+        ("im2uint8", 1) => K::Im2Uint8,
         _ => return None,
     })
 }

@@ -88,6 +88,10 @@ pub fn builtin<'a>(l: &mut Lower<'a>, b: KBuiltin, args: &'a [hir::Expr], span: 
                 matlab_int(x, t)
             }
         }
+        KBuiltin::Im2Double | KBuiltin::Im2Uint8 => {
+            let x = e(l, 0)?;
+            return image_convert(l, matches!(b, KBuiltin::Im2Uint8), x, span).map(Val::E);
+        }
         KBuiltin::Size => return size(l, args, span),
         KBuiltin::Numel => match l.val(&args[0])? {
             Val::Arr(a) => Expr::new(K::Numel(a), Ty::I32),
@@ -398,6 +402,59 @@ impl<'a> Lower<'a> {
             None => Ok(Val::E(Expr::boolean(true))),
         }
     }
+}
+
+/// `im2double(x)` and `im2uint8(x)` of a kernel value, as the host's (blazar-runtime's
+/// `math::convert`): an int image type's stored range maps to [0, 1] (`uint8` / 255,
+/// `uint16` / 65535, `int16` shifted by 32768 then / 65535); reals are taken to be in
+/// [0, 1] already; `im2uint8` scales [0, 1] to 0..255, rounding halves away from zero
+/// and saturating.
+fn image_convert(l: &Lower, to_uint8: bool, x: Expr, span: Span) -> LR<Expr> {
+    let name = if to_uint8 { "im2uint8" } else { "im2double" };
+    let from = x.ty.elem();
+    let (off, scale) = match from {
+        Scalar::U8 => (0.0, 255.0),
+        Scalar::U16 => (0.0, 65535.0),
+        Scalar::I16 => (32768.0, 65535.0),
+        s if s.is_float() => (0.0, 1.0),
+        _ => {
+            return err(
+                span,
+                format!("{name}: expected a uint8, uint16, int16 or real image value"),
+            )
+        }
+    };
+    let xty = x.ty;
+    let shaped = |s: Scalar| match xty {
+        Ty::Vector(_, n) => Ty::Vector(s, n),
+        _ => Ty::Scalar(s),
+    };
+    if to_uint8 && from == Scalar::U8 {
+        return Ok(x);
+    }
+    let ft = shaped(l.float);
+    let c = |v: f64| {
+        cast(
+            Expr::new(K::Const(blazar_kir::Const::Float(v)), Ty::Scalar(l.float)),
+            ft,
+        )
+    };
+    let mut v = cast(x, ft);
+    if off != 0.0 {
+        v = Expr::new(K::Binary(BinOp::Add, Box::new(v), Box::new(c(off))), ft);
+    }
+    // As the host computes it: (x + off) * 255 / scale to uint8, (x + off) / scale to reals.
+    if to_uint8 {
+        v = Expr::new(K::Binary(BinOp::Mul, Box::new(v), Box::new(c(255.0))), ft);
+    }
+    if scale != 1.0 {
+        v = Expr::new(K::Binary(BinOp::Div, Box::new(v), Box::new(c(scale))), ft);
+    }
+    Ok(if to_uint8 {
+        matlab_int(v, shaped(Scalar::U8))
+    } else {
+        v
+    })
 }
 
 /// MATLAB's conversion to the int type `t` (`int8(x)` .. `uint64(x)`), as the host's

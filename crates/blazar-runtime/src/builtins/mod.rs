@@ -12,6 +12,7 @@ mod arrange;
 mod arrange_tests;
 pub mod construct;
 mod csv;
+mod exist;
 mod fft;
 pub mod figure;
 mod formats;
@@ -143,6 +144,7 @@ const FAMILIES: &[(&str, &[Builtin])] = &[
     ("figure", figure::TABLE),
     ("files", formats::TABLE),
     ("files", io::TABLE),
+    ("files", exist::TABLE),
     ("random", random::TABLE),
     ("time", time::TABLE),
 ];
