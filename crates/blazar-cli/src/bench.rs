@@ -170,7 +170,13 @@ pub fn main(args: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let exe = match std::env::current_exe() {
+    // `BLAZAR_BENCH_EXE` measures another build of Blazar with this harness (a
+    // before-and-after comparison).
+    let other = std::env::var_os("BLAZAR_BENCH_EXE").filter(|e| !e.is_empty());
+    let exe = match other
+        .map(PathBuf::from)
+        .map_or_else(std::env::current_exe, Ok)
+    {
         Ok(e) => e,
         Err(e) => {
             eprintln!("blazar: error: cannot find the blazar executable: {e}");

@@ -17,6 +17,7 @@
 //! `store` decides where results go (reused arrays, masked assignment), and `run`
 //! lowers and launches a finished region.
 
+mod blocks;
 mod join;
 mod reduce;
 mod run;

@@ -53,7 +53,7 @@ pub trait Backend {
     /// statement): on the host by default, in device memory on a GPU.
     fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
         blazar_value::alloc::result(&dims, elem.size_bytes()).map_err(|e| e.message)?;
-        Ok(ArrayRef::new(Array::zeros(dims, elem)))
+        Ok(ArrayRef::new(Array::for_overwrite(dims, elem)))
     }
 
     /// Whole-array expressions with fewer elements than this run on the host

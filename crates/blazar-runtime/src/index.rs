@@ -58,6 +58,7 @@
 
 mod select;
 pub use crate::array::slice_dims;
+pub use select::copy_blocks;
 #[cfg(test)]
 mod tests;
 

@@ -4,7 +4,8 @@
 //! probed (the allocator always has them or the process is lost anyway).
 //!
 //! The probe catches what the system refuses outright (with Linux's default
-//! overcommit, more than RAM and swap together); a size it grants may still exhaust
+//! overcommit, more than RAM and swap together; the host [pool](crate::pool) is
+//! emptied before a refusal stands); a size it grants may still exhaust
 //! memory when touched. Strings have a fixed bound besides ([`MAX_STRING`]): doubling
 //! one in a loop grows by what the system grants until it is killed.
 
@@ -17,6 +18,19 @@ pub const PROBE_BYTES: usize = 1 << 26;
 /// The longest string a program may build (256 MiB).
 pub const MAX_STRING: usize = 1 << 28;
 
+/// Whether the allocator grants `bytes` now; when it refuses, the host
+/// [pool](crate::pool) gives its buffers back first and the allocator is asked again.
+fn grantable(bytes: usize) -> bool {
+    if Vec::<u8>::new().try_reserve_exact(bytes).is_ok() {
+        return true;
+    }
+    if crate::pool::stats().buffers == 0 {
+        return false;
+    }
+    crate::pool::release();
+    Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
+}
+
 /// An "out of memory" error from `name` when `bytes` cannot be allocated now; `None`
 /// (a size that overflows) is one too.
 pub fn reserve(name: &str, bytes: Option<usize>) -> RtResult<()> {
@@ -26,8 +40,7 @@ pub fn reserve(name: &str, bytes: Option<usize>) -> RtResult<()> {
     if bytes < PROBE_BYTES {
         return Ok(());
     }
-    let mut probe: Vec<u8> = Vec::new();
-    if probe.try_reserve_exact(bytes).is_err() {
+    if !grantable(bytes) {
         rt_bail!(
             "{name}: out of memory: cannot allocate {:.1} GB",
             bytes as f64 / 1e9
@@ -57,7 +70,7 @@ pub fn result(dims: &[usize], bytes: usize) -> RtResult<usize> {
     let total = n.and_then(|n| n.checked_mul(bytes));
     match (n, total) {
         (Some(n), Some(t)) if t < PROBE_BYTES => Ok(n),
-        (Some(n), Some(t)) if Vec::<u8>::new().try_reserve_exact(t).is_ok() => Ok(n),
+        (Some(n), Some(t)) if grantable(t) => Ok(n),
         (_, t) => rt_bail!(
             "out of memory: a result of size {} needs {}",
             fmt_size(dims),

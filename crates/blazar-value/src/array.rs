@@ -116,8 +116,32 @@ macro_rules! with_buffer {
 }
 
 impl Buffer {
-    /// A buffer of `n` zeros (empty values for cells: real 0).
+    /// A buffer of `n` zeros (empty values for cells: real 0), in reused memory when
+    /// the [host pool](crate::pool) has a buffer of its size class.
     pub fn zeros(elem: ElemType, n: usize) -> Buffer {
+        crate::pool::zeroed(elem, n)
+    }
+
+    /// A buffer of `n` elements whose values are unspecified (left from an earlier use
+    /// of the memory), for a caller that writes every element: a kernel's result.
+    pub fn for_overwrite(elem: ElemType, n: usize) -> Buffer {
+        crate::pool::take(elem, n)
+    }
+
+    /// The elements a buffer has room for.
+    pub fn capacity(&self) -> usize {
+        with_buffer!(self, v => v.capacity(), cell c => c.capacity())
+    }
+
+    /// `n` zeros in new memory with room for `cap` elements (`cap` ≥ `n`): the system
+    /// hands out zeroed pages, so elements never written are never touched.
+    pub(crate) fn fresh_zeros(elem: ElemType, n: usize, cap: usize) -> Buffer {
+        let mut b = Buffer::fresh(elem, cap.max(n));
+        with_buffer!(&mut b, v => v.truncate(n), cell c => c.truncate(n));
+        b
+    }
+
+    fn fresh(elem: ElemType, n: usize) -> Buffer {
         match elem {
             ElemType::F32 => Buffer::F32(vec![0.0; n]),
             ElemType::F64 => Buffer::F64(vec![0.0; n]),
@@ -341,6 +365,16 @@ impl Array {
         Array {
             dims,
             buf: Buffer::zeros(elem, n),
+        }
+    }
+
+    /// An array whose elements are unspecified ([`Buffer::for_overwrite`]), for a
+    /// caller that writes every one.
+    pub fn for_overwrite(dims: Vec<usize>, elem: ElemType) -> Array {
+        let n = dims.iter().product();
+        Array {
+            dims,
+            buf: Buffer::for_overwrite(elem, n),
         }
     }
 

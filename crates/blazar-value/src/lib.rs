@@ -11,6 +11,7 @@ pub mod alloc;
 pub mod aref;
 pub mod array;
 pub mod cycles;
+pub mod pool;
 pub mod store;
 mod teardown;
 pub mod traffic;

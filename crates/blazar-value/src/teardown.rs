@@ -71,10 +71,14 @@ impl Drop for Object {
 
 impl Drop for Store {
     fn drop(&mut self) {
-        if let Buffer::Cell(cells) = &mut self.host_mut().buf {
-            if cells.iter().any(is_container) {
-                drain(std::mem::take(cells));
+        match &mut self.host_mut().buf {
+            Buffer::Cell(cells) => {
+                if cells.iter().any(is_container) {
+                    drain(std::mem::take(cells));
+                }
             }
+            // Numeric elements go back to the host pool for the next result.
+            buf => crate::pool::give(std::mem::replace(buf, Buffer::F32(Vec::new()))),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The report of `blazar bench --suite arrays`: one row per operation (Blazar's median
 //! repetition with its fastest and slowest, the NumPy or CuPy peer's, their ratio, the
-//! checksums), the median ratio over the suite, and JSON.
+//! checksums; on the CPU also the first run's median and ratio, with an empty kernel
+//! cache), the median ratios over the suite, and JSON.
 
 use super::arrays::Sizes;
 use super::report::{checksums_agree, json_num, json_str, median, Side};
@@ -10,6 +11,9 @@ pub(super) struct ArrayRow {
     pub(super) name: String,
     /// The statement timed (`% statement:` in the head of `prog.q`).
     pub(super) statement: Option<String>,
+    /// The first run with an empty kernel cache, when measured (the CPU); `ours` is
+    /// then the second run.
+    pub(super) first: Option<Side>,
     pub(super) ours: Side,
     pub(super) theirs: Side,
 }
@@ -20,8 +24,17 @@ impl ArrayRow {
         Some(self.ours.ms? / self.theirs.ms?)
     }
 
+    /// The first run's median over the peer's.
+    pub(super) fn first_ratio(&self) -> Option<f64> {
+        Some(self.first.as_ref()?.ms? / self.theirs.ms?)
+    }
+
     pub(super) fn checksum_ok(&self) -> Option<bool> {
-        Some(checksums_agree(self.ours.checksum?, self.theirs.checksum?))
+        let ours = Some(checksums_agree(self.ours.checksum?, self.theirs.checksum?));
+        match self.first.as_ref().and_then(|f| f.checksum) {
+            Some(c) => Some(ours? && checksums_agree(c, self.theirs.checksum?)),
+            None => ours,
+        }
     }
 }
 
@@ -49,12 +62,18 @@ fn spread(s: &Side) -> String {
         .map_or("-".into(), |(lo, hi)| format!("{}-{}", ms(lo), ms(hi)))
 }
 
-pub(super) fn header(peer: &str) -> String {
+/// The table's head; `first` adds the columns of a first run.
+pub(super) fn header(peer: &str, first: bool) -> String {
+    let firsts = if first {
+        format!("{:>10} {:>15} {:>7} ", "first ms", "min-max", "ratio")
+    } else {
+        String::new()
+    };
     format!(
-        "{:<14} {:<36} {:>10} {:>15} {:>10} {:>7}  checksum",
+        "{:<14} {:<36} {firsts}{:>10} {:>15} {:>10} {:>7}  checksum",
         "operation",
         "statement",
-        "blazar ms",
+        if first { "second ms" } else { "blazar ms" },
         "min-max",
         format!("{peer} ms"),
         "ratio"
@@ -68,8 +87,16 @@ pub(super) fn table_line(r: &ArrayRow) -> String {
         (_, Some(a), None) => format!("{a} (no peer)"),
         _ => "n/a".to_string(),
     };
+    let firsts = r.first.as_ref().map_or(String::new(), |f| {
+        format!(
+            "{:>10} {:>15} {:>7} ",
+            time(f),
+            spread(f),
+            r.first_ratio().map_or("-".into(), |v| format!("{v:.2}"))
+        )
+    });
     format!(
-        "{:<14} {:<36} {:>10} {:>15} {:>10} {:>7}  {check}",
+        "{:<14} {:<36} {firsts}{:>10} {:>15} {:>10} {:>7}  {check}",
         r.name,
         r.statement.as_deref().unwrap_or("-"),
         time(&r.ours),
@@ -79,19 +106,31 @@ pub(super) fn table_line(r: &ArrayRow) -> String {
     )
 }
 
-pub(super) fn summary(rows: &[ArrayRow], peer: &str, say: &dyn Fn(&str)) {
-    let mut ratios: Vec<f64> = rows.iter().filter_map(ArrayRow::ratio).collect();
+/// The median ratio of `ratios`, with the smallest and largest (`None`: empty).
+fn ratio_line(mut ratios: Vec<f64>) -> Option<String> {
     if ratios.is_empty() {
-        say("median ratio: n/a (no operation has both times)");
-    } else {
-        let n = ratios.len();
-        let (lo, hi) = ratios.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
-        say(&format!(
-            "median ratio (blazar / {peer}) over {n} operations: {:.2} (from {lo:.2} to {hi:.2})",
-            median(&mut ratios)
-        ));
+        return None;
+    }
+    let n = ratios.len();
+    let (lo, hi) = ratios.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| {
+        (lo.min(v), hi.max(v))
+    });
+    Some(format!(
+        "over {n} operations: {:.2} (from {lo:.2} to {hi:.2})",
+        median(&mut ratios)
+    ))
+}
+
+pub(super) fn summary(rows: &[ArrayRow], peer: &str, say: &dyn Fn(&str)) {
+    let firsts: Vec<f64> = rows.iter().filter_map(ArrayRow::first_ratio).collect();
+    let two = rows.iter().any(|r| r.first.is_some());
+    if let Some(line) = ratio_line(firsts) {
+        say(&format!("median ratio, first run (blazar / {peer}) {line}"));
+    }
+    let run = if two { ", second run" } else { "" };
+    match ratio_line(rows.iter().filter_map(ArrayRow::ratio).collect()) {
+        Some(line) => say(&format!("median ratio{run} (blazar / {peer}) {line}")),
+        None => say("median ratio: n/a (no operation has both times)"),
     }
     let bad: Vec<String> = rows
         .iter()
@@ -100,7 +139,7 @@ pub(super) fn summary(rows: &[ArrayRow], peer: &str, say: &dyn Fn(&str)) {
         .collect();
     let failed: Vec<&str> = rows
         .iter()
-        .filter(|r| r.ours.ms.is_none())
+        .filter(|r| r.ours.ms.is_none() || r.first.as_ref().is_some_and(|f| f.ms.is_none()))
         .map(|r| r.name.as_str())
         .collect();
     super::report::problems(&bad, &failed, say);
@@ -124,10 +163,20 @@ pub(super) fn to_json(
             };
             let ok = r.checksum_ok().map_or("null".into(), |b| b.to_string());
             let statement = r.statement.as_deref().map_or("null".into(), json_str);
+            let first = r.first.as_ref().map_or(String::new(), |f| {
+                format!(
+                    "\"first_run_ms\": {}, \"first_run_min_ms\": {}, \"first_run_max_ms\": {}, \
+                     \"first_run_ratio\": {}, ",
+                    json_num(f.ms),
+                    lo(f),
+                    hi(f),
+                    json_num(r.first_ratio())
+                )
+            });
             format!(
                 "  {{\"workload\": {}, \"suite\": {}, \"statement\": {statement}, \
                  \"device\": {}, \"size\": [{}, {}, {}], \"matrix_size\": {}, \
-                 \"blazar_ms\": {}, \"blazar_min_ms\": {}, \"blazar_max_ms\": {}, \
+                 {first}\"blazar_ms\": {}, \"blazar_min_ms\": {}, \"blazar_max_ms\": {}, \
                  \"reference\": {reference}, \"reference_ms\": {}, \"reference_min_ms\": {}, \
                  \"reference_max_ms\": {}, \"ratio\": {}, \"blazar_reps\": {}, \
                  \"reference_reps\": {}, \"blazar_checksum\": {}, \"reference_checksum\": {}, \
@@ -174,6 +223,7 @@ mod tests {
         ArrayRow {
             name: name.into(),
             statement: Some("r = x + 1".into()),
+            first: None,
             ours,
             theirs,
         }
@@ -199,6 +249,26 @@ mod tests {
         assert!(
             alone.contains("skipped") && alone.contains("7 (no peer)"),
             "{alone}"
+        );
+    }
+
+    #[test]
+    fn a_first_run_has_its_own_columns_ratio_and_json() {
+        let mut r = row("sum", side(0.5, 0.4, 0.6, 3.0), side(1.0, 0.9, 1.1, 3.0));
+        r.first = Some(side(4.0, 3.0, 9.0, 3.0));
+        assert_eq!((r.first_ratio(), r.ratio()), (Some(4.0), Some(0.5)));
+        let line = table_line(&r);
+        for part in ["4.00", "3.00-9.00", "0.500", "0.50", "ok"] {
+            assert!(line.contains(part), "{part:?} not in {line}");
+        }
+        assert!(header("numpy", true).contains("first ms"));
+        // A first run whose checksum differs is a mismatch too.
+        r.first = Some(side(4.0, 3.0, 9.0, 5.0));
+        assert_eq!(r.checksum_ok(), Some(false));
+        let json = to_json(&[r], "cpu", Some("numpy"), &Sizes::new(false, None));
+        assert!(
+            json.contains("\"first_run_ms\": 4, \"first_run_min_ms\": 3, \"first_run_max_ms\": 9, \"first_run_ratio\": 4,"),
+            "{json}"
         );
     }
 

@@ -25,7 +25,7 @@ pub(super) fn run(s: &Setup) -> Outcome {
     if let Err(e) = copy_shared(&s.dir, &work) {
         (s.say)(&format!("note: cannot copy the shared programs: {e}"));
     }
-    (s.say)(&header("kernel"));
+    (s.say)(&header("kernel", false));
     let mut rows = Vec::new();
     for w in &s.workloads {
         let name = workload_name(w);
@@ -42,6 +42,7 @@ pub(super) fn run(s: &Setup) -> Outcome {
         let row = ArrayRow {
             name: name.clone(),
             statement: read_head(&w.join("prog.q")).statement,
+            first: None,
             ours: side("prog.q"),
             theirs: side("kernel.q"),
         };

@@ -16,6 +16,9 @@ impl<'p> Interp<'p> {
                 "internal error: a region without an array",
             ));
         };
+        if let Some(copied) = self.block_copy(&done, f) {
+            return Ok(Value::Array(copied));
+        }
         let elem = elem_type(done.region.elem());
         let out = match self.recyclable(&done, elem, f) {
             Some(r) => r,

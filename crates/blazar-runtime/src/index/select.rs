@@ -277,11 +277,100 @@ pub(crate) fn for_each_offset(sels: &[Vec<Option<usize>>], mut f: impl FnMut(Opt
     }
 }
 
+/// Runs of consecutive source elements shorter than this are gathered one by one.
+const MIN_RUN: usize = 16;
+
+/// The selection's trailing dimensions that select one block of consecutive source
+/// elements for each combination of the leading ones: `(split, run, base)`, where the
+/// dimensions from `split` on read `run` elements from offset `base` (plus the
+/// leading dimensions' offsets). `None` when no such tail of [`MIN_RUN`] elements
+/// exists or a coordinate falls outside.
+fn contiguous_tail(sels: &[Vec<Option<usize>>]) -> Option<(usize, usize, usize)> {
+    let (mut split, mut run, mut base) = (sels.len(), 1usize, 0usize);
+    for d in (0..sels.len()).rev() {
+        let s = &sels[d];
+        let first = (*s.first()?)?;
+        let steps = s
+            .iter()
+            .enumerate()
+            .all(|(i, o)| *o == Some(first + i * run));
+        if !steps {
+            break;
+        }
+        base += first;
+        run *= s.len();
+        split = d;
+    }
+    let outer_inside = sels[..split].iter().all(|s| s.iter().all(Option::is_some));
+    (run >= MIN_RUN && outer_inside).then_some((split, run, base))
+}
+
+/// The elements of `s` selected by `sels` when they come in blocks of consecutive
+/// elements (a slice of whole rows, `x[a..b, :, :]`): one copy per block, into memory
+/// from the host pool.
+fn gather_blocks<T: blazar_value::pool::PoolElem>(
+    s: &[T],
+    sels: &[Vec<Option<usize>>],
+    n: usize,
+) -> Option<Vec<T>> {
+    let (split, run, base) = contiguous_tail(sels)?;
+    let mut out = blazar_value::pool::vec::<T>(n);
+    if split == 0 {
+        out.extend_from_slice(s.get(base..base + run)?);
+        return Some(out);
+    }
+    let mut ok = true;
+    for_each_offset(&sels[..split], |o| {
+        let at = o.unwrap_or(0) + base;
+        match s.get(at..at + run) {
+            Some(block) => out.extend_from_slice(block),
+            None => ok = false,
+        }
+    });
+    (ok && out.len() == n).then_some(out)
+}
+
+/// The elements of `src` (of `dims`) selected per dimension by `(start, step, len)`
+/// (all inside), in row-major order, when they form blocks of consecutive elements (a
+/// slice of whole rows, a copy): one copy per block into memory from the host pool.
+/// `None` for other selections (and for cells), which a caller computes otherwise.
+pub fn copy_blocks(src: &Buffer, dims: &[usize], sel: &[(usize, i64, usize)]) -> Option<Buffer> {
+    if dims.len() != sel.len() {
+        return None;
+    }
+    let mut stride = 1usize;
+    let mut sels = vec![Vec::new(); dims.len()];
+    for d in (0..dims.len()).rev() {
+        let (start, step, len) = sel[d];
+        let last = start as i64 + step * (len as i64 - 1);
+        if len == 0 || start >= dims[d] || last < 0 || last >= dims[d] as i64 {
+            return None;
+        }
+        sels[d] = (0..len as i64)
+            .map(|i| Some((start as i64 + i * step) as usize * stride))
+            .collect();
+        stride *= dims[d];
+    }
+    let n = sel.iter().map(|s| s.2).product();
+    macro_rules! blocks {
+        ($($var:ident),*) => {
+            match src {
+                $(Buffer::$var(s) => gather_blocks(s, &sels, n).map(Buffer::$var),)*
+                Buffer::Cell(_) => None,
+            }
+        };
+    }
+    blocks!(F32, F64, C32, C64, I8, I16, I32, I64, U8, U16, U32, U64)
+}
+
 macro_rules! gather_typed {
     ($src:expr, $sels:expr, $n:expr; $($var:ident),*) => {
         match $src {
             $(Buffer::$var(s) => {
-                let mut out = Vec::with_capacity($n);
+                if let Some(out) = gather_blocks(s, $sels, $n) {
+                    return Buffer::$var(out);
+                }
+                let mut out = blazar_value::pool::vec($n);
                 for_each_offset($sels, |o| out.push(match o {
                     Some(o) => s[o],
                     None => Default::default(),

@@ -400,3 +400,30 @@ fn odd_inputs_do_not_panic() {
     });
     assert!(get_scalar_index(&bad, &[2]).is_err());
 }
+
+#[test]
+fn slices_of_whole_rows_copy_blocks_and_match_the_element_rule() {
+    // Rows of a cube (one block), a band of rows and channels of a matrix of blocks,
+    // and a 'safe slice reaching outside: each as the element-by-element definition.
+    let x = iota(vec![8, 6, 4]);
+    let expect = |rows: std::ops::Range<usize>, cols: std::ops::Range<usize>| {
+        let mut v = Vec::new();
+        for r in rows.clone() {
+            for c in cols.clone() {
+                for k in 0..4 {
+                    v.push(((r * 6 + c) * 4 + k) as f64);
+                }
+            }
+        }
+        v
+    };
+    let rows = get(&x, &[range(2, 1, 5), IndexArg::All, IndexArg::All]).unwrap();
+    assert_eq!(arr(rows), (vec![4, 6, 4], expect(2..6, 0..6)));
+    let band = get(&x, &[range(1, 1, 6), range(1, 1, 4), IndexArg::All]).unwrap();
+    assert_eq!(arr(band), (vec![6, 4, 4], expect(1..7, 1..5)));
+    let safe = with_mode(&x, Mode::Safe);
+    let (dims, v) = arr(get(&safe, &[range(6, 1, 9), IndexArg::All, IndexArg::All]).unwrap());
+    assert_eq!(dims, vec![4, 6, 4]);
+    assert_eq!(v[..48], expect(6..8, 0..6)[..]);
+    assert!(v[48..].iter().all(|&e| e == 0.0), "outside reads as 0");
+}

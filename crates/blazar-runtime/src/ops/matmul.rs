@@ -79,17 +79,18 @@ impl Mul for Wrapping {
 
 /// `x[m×k] · y[k×n]` of row-major slices through faer's GEMM (the `gemm` crate's
 /// kernels for this CPU, on rayon's pool: `blazar run --threads N` sizes it).
-fn gemm<T: faer::traits::ComplexField + Copy + Default + From<u8>>(
+/// The result goes to memory from the host pool (every element is written).
+fn gemm<T: faer::traits::ComplexField + blazar_value::pool::PoolElem + From<u8>>(
     x: &[T],
     y: &[T],
     m: usize,
     k: usize,
     n: usize,
 ) -> Vec<T> {
-    let mut c = vec![T::default(); m * n];
-    if x.len() < m * k || y.len() < k * n || m * n == 0 {
-        return c;
+    if x.len() < m * k || y.len() < k * n || m * n == 0 || k == 0 {
+        return vec![T::default(); m * n];
     }
+    let mut c = T::unwrap(blazar_value::pool::take(T::ELEM, m * n));
     let a = faer::MatRef::from_row_major_slice(&x[..m * k], m, k);
     let b = faer::MatRef::from_row_major_slice(&y[..k * n], k, n);
     let dst = faer::MatMut::from_row_major_slice_mut(&mut c, m, n);
