@@ -88,11 +88,10 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
 }
 
 /// The device whose results `backend` produces, as named in test blocks
-/// (`backends {}`, `tolerance {}`): `nvrtc` runs on the CPU.
+/// (`backends {}`, `tolerance {}`): `nvrtc`, `jit` and `host` run on the CPU.
 pub fn results_of(backend: &str) -> &str {
     match backend {
-        "nvrtc" | "jit" => "cpu",
-        "nvrtc" | "host" => "cpu",
+        "nvrtc" | "jit" | "host" => "cpu",
         b => b,
     }
 }
