@@ -9,20 +9,25 @@ use crate::types::Ty;
 /// The name of builtin `id` (the builtin table lives in the runtime).
 pub type BuiltinName<'a> = &'a dyn Fn(u32) -> Option<String>;
 
-/// The static type of `e`, where `params` are the only variables with known types.
+/// The static type of `e`, where `params` are the only variables with known types
+/// (builtin calls and matrix literals are `??`: declarations convert them).
 pub fn expr_type(e: &Expr, params: &[Param]) -> Ty {
-    expr_type_with(e, params, &|_| None)
+    infer(e, params, None)
 }
 
 /// [`expr_type`] that also knows builtin calls and matrix literals, with the builtins'
 /// names from `names`.
 pub fn expr_type_with(e: &Expr, params: &[Param], names: BuiltinName) -> Ty {
-    let expr_type = |e: &Expr, params: &[Param]| expr_type_with(e, params, names);
+    infer(e, params, Some(names))
+}
+
+fn infer(e: &Expr, params: &[Param], names: Option<BuiltinName>) -> Ty {
+    let expr_type = |e: &Expr, params: &[Param]| infer(e, params, names);
     match &e.kind {
         ExprKind::Call {
             callee: Callee::Builtin(id),
             args,
-        } => match names(*id) {
+        } => match names.and_then(|n| n(*id)) {
             Some(name) => {
                 let tys: Vec<Ty> = args.iter().map(|a| expr_type(a, params)).collect();
                 builtin_result(&name, &tys)
@@ -32,8 +37,8 @@ pub fn expr_type_with(e: &Expr, params: &[Param], names: BuiltinName) -> Ty {
         ExprKind::Call {
             callee: Callee::TypeCtor(t),
             ..
-        } => t.clone(),
-        ExprKind::Matrix(items) => {
+        } if names.is_some() => t.clone(),
+        ExprKind::Matrix(items) if names.is_some() => {
             let tys: Vec<Ty> = items.iter().map(|a| expr_type(a, params)).collect();
             matrix_type(&tys)
         }
