@@ -1,5 +1,6 @@
 //! `blazar repl` (and `blazar` alone): the interactive session. On a terminal, lines
-//! are read with rustyline (editing, history in `~/.blazar_history`, Ctrl-C drops the
+//! are read with rustyline (editing, history kept in the user's data folder,
+//! `blazar_repl::history`, Ctrl-C drops the
 //! input being typed, Ctrl-D leaves); otherwise lines come from standard input and
 //! nothing but program output, values and errors is written, so the session can be
 //! scripted. The line-level logic is `blazar_repl::Session`.
@@ -120,9 +121,11 @@ fn interactive(session: &mut Session) -> ExitCode {
             return scripted(session);
         }
     };
-    let history = std::env::var_os("HOME").map(|h| Path::new(&h).join(".blazar_history"));
+    let history = blazar_repl::history::path();
     if let Some(h) = &history {
-        let _ = editor.load_history(h);
+        for line in blazar_repl::history::load(h) {
+            let _ = editor.add_history_entry(line);
+        }
     }
     println!(
         "Blazar {} interactive session; :help for commands, Ctrl-D to leave",
@@ -151,7 +154,13 @@ fn interactive(session: &mut Session) -> ExitCode {
         }
     }
     if let Some(h) = &history {
-        let _ = editor.save_history(h);
+        let lines: Vec<&String> = editor.history().iter().collect();
+        if let Err(e) = blazar_repl::history::save(h, &lines) {
+            eprintln!(
+                "blazar: note: the history was not kept ({}: {e})",
+                h.display()
+            );
+        }
     }
     ExitCode::SUCCESS
 }

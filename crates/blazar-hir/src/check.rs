@@ -34,6 +34,8 @@ pub fn check_program(p: &Program, builtin_arity: BuiltinArity) -> Vec<Diagnostic
         }
     }
     crate::check_run::check(p, &mut c.diags);
+    let names = |id: u32| Some(builtin_arity(id).0);
+    crate::check_paren_index::check(p, &names, &mut c.diags);
     c.diags
 }
 

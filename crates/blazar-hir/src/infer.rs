@@ -1,12 +1,47 @@
 //! A small, local type inference for expressions: enough to give lambdas a printable
-//! type (`(x : int) -> 2*x` is `[int->int]`). Anything unclear is `??`.
+//! type (`(x : int) -> 2*x` is `[int->int]`), hover its types and the checker the
+//! variables that are certainly arrays. Anything unclear is `??`.
 
-use crate::hir::{BinOp, Expr, ExprKind, Param, UnOp, Var};
+use crate::builtin_types::{builtin_result, matrix_type};
+use crate::hir::{BinOp, Callee, Expr, ExprKind, Param, UnOp, Var};
 use crate::types::Ty;
 
-/// The static type of `e`, where `params` are the only variables with known types.
+/// The name of builtin `id` (the builtin table lives in the runtime).
+pub type BuiltinName<'a> = &'a dyn Fn(u32) -> Option<String>;
+
+/// The static type of `e`, where `params` are the only variables with known types
+/// (builtin calls and matrix literals are `??`: declarations convert them).
 pub fn expr_type(e: &Expr, params: &[Param]) -> Ty {
+    infer(e, params, None)
+}
+
+/// [`expr_type`] that also knows builtin calls and matrix literals, with the builtins'
+/// names from `names`.
+pub fn expr_type_with(e: &Expr, params: &[Param], names: BuiltinName) -> Ty {
+    infer(e, params, Some(names))
+}
+
+fn infer(e: &Expr, params: &[Param], names: Option<BuiltinName>) -> Ty {
+    let expr_type = |e: &Expr, params: &[Param]| infer(e, params, names);
     match &e.kind {
+        ExprKind::Call {
+            callee: Callee::Builtin(id),
+            args,
+        } => match names.and_then(|n| n(*id)) {
+            Some(name) => {
+                let tys: Vec<Ty> = args.iter().map(|a| expr_type(a, params)).collect();
+                builtin_result(&name, &tys)
+            }
+            None => Ty::Unknown,
+        },
+        ExprKind::Call {
+            callee: Callee::TypeCtor(t),
+            ..
+        } if names.is_some() => t.clone(),
+        ExprKind::Matrix(items) if names.is_some() => {
+            let tys: Vec<Ty> = items.iter().map(|a| expr_type(a, params)).collect();
+            matrix_type(&tys)
+        }
         ExprKind::Int(_) => Ty::Int(crate::types::IntKind::I32),
         ExprKind::Real(_) => Ty::Scalar,
         ExprKind::Imag(_) => Ty::CScalar,

@@ -5,7 +5,9 @@
 //! returns all problems as diagnostics.
 
 pub mod attr_args;
+mod builtin_types;
 pub mod check;
+mod check_paren_index;
 mod check_run;
 mod collect;
 mod const_dims;
@@ -25,11 +27,12 @@ pub mod serial;
 pub mod types;
 pub mod visit;
 
+/// The local type inference of expressions (hover in the language server).
+pub use builtin_types::builtin_result;
 pub use check::check_program;
 pub use hints::Hints;
 pub use hir::*;
-/// The local type inference of expressions (hover in the language server).
-pub use infer::expr_type;
+pub use infer::{expr_type, expr_type_with, BuiltinName};
 pub use lower::{lower_program, lower_program_hinted, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
 pub use serial::{SerialHead, SerialLoop};

@@ -35,7 +35,7 @@ pub use error::RunError;
 pub use hook::{HostFrame, HostHook, HostHookRef, HostStop};
 pub use interp::{Frame, Interp, Options};
 pub use launch_values::kernel_line_span;
-pub use load::{check, load, lower_hinted, splice_imports_of, Loaded};
+pub use load::{check, diagnose, load, lower_hinted, splice_imports_of, Loaded};
 pub use loops::LOOP_MIN;
 pub use serial::HostTier;
 

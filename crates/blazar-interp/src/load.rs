@@ -49,6 +49,26 @@ fn not_utf8(file: FileId, text: &str, at: usize) -> Diagnostic {
 /// Parses and resolves program text; `dir` is where `import`s are looked up (none: imports
 /// are errors).
 pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
+    let mut loaded = diagnose(name, text, dir);
+    if !loaded.has_errors() {
+        let sources = &loaded.sources;
+        let name = |id: u32| blazar_runtime::builtins::get(id).name;
+        let line_of = |s: blazar_diagnostics::Span| sources.line_of(s) as u32;
+        let names = blazar_passes::Names {
+            builtin_name: &name,
+            builtin_id: &|n: &str| blazar_runtime::builtins::lookup(n),
+            line_of: &line_of,
+        };
+        blazar_passes::apply_rules(&mut loaded.program);
+        loaded.loops = blazar_passes::parallelize(&mut loaded.program, &names);
+        blazar_passes::serialize(&mut loaded.program, &names, &mut loaded.loops);
+    }
+    loaded
+}
+
+/// What [`check`] reports, without preparing the program to run (no rewrite rules, no
+/// loop parallelizer, `loops` empty): the language server's check after a keystroke.
+pub fn diagnose(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let file = sources.add(name, text);
@@ -82,25 +102,11 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
     if !diagnostics.iter().any(|d| d.is_error()) {
         diagnostics.extend(crate::precheck::check_kernels(&program, &sources));
     }
-    let mut program = program;
-    let mut loops = Vec::new();
-    if !diagnostics.iter().any(|d| d.is_error()) {
-        let name = |id: u32| blazar_runtime::builtins::get(id).name;
-        let line_of = |s: blazar_diagnostics::Span| sources.line_of(s) as u32;
-        let names = blazar_passes::Names {
-            builtin_name: &name,
-            builtin_id: &|n: &str| blazar_runtime::builtins::lookup(n),
-            line_of: &line_of,
-        };
-        blazar_passes::apply_rules(&mut program);
-        loops = blazar_passes::parallelize(&mut program, &names);
-        blazar_passes::serialize(&mut program, &names, &mut loops);
-    }
     Loaded {
         sources,
         program,
         diagnostics,
-        loops,
+        loops: Vec::new(),
     }
 }
 

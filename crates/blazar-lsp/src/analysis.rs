@@ -61,6 +61,8 @@ pub struct Analysis {
 pub struct Checked {
     pub diagnostics: Vec<lsp_types::Diagnostic>,
     pub types: TypeMap,
+    /// The types of builtin calls, by the start of the call.
+    pub calls: crate::types::CallTypes,
 }
 
 impl Analysis {
@@ -99,15 +101,18 @@ impl Analysis {
             let path = self.path.as_deref();
             let name = path.map_or_else(|| "untitled.q".to_string(), |p| p.display().to_string());
             let dir = path.and_then(Path::parent).map(Path::to_path_buf);
-            let loaded = blazar_interp::check(&name, &self.doc.text, dir);
+            // `blazar check`'s diagnostics, without preparing the program to run.
+            let loaded = blazar_interp::diagnose(&name, &self.doc.text, dir);
             let diagnostics = loaded
                 .diagnostics
                 .iter()
                 .map(|d| convert(d, &loaded.sources, self))
                 .collect();
+            let (types, calls) = crate::types::collect(&loaded.program);
             Checked {
                 diagnostics,
-                types: crate::types::collect(&loaded.program),
+                types,
+                calls,
             }
         })
     }

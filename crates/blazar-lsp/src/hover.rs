@@ -19,7 +19,15 @@ pub fn hover(a: &Analysis, offset: u32) -> Option<Hover> {
         }
         Target::Builtin(name) => {
             let doc = crate::docs::doc_for(name)?;
-            format!("```quasar\n{}\n```\n{}", doc.signature, doc.summary)
+            // The type this call gives, where the checker knows it.
+            let here = a
+                .doc
+                .index
+                .use_at(offset)
+                .and_then(|u| a.checked().calls.get(&u.span.lo))
+                .map(|t| format!("\n% this call gives: {t}"))
+                .unwrap_or_default();
+            format!("```quasar\n{}{here}\n```\n{}", doc.signature, doc.summary)
         }
         Target::Import(m) => {
             let m = &a.modules[m];

@@ -9,6 +9,15 @@ use std::collections::HashMap;
 /// Types by the span (`lo`, `hi`) of an assignment's target or a `for` statement.
 pub type TypeMap = HashMap<(u32, u32), Ty>;
 
+/// The types of builtin calls the checker knows (`zeros(3, 3)` is a `mat`), by the
+/// start of the call (its name).
+pub type CallTypes = HashMap<u32, Ty>;
+
+/// The name of builtin `id`, for `blazar_hir::expr_type_with`.
+fn builtin_name(id: u32) -> Option<String> {
+    Some(blazar_runtime::builtins::get(id).name.to_string())
+}
+
 /// Globals (the script's variables) are known to `expr_type` as locals from here on.
 const GLOBAL: u32 = 1 << 30;
 
@@ -34,13 +43,22 @@ fn localize(e: &Expr) -> Expr {
             Box::new(localize(a)),
             Box::new(localize(b)),
         ),
+        ExprKind::Call {
+            callee: callee @ Callee::Builtin(_),
+            args,
+        } => ExprKind::Call {
+            callee: callee.clone(),
+            args: args.iter().map(localize).collect(),
+        },
+        ExprKind::Matrix(items) => ExprKind::Matrix(items.iter().map(localize).collect()),
         other => other.clone(),
     };
     Expr { kind, span: e.span }
 }
 
-pub fn collect(p: &Program) -> TypeMap {
+pub fn collect(p: &Program) -> (TypeMap, CallTypes) {
     let mut out = TypeMap::new();
+    let mut calls = CallTypes::new();
     for f in &p.functions {
         // A function's own type, by its span.
         out.insert((f.span.lo, f.span.hi), f.ty.clone());
@@ -73,8 +91,27 @@ pub fn collect(p: &Program) -> TypeMap {
                 break;
             }
         }
+        // The builtin calls, with every variable type found above.
+        let w = Walk {
+            p,
+            known: &known,
+            out: &mut out,
+            by_slot: HashMap::new(),
+        };
+        blazar_hir::visit::each_expr_in(&f.body, &mut |e: &Expr| {
+            if let ExprKind::Call {
+                callee: Callee::Builtin(_),
+                ..
+            } = e.kind
+            {
+                let t = w.value(e);
+                if t != Ty::Unknown {
+                    calls.insert(e.span.lo, t);
+                }
+            }
+        });
     }
-    out
+    (out, calls)
 }
 
 /// Locals whose type a declaration fixes, as parameters `expr_type` can read.
@@ -216,7 +253,7 @@ impl Walk<'_> {
                 .filter(|f| f.outputs.len() == 1)
                 .and_then(|f| f.outputs[0].ty.as_ref())
                 .map_or(Ty::Unknown, |a| a.ty.clone()),
-            _ => blazar_hir::expr_type(&localize(e), self.known),
+            _ => blazar_hir::expr_type_with(&localize(e), self.known, &builtin_name),
         }
     }
 }

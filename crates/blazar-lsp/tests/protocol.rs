@@ -172,13 +172,20 @@ fn hover_shows_inferred_types_signatures_and_builtins() {
         "{h}"
     );
     assert!(h.contains("Scales a vector by k."), "{h}");
-    // A builtin: its documentation (`docs::doc_for`).
+    // A builtin: its documentation (`docs::doc_for`) and the type this call gives.
     let h = hover_text(&mut c, &uri, 8, 5);
     assert_eq!(
         blazar_lsp::docs::doc_for("linspace").map(|d| h.contains(&d.signature)),
         Some(true),
         "{h}"
     );
+    assert!(h.contains("this call gives: vec"), "{h}");
+    // A variable a builtin call gives: that call's type.
+    let h = hover_text(&mut c, &uri, 8, 0);
+    assert!(h.contains("v : vec"), "{h}");
+    // A builtin whose result depends on values (`sum`): no type is guessed.
+    let h = hover_text(&mut c, &uri, 12, 7);
+    assert!(h.contains("sum") && !h.contains("this call gives"), "{h}");
     // An imported function.
     let h = hover_text(&mut c, &uri, 10, 5);
     assert!(

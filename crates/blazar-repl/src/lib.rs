@@ -15,13 +15,14 @@
 mod commands;
 mod complete;
 mod funcs;
+pub mod history;
 mod input;
 
 pub use complete::Completions;
 pub use input::needs_more;
 
 use blazar_diagnostics::{render_all, Diagnostic, FileId, SourceMap};
-use blazar_hir::{ExprKind, Program, StmtKind};
+use blazar_hir::{Callee, ExprKind, Program, StmtKind};
 use blazar_interp::{Frame, Interp, Options, RunError};
 use blazar_runtime::builtins::Ctx;
 use blazar_runtime::Value;
@@ -206,6 +207,13 @@ impl Session {
         if let Err(e) = self.execute(&program) {
             diags.push(e.into_diagnostic());
         }
+        // Figures stay open between inputs; the ones this input drew into are written
+        // now, after its output (the files and lines `blazar run` gives at its end).
+        if let Some(ctx) = self.ctx.as_mut() {
+            if let Err(e) = blazar_runtime::builtins::figure::write_changed(ctx) {
+                diags.push(Diagnostic::global(e.message));
+            }
+        }
         Reply {
             diagnostics: diags,
             quit: false,
@@ -307,6 +315,7 @@ impl Session {
             Ok(None) => Ok(()),
             Err(e) => Err(e),
         };
+
         let defs: Vec<_> = self.defs.iter().map(|s| s.span).collect();
         let mut seen = funcs::Seen::default();
         for v in self.workspace.values_mut() {
@@ -355,6 +364,17 @@ fn run_script<'p>(
         return Ok(None);
     };
     match &e.kind {
+        // `tic()`, `plot(y)`, `disp(x)`: run as a statement, nothing shown (`toc()`
+        // prints its own line).
+        ExprKind::Call {
+            callee: Callee::Builtin(id),
+            ..
+        } if blazar_runtime::builtins::is_procedure(*id) => {
+            if let Some(l) = last {
+                it.exec_block(std::slice::from_ref(l), &mut frame)?;
+            }
+            Ok(None)
+        }
         ExprKind::Call { callee, args } => Ok(it
             .eval_call(callee, args, 0, &mut frame, e.span)?
             .into_iter()

@@ -76,6 +76,7 @@ pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnosti
         max_tree: max_tree(),
         no_lambda: false,
         index_bases: Vec::new(),
+        closed: Vec::new(),
         last_hi: 0,
     };
     let stmts = p.parse_top_level();
@@ -104,6 +105,9 @@ pub(crate) struct Parser {
     /// The names of the variables being indexed (`v[...]`), innermost last (`None`:
     /// not a plain name), for the hint of MATLAB's `v[end]`.
     pub(crate) index_bases: Vec<Option<String>>,
+    /// The blocks closed so far: the construct, its opening word and its `end`, for
+    /// telling which block of an unclosed one lost its `end` ([`Parser::parse_body`]).
+    closed: Vec<(String, Span, Span)>,
 }
 
 impl Parser {
@@ -413,8 +417,38 @@ impl Parser {
         self.enter()?;
         let body = self.parse_block(false);
         self.leave();
+        let misplaced = self.misplaced_end(start);
         match self.peek().clone() {
-            Tok::Ident(w) if w == "end" || closers.contains(&w.as_str()) => Ok((body, w)),
+            Tok::Ident(w) if w == "end" || closers.contains(&w.as_str()) => {
+                self.closed.push((what.to_string(), start, self.span()));
+                Ok((body, w))
+            }
+            _ if misplaced.is_some() => {
+                let (inner, at, end) = misplaced.expect("just tested");
+                let span = self.span();
+                let found = self.peek().describe();
+                let (line, end_line, outer_line) =
+                    (self.line_of(at), self.line_of(end), self.line_of(start));
+                let here = blazar_diagnostics::Span::new(
+                    at.file,
+                    at.lo as usize,
+                    at.lo as usize + inner.len(),
+                );
+                self.diags.push(
+                    Diagnostic::error(
+                        here,
+                        format!(
+                            "this `{inner}` (line {line}) has no `end`: the `end` on line {end_line} \
+                             is indented as the `{what}` of line {outer_line}, which it closes instead"
+                        ),
+                    )
+                    .with_related(
+                        span,
+                        format!("{found} is reached here, and the `{what}` is still open"),
+                    ),
+                );
+                Ok((body, String::new()))
+            }
             _ => {
                 let line = self.line_of(start);
                 let found = self.peek().describe();
@@ -440,6 +474,23 @@ impl Parser {
                 Ok((body, String::new()))
             }
         }
+    }
+
+    /// For a block at `start` left open at the end of the text: a block inside it whose
+    /// `end` lines up with `start` rather than with its own opening word, which is then
+    /// the block that lost its `end` (its construct, its word and that `end`).
+    /// Indentation decides only when the opening words are indented apart.
+    fn misplaced_end(&self, start: Span) -> Option<(String, Span, Span)> {
+        if !matches!(self.peek(), Tok::Eof) {
+            return None;
+        }
+        let col = |s: Span| s.lo as usize - self.line_starts[self.line_of(s) - 1];
+        let outer = col(start);
+        self.closed
+            .iter()
+            .filter(|(_, at, _)| at.lo > start.lo)
+            .find(|(_, at, end)| col(*at) > outer && col(*end) == outer)
+            .cloned()
     }
 
     /// Consumes the closing word found by [`Parser::parse_body`], if any.

@@ -38,6 +38,8 @@ struct Figure {
     kind: Kind,
     /// Figures linked by `connect` (zoom and pan would follow each other in a window).
     links: Vec<usize>,
+    /// Drawn into since its files were last written ([`write_changed`]).
+    changed: bool,
 }
 
 enum Kind {
@@ -141,6 +143,7 @@ impl Figures {
             title: String::new(),
             kind,
             links: Vec::new(),
+            changed: true,
         });
         self.current = Some(self.list.len() - 1);
         self.list.len() - 1
@@ -152,6 +155,8 @@ impl Figures {
             Some(i) => i,
             None => self.add(Kind::Plot(Plot::default())),
         };
+        // Whoever asks for the current figure mutably draws into it.
+        self.list[i].changed = true;
         &mut self.list[i]
     }
 
@@ -294,6 +299,7 @@ fn figure(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
                 title: String::new(),
                 kind: Kind::Plot(Plot::default()),
                 links: Vec::new(),
+                changed: true,
             });
             ctx.figures.current = Some(ctx.figures.list.len() - 1);
             Ok(handle(n as usize))
@@ -379,6 +385,8 @@ fn connect(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     if a != b && !ctx.figures.list[a].links.contains(&nb) {
         ctx.figures.list[a].links.push(nb);
         ctx.figures.list[b].links.push(na);
+        ctx.figures.list[a].changed = true;
+        ctx.figures.list[b].changed = true;
     }
     Ok(Value::Real(0.0))
 }
@@ -406,13 +414,31 @@ fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// line per figure, naming the figures `connect` linked it with). Called once when the
 /// program ends, whether or not it failed.
 pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
+    write(ctx, false)?;
+    ctx.figures.list.clear();
+    ctx.figures.current = None;
+    Ok(())
+}
+
+/// Writes the figures drawn into since they were last written, with the same files and
+/// lines as [`finish`], and keeps them: the interactive session calls this after each
+/// input, so that a figure's files follow it as it changes.
+pub fn write_changed(ctx: &mut Ctx) -> RtResult<()> {
+    write(ctx, true)
+}
+
+fn write(ctx: &mut Ctx, only_changed: bool) -> RtResult<()> {
     let dir = ctx
         .figures
         .dir
         .clone()
         .unwrap_or_else(|| ctx.base_dir.clone());
     let shown = ctx.figures.dir.is_some();
-    for f in &ctx.figures.list {
+    for f in ctx.figures.list.iter_mut() {
+        if only_changed && !f.changed {
+            continue;
+        }
+        f.changed = false;
         let stem = format!(
             "{}_figure{}{}",
             ctx.program_stem,
@@ -449,8 +475,6 @@ pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
         )
         .map_err(|e| RtError::new(format!("figures: cannot print: {e}")))?;
     }
-    ctx.figures.list.clear();
-    ctx.figures.current = None;
     Ok(())
 }
 

@@ -210,6 +210,38 @@ pub fn multi(name: &str) -> Option<(MultiFn, usize)> {
         .map(|&(_, f, k)| (f, k))
 }
 
+/// Builtins called for what they do, not for a value: as a statement of their own they
+/// give none worth showing (0, or a figure's handle), so the interactive session prints
+/// nothing for them, as MATLAB prints nothing for `tic`, `plot(y)` or `disp(x)`.
+const PROCEDURES: &[&str] = &[
+    "tic",
+    "toc",
+    "plot",
+    "imshow",
+    "figure",
+    "title",
+    "xlabel",
+    "ylabel",
+    "legend",
+    "hold",
+    "pause",
+    "connect",
+    "printf",
+    "fprintf",
+    "disp",
+    "printfull",
+    "warning",
+    "save",
+    "imwrite",
+    "csvwrite",
+    "exrwrite",
+];
+
+/// Whether builtin `id` is called for what it does ([`PROCEDURES`]).
+pub fn is_procedure(id: u32) -> bool {
+    PROCEDURES.contains(&get(id).name)
+}
+
 /// The id of a builtin by name.
 pub fn lookup(name: &str) -> Option<u32> {
     table()
