@@ -6,10 +6,10 @@
 //! Rules:
 //! - An array's numeric host buffer comes back here when its [`Store`](crate::Store)
 //!   dies; buffers of fewer than [`MIN_BYTES`] and cell buffers go to the allocator.
-//! - A buffer is kept in the size class of its capacity: a quarter of a power of two
-//!   (at most 25% over the request). A miss allocates the whole class (zeroed by the
-//!   system, so pages a result never reaches are never touched), so the buffer serves
-//!   every later request of its class.
+//! - A miss allocates exactly the request (zeroed by the system). A kept buffer serves
+//!   a later request it can hold that is at most a size class below it (a quarter of
+//!   the request's highest power of two), so a loop's same-sized results reuse it and
+//!   no array costs more than 25% over its size.
 //! - The pool is bounded: at most [`cap`] bytes (1 GiB unless `BLAZAR_HOST_POOL_MB`
 //!   or [`set_cap`] says otherwise) and [`MAX_BUFFERS`] buffers; the oldest go first. It keeps at most a
 //!   quarter of the memory the system reports available (`MemAvailable`, read at most
@@ -84,7 +84,7 @@ pub struct Stats {
 }
 
 struct Pool {
-    /// Oldest first; each buffer's capacity is a whole size class.
+    /// Oldest first.
     free: Vec<Buffer>,
     bytes: usize,
     hits: u64,
@@ -140,7 +140,7 @@ impl Pool {
 
     fn give(&mut self, buf: Buffer) {
         let bytes = capacity_bytes(&buf);
-        if bytes < MIN_BYTES || class_bytes(bytes) != bytes {
+        if bytes < MIN_BYTES {
             return;
         }
         let bound = self.bound();
@@ -152,15 +152,18 @@ impl Pool {
         self.free.push(buf);
     }
 
-    fn take(&mut self, elem: ElemType, class: usize) -> Option<Buffer> {
-        let at = self
-            .free
-            .iter()
-            .rposition(|b| b.elem() == elem && capacity_bytes(b) == class);
+    /// A kept buffer of `elem` that holds `need` bytes and wastes at most what its size
+    /// class allows (a quarter of the highest power of two).
+    fn take(&mut self, elem: ElemType, need: usize) -> Option<Buffer> {
+        let most = class_bytes(need);
+        let at = self.free.iter().rposition(|b| {
+            let have = capacity_bytes(b);
+            b.elem() == elem && have >= need && have <= most
+        });
         match at {
             Some(i) => {
                 let b = self.free.remove(i);
-                self.bytes -= class;
+                self.bytes -= capacity_bytes(&b);
                 self.hits += 1;
                 Some(b)
             }
@@ -209,9 +212,9 @@ pub fn stats() -> Stats {
     .unwrap_or_default()
 }
 
-/// A pooled buffer of `elem` and `class` bytes, if one is kept.
-fn reuse(elem: ElemType, class: usize) -> Option<Buffer> {
-    POOL.try_with(|p| p.try_borrow_mut().ok()?.take(elem, class))
+/// A pooled buffer of `elem` that holds `need` bytes, if one is kept.
+fn reuse(elem: ElemType, need: usize) -> Option<Buffer> {
+    POOL.try_with(|p| p.try_borrow_mut().ok()?.take(elem, need))
         .ok()
         .flatten()
 }
@@ -233,13 +236,15 @@ fn get(elem: ElemType, n: usize, zero: bool) -> Buffer {
     if elem == ElemType::Cell || bytes < MIN_BYTES || cap() == 0 {
         return Buffer::fresh_zeros(elem, n, n);
     }
-    let class = class_bytes(bytes);
-    match reuse(elem, class) {
+    // A miss allocates exactly what was asked (rounding up to the class would cost a
+    // large array up to a quarter more memory); a later request of a size up to a
+    // class above reuses it.
+    match reuse(elem, bytes) {
         Some(mut b) => {
             fit(&mut b, n, zero);
             b
         }
-        None => Buffer::fresh_zeros(elem, n, class / elem.size_bytes()),
+        None => Buffer::fresh_zeros(elem, n, n),
     }
 }
 
