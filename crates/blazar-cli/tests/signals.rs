@@ -14,13 +14,16 @@ fn program(name: &str, src: &str) -> std::path::PathBuf {
     file
 }
 
-fn stopped_by(signal: &str, code: i32, what: &str) {
+/// Stops an endless loop with `signal`. By default the loop runs as compiled code (the
+/// compiled host tier) and the stop is reported at the loop, line 3; on the interpreter
+/// (`--host-tier interp`) at the statement it was running, line 4.
+fn stopped_by(signal: &str, code: i32, what: &str, tier: &str, at: &str) {
     let file = program(
-        &format!("loop_{signal}.q"),
+        &format!("loop_{signal}_{tier}.q"),
         "print \"progress 1/2\"\nk = 0\nwhile true\n    k = k + 1\nend\n",
     );
     let child = Command::new(env!("CARGO_BIN_EXE_blazar"))
-        .args(["run", "--device", "cpu"])
+        .args(["run", "--device", "cpu", "--host-tier", tier])
         .arg(&file)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -38,7 +41,7 @@ fn stopped_by(signal: &str, code: i32, what: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!(
-            "loop_{signal}.q:4:5: error: stopped here by {what}"
+            "loop_{signal}_{tier}.q:{at}: error: stopped here by {what}"
         )),
         "{err}"
     );
@@ -46,17 +49,22 @@ fn stopped_by(signal: &str, code: i32, what: &str) {
 
 #[test]
 fn sigterm_keeps_the_output_and_exits_143() {
-    stopped_by("TERM", 143, "SIGTERM");
+    stopped_by("TERM", 143, "SIGTERM", "auto", "3:1");
 }
 
 #[test]
 fn ctrl_c_keeps_the_output_and_exits_130() {
-    stopped_by("INT", 130, "SIGINT (Ctrl-C)");
+    stopped_by("INT", 130, "SIGINT (Ctrl-C)", "auto", "3:1");
+}
+
+#[test]
+fn ctrl_c_stops_an_interpreted_loop_at_its_statement() {
+    stopped_by("INT", 130, "SIGINT (Ctrl-C)", "interp", "4:5");
 }
 
 #[test]
 fn sighup_keeps_the_output_and_exits_129() {
-    stopped_by("HUP", 129, "SIGHUP");
+    stopped_by("HUP", 129, "SIGHUP", "auto", "3:1");
 }
 
 /// Runs `src` with `args`, sends `signal` once `ready` (a line on stderr, or `None`:
