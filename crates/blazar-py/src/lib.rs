@@ -410,6 +410,10 @@ fn cuda_available(py: Python<'_>) -> bool {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // An array lent from NumPy is a `Vec` over NumPy's memory: the host buffer pool must
+    // never keep it for reuse (a later result would be written into the caller's array),
+    // so the extension runs without the pool.
+    blazar_value::pool::set_cap(0);
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<Module>()?;
     m.add_class::<Function>()?;
