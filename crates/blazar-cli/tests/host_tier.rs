@@ -123,3 +123,45 @@ fn what_stays_dynamic_runs_on_the_interpreter_with_its_reason() {
     assert_eq!(out.trim(), "abc3");
     assert!(err.contains("`name` holds a"), "{err}");
 }
+
+#[test]
+fn a_loop_of_long_iterations_switches_after_a_few() {
+    // Each iteration of the outer loop runs a thousand inner ones: the clock is read
+    // by steps spent, not by outer iterations, so the switch comes after a few
+    // milliseconds, not after 256 outer iterations.
+    let src = "\
+s = 0
+for sweep = 1..300
+    for j = 1..1000
+        s = mod(s * 3 + j, 1001)
+    end
+end
+print s
+";
+    let (a, err, ok) = run(src, &["run", "--host-tier", "interp"]);
+    assert!(ok, "{err}");
+    let (b, err, ok) = run(
+        src,
+        &[
+            "run",
+            "--host-tier",
+            "auto",
+            "--cpu-tier",
+            "jit",
+            "--profile",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(a, b);
+    let row: Vec<u64> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("profile: host loops"))
+        .find_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() == 4 && w[0] == "2")
+                .then(|| vec![w[1].parse().unwrap(), w[2].parse().unwrap()])
+        })
+        .unwrap_or_else(|| panic!("no profile row for line 2: {err}"));
+    assert_eq!(row[0] + row[1], 300, "{err}");
+    assert!(row[0] < 100 && row[1] > 0, "{err}");
+}

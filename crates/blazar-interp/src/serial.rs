@@ -41,7 +41,9 @@ pub enum HostTier {
 /// How long a loop runs on the interpreter before its kernel is asked for.
 pub const SWITCH_AFTER: Duration = Duration::from_millis(2);
 
-/// Iterations between two looks at the clock on the interpreter.
+/// Interpreter steps (statements of loop bodies, all loops nested in the loop
+/// counted) between two looks at the clock: a loop whose iterations are long (a
+/// sweep over a matrix) looks after each iteration, a short one every few hundred.
 const CHECK_EVERY: u64 = 256;
 
 /// The wall time a chunk of compiled iterations aims at (Ctrl-C is seen between
@@ -87,13 +89,11 @@ impl<'p> Interp<'p> {
                 let mut k = 0i64;
                 let mut cur = r.start;
                 let started = Instant::now();
+                let mut look = self.steps_left;
                 let mut ready = None;
                 let mut why = None;
                 while k < r.count {
-                    if forced
-                        || ((k as u64).is_multiple_of(CHECK_EVERY)
-                            && started.elapsed() > SWITCH_AFTER)
-                    {
+                    if forced || self.clock_due(&mut look, started) {
                         match self.serial_ready(p, frame, forced) {
                             Ok(Some(x)) => {
                                 ready = Some(x);
@@ -142,14 +142,12 @@ impl<'p> Interp<'p> {
             }
             (SerialHead::While, StmtKind::While { cond, body }) => {
                 let started = Instant::now();
+                let mut look = self.steps_left;
                 let mut k = 0u64;
                 let mut why = None;
                 let mut ready = None;
                 loop {
-                    if why.is_none()
-                        && (forced
-                            || (k.is_multiple_of(CHECK_EVERY) && started.elapsed() > SWITCH_AFTER))
-                    {
+                    if why.is_none() && (forced || self.clock_due(&mut look, started)) {
                         match self.serial_ready(p, frame, forced) {
                             Ok(Some(x)) => {
                                 ready = Some(x);
@@ -177,6 +175,17 @@ impl<'p> Interp<'p> {
             }
             _ => self.exec_block(whole, frame),
         }
+    }
+
+    /// Whether the loop has run on the interpreter for [`SWITCH_AFTER`]: the clock is
+    /// read once [`CHECK_EVERY`] steps were spent since the last look (`look`: the
+    /// step budget left then).
+    fn clock_due(&self, look: &mut u64, started: Instant) -> bool {
+        if look.saturating_sub(self.steps_left) < CHECK_EVERY {
+            return false;
+        }
+        *look = self.steps_left;
+        started.elapsed() > SWITCH_AFTER
     }
 
     /// One iteration on the interpreter: `Some(flow)` when the loop stops.

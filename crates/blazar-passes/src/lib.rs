@@ -10,6 +10,7 @@ mod apply_rules;
 mod builtins;
 mod fold;
 mod infer;
+mod kernel_form;
 mod loop_attrs;
 mod loop_body;
 mod loop_cache;

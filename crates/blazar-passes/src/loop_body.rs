@@ -1,7 +1,7 @@
 //! What a host loop body contains, for the loop parallelizer: whether kernel code can
 //! express it at all, and where each variable is read and written.
 
-use crate::loop_deps::Refusal;
+use crate::kernel_form::{self, Form, Refusal};
 use blazar_diagnostics::Span;
 use blazar_hir::{self as hir, Access, BinOp, Callee, Expr, ExprKind, FnKind, Stmt, StmtKind, Var};
 use std::collections::HashMap;
@@ -14,68 +14,40 @@ pub fn eligible(
     builtin_name: &dyn Fn(u32) -> &'static str,
     prog: &hir::Program,
 ) -> Result<(), Refusal> {
-    for s in body {
-        let no = |m: &str| Err((s.span, m.to_string()));
-        match &s.kind {
-            StmtKind::Expr(_) => return no("an expression statement (a call for its effect)"),
-            StmtKind::Assign { target, .. } => {
-                if target.path.iter().any(|a| matches!(a, Access::Field(_))) {
-                    return no("it sets a field of an object");
-                }
-                if target.path.len() > 1 {
-                    return no("it indexes a value twice in one assignment");
-                }
-            }
-            StmtKind::MultiAssign { .. } => return no("a multiple assignment"),
-            StmtKind::Declare { .. } => return no("a declaration"),
-            StmtKind::ForEach { .. } => return no("a loop over the elements of a value"),
-            StmtKind::Break(n) | StmtKind::Continue(n) if *n >= depth => {
-                return no("`break` or `continue` leaves the loop")
-            }
-            StmtKind::Return => return no("`return` leaves the function from inside the loop"),
-            StmtKind::Match { .. } => return no("a `match`"),
-            StmtKind::Print(_) => return no("it prints"),
-            StmtKind::Parallel(_) => return no("a loop already parallel"),
-            StmtKind::Serial(_) => return no("a serial loop"),
-            StmtKind::Rewritten(_) => {
-                return no("a `reduction` rule rewrites a statement only when its types allow")
-            }
-            _ => {}
-        }
-        for e in hir::visit::own_exprs(s) {
-            expr_ok(e, builtin_name, prog)?;
-        }
-        let inner = match s.kind {
-            StmtKind::ForRange { .. } | StmtKind::While { .. } | StmtKind::Repeat { .. } => 1,
-            _ => 0,
-        };
-        for b in hir::visit::blocks(s) {
-            eligible(b, depth + inner, builtin_name, prog)?;
-        }
-    }
-    Ok(())
+    kernel_form::walk(body, depth, &Parallel { builtin_name, prog })
 }
 
-fn expr_ok(
-    e: &Expr,
-    builtin_name: &dyn Fn(u32) -> &'static str,
-    prog: &hir::Program,
-) -> Result<(), Refusal> {
-    let no = |m: String| Err((e.span, m));
-    match &e.kind {
-        ExprKind::Str(_) => return no("it uses a string".into()),
-        ExprKind::Closure { .. } | ExprKind::FuncValue(_) => {
-            return no("it makes a function value".into())
+/// The loop parallelizer's rules: no call for its effect, no jump out of the body, and
+/// calls of builtins with a kernel form or of `__device__` functions only.
+struct Parallel<'a> {
+    builtin_name: &'a dyn Fn(u32) -> &'static str,
+    prog: &'a hir::Program,
+}
+
+impl Form for Parallel<'_> {
+    fn stmt(&self, s: &Stmt, depth: u32) -> Result<(), Refusal> {
+        let no = |m: &str| Err((s.span, m.to_string()));
+        match &s.kind {
+            StmtKind::Expr(_) => no("an expression statement (a call for its effect)"),
+            StmtKind::MultiAssign { .. } => no("a multiple assignment"),
+            StmtKind::Break(n) | StmtKind::Continue(n) if *n >= depth => {
+                no("`break` or `continue` leaves the loop")
+            }
+            StmtKind::Return => no("`return` leaves the function from inside the loop"),
+            StmtKind::Parallel(_) => no("a loop already parallel"),
+            _ => Ok(()),
         }
-        ExprKind::Colon | ExprKind::Range { .. } => return no("it takes a slice".into()),
-        ExprKind::Field { .. } => return no("it reads a field of an object".into()),
-        ExprKind::Cell(_) | ExprKind::TypeValue(_) => return no("it makes a cell or a type".into()),
-        ExprKind::Index { base, .. } if !matches!(base.kind, ExprKind::Var(_)) => {
-            return no("it indexes the result of an expression".into())
-        }
-        ExprKind::Call { callee, args } => match callee {
+    }
+
+    fn expr(&self, e: &Expr) -> Result<(), Refusal> {
+        let no = |m: String| Err((e.span, m));
+        let ExprKind::Call { callee, args } = &e.kind else {
+            return Ok(());
+        };
+        let prog = self.prog;
+        match callee {
             Callee::Builtin(id) => {
-                let name = builtin_name(*id);
+                let name = (self.builtin_name)(*id);
                 if crate::builtins::classify(name, args.len()).is_none() {
                     return no(format!("it calls `{name}`, which runs only on the host"));
                 }
@@ -120,13 +92,9 @@ fn expr_ok(
                 }
             }
             _ => return no("it calls a function value or an intrinsic".into()),
-        },
-        _ => {}
+        }
+        Ok(())
     }
-    for c in hir::visit::children(e) {
-        expr_ok(c, builtin_name, prog)?;
-    }
-    Ok(())
 }
 
 /// Whether `body` assigns an element of one of `params` (anywhere in it).

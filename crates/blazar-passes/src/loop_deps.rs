@@ -72,8 +72,7 @@ impl Analysis {
     }
 }
 
-/// Why a loop stays serial: where, and in words.
-pub type Refusal = (Span, String);
+pub use crate::kernel_form::Refusal;
 
 /// Analyses `body` with the loop variables `levels` as the parallel dimensions.
 /// `live_after(v)` says whether the value of `v` is read after the loop; `name(v)` is a

@@ -11,12 +11,13 @@
 //! (types kernel code cannot hold, a called function it cannot inline): that loop then
 //! runs on the interpreter too.
 
+use crate::kernel_form::{self, Form, Refusal};
 use crate::outline::{assign, e, place, Names};
 use crate::parallelize::{stmt_at, stmt_at_mut, var_namer};
 use blazar_diagnostics::Span;
 use blazar_hir::{
-    self as hir, Access, BinOp, Callee, Expr, ExprKind, FnId, FnKind, LoopDecision, LoopReport,
-    Param, Program, SerialHead, SerialLoop, Stmt, StmtKind, Ty, Var,
+    self as hir, BinOp, Callee, Expr, ExprKind, FnId, FnKind, LoopDecision, LoopReport, Param,
+    Program, SerialHead, SerialLoop, Stmt, StmtKind, Ty, Var,
 };
 use std::collections::HashMap;
 
@@ -24,9 +25,6 @@ thread_local! {
     /// The functions whose bodies are being checked (a recursive call stops there).
     static CHECKING: std::cell::RefCell<Vec<FnId>> = const { std::cell::RefCell::new(Vec::new()) };
 }
-
-/// Why a loop stays on the interpreter: where, and in words.
-type Refusal = (Span, String);
 
 /// Outlines the serial host loops of `prog`, adding what it decided to `reports`.
 pub fn serialize(prog: &mut Program, names: &Names, reports: &mut Vec<LoopReport>) {
@@ -110,7 +108,7 @@ fn scan(
 }
 
 /// Checks that kernel code can express every statement of `body`, `depth` loops inside
-/// the outlined loop.
+/// the outlined loop (`func`: `body` is the body of a function the loop calls).
 fn eligible(
     body: &[Stmt],
     depth: u32,
@@ -118,92 +116,66 @@ fn eligible(
     names: &Names,
     func: bool,
 ) -> Result<(), Refusal> {
-    for s in body {
-        let no = |m: &str| Err((s.span, m.to_string()));
-        match &s.kind {
-            StmtKind::Expr(x) => {
-                let user_call = matches!(
-                    &x.kind,
-                    ExprKind::Call {
-                        callee: Callee::Group(_),
-                        ..
-                    }
-                );
-                if !user_call {
-                    return no("an expression statement that is not a call of a function");
-                }
-            }
-            StmtKind::Assign { target, ty, .. } => {
-                if target.path.iter().any(|a| matches!(a, Access::Field(_))) {
-                    return no("it sets a field of an object");
-                }
-                if target.path.len() > 1 {
-                    return no("it indexes a value twice in one assignment");
-                }
-                if ty.is_some() {
-                    return no("an assignment with a declared type");
-                }
-            }
-            StmtKind::MultiAssign { targets, value } => {
-                let user_call = matches!(
-                    &value.kind,
-                    ExprKind::Call {
-                        callee: Callee::Group(_),
-                        ..
-                    }
-                );
-                if !user_call || targets.iter().any(|t| !t.path.is_empty()) {
-                    return no("a multiple assignment of other than a function's results");
-                }
-            }
-            StmtKind::Declare { .. } => return no("a declaration"),
-            StmtKind::ForEach { .. } => return no("a loop over the elements of a value"),
-            StmtKind::Break(n) | StmtKind::Continue(n) if *n > depth || (func && *n >= depth) => {
-                return no("`break` or `continue` leaves an enclosing loop")
-            }
-            StmtKind::Return if !func => {
-                return no("`return` leaves the function from inside the loop")
-            }
-            StmtKind::Match { .. } => return no("a `match`"),
-            StmtKind::Print(_) => return no("it prints"),
-            StmtKind::Parallel(p) if small(p) => {
-                return eligible(std::slice::from_ref(&*p.serial), depth, prog, names, func)
-            }
-            StmtKind::Parallel(_) => return no("it holds a loop run as a parallel kernel"),
-            StmtKind::Serial(_) => return no("it holds a serial loop"),
-            StmtKind::Rewritten(_) => return no("a `reduction` rule rewrites a statement"),
-            _ => {}
-        }
-        for x in hir::visit::own_exprs(s) {
-            expr_ok(x, prog, names)?;
-        }
-        let inner = match s.kind {
-            StmtKind::ForRange { .. } | StmtKind::While { .. } | StmtKind::Repeat { .. } => 1,
-            _ => 0,
-        };
-        for b in hir::visit::blocks(s) {
-            eligible(b, depth + inner, prog, names, func)?;
-        }
-    }
-    Ok(())
+    kernel_form::walk(body, depth, &Serial { prog, names, func })
 }
 
-fn expr_ok(x: &Expr, prog: &Program, names: &Names) -> Result<(), Refusal> {
-    let no = |m: String| Err((x.span, m));
-    match &x.kind {
-        ExprKind::Str(_) => return no("it uses a string".into()),
-        ExprKind::Closure { .. } | ExprKind::FuncValue(_) => {
-            return no("it makes a function value".into())
+/// The serial-loop outliner's rules: calls of user functions whose bodies have a
+/// kernel form too (for their effect or their several results), jumps within the loop,
+/// `return` inside a called function, and small parallel nests run as written.
+struct Serial<'a> {
+    prog: &'a Program,
+    names: &'a Names<'a>,
+    /// Walking the body of a called function.
+    func: bool,
+}
+
+impl Form for Serial<'_> {
+    fn stmt(&self, s: &Stmt, depth: u32) -> Result<(), Refusal> {
+        let no = |m: &str| Err((s.span, m.to_string()));
+        let user_call = |x: &Expr| {
+            matches!(
+                &x.kind,
+                ExprKind::Call {
+                    callee: Callee::Group(_),
+                    ..
+                }
+            )
+        };
+        match &s.kind {
+            StmtKind::Expr(x) if !user_call(x) => {
+                no("an expression statement that is not a call of a function")
+            }
+            StmtKind::Assign { ty: Some(_), .. } => no("an assignment with a declared type"),
+            StmtKind::MultiAssign { targets, value }
+                if !user_call(value) || targets.iter().any(|t| !t.path.is_empty()) =>
+            {
+                no("a multiple assignment of other than a function's results")
+            }
+            StmtKind::Break(n) | StmtKind::Continue(n)
+                if *n > depth || (self.func && *n >= depth) =>
+            {
+                no("`break` or `continue` leaves an enclosing loop")
+            }
+            StmtKind::Return if !self.func => {
+                no("`return` leaves the function from inside the loop")
+            }
+            // A small nest runs inside the serial kernel as written: its body is
+            // walked as the loop's.
+            StmtKind::Parallel(p) if !small(p) => no("it holds a loop run as a parallel kernel"),
+            _ => Ok(()),
         }
-        ExprKind::Colon | ExprKind::Range { .. } => return no("it takes a slice".into()),
-        ExprKind::Field { .. } => return no("it reads a field of an object".into()),
-        ExprKind::Cell(_) | ExprKind::TypeValue(_) => return no("it makes a cell or a type".into()),
-        ExprKind::Matrix(_) => return no("it builds an array".into()),
-        ExprKind::Convert(..) => return no("it converts to a declared type".into()),
-        ExprKind::Index { base, .. } if !matches!(base.kind, ExprKind::Var(_)) => {
-            return no("it indexes the result of an expression".into())
-        }
-        ExprKind::Call { callee, args } => match callee {
+    }
+
+    fn expr(&self, x: &Expr) -> Result<(), Refusal> {
+        let no = |m: String| Err((x.span, m));
+        let (prog, names) = (self.prog, self.names);
+        let (callee, args) = match &x.kind {
+            ExprKind::Matrix(_) => return no("it builds an array".into()),
+            ExprKind::Convert(..) => return no("it converts to a declared type".into()),
+            ExprKind::Call { callee, args } => (callee, args),
+            _ => return Ok(()),
+        };
+        match callee {
             Callee::Builtin(id) => {
                 use crate::builtins::KBuiltin as K;
                 let name = (names.builtin_name)(*id);
@@ -257,13 +229,9 @@ fn expr_ok(x: &Expr, prog: &Program, names: &Names) -> Result<(), Refusal> {
                 }
             }
             _ => return no("it calls a function value or an intrinsic".into()),
-        },
-        _ => {}
+        }
+        Ok(())
     }
-    for c in hir::visit::children(x) {
-        expr_ok(c, prog, names)?;
-    }
-    Ok(())
 }
 
 /// The fewest iterations a parallel loop inside a serial loop must be known to have to
