@@ -80,10 +80,11 @@ impl<'p> Interp<'p> {
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
         match &e.kind {
             _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
-                if self.scalar_tree(e, frame) {
-                    self.eval_scalar(e, frame)
-                } else {
-                    self.eval_fused(e, frame)
+                match self.try_scalar(e, frame) {
+                    Ok(Some(v)) => Ok(v),
+                    Ok(None) => self.eval_fused(e, frame),
+                    Err(err) if self.scalar_tree(e, frame) => Err(err),
+                    Err(_) => self.eval_fused(e, frame),
                 }
             }
             ExprKind::Int(v) => Ok(Value::int(*v)),
