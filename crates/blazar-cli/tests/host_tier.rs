@@ -165,3 +165,32 @@ print s
     assert_eq!(row[0] + row[1], 300, "{err}");
     assert!(row[0] < 100 && row[1] > 0, "{err}");
 }
+
+#[test]
+fn what_follows_a_small_parallel_nest_is_checked_too() {
+    // The inner loop is a small parallel nest the serial kernel would run as written;
+    // the `print` after it keeps the outer loop on the interpreter.
+    let src = "\
+A = zeros(4)
+s = 0.
+for k = 1..10
+    for j = 0..3
+        A[j] = A[j] + k
+    end
+    s = s + 1
+    print s
+end
+print A
+";
+    let (out, err, ok) = run(src, &["emit", "loops"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(":3: serial: line 8: it prints; host tier: interpreter, line 8: it prints"),
+        "{out}"
+    );
+    let (a, err, ok) = run(src, &["run", "--host-tier", "interp"]);
+    assert!(ok, "{err}");
+    let (b, err, ok) = run(src, &["run", "--host-tier", "compiled"]);
+    assert!(ok, "{err}");
+    assert_eq!(a, b);
+}
