@@ -56,7 +56,63 @@ impl<'p> Interp<'p> {
             self.write_var(target.var, frame, v);
             return Ok(());
         }
+        if self.store_element(target, op, &v, frame, value.span)? {
+            return Ok(());
+        }
         self.assign_path(target, op, v, frame, value.span)
+    }
+
+    /// `A[i, j] = v` (or `A[i, j] op= v`) for a scalar `v`, a numeric array `A` and
+    /// coordinates that are expressions of scalars with integer values, stored without
+    /// the general path's argument vectors. `Ok(false)` when the statement is not of
+    /// that form: nothing was changed (evaluating coordinates is harmless, they are
+    /// pure), and [`Interp::assign_path`] does it.
+    fn store_element(
+        &mut self,
+        target: &'p Place,
+        op: Option<BinOp>,
+        v: &Value,
+        frame: &mut Frame,
+        vspan: Span,
+    ) -> R<bool> {
+        let [Access::Index(args)] = target.path.as_slice() else {
+            return Ok(false);
+        };
+        if args.is_empty() || args.len() > 4 || matches!(v, Value::Array(_)) {
+            return Ok(false);
+        }
+        let numeric = |x: Option<&Value>| match x {
+            Some(Value::Array(a)) => a
+                .data
+                .meta_host()
+                .is_ok_and(|m| m.elem() != blazar_runtime::ElemType::Cell),
+            _ => false,
+        };
+        if !numeric(self.var_ref(target.var, frame)) {
+            return Ok(false);
+        }
+        let mut ints = [0i64; 4];
+        for (k, a) in args.iter().enumerate() {
+            ints[k] = match self.try_scalar(a, frame) {
+                Ok(Some(Value::Int(i, _))) => i,
+                Ok(Some(Value::Real(x))) if x.fract() == 0.0 && x.is_finite() => x as i64,
+                _ => return Ok(false),
+            };
+        }
+        let Some(Value::Array(arr)) = self.var_ref(target.var, frame) else {
+            return Ok(false);
+        };
+        let idx = &ints[..args.len()];
+        let stored = match op {
+            Some(op) => {
+                let old = index::get_scalar_index(arr, idx).at(target.span)?;
+                let new = self.binary(op, &old, v, vspan)?;
+                index::set_scalar_index(arr, idx, &new)
+            }
+            None => index::set_scalar_index(arr, idx, v),
+        };
+        stored.at(target.span)?;
+        Ok(true)
     }
 
     /// A declared output type is checked when the function returns (`call_body`), not
