@@ -62,6 +62,7 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         blazar_passes::apply_rules(&mut loaded.program);
         loaded.loops = blazar_passes::parallelize(&mut loaded.program, &names);
         blazar_passes::serialize(&mut loaded.program, &names, &mut loaded.loops);
+        blazar_passes::fuse_statements(&mut loaded.program);
     }
     loaded
 }
