@@ -89,8 +89,9 @@ impl<'p> Interp<'p> {
                     self.exec_assign(target, *op, value, None, frame)?;
                     return Ok(());
                 }
-                f.recycle = self.recycle_target(target, *op, value, None, frame);
+                let recycle = self.group_recycle(target.var, value, &f, frame);
                 let o = self.operand(value, frame, &mut f)?;
+                f.recycle = recycle;
                 self.force(o, &mut f, value.span)?
             } else if f.pending.is_empty() && self.scalar_tree(value, frame) {
                 self.eval_scalar(value, frame)?
@@ -106,6 +107,22 @@ impl<'p> Interp<'p> {
             self.write_var(target.var, frame, v);
         }
         Ok(())
+    }
+}
+
+impl<'p> Interp<'p> {
+    /// As `recycle_target` for the last statement of a group: the array its variable
+    /// holds when nothing but that variable and the region's inputs refer to it (the
+    /// region may already read it: `u = f(u)` after intermediates of `u`).
+    fn group_recycle(&self, var: Var, value: &Expr, f: &Fusion, frame: &Frame) -> Option<ArrayRef> {
+        let Some(Value::Array(a)) = self.var_ref(var, frame) else {
+            return None;
+        };
+        let key = Rc::as_ptr(&a.data) as usize;
+        let held = f.arrays.iter().filter(|(k, _)| *k == key).count();
+        let alone = Rc::strong_count(&a.data) == 1 + held;
+        (alone && a.mode == blazar_runtime::Access::default() && fusable(value) && pure(value))
+            .then(|| a.clone())
     }
 }
 
