@@ -169,3 +169,86 @@ fn a_reshape_statement_is_a_view_and_launches_nothing() {
     }
     assert_eq!(copies, "none", "the CPU copies nothing");
 }
+
+/// The fused statement groups of a `--profile` run of `src` (as [`profile`] runs it):
+/// per group its first and last lines, runs, and the arrays its regions allocated.
+fn fused_groups(src: &str) -> Vec<(u32, u32, u64, u64)> {
+    let dir = std::env::temp_dir().join(format!("blazar-structure-g{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("g{}.q", src.len()));
+    std::fs::write(&file, src).expect("write program");
+    let out = Command::new(env!("CARGO_BIN_EXE_blazar"))
+        .args(["run", "--device", "cpu", "--cpu-tier", "interp"])
+        .args(["--fuse-min", "0", "--profile"])
+        .arg(&file)
+        .output()
+        .expect("runs blazar");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let mut lines = stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("profile: fused statements"));
+    lines.next();
+    lines.next();
+    lines
+        .map_while(|l| {
+            let f: Vec<u64> = l
+                .split_whitespace()
+                .map(|w| w.parse().ok())
+                .collect::<Option<_>>()?;
+            match f.as_slice() {
+                [a, b, runs, arrays] => Some((*a as u32, *b as u32, *runs, *arrays)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+const PIPELINE: &str = "x = 255 * rand(64, 48, 3)\n\
+                        y = 255 * (x / 255) .^ 0.45\n\
+                        t = y > 128\n\
+                        e = sum(t .* y)\n\
+                        print e > 0, size(x)\n";
+
+#[test]
+fn a_three_statement_pipeline_is_one_kernel_with_no_intermediate_array() {
+    let (out, k, _) = profile(PIPELINE);
+    assert_eq!(out.trim(), "1[64,48,3]");
+    assert!(launches_on(&k, 2).is_empty(), "{k:?}");
+    assert!(launches_on(&k, 3).is_empty(), "{k:?}");
+    assert_eq!(launches_on(&k, 4), vec![1], "{k:?}");
+    // Lines 2 to 4 ran once as one group and allocated no array (`y` and `t` are
+    // values of the region, `e` a reduction).
+    assert_eq!(fused_groups(PIPELINE), vec![(2, 4, 1, 0)]);
+}
+
+#[test]
+fn a_live_intermediate_ends_its_group() {
+    let src = "x = 255 * rand(64, 48, 3)\n\
+               y = 255 * (x / 255) .^ 0.45\n\
+               t = y > 128\n\
+               e = sum(t .* y)\n\
+               print e > 0, size(x), size(y)\n";
+    let (_, k, _) = profile(src);
+    // `y` is printed: its own kernel and array; `t` and `e` one kernel.
+    assert_eq!(launches_on(&k, 2), vec![1], "{k:?}");
+    assert!(launches_on(&k, 3).is_empty(), "{k:?}");
+    assert_eq!(launches_on(&k, 4), vec![1], "{k:?}");
+    assert_eq!(fused_groups(src), vec![(3, 4, 1, 0)]);
+}
+
+#[test]
+fn a_fused_group_in_a_loop_is_one_kernel_per_iteration() {
+    let src = "x = rand(50, 50)\n\
+               acc = 0\n\
+               for i = 1..10\n\
+                   y = x * i\n\
+                   t = y > 2\n\
+                   e = sum(t .* y)\n\
+                   acc = acc + e\n\
+               end\n\
+               print acc >= 0, size(x)\n";
+    let (_, k, _) = profile(src);
+    assert!(launches_on(&k, 4).is_empty(), "{k:?}");
+    assert_eq!(launches_on(&k, 6), vec![10], "{k:?}");
+    assert_eq!(fused_groups(src), vec![(4, 7, 10, 0)]);
+}

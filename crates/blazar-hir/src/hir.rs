@@ -27,6 +27,8 @@ pub struct Program {
     pub macros: Vec<MacroDef>,
     /// `reduction` rewrite rules, in source order (applied by `passes::apply_rules`).
     pub rules: Vec<RewriteRule>,
+    /// Statements that run as one fused region (`passes::fuse_statements`).
+    pub fused: crate::fused::FusedGroups,
 }
 
 /// `reduction (x : T, ...) -> pattern = replacement [where cond]`: the parameters are

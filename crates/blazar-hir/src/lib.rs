@@ -12,6 +12,7 @@ mod check_run;
 mod collect;
 mod const_dims;
 mod exist_rule;
+pub mod fused;
 mod hints;
 pub mod hir;
 mod infer;
@@ -30,6 +31,7 @@ pub mod visit;
 /// The local type inference of expressions (hover in the language server).
 pub use builtin_types::builtin_result;
 pub use check::check_program;
+pub use fused::{FusedGroup, FusedGroups};
 pub use hints::Hints;
 pub use hir::*;
 pub use infer::{expr_type, expr_type_with, BuiltinName};

@@ -136,7 +136,7 @@ impl<'p> Interp<'p> {
 
     /// For `v = e` with a fused `e` of builtins and operators only: the array `v` holds
     /// when nothing else refers to it (the result may be written into it).
-    fn recycle_target(
+    pub(crate) fn recycle_target(
         &self,
         target: &Place,
         op: Option<BinOp>,

@@ -8,7 +8,13 @@ use blazar_runtime::{format, IntTy, Value};
 
 impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
-        for s in body {
+        // Statements a fused group ran (`fuse/group.rs`) are not run again.
+        let mut ran = 0;
+        for (i, s) in body.iter().enumerate() {
+            if ran > 0 {
+                ran -= 1;
+                continue;
+            }
             // Where the run is, for a report when it cannot stop by itself (a signal
             // inside native code, memory that runs out, an internal error).
             blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
@@ -20,7 +26,13 @@ impl<'p> Interp<'p> {
                 };
                 h.0.borrow_mut().stmt(&at);
             }
-            let flow = self.exec_stmt(s, frame)?;
+            let flow = match self.exec_fused_group(&body[i..], frame)? {
+                Some(n) => {
+                    ran = n - 1;
+                    Flow::Normal
+                }
+                None => self.exec_stmt(s, frame)?,
+            };
             if self.profile.is_some() {
                 self.charge_copies(s.span);
             }

@@ -18,6 +18,7 @@
 //! lowers and launches a finished region.
 
 mod blocks;
+mod group;
 mod join;
 mod reduce;
 mod run;
@@ -56,6 +57,10 @@ pub struct FusedCache {
     per_line: HashMap<u32, u32>,
     /// Every region lowered, with its kernel's name, in order (`blazar emit air`).
     pub regions: Vec<(String, Region)>,
+    /// The first and last lines of the fused statement group being run (`fuse/group.rs`).
+    pub(crate) group: Option<(u32, u32)>,
+    /// Result arrays regions allocated so far (`--profile` shows those of fused groups).
+    pub(crate) allocs: std::cell::Cell<u64>,
 }
 
 impl FusedCache {
@@ -81,6 +86,8 @@ struct Fusion {
     /// The array the assigned variable held, which the result may overwrite (see
     /// [`Interp::eval_fused_into`]).
     recycle: Option<ArrayRef>,
+    /// Intermediates of a fused statement group bound to nodes (`fuse/group.rs`).
+    pending: Vec<(blazar_hir::Var, NodeRef)>,
 }
 
 /// The conversions AIR fuses (math functions: their rows in `blazar_ops::MATH`).
@@ -211,6 +218,12 @@ impl<'p> Interp<'p> {
     fn operand(&mut self, e: &'p Expr, frame: &mut Frame, f: &mut Fusion) -> R<Operand> {
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Real(_) => Ok(Operand::Val(self.eval(e, frame)?, true)),
+            ExprKind::Var(v) if !f.pending.is_empty() => {
+                match f.pending.iter().rev().find(|(p, _)| p == v) {
+                    Some((_, n)) => Ok(Operand::Node(*n)),
+                    None => Ok(Operand::Val(self.eval(e, frame)?, false)),
+                }
+            }
             ExprKind::Binary(op, a, b) => {
                 let x = self.operand(a, frame, f)?;
                 if matches!(op, BinOp::And | BinOp::Or) {
@@ -522,6 +535,7 @@ impl<'p> Interp<'p> {
             }),
             arrays: Vec::new(),
             recycle: None,
+            pending: Vec::new(),
         }
     }
 }

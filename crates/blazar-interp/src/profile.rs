@@ -33,6 +33,9 @@ pub struct Profile {
     /// Per line of a loop the compiled host tier may run: iterations interpreted,
     /// iterations compiled, and why it stayed on the interpreter.
     loops: BTreeMap<u32, (u64, u64, Option<String>)>,
+    /// Per fused statement group (first and last line): how often it ran, and the
+    /// arrays its regions allocated.
+    groups: BTreeMap<(u32, u32), (u64, u64)>,
 }
 
 impl Profile {
@@ -42,6 +45,7 @@ impl Profile {
             kernels: BTreeMap::new(),
             copies: BTreeMap::new(),
             loops: BTreeMap::new(),
+            groups: BTreeMap::new(),
         }
     }
 
@@ -65,6 +69,15 @@ impl Profile {
         if let Some(w) = why {
             row.2 = Some(w.to_string());
         }
+    }
+
+    /// A run of the fused statement group of lines `first..=last` (one region: its
+    /// kernel is listed at the line of the group's last statement).
+    /// `arrays`: result arrays its regions allocated (none for intermediates).
+    pub fn group(&mut self, first: u32, last: u32, arrays: u64) {
+        let row = self.groups.entry((first, last)).or_default();
+        row.0 += 1;
+        row.1 += arrays;
     }
 
     /// Copies the statement at `line` caused.
@@ -135,6 +148,20 @@ impl Profile {
                     "{line:>6}  {i:>14} {c:>14}  {}",
                     why.as_deref().unwrap_or("-")
                 );
+            }
+        }
+        if !self.groups.is_empty() {
+            let _ = writeln!(
+                out,
+                "profile: fused statements (each group one region, its kernels at its last line)"
+            );
+            let _ = writeln!(
+                out,
+                "{:>6}  {:>6} {:>9} {:>9}",
+                "first", "last", "runs", "arrays"
+            );
+            for ((a, b), (n, arrays)) in &self.groups {
+                let _ = writeln!(out, "{a:>6}  {b:>6} {n:>9} {arrays:>9}");
             }
         }
         let _ = writeln!(out, "profile: copies between host and device");

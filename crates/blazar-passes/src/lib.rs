@@ -9,6 +9,7 @@
 mod apply_rules;
 mod builtins;
 mod fold;
+mod fuse_statements;
 mod infer;
 mod kernel_form;
 mod loop_attrs;
@@ -33,6 +34,7 @@ mod serialize;
 pub mod sig;
 
 pub use apply_rules::apply_rules;
+pub use fuse_statements::fuse_statements;
 pub use lower_math::int_scalar;
 pub use outline::Names;
 pub use parallelize::parallelize;

@@ -89,7 +89,7 @@ impl Builder {
 
     /// Whether a gather (or a reshaped array, or a join in blocks: all read at one
     /// linear index) is under `n`.
-    pub(crate) fn gathers(&self, n: NodeRef) -> bool {
+    pub fn gathers(&self, n: NodeRef) -> bool {
         let mut stack = vec![n.0];
         while let Some(i) = stack.pop() {
             match &self.nodes[i as usize].kind {

@@ -32,6 +32,7 @@ impl<'p> Interp<'p> {
 
     /// A new result array from the backend (device memory on a GPU).
     pub(super) fn alloc_out(&self, dims: Vec<usize>, elem: ElemType, span: Span) -> R<ArrayRef> {
+        self.fused.allocs.set(self.fused.allocs.get() + 1);
         self.backend_ref(span)?
             .0
             .try_borrow_mut()
@@ -169,7 +170,11 @@ impl<'p> Interp<'p> {
             .map_err(|d| RunError::new(span, d.message))?;
         let k = Rc::new(k);
         self.fused.map.insert(region.clone(), k.clone());
-        self.fused.regions.push((name, region.clone()));
+        let shown = match self.fused.group {
+            Some((a, b)) => format!("{name} (fused statements, lines {a}-{b})"),
+            None => name,
+        };
+        self.fused.regions.push((shown, region.clone()));
         self.kernels.record(k.clone());
         Ok(k)
     }

@@ -36,8 +36,10 @@ impl<'p> Interp<'p> {
         frame: &mut Frame,
     ) -> R<Value> {
         let mut f = self.fusion();
-        f.recycle = old;
         let o = self.operand(e, frame, &mut f)?;
+        // Only the root's result may overwrite it: a part forced on the way (the
+        // operand of a `transpose`) is read again after it is computed.
+        f.recycle = old;
         self.force(o, &mut f, e.span)
     }
 
