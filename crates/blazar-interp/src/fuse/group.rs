@@ -94,7 +94,10 @@ impl<'p> Interp<'p> {
                 f.recycle = recycle;
                 self.force(o, &mut f, value.span)?
             } else if f.pending.is_empty() && self.scalar_tree(value, frame) {
-                self.eval_scalar(value, frame)?
+                match self.try_scalar(value, frame)? {
+                    Some(v) => v,
+                    None => self.eval(value, frame)?,
+                }
             } else {
                 match self.operand(value, frame, &mut f)? {
                     Operand::Node(n) if !f.b.gathers(n) && !f.b.dims(n).is_empty() => {
