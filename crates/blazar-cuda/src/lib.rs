@@ -19,6 +19,7 @@ pub mod cache;
 pub mod compile;
 mod defer;
 mod errors;
+pub mod gpus;
 mod memory;
 mod module;
 mod params;
