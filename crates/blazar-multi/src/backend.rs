@@ -298,6 +298,21 @@ impl Backend for MultiBackend {
         self.devices[0].grid_stride_reductions()
     }
 
+    fn pin_device(&mut self, device: Option<usize>) -> Result<(), String> {
+        match device {
+            Some(d) if d >= self.devices.len() => Err(format!(
+                "`gpu_index={d}`: this run has {} device{} (0 to {})",
+                self.devices.len(),
+                if self.devices.len() == 1 { "" } else { "s" },
+                self.devices.len() - 1
+            )),
+            d => {
+                self.pin(d);
+                Ok(())
+            }
+        }
+    }
+
     fn synchronize(&mut self) -> Result<(), KernelError> {
         for d in &mut self.devices {
             d.synchronize()?;
