@@ -64,6 +64,29 @@ impl SimDevice {
     }
 }
 
+/// A fresh buffer full of a value no program computes by chance (NaN, or the most
+/// negative integer): a read of elements that were never copied in shows in the output,
+/// where recycled memory might hold the right values by luck.
+pub fn poisoned(elem: ElemType, len: usize) -> Buffer {
+    use blazar_value::Buffer as B;
+    use num_complex::Complex;
+    match Buffer::zeros(elem, 0) {
+        B::F32(_) => B::F32(vec![f32::NAN; len]),
+        B::F64(_) => B::F64(vec![f64::NAN; len]),
+        B::C32(_) => B::C32(vec![Complex::new(f32::NAN, f32::NAN); len]),
+        B::C64(_) => B::C64(vec![Complex::new(f64::NAN, f64::NAN); len]),
+        B::I8(_) => B::I8(vec![i8::MIN; len]),
+        B::I16(_) => B::I16(vec![i16::MIN; len]),
+        B::I32(_) => B::I32(vec![i32::MIN; len]),
+        B::I64(_) => B::I64(vec![i64::MIN; len]),
+        B::U8(_) => B::U8(vec![0xA5; len]),
+        B::U16(_) => B::U16(vec![0xA5A5; len]),
+        B::U32(_) => B::U32(vec![0xA5A5_A5A5; len]),
+        B::U64(_) => B::U64(vec![0xA5A5_A5A5_A5A5_A5A5; len]),
+        b => b,
+    }
+}
+
 fn bad(msg: String) -> KernelError {
     KernelError::new(0, KernelErrorKind::BadLaunch, msg)
 }
@@ -75,7 +98,7 @@ impl Device for SimDevice {
 
     fn alloc(&mut self, elem: ElemType, len: usize) -> Result<Box<dyn DeviceBuffer>, String> {
         Ok(Box::new(SimBuffer {
-            data: Buffer::for_overwrite(elem, len),
+            data: poisoned(elem, len),
             owner: self.index,
         }))
     }
