@@ -75,7 +75,15 @@ fn pinning_moves_the_launches_and_an_index_past_the_devices_is_located() {
          {!sched gpu_index=auto}\nprint sum(c)\n{!sched gpu_index=2}\nd = c + 1\n",
     )
     .unwrap();
-    let args = ["run", "--fuse-min", "0", "--devices", "sim:2", "--profile", "pin.q"];
+    let args = [
+        "run",
+        "--fuse-min",
+        "0",
+        "--devices",
+        "sim:2",
+        "--profile",
+        "pin.q",
+    ];
     let out = blazar(&args, &dir);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(stdout, "600\n");
@@ -85,7 +93,10 @@ fn pinning_moves_the_launches_and_an_index_past_the_devices_is_located() {
     );
     assert!(!out.status.success());
     // The two pinned statements ran on device 1, which got `a` from device 0.
-    assert!(stderr.contains("copy sim0 -> sim1: 400 B (peer)"), "{stderr}");
+    assert!(
+        stderr.contains("copy sim0 -> sim1: 400 B (peer)"),
+        "{stderr}"
+    );
     // One device: the pragma is ignored, the same output.
     let out = blazar(&["run", "--fuse-min", "0", "pin.q"], &dir);
     assert_eq!(text(&out.stdout), "600\n");
@@ -97,8 +108,15 @@ fn bad_devices_values_are_usage_errors() {
     let dir = programs();
     let out = blazar(&["run", "--devices", "sim:0", "split_sum.q"], &dir);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("from 1 to 64"), "{}", text(&out.stderr));
-    let out = blazar(&["run", "--devices", "sim:2", "--check-cuda", "split_sum.q"], &dir);
+    assert!(
+        text(&out.stderr).contains("from 1 to 64"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = blazar(
+        &["run", "--devices", "sim:2", "--check-cuda", "split_sum.q"],
+        &dir,
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--devices sim:2 goes with neither"));
     let out = blazar(&["run", "--devices", "1,1", "split_sum.q"], &dir);

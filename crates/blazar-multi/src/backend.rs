@@ -16,6 +16,7 @@ use crate::place::Placer;
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_value::{ArrayRef, ElemType, Residency};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -26,6 +27,10 @@ pub struct MultiBackend {
     placer: Placer,
     pinned: Option<usize>,
     log: LogRef,
+    /// Band variants of split kernels, by the address of the kernel (kept alive here,
+    /// so that no other kernel takes its address).
+    variants: HashMap<usize, (Rc<Kernel>, Rc<Kernel>)>,
+    split_min: usize,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -45,6 +50,8 @@ impl MultiBackend {
             placer: Placer::default(),
             pinned: None,
             log,
+            variants: HashMap::new(),
+            split_min: 0,
         }
     }
 
@@ -162,6 +169,200 @@ impl MultiBackend {
         Ok(())
     }
 
+    fn place(&mut self, arrays: &[ArrayRef]) -> usize {
+        let busy: Vec<_> = self.log.borrow().devices.iter().map(|s| s.busy).collect();
+        self.placer
+            .choose(&self.resident(arrays), &busy, self.pinned)
+    }
+
+    /// Runs a launch on device `d`, whose copies of `arrays` are current; records it.
+    fn run_on(
+        &mut self,
+        d: usize,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Vec<KValue>, KernelError> {
+        // The buffers leave their copies for the launch (no store stays borrowed).
+        let mut bufs: Vec<(Vec<usize>, Box<dyn DeviceBuffer>)> = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            let dims = a.meta().map_err(|_| bad(IN_USE))?.dims;
+            let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
+            let mc = slot
+                .as_mut()
+                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
+                .ok_or_else(|| bad("internal error: no device copy"))?;
+            let b = mc.bufs[d]
+                .take()
+                .ok_or_else(|| bad("internal error: no buffer on the chosen device"))?;
+            bufs.push((dims, b));
+        }
+        let t = Instant::now();
+        let r = {
+            let mut views: Vec<(Vec<usize>, &mut dyn DeviceBuffer)> = bufs
+                .iter_mut()
+                .map(|(dims, b)| (dims.clone(), &mut **b))
+                .collect();
+            self.devices[d].launch(kernel, plan, args, &mut views)
+        };
+        let took = t.elapsed();
+        for (a, (_, b)) in arrays.iter().zip(bufs) {
+            if let Some(mc) = a
+                .data
+                .device()
+                .borrow_mut()
+                .as_mut()
+                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
+            {
+                mc.bufs[d] = Some(b);
+            }
+        }
+        let mut log = self.log.borrow_mut();
+        let stats = &mut log.devices[d];
+        stats.busy += took;
+        *stats.kernels.entry(kernel.name.clone()).or_default() += 1;
+        r
+    }
+
+    /// Runs a launch as bands of rows over several devices when [`crate::split`]
+    /// allows it: every device gets current copies of the arguments, runs the kernel's
+    /// band variant over its rows, and the home device (the one placement picks)
+    /// gathers the written bands. `None` (after noting why) when it does not split.
+    fn try_split(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Vec<KValue>>, KernelError> {
+        let n = self.devices.len();
+        let items: usize = plan.data_dims[..plan.rank as usize].iter().product();
+        if n < 2 || self.pinned.is_some() || items < self.split_min.max(2) {
+            return Ok(None);
+        }
+        let whole = |this: &mut Self, why: String| {
+            *this
+                .log
+                .borrow_mut()
+                .whole
+                .entry((kernel.name.clone(), why))
+                .or_default() += 1;
+            Ok(None)
+        };
+        if plan.serial {
+            return whole(self, "a serial launch".into());
+        }
+        let rows = plan.data_dims[0];
+        let block = plan.block_dims[0].max(1);
+        let blocks = rows / block;
+        let parts = n.min(blocks);
+        if parts < 2 || !rows.is_multiple_of(block) {
+            return whole(self, "fewer row blocks than devices".into());
+        }
+        let params: Vec<Option<usize>> = args
+            .iter()
+            .map(|a| match a {
+                ArgVal::Array(i) => Some(*i),
+                ArgVal::Value(_) => None,
+            })
+            .collect();
+        let mut dims = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            dims.push(a.meta().map_err(|_| bad(IN_USE))?.dims);
+        }
+        let written = match crate::split::analyse(kernel, &dims, rows, &params) {
+            Ok(w) => w,
+            Err(why) => return whole(self, why),
+        };
+        let variant = self.variant(kernel);
+        let home = self.place(arrays);
+        let device = |p: usize| (home + p) % n;
+        for p in 0..parts {
+            for a in arrays {
+                self.bring(a, device(p)).map_err(bad)?;
+            }
+        }
+        let mut bands = Vec::with_capacity(parts);
+        for p in 0..parts {
+            let (b0, b1) = (p * blocks / parts, (p + 1) * blocks / parts);
+            let (r0, r1) = (b0 * block, b1 * block);
+            let mut band_plan = plan.clone();
+            band_plan.data_dims[0] = r1 - r0;
+            let mut band_args = args.to_vec();
+            band_args.push(ArgVal::Value(KValue::Int(r0 as i64)));
+            self.run_on(device(p), &variant, &band_plan, &band_args, arrays)?;
+            bands.push((r0, r1));
+        }
+        // The home device gathers the other devices' bands of every written array.
+        for &i in &written {
+            let a = &arrays[i];
+            let row: usize = dims[i][1..].iter().product();
+            let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
+            let mc = slot
+                .as_mut()
+                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
+                .ok_or_else(|| bad("internal error: no device copy"))?;
+            let mut dst = mc.bufs[home]
+                .take()
+                .ok_or_else(|| bad("internal error: no buffer on the home device"))?;
+            let elem = mc.elem.size_bytes();
+            let mut r = Ok(());
+            for (p, &(r0, r1)) in bands.iter().enumerate().skip(1) {
+                let from = device(p);
+                let Some(src) = mc.bufs[from].as_deref() else {
+                    r = Err("internal error: a band's buffer is missing".to_string());
+                    break;
+                };
+                let (start, len) = (r0 * row, (r1 - r0) * row);
+                match self.devices[home].copy_range_from(&mut *dst, src, from, start, len) {
+                    Ok(route) => {
+                        let mut log = self.log.borrow_mut();
+                        let stats = &mut log.devices[home];
+                        let map = match route {
+                            CopyRoute::Peer => &mut stats.from_peer,
+                            CopyRoute::Staged => &mut stats.staged,
+                        };
+                        *map.entry(from).or_default() += len * elem;
+                    }
+                    Err(e) => {
+                        r = Err(e);
+                        break;
+                    }
+                }
+            }
+            mc.bufs[home] = Some(dst);
+            r.map_err(bad)?;
+            mc.only(home);
+            drop(slot);
+            a.data.set_residency(Residency::Device);
+        }
+        *self
+            .log
+            .borrow_mut()
+            .split
+            .entry(kernel.name.clone())
+            .or_default() += 1;
+        Ok(Some(Vec::new()))
+    }
+
+    /// The band variant of `kernel`, made once per kernel.
+    fn variant(&mut self, kernel: &Rc<Kernel>) -> Rc<Kernel> {
+        let key = Rc::as_ptr(kernel) as usize;
+        if let Some((_, v)) = self.variants.get(&key) {
+            return v.clone();
+        }
+        let v = Rc::new(crate::variant::band_variant(kernel));
+        self.variants.insert(key, (kernel.clone(), v.clone()));
+        v
+    }
+
+    /// Launches over fewer work items than this run whole on one device (0: every
+    /// launch that qualifies is split, as the simulated devices do to test it).
+    pub fn set_split_min(&mut self, items: usize) {
+        self.split_min = items;
+    }
+
     /// Whether the devices can take a launch over `arrays`; the reason when not.
     fn unsupported(arrays: &[ArrayRef]) -> Option<&'static str> {
         for (i, a) in arrays.iter().enumerate() {
@@ -229,54 +430,28 @@ impl Backend for MultiBackend {
         if let Some(why) = Self::unsupported(arrays) {
             return self.on_host(why, kernel, plan, args, arrays);
         }
-        let busy: Vec<_> = self.log.borrow().devices.iter().map(|s| s.busy).collect();
-        let d = self
-            .placer
-            .choose(&self.resident(arrays), &busy, self.pinned);
+        if let Some(outs) = self.try_split(kernel, plan, args, arrays)? {
+            return Ok(Some(outs));
+        }
+        let d = self.place(arrays);
         for a in arrays {
             self.bring(a, d).map_err(bad)?;
         }
-        // The buffers leave their copies for the launch (no store stays borrowed).
-        let mut bufs: Vec<(Vec<usize>, Box<dyn DeviceBuffer>)> = Vec::with_capacity(arrays.len());
-        for a in arrays {
-            let dims = a.meta().map_err(|_| bad(IN_USE))?.dims;
-            let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
-            let mc = slot
-                .as_mut()
-                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-                .ok_or_else(|| bad("internal error: no device copy"))?;
-            let b = mc.bufs[d]
-                .take()
-                .ok_or_else(|| bad("internal error: no buffer on the chosen device"))?;
-            bufs.push((dims, b));
-        }
-        let t = Instant::now();
-        let r = {
-            let mut views: Vec<(Vec<usize>, &mut dyn DeviceBuffer)> = bufs
-                .iter_mut()
-                .map(|(dims, b)| (dims.clone(), &mut **b))
-                .collect();
-            self.devices[d].launch(kernel, plan, args, &mut views)
-        };
-        let took = t.elapsed();
-        let w = written(kernel, args, arrays.len());
-        for ((a, (_, b)), wrote) in arrays.iter().zip(bufs).zip(w) {
-            let mut slot = a.data.device().borrow_mut();
-            if let Some(mc) = slot
-                .as_mut()
-                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-            {
-                mc.bufs[d] = Some(b);
-                if wrote {
+        let r = self.run_on(d, kernel, plan, args, arrays);
+        for (a, wrote) in arrays.iter().zip(written(kernel, args, arrays.len())) {
+            if wrote {
+                if let Some(mc) = a
+                    .data
+                    .device()
+                    .borrow_mut()
+                    .as_mut()
+                    .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
+                {
                     mc.only(d);
-                    a.data.set_residency(Residency::Device);
                 }
+                a.data.set_residency(Residency::Device);
             }
         }
-        let mut log = self.log.borrow_mut();
-        let stats = &mut log.devices[d];
-        stats.busy += took;
-        *stats.kernels.entry(kernel.name.clone()).or_default() += 1;
         r.map(Some)
     }
 

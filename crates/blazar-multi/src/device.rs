@@ -51,6 +51,18 @@ pub trait Device {
         from: usize,
     ) -> Result<CopyRoute, String>;
 
+    /// Copies elements `start..start + len` of `src`, a buffer of device `from`, into
+    /// the same elements of `dst`, a buffer of this one (the band of rows another
+    /// device computed in a split launch).
+    fn copy_range_from(
+        &mut self,
+        dst: &mut dyn DeviceBuffer,
+        src: &dyn DeviceBuffer,
+        from: usize,
+        start: usize,
+        len: usize,
+    ) -> Result<CopyRoute, String>;
+
     /// Runs `kernel` under `plan` on buffers of this device: `arrays[i]` is the
     /// buffer of `ArgVal::Array(i)` with that argument's dims. Returns the kernel's
     /// outputs. It may return before the kernel has finished, as long as a later

@@ -26,6 +26,8 @@ mod log;
 pub mod place;
 mod sim;
 mod spec;
+pub mod split;
+mod variant;
 
 pub use backend::MultiBackend;
 pub use copy::MultiCopy;

@@ -39,6 +39,11 @@ pub struct DeviceLog {
     pub devices: Vec<DeviceStats>,
     /// Launches run on the host because no device could take them, with the reason.
     pub on_host: BTreeMap<String, usize>,
+    /// Launches split into bands of rows over several devices, per kernel.
+    pub split: BTreeMap<String, usize>,
+    /// Launches that ran whole on one device although several were there, per kernel
+    /// and reason.
+    pub whole: BTreeMap<(String, String), usize>,
     started: Option<Instant>,
 }
 
@@ -56,6 +61,8 @@ impl DeviceLog {
                 })
                 .collect(),
             on_host: BTreeMap::new(),
+            split: BTreeMap::new(),
+            whole: BTreeMap::new(),
             started: None,
         }))
     }
@@ -111,6 +118,12 @@ impl DeviceLog {
             for (k, n) in &d.kernels {
                 let _ = writeln!(s, "kernel {k} on {}: {n}", d.name);
             }
+        }
+        for (k, n) in &self.split {
+            let _ = writeln!(s, "kernel {k} split over the devices by rows: {n}");
+        }
+        for ((k, why), n) in &self.whole {
+            let _ = writeln!(s, "kernel {k} whole on one device ({why}): {n}");
         }
         for (why, n) in &self.on_host {
             let _ = writeln!(s, "on the host ({why}): {n}");

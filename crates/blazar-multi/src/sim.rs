@@ -137,6 +137,45 @@ impl Device for SimDevice {
         Ok(CopyRoute::Peer)
     }
 
+    fn copy_range_from(
+        &mut self,
+        dst: &mut dyn DeviceBuffer,
+        src: &dyn DeviceBuffer,
+        from: usize,
+        start: usize,
+        len: usize,
+    ) -> Result<CopyRoute, String> {
+        let src = src
+            .as_any()
+            .downcast_ref::<SimBuffer>()
+            .filter(|s| s.owner == from)
+            .ok_or("internal error: a peer copy from a buffer of another device")?;
+        let dst = self.mine(dst)?;
+        let end = start + len;
+        if dst.data.len() != src.data.len() || end > src.data.len() {
+            return Err("internal error: a band copy outside its buffers".into());
+        }
+        use blazar_value::Buffer as B;
+        match (&mut dst.data, &src.data) {
+            (B::F32(d), B::F32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::F64(d), B::F64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::C32(d), B::C32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::C64(d), B::C64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::I8(d), B::I8(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::I16(d), B::I16(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::I32(d), B::I32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::I64(d), B::I64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::U8(d), B::U8(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::U16(d), B::U16(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::U32(d), B::U32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            (B::U64(d), B::U64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+            _ => {
+                return Err("internal error: a band copy between buffers of different types".into())
+            }
+        }
+        Ok(CopyRoute::Peer)
+    }
+
     fn launch(
         &mut self,
         kernel: &Rc<Kernel>,

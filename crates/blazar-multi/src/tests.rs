@@ -23,20 +23,22 @@ impl Backend for Exec {
     fn launch(
         &mut self,
         k: &Rc<Kernel>,
-        _plan: &LaunchPlan,
-        _args: &[ArgVal],
+        plan: &LaunchPlan,
+        args: &[ArgVal],
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
+        // A band variant gets its first row as one more argument.
+        let row0 = match args.last() {
+            Some(ArgVal::Value(v)) => v.as_i64() as usize,
+            _ => 0,
+        };
         with_host_arrays(arrays, |a| {
             let read = |b: &Buffer, i: usize| b.get_f64(i);
-            let n = a[0].buf.len();
-            let v: Vec<f64> = (0..n)
-                .map(|i| match k.name.as_str() {
+            for i in row0..row0 + plan.data_dims[0] {
+                let x = match k.name.as_str() {
                     "add1" => read(a[1].buf, i) + 1.0,
                     _ => read(a[1].buf, i) + read(a[2].buf, i),
-                })
-                .collect();
-            for (i, x) in v.into_iter().enumerate() {
+                };
                 a[0].buf.set_f64(i, x);
             }
             Ok(Some(Vec::new()))
@@ -102,7 +104,14 @@ fn plan(n: usize) -> LaunchPlan {
     }
 }
 
+/// A backend that runs every launch whole (placement and residency alone).
 fn backend(n: usize) -> MultiBackend {
+    let mut b = splitting(n);
+    b.set_split_min(usize::MAX);
+    b
+}
+
+fn splitting(n: usize) -> MultiBackend {
     let devices = (0..n)
         .map(|i| Box::new(SimDevice::new(i, Box::new(Exec))) as Box<dyn Device>)
         .collect();
@@ -210,4 +219,58 @@ fn pinning_past_the_devices_is_an_error() {
     assert_eq!(b.pin_device(Some(1)), Ok(()));
     let e = b.pin_device(Some(2)).unwrap_err();
     assert_eq!(e, "`gpu_index=2`: this run has 2 devices (0 to 1)");
+}
+
+#[test]
+fn a_split_launch_runs_in_bands_and_the_home_device_gathers_them() {
+    let mut b = splitting(3);
+    let add1 = kernel("add1", 1);
+    let x = vector(&(0..10).map(f64::from).collect::<Vec<_>>());
+    let y = ArrayRef::zeros(vec![10], ElemType::F64);
+    run(&mut b, &add1, &[&y, &x]);
+    let log = b.log();
+    assert_eq!(log.borrow().split.get("add1"), Some(&1));
+    for d in 0..3 {
+        assert_eq!(
+            log.borrow().devices[d].launches(),
+            1,
+            "one band on each device"
+        );
+    }
+    // Bands of 3, 3 and 4 rows; the home device (0) gathered 7 rows of 8 bytes.
+    let gathered: usize = log.borrow().devices[0].from_peer.values().sum();
+    assert_eq!(gathered, 7 * 8);
+    assert_eq!(host(&y), (1..=10).map(f64::from).collect::<Vec<_>>());
+}
+
+#[test]
+fn kernels_that_read_other_rows_of_what_they_write_run_whole() {
+    let mut b = splitting(2);
+    // a0[pos] = a0[pos + 1]: reads a row that another band writes.
+    let mut k = (*kernel("add1", 1)).clone();
+    let next = Expr::new(
+        ExprKind::Binary(
+            blazar_kir::BinOp::Add,
+            Box::new(Expr::new(ExprKind::Special(Special::Pos), Ty::I32)),
+            Box::new(Expr::int(1)),
+        ),
+        Ty::I32,
+    );
+    if let StmtKind::Store { value, .. } = &mut k.body[0].kind {
+        *value = Expr::new(
+            ExprKind::Load {
+                arr: 0,
+                index: vec![next],
+            },
+            Ty::Scalar(Scalar::F64),
+        );
+    }
+    let k = Rc::new(k);
+    let why = crate::split::analyse(&k, &[vec![10], vec![10]], 10, &[Some(0), Some(1)]);
+    assert_eq!(why.unwrap_err(), "an access to `a` may reach another row");
+    let x = vector(&[0.0; 10]);
+    let y = ArrayRef::zeros(vec![10], ElemType::F64);
+    run(&mut b, &k, &[&y, &x]);
+    assert!(b.log().borrow().split.is_empty());
+    assert_eq!(b.log().borrow().whole.len(), 1);
 }
