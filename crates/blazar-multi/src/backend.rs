@@ -295,9 +295,8 @@ impl MultiBackend {
             bands.push((r0, r1));
         }
         // The home device gathers the other devices' bands of every written array.
-        for &i in &written {
+        for &(i, row) in &written {
             let a = &arrays[i];
-            let row: usize = dims[i][1..].iter().product();
             let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
             let mc = slot
                 .as_mut()

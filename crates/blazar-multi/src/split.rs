@@ -4,10 +4,13 @@
 //! The analysis reads the kernel's row-level range facts ([`Kernel::ranges`]): a
 //! launch splits when the kernel has no barriers, shared memory, kernel outputs or
 //! block-dependent results, and every access to an array it writes (stores, atomic
-//! updates, and loads of the same array) names the thread's own row: the access has one
-//! index per dimension of the array and its first index is exactly `pos[0]` (coefficient
-//! 1 on `pos[0]`, none on the other components, a rest that is the constant 0), and the
-//! array's first extent is the index space's. Then each band writes only its own rows,
+//! updates, and loads of the same array) names the thread's own row: its first index is
+//! exactly `pos[0]` (coefficient 1 on `pos[0]`, none on the other components, a rest
+//! that is the constant 0), and either the array's first extent is the index space's and
+//! the access has one index per dimension (a row of the array per row of threads), or
+//! the array has as many elements as the index space has rows and the access has one
+//! linear index (an element per row: fused element-wise kernels index their arrays
+//! linearly over a one-dimensional index space). Then each band writes only its own rows,
 //! and no band reads a row another band writes. Arrays the kernel only reads may be read
 //! anywhere: each device receives a whole current copy of them.
 
@@ -15,13 +18,14 @@ use blazar_kir::affine::Aff;
 use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Stmt, StmtKind};
 use std::collections::HashSet;
 
-/// Why a kernel cannot be split, or `Ok` with the arrays (by argument index) it writes.
+/// Why a kernel cannot be split, or `Ok` with the arrays it writes: per array, its
+/// argument index and its elements per row of the index space.
 pub fn analyse(
     k: &Kernel,
     arg_dims: &[Vec<usize>],
     rows: usize,
     params: &[Option<usize>],
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<(usize, usize)>, String> {
     let f = k.facts();
     if rows < 2 {
         return Err("one row".into());
@@ -51,28 +55,36 @@ pub fn analyse(
     let mut written_args = Vec::new();
     // Arrays local to a thread are no concern of the split.
     written.retain(|&slot| slot_arg(slot).is_some());
+    // Per written slot: how many indices its accesses must have.
+    let mut indices = std::collections::HashMap::new();
     for &slot in &written {
         let Some(a) = slot_arg(slot) else {
             continue;
         };
         let dims = &arg_dims[a];
-        if dims.first() != Some(&rows) {
+        let numel: usize = dims.iter().product();
+        let n_index = if dims.first() == Some(&rows) {
+            dims.len()
+        } else if numel == rows {
+            1
+        } else {
             return Err(format!(
-                "it writes `{}`, whose first extent is not the index space's",
+                "it writes `{}`, whose rows are not the index space's",
                 k.arrays[slot as usize].name
             ));
-        }
-        written_args.push(a);
+        };
+        indices.insert(slot, n_index);
+        written_args.push((a, numel / rows));
     }
     let ranges = k.ranges();
     let own_row = |key: usize, slot: u32, n_index: usize| -> Result<(), String> {
         let name = &k.arrays[slot as usize].name;
-        let rank = slot_arg(slot).map_or(0, |a| arg_dims[a].len());
+        let want = indices.get(&slot).copied().unwrap_or(0);
         let Some(forms) = ranges.forms(key) else {
             return Err(format!("an index of `{name}` is not affine in `pos`"));
         };
-        if n_index != rank || forms.len() != n_index {
-            return Err(format!("`{name}` is indexed linearly"));
+        if n_index != want || forms.len() != n_index {
+            return Err(format!("`{name}` is indexed with another number of indices"));
         }
         if !is_own_row(&forms[0]) {
             return Err(format!("an access to `{name}` may reach another row"));
