@@ -84,7 +84,9 @@ pub fn analyse(
             return Err(format!("an index of `{name}` is not affine in `pos`"));
         };
         if n_index != want || forms.len() != n_index {
-            return Err(format!("`{name}` is indexed with another number of indices"));
+            return Err(format!(
+                "`{name}` is indexed with another number of indices"
+            ));
         }
         if !is_own_row(&forms[0]) {
             return Err(format!("an access to `{name}` may reach another row"));
