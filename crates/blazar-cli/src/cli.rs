@@ -516,7 +516,7 @@ fn run(args: &RunArgs) -> ExitCode {
             );
             return ExitCode::from(2);
         }
-        Some(spec) => match crate::multi::choose(spec, args.device, &cpu) {
+        Some(spec) => match crate::multi::choose(spec, args.device, &cpu, &name) {
             Ok(m) => m,
             Err(code) => return code,
         },

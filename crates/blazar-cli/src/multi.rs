@@ -13,6 +13,7 @@ pub fn choose(
     spec: &DeviceSpec,
     device: Device,
     cpu: &CpuBackend,
+    file_name: &str,
 ) -> Result<Option<(BackendRef, LogRef)>, ExitCode> {
     match spec {
         DeviceSpec::Sim(n) => {
@@ -49,11 +50,26 @@ pub fn choose(
             if wanted.len() <= 1 && wanted.first().is_none_or(|&i| i == 0) {
                 return Ok(None);
             }
-            eprintln!(
-                "blazar: error: --devices {spec}: running on several GPUs (or on a GPU other \
-                 than 0) is not available yet; `--devices sim:N` simulates N devices"
-            );
-            Err(ExitCode::from(crate::cli::EXIT_UNAVAILABLE))
+            if device == Device::Cpu {
+                eprintln!("blazar: error: --devices {spec} names GPUs; leave out --device cpu");
+                return Err(ExitCode::from(2));
+            }
+            let mut devices: Vec<Box<dyn blazar_multi::Device>> = Vec::new();
+            for &i in &wanted {
+                match blazar_cuda::multi::CudaDevice::open(i, file_name) {
+                    Ok(d) => devices.push(Box::new(d)),
+                    Err(e) => {
+                        eprintln!("blazar: error: --devices {spec}: GPU {i}: {e}");
+                        return Err(ExitCode::from(crate::cli::EXIT_UNAVAILABLE));
+                    }
+                }
+            }
+            let mut b = MultiBackend::new(devices, Box::new(cpu.clone()));
+            // Bands of a split launch cross between GPUs through the host for now: only
+            // launches of at least 16M items split.
+            b.set_split_min(1 << 24);
+            let log = b.log();
+            Ok(Some((BackendRef::new(b), log)))
         }
     }
 }

@@ -22,6 +22,7 @@ mod errors;
 pub mod gpus;
 mod memory;
 mod module;
+pub mod multi;
 mod params;
 mod pool;
 mod props;

@@ -78,6 +78,12 @@ pub trait Device {
     /// Waits for this device's queued work; reports an error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
+    /// Whether the device runs serial launches (`serial_do`, host loops as kernels); a
+    /// GPU leaves them to the host executor.
+    fn serial_launches(&self) -> bool {
+        true
+    }
+
     /// See [`Backend::grid_stride_reductions`](blazar_launch::Backend::grid_stride_reductions).
     fn grid_stride_reductions(&self) -> bool {
         false
