@@ -65,6 +65,8 @@ pub enum Command {
     /// The documentation of a builtin or library function (`blazar help sum`), a search
     /// (`--search WORD`), or the function reference as Markdown (`--reference DIR`).
     Help(crate::help::HelpArgs),
+    /// The devices a run can use: CUDA GPUs (name, memory, peer access) and the CPU.
+    Info,
     /// Parse and check a program without running it.
     Check {
         /// The program to check (a `.q` file, `-` for standard input).
@@ -91,6 +93,11 @@ pub struct RunArgs {
     /// Where kernels run: `cpu`, `cuda` or `auto` (the best available).
     #[arg(long, value_enum, default_value_t = Device::Auto)]
     device: Device,
+    /// Several devices: `all` (every GPU), GPU indices (`0,1`), or `sim:N` (N simulated
+    /// devices on the CPU, each with memory of its own, for testing placement and the
+    /// copies between devices). Kernels are placed by where their data is.
+    #[arg(long, value_name = "all|0,1|sim:N", value_parser = blazar_multi::DeviceSpec::parse)]
+    devices: Option<blazar_multi::DeviceSpec>,
     /// Make `scalar` a 64-bit float (the default is 32-bit).
     #[arg(long)]
     double: bool,
@@ -231,6 +238,7 @@ pub fn main(cli: Cli) -> ExitCode {
             }
         },
         Some(Command::Help(args)) => crate::help::main(args),
+        Some(Command::Info) => crate::multi::info(),
         Some(Command::Check {
             file,
             format: Format::Json,
@@ -500,7 +508,25 @@ fn run(args: &RunArgs) -> ExitCode {
     let cpu = CpuBackend::new(cpu_tier, args.threads);
     let mut races = None;
     let seed = crate::races::seed_of(args.schedule, args.seed);
-    let backend = if args.check_races.is_some() || seed.is_some() {
+    let multi = match &args.devices {
+        Some(spec) if args.check_races.is_some() || seed.is_some() || args.check_cuda => {
+            eprintln!(
+                "blazar: error: --devices {spec} goes with neither --check-races, --schedule \
+                 random nor --check-cuda"
+            );
+            return ExitCode::from(2);
+        }
+        Some(spec) => match crate::multi::choose(spec, args.device, &cpu, &name) {
+            Ok(m) => m,
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    let mut device_log = None;
+    let backend = if let Some((b, log)) = multi {
+        device_log = Some(log);
+        b
+    } else if args.check_races.is_some() || seed.is_some() {
         if args.device == Device::Cuda || args.check_cuda {
             eprintln!(
                 "blazar: error: --check-races and --schedule random run kernels on the CPU's \
@@ -544,6 +570,9 @@ fn run(args: &RunArgs) -> ExitCode {
     if let Some(tables) = profile {
         let _ = std::io::stdout().flush();
         eprint!("{tables}");
+        if let Some(log) = &device_log {
+            eprint!("{}", log.borrow().render());
+        }
     }
     // Kernels still compiling in the background finish into the cache, so that the next
     // run of this program compiles nothing (its output is already complete).

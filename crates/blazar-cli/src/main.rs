@@ -5,6 +5,7 @@ mod cli;
 mod debug;
 mod device;
 mod help;
+mod multi;
 mod oom;
 mod races;
 mod repl;

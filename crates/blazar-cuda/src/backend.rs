@@ -81,8 +81,14 @@ fn bad(msg: impl Into<String>) -> KernelError {
 impl CudaBackend {
     /// Opens GPU 0. Fails with a one-line reason when there is no usable GPU or CUDA.
     pub fn new(file_name: &str) -> Result<CudaBackend, String> {
+        CudaBackend::on_gpu(0, file_name)
+    }
+
+    /// Opens GPU `ordinal` (one of several: `--devices`).
+    pub fn on_gpu(ordinal: usize, file_name: &str) -> Result<CudaBackend, String> {
         crate::probe()?;
-        let ctx = CudaContext::new(0).map_err(|e| format!("no usable GPU ({e})"))?;
+        let ctx =
+            CudaContext::new(ordinal).map_err(|e| format!("no usable GPU {ordinal} ({e})"))?;
         // One stream, in order: cudarc's per-slice event tracking is not needed.
         // SAFETY: nothing has been allocated on this context yet.
         unsafe { ctx.disable_event_tracking() };

@@ -103,6 +103,9 @@ impl<'p> Interp<'p> {
             StmtKind::MultiAssign { targets, value } => {
                 self.exec_multi_assign(targets, value, frame, s.span)?
             }
+            StmtKind::Attribute { name, args, .. } if name == "sched" => {
+                self.sched(args, s.span)?
+            }
             StmtKind::Declare { .. } | StmtKind::Attribute { .. } => {}
             StmtKind::Parallel(p) => return self.exec_parallel(p, frame),
             StmtKind::Serial(p) => return self.exec_serial(p, frame),

@@ -24,6 +24,7 @@ mod loops;
 mod precheck;
 mod profile;
 mod scalar;
+mod sched;
 mod serial;
 mod source;
 pub mod stdlib;

@@ -83,6 +83,14 @@ pub trait Backend {
         false
     }
 
+    /// Runs the launches that follow on device `device` of a backend over several
+    /// devices (`{!sched gpu_index=N}`), or lets placement choose again (`None`). A
+    /// backend of one device ignores it, so a program pinned for several devices runs
+    /// on one unchanged; an index past a multi-device backend's devices is an error.
+    fn pin_device(&mut self, _device: Option<usize>) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Waits for all queued work; reports a device error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
@@ -190,6 +198,10 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
 
     fn compiled_ready(&mut self, kernel: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
         self.first.compiled_ready(kernel, plan) || self.then.compiled_ready(kernel, plan)
+    }
+
+    fn pin_device(&mut self, device: Option<usize>) -> Result<(), String> {
+        self.first.pin_device(device)
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {

@@ -52,7 +52,10 @@ use std::path::{Path, PathBuf};
 /// `jit` is the CPU with kernels on the JIT tier (`--cpu-tier jit`, 2 threads).
 /// `host` is the CPU with the compiled host tier forced on (`--host-tier compiled`):
 /// every host loop it accepts runs as a serial kernel from its first iteration.
-pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "host", "nvrtc", "cuda"];
+/// `sim2` and `sim3` run every whole-array expression as a kernel over 2 or 3 simulated
+/// devices (`--devices sim:N`, CPU executors with memories of their own): a copy
+/// between devices that the placement forgets is a wrong answer there.
+pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "host", "nvrtc", "sim2", "sim3", "cuda"];
 
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
@@ -83,15 +86,26 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
             "--host-tier",
             "compiled",
         ],
+        "sim2" | "sim3" => vec![
+            "--device",
+            "cpu",
+            "--devices",
+            if backend == "sim2" { "sim:2" } else { "sim:3" },
+            "--cpu-tier",
+            "jit",
+            "--fuse-min",
+            "0",
+        ],
         b => vec!["--device", b],
     }
 }
 
 /// The device whose results `backend` produces, as named in test blocks
-/// (`backends {}`, `tolerance {}`): `nvrtc`, `jit` and `host` run on the CPU.
+/// (`backends {}`, `tolerance {}`): `nvrtc`, `jit`, `host` and the simulated devices
+/// run on the CPU.
 pub fn results_of(backend: &str) -> &str {
     match backend {
-        "nvrtc" | "jit" | "host" => "cpu",
+        "nvrtc" | "jit" | "host" | "sim2" | "sim3" => "cpu",
         b => b,
     }
 }

@@ -17,6 +17,7 @@ pub fn thread_counts(backend: &str, threads: Option<usize>) -> Vec<Option<usize>
         (_, Some(n)) => vec![Some(n)],
         ("cpu", None) => vec![Some(1), Some(2)],
         ("nvrtc" | "jit", None) => vec![Some(2)],
+        ("sim2" | "sim3", None) => vec![Some(1)],
         ("host", None) => vec![Some(1)],
         _ => vec![None],
     }
@@ -90,7 +91,7 @@ print x
 /// Finds whether `backend` is available by running a small kernel on it (the CPU
 /// always is). `tmp` is a folder for the probe program.
 pub fn probe_backend(blazar: &Path, backend: &str, tmp: &Path) -> Probe {
-    if backend == "cpu" || backend == "jit" || backend == "host" {
+    if matches!(backend, "cpu" | "jit" | "host" | "sim2" | "sim3") {
         return Probe::Available;
     }
     let file = tmp.join(format!("blazar-probe-{}-{backend}.q", std::process::id()));

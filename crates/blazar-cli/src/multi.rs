@@ -1,0 +1,105 @@
+//! `--devices` (several devices behind one backend, `blazar-multi`) and `blazar info`.
+
+use crate::cli::Device;
+use blazar_interp::BackendRef;
+use blazar_multi::{DeviceSpec, LogRef, MultiBackend, SimDevice};
+use blazar_native::CpuBackend;
+use std::process::ExitCode;
+
+/// The backend of `--devices SPEC`, with the log `--profile` prints; `Ok(None)` when
+/// the run keeps today's single-device path (`--devices all` or `0` on a host with at
+/// most one GPU).
+pub fn choose(
+    spec: &DeviceSpec,
+    device: Device,
+    cpu: &CpuBackend,
+    file_name: &str,
+) -> Result<Option<(BackendRef, LogRef)>, ExitCode> {
+    match spec {
+        DeviceSpec::Sim(n) => {
+            if device == Device::Cuda {
+                eprintln!(
+                    "blazar: error: --devices {spec} simulates devices on the CPU; leave out \
+                     --device cuda"
+                );
+                return Err(ExitCode::from(2));
+            }
+            let devices = (0..*n)
+                .map(|i| {
+                    Box::new(SimDevice::new(i, Box::new(cpu.clone())))
+                        as Box<dyn blazar_multi::Device>
+                })
+                .collect();
+            let b = MultiBackend::new(devices, Box::new(cpu.clone()));
+            let log = b.log();
+            Ok(Some((BackendRef::new(b), log)))
+        }
+        DeviceSpec::All | DeviceSpec::Gpus(_) => {
+            let gpus = blazar_cuda::gpus::list().unwrap_or_default();
+            let wanted: Vec<usize> = match spec {
+                DeviceSpec::Gpus(ids) => ids.clone(),
+                _ => (0..gpus.len()).collect(),
+            };
+            if let Some(missing) = wanted.iter().find(|&&i| i >= gpus.len().max(1)) {
+                eprintln!(
+                    "blazar: error: --devices {spec}: there is no GPU {missing} ({} found)",
+                    gpus.len()
+                );
+                return Err(ExitCode::from(crate::cli::EXIT_UNAVAILABLE));
+            }
+            if wanted.len() <= 1 && wanted.first().is_none_or(|&i| i == 0) {
+                return Ok(None);
+            }
+            if device == Device::Cpu {
+                eprintln!("blazar: error: --devices {spec} names GPUs; leave out --device cpu");
+                return Err(ExitCode::from(2));
+            }
+            let mut devices: Vec<Box<dyn blazar_multi::Device>> = Vec::new();
+            for &i in &wanted {
+                match blazar_cuda::multi::CudaDevice::open(i, file_name) {
+                    Ok(d) => devices.push(Box::new(d)),
+                    Err(e) => {
+                        eprintln!("blazar: error: --devices {spec}: GPU {i}: {e}");
+                        return Err(ExitCode::from(crate::cli::EXIT_UNAVAILABLE));
+                    }
+                }
+            }
+            let mut b = MultiBackend::new(devices, Box::new(cpu.clone()));
+            // Bands of a split launch cross between GPUs through the host for now: only
+            // launches of at least 16M items split.
+            b.set_split_min(1 << 24);
+            let log = b.log();
+            Ok(Some((BackendRef::new(b), log)))
+        }
+    }
+}
+
+/// `blazar info`: the devices a run can use.
+pub fn info() -> ExitCode {
+    println!("blazar {}", env!("CARGO_PKG_VERSION"));
+    match blazar_cuda::gpus::list() {
+        Ok(gpus) if gpus.is_empty() => println!("no CUDA device (the driver found no GPU)"),
+        Ok(gpus) => {
+            for g in gpus {
+                let peers = if g.peers.is_empty() {
+                    "none".to_string()
+                } else {
+                    let p: Vec<String> = g.peers.iter().map(|p| p.to_string()).collect();
+                    p.join(",")
+                };
+                println!(
+                    "cuda {}: {}, {:.1} GiB, peer access to: {peers}",
+                    g.index,
+                    g.name,
+                    g.memory as f64 / (1u64 << 30) as f64
+                );
+            }
+        }
+        Err(e) => println!("no CUDA device ({e})"),
+    }
+    println!(
+        "cpu: {} cores; `--devices sim:N` simulates N devices on it",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    ExitCode::SUCCESS
+}
