@@ -126,6 +126,11 @@ impl CudaBackend {
         })
     }
 
+    /// A handle for sharing device memory with other libraries (`external`).
+    pub fn external(&self) -> crate::External {
+        crate::External::new(self.pool_mem.clone(), self.ctx.clone())
+    }
+
     /// The kernel for one block shape (`blockDim` is a constant in the source and
     /// `threadIdx` has a known range, so the compiler can drop bounds checks), its
     /// binary from the disk cache or compiling in the background.
