@@ -23,6 +23,7 @@ pub mod compile;
 mod defer;
 mod errors;
 mod external;
+mod fasthash;
 mod lazy;
 mod memory;
 mod module;
@@ -104,7 +105,8 @@ impl Backend for NvrtcCheck {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         // The source the GPU would compile: specialised on the launch's block shape.
-        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays)?;
+        let writes = blazar_kir::visit::written_params(k);
+        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays, &writes)?;
         if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
             if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH {
