@@ -11,7 +11,9 @@ use std::process::ExitCode;
 /// The backend of a run: `cpu` alone, or a GPU backend chained with `cpu` for the
 /// launches it leaves (`serial_do`; every launch under `--check-cuda`). Under
 /// `--device auto` a machine without a usable GPU runs on the CPU after a one-line
-/// notice; under `--device cuda` it is an error with exit status [`EXIT_UNAVAILABLE`].
+/// notice (the GPU itself is opened at its first use, [`blazar_cuda::LazyCuda`]); under
+/// `--device cuda` it is opened at once and its absence is an error with exit status
+/// [`EXIT_UNAVAILABLE`].
 pub fn choose(
     device: Device,
     check_cuda: bool,
@@ -40,6 +42,35 @@ pub fn choose(
     if device == Device::Cpu {
         return Ok(BackendRef::new(cpu));
     }
+    if device == Device::Auto {
+        // Opened at the first launch or device allocation: creating the context costs
+        // about 350 ms, which a program that never touches the device does not pay.
+        // Where the libraries are missing, the notice comes at once, as before.
+        return match blazar_cuda::probe() {
+            Ok(()) => {
+                let b = blazar_cuda::LazyCuda::new(file_name, |e| {
+                    if std::env::var_os("BLAZAR_QUIET").is_none() {
+                        eprintln!(
+                            "blazar: note: running kernels on the CPU (CUDA is not available: {e})"
+                        );
+                    }
+                });
+                ctx.device_timer = Some(Box::new(b.timer()));
+                Ok(BackendRef::new(Chain {
+                    first: b,
+                    then: cpu,
+                }))
+            }
+            Err(e) => {
+                if std::env::var_os("BLAZAR_QUIET").is_none() {
+                    eprintln!(
+                        "blazar: note: running kernels on the CPU (CUDA is not available: {e})"
+                    );
+                }
+                Ok(BackendRef::new(cpu))
+            }
+        };
+    }
     match blazar_cuda::CudaBackend::new(file_name) {
         Ok(b) => {
             ctx.device_timer = Some(Box::new(blazar_cuda::EventTimer::new(&b)));
@@ -48,15 +79,9 @@ pub fn choose(
                 then: cpu,
             }))
         }
-        Err(e) if device == Device::Cuda => {
+        Err(e) => {
             eprintln!("blazar: error: CUDA is not available: {e}");
             Err(ExitCode::from(EXIT_UNAVAILABLE))
-        }
-        Err(e) => {
-            if std::env::var_os("BLAZAR_QUIET").is_none() {
-                eprintln!("blazar: note: running kernels on the CPU (CUDA is not available: {e})");
-            }
-            Ok(BackendRef::new(cpu))
         }
     }
 }

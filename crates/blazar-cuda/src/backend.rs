@@ -13,6 +13,7 @@ pub(crate) use launch::gpu_shape;
 
 use crate::cache::DiskCache;
 use crate::compile::nvrtc_version;
+use crate::fasthash::FastMap;
 use crate::memory::driver;
 use crate::module::{source_of, Module, Shape, Stats};
 use blazar_kir::Kernel;
@@ -20,7 +21,6 @@ use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan, La
 use blazar_launch::{ArrayOp, Backend};
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, PinnedHostSlice};
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -47,10 +47,9 @@ pub struct CudaBackend {
     /// Loaded kernels by specialisation and block shape (the interpreter keeps each
     /// `Rc<Kernel>` alive for the whole run; the entry holds a clone so the address
     /// cannot be reused).
-    modules: HashMap<(usize, Shape), (Rc<Kernel>, Rc<Module>)>,
-    /// Per kernel (held, so the address stays its own): whether its expressions nest
-    /// too deeply for NVRTC (`visit::MAX_COMPILED_DEPTH`); those run on the CPU.
-    too_deep: HashMap<usize, (Rc<Kernel>, bool)>,
+    modules: FastMap<(usize, Shape), (Rc<Kernel>, Rc<Module>)>,
+    /// What each kernel's launches need to know of it, found at its first launch.
+    kernels: FastMap<usize, PerKernel>,
     /// The error record (`REC` bytes) followed by one 16-byte accumulator per kernel
     /// output: one allocation, read back with one copy.
     scratch: CudaSlice<u8>,
@@ -72,6 +71,27 @@ pub struct CudaBackend {
     returned: Option<std::time::Instant>,
     /// When the first launch began.
     first: Option<std::time::Instant>,
+}
+
+/// Facts of one kernel that every launch of it uses (found once, not per launch).
+pub(crate) struct PerKernel {
+    /// Held, so that the address that keys it stays this kernel's.
+    _keep: Rc<Kernel>,
+    /// Its expressions nest too deeply for NVRTC (`visit::MAX_COMPILED_DEPTH`): it runs
+    /// on the CPU.
+    pub too_deep: bool,
+    /// Per parameter: an array the kernel writes (`visit::written_params`).
+    pub writes: Rc<[bool]>,
+}
+
+impl PerKernel {
+    fn of(k: &Rc<Kernel>) -> PerKernel {
+        PerKernel {
+            _keep: k.clone(),
+            too_deep: blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH,
+            writes: blazar_kir::visit::written_params(k).into(),
+        }
+    }
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -117,8 +137,8 @@ impl CudaBackend {
             nvrtc: nvrtc_version()?,
             cache: DiskCache::default_location(),
             file_name: file_name.to_string(),
-            modules: HashMap::new(),
-            too_deep: HashMap::new(),
+            modules: FastMap::default(),
+            kernels: FastMap::default(),
             scratch,
             slots_zero: true,
             readback,
@@ -130,6 +150,11 @@ impl CudaBackend {
             returned: None,
             first: None,
         })
+    }
+
+    /// A handle for sharing device memory with other libraries (`external`).
+    pub fn external(&self) -> crate::External {
+        crate::External::new(self.pool_mem.clone(), self.ctx.clone())
     }
 
     /// The kernel for one block shape (`blockDim` is a constant in the source and

@@ -3,9 +3,12 @@
 //!
 //! - [`probe`] says whether CUDA can be used here, without panicking (cudarc panics
 //!   when a library is missing, so presence is checked first).
-//! - [`CudaBackend`] runs kernels on GPU 0 (`blazar run --device cuda|auto`).
+//! - [`CudaBackend`] runs kernels on GPU 0 (`blazar run --device cuda|auto`);
+//!   [`LazyCuda`] opens it at its first use (`--device auto`: a program that never
+//!   touches the device does not pay the context's creation).
 //! - [`NvrtcCheck`] runs kernels on the CPU but first compiles each specialisation with
 //!   NVRTC (`blazar run --check-cuda`): code generation is checked without a GPU.
+//! - [`External`] shares device memory with other libraries (DLPack from Python).
 //! - `compile` (NVRTC to cubin), `cache` (disk cache of cubins), `memory` (device
 //!   copies and residency), `params` (launch parameters), `module` (loaded kernels),
 //!   `errors` (error records, outputs), `queue` (the stream and the host's waits for
@@ -19,7 +22,10 @@ pub mod cache;
 pub mod compile;
 mod defer;
 mod errors;
+mod external;
+mod fasthash;
 pub mod gpus;
+mod lazy;
 mod memory;
 mod module;
 pub mod multi;
@@ -30,6 +36,8 @@ mod queue;
 mod timer;
 
 pub use backend::CudaBackend;
+pub use external::{Exported, External};
+pub use lazy::{LazyCuda, LazyTimer};
 pub use props::{device_info, Attr, DeviceInfo};
 pub use timer::EventTimer;
 
@@ -99,7 +107,8 @@ impl Backend for NvrtcCheck {
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         // The source the GPU would compile: specialised on the launch's block shape.
-        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays)?;
+        let writes = blazar_kir::visit::written_params(k);
+        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays, &writes)?;
         if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
             if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH {

@@ -13,11 +13,14 @@ use std::any::Any;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// One array's elements in device memory (given back to the pool when dropped).
+/// One array's elements in device memory (given back to the pool when dropped), or in
+/// memory another library lent (`external`: never freed here; `owner` keeps the lender's
+/// allocation alive and is dropped with the array).
 pub struct DeviceArray {
     /// Always `Some` until the array is dropped.
     slice: Option<CudaSlice<u8>>,
     pool: Rc<Pool>,
+    owner: Option<Box<dyn Any>>,
 }
 
 impl DeviceArray {
@@ -25,7 +28,31 @@ impl DeviceArray {
         DeviceArray {
             slice: Some(slice),
             pool,
+            owner: None,
         }
+    }
+
+    /// Memory lent by `owner` (see `external`).
+    pub fn lent(slice: CudaSlice<u8>, pool: Rc<Pool>, owner: Box<dyn Any>) -> DeviceArray {
+        DeviceArray {
+            slice: Some(slice),
+            pool,
+            owner: Some(owner),
+        }
+    }
+
+    /// Whether the memory is lent by another library.
+    pub fn is_lent(&self) -> bool {
+        self.owner.is_some()
+    }
+
+    /// The memory, taken out of the array (which then holds none); `None` for lent
+    /// memory, which is not Blazar's to give.
+    pub fn take_owned(&mut self) -> Option<CudaSlice<u8>> {
+        if self.owner.is_some() {
+            return None;
+        }
+        self.slice.take()
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {
@@ -44,7 +71,12 @@ impl DeviceArray {
 impl Drop for DeviceArray {
     fn drop(&mut self) {
         if let Some(s) = self.slice.take() {
-            self.pool.give(s);
+            if self.owner.is_some() {
+                // The lender frees it (when `owner` is dropped, below).
+                s.leak();
+            } else {
+                self.pool.give(s);
+            }
         }
     }
 }
@@ -141,9 +173,12 @@ pub fn ensure_on_device(a: &ArrayRef, pool: &Rc<Pool>) -> Result<u64, String> {
         .device()
         .try_borrow_mut()
         .map_err(|_| "an array is in use and cannot be passed to a kernel".to_string())?;
-    let fits = dev
-        .as_ref()
-        .is_some_and(|d| d.bytes() == crate::pool::alloc_size(size));
+    let fits = dev.as_ref().is_some_and(|d| {
+        d.bytes() == crate::pool::alloc_size(size)
+            || d.as_any()
+                .downcast_ref::<DeviceArray>()
+                .is_some_and(|a| a.is_lent() && a.bytes() == size)
+    });
     if !fits || matches!(store.residency(), Residency::Host | Residency::Zero) {
         // The device copy is about to be replaced or written: launches deferred behind
         // a compile, which may use it, are issued first.

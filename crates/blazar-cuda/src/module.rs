@@ -130,9 +130,13 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
     let total: usize = plan.data_dims[..r].iter().product();
     let rows = plan.data_dims[0].div_ceil(plan.block_dims[0].max(1));
     // `BLAZAR_CUDA_COARSEN=N` asks for N instead (1: never), for measuring.
-    let asked = std::env::var("BLAZAR_CUDA_COARSEN")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok());
+    // Read once: an environment lookup locks and allocates, on every launch otherwise.
+    static ASKED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let asked = *ASKED.get_or_init(|| {
+        std::env::var("BLAZAR_CUDA_COARSEN")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+    });
     // Kernels with outputs (reductions) run as many positions per thread as keep a
     // wave busy: each thread's block reduction is then paid once per run.
     let default = if !k.outputs.is_empty() {
@@ -150,8 +154,8 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
 
 /// Whether every array the kernel writes is passed once (no other array parameter
 /// is the same array), so that array pointers may be declared `__restrict__`.
-pub fn noalias(k: &Kernel, args: &[ArgVal], arrays: &[ArrayRef]) -> bool {
-    let writes = written_params(k);
+/// `writes` is `written_params(k)`, found once per kernel by the caller.
+pub fn noalias(k: &Kernel, args: &[ArgVal], arrays: &[ArrayRef], writes: &[bool]) -> bool {
     let array_of = |i: usize| match args.get(i) {
         Some(ArgVal::Array(a)) => arrays.get(*a),
         _ => None,

@@ -1,14 +1,16 @@
 //! Python objects ↔ Blazar values.
 //!
 //! In: numbers, strings, NumPy arrays (lent without a copy when C-contiguous, aligned and
-//! writable; see `borrow`), objects with `__dlpack__` on the CPU, `__array__`-likes,
-//! lists (cells), tuples of numbers (vectors), dicts (objects). Out: numbers, strings,
-//! NumPy arrays (a result whose elements only the call holds is moved into NumPy without
-//! a copy; an argument returned is the caller's own array), cells as lists, objects as
+//! writable; see `borrow`), objects with `__dlpack__` on the CPU (lent the same way) and
+//! on the GPU (their device memory is the array's device copy, see `dlpack`),
+//! `__array__`-likes, lists (cells), tuples of numbers (vectors), dicts (objects). Out:
+//! numbers, strings, NumPy arrays (a result whose elements only the call holds is moved
+//! into NumPy without a copy; an argument returned is the caller's own array), or, when
+//! arrays came in through DLPack, `DLArray`s on their device; cells as lists, objects as
 //! dicts.
 
-use crate::borrow;
-use blazar_runtime::{Array, ArrayRef, Buffer, IntTy, Object, Prec, Value};
+use crate::{borrow, dlpack};
+use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, IntTy, Object, Prec, Value};
 use num_complex::{Complex32, Complex64};
 use numpy::npyffi::flags;
 use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -18,10 +20,18 @@ use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyString, P
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The NumPy arrays lent to one call.
+/// The arrays lent to one call.
 #[derive(Default)]
 pub struct Lending {
     items: Vec<Lent>,
+    /// GPU arrays taken through DLPack: (the caller's object, the array, its dims).
+    /// (and its device address).
+    foreign: Vec<(Py<PyAny>, ArrayRef, Vec<usize>, u64)>,
+    /// The module's GPU, where it has one.
+    cuda: Option<blazar_cuda::External>,
+    /// Where results go out as `DLArray`s: set when an array came in through DLPack
+    /// (from a producer other than NumPy).
+    out: Option<dlpack::DLDevice>,
 }
 
 struct Lent {
@@ -31,9 +41,18 @@ struct Lent {
     ptr: usize,
     slot: borrow::Slot,
     dims: Vec<usize>,
+    /// The DLPack tensor the memory came from (its deleter runs when the loan ends).
+    keep: Option<dlpack::Taken>,
 }
 
 impl Lending {
+    pub fn new(cuda: Option<blazar_cuda::External>) -> Lending {
+        Lending {
+            cuda,
+            ..Lending::default()
+        }
+    }
+
     /// Ends the loans of a finished call (results already converted and dropped): the
     /// device's last writes come home, an array a module global still holds is detached
     /// into memory of its own, and memory Blazar holds anyway keeps its owner alive.
@@ -49,6 +68,7 @@ impl Lending {
             drop(l.aref);
             if !borrow::release(l.slot) {
                 std::mem::forget(l.obj);
+                std::mem::forget(l.keep);
             }
         }
     }
@@ -129,15 +149,8 @@ pub fn to_value(obj: &Bound<'_, PyAny>, prec: Prec, lending: &mut Lending) -> Py
     if obj.is_instance(&np.getattr("generic")?)? {
         return to_value(&obj.call_method0("item")?, prec, lending);
     }
-    if obj.hasattr("__dlpack__")? {
-        let dev: (i64, i64) = obj.call_method0("__dlpack_device__")?.extract()?;
-        if dev.0 != 1 {
-            return Err(crate::error_new(
-                "an array on a GPU (DLPack device type 2) cannot be passed to Blazar yet; \
-                 arrays on the CPU can (DLPack device type 1), or copy it to the host",
-            ));
-        }
-        return to_value(&np.call_method1("from_dlpack", (obj,))?, prec, lending);
+    if obj.hasattr("__dlpack__")? && obj.hasattr("__dlpack_device__")? {
+        return crate::dlpack_in::array(obj, lending);
     }
     if obj.hasattr("__array__")? {
         return to_value(&np.call_method1("asarray", (obj,))?, prec, lending);
@@ -218,6 +231,7 @@ where
         ptr: ptr as usize,
         slot,
         dims: dims.to_vec(),
+        keep: None,
     });
     Some(aref)
 }
@@ -272,15 +286,19 @@ fn array_out(py: Python<'_>, a: ArrayRef, lending: &Lending) -> PyResult<PyObjec
         .meta()
         .map_err(|_| crate::error_new("an array is still being written"))?;
     let dims = meta.dims.clone();
-    for l in &lending.items {
-        if a.same_store(&l.aref) {
-            let obj = l.obj.clone_ref(py);
-            return if dims == l.dims {
+    let lent = lending.items.iter().map(|l| (&l.obj, &l.aref, &l.dims));
+    for (obj, aref, lent_dims) in lent.chain(lending.foreign.iter().map(|(o, a, d, _)| (o, a, d))) {
+        if a.same_store(aref) {
+            let obj = obj.clone_ref(py);
+            return if dims == *lent_dims {
                 Ok(obj)
             } else {
                 Ok(obj.bind(py).call_method1("reshape", (dims,))?.unbind())
             };
         }
+    }
+    if let (Some(device), false) = (lending.out, meta.is_cell()) {
+        return crate::dlpack_in::result(py, a, &dims, meta.elem(), device, lending);
     }
     if meta.is_cell() {
         let host = a.borrow();
@@ -340,4 +358,90 @@ fn cell_list(
         .map(|i| cell_list(py, &dims[1..], &cells[i * inner..(i + 1) * inner], lending))
         .collect::<PyResult<Vec<_>>>()?;
     Ok(PyList::new(py, items)?.into_any().unbind())
+}
+
+/// Lends `len` elements of `elem` at `ptr` (owned by `obj`, and by `keep` when they came
+/// through DLPack) to Blazar as `lend` does; gives `keep` back when they cannot be lent
+/// (unaligned, or the address is lent already): the caller copies.
+pub(crate) fn lend_raw(
+    obj: &Bound<'_, PyAny>,
+    ptr: usize,
+    dims: &[usize],
+    elem: ElemType,
+    keep: dlpack::Taken,
+    lending: &mut Lending,
+) -> Result<ArrayRef, dlpack::Taken> {
+    let len: usize = dims.iter().product();
+    if len == 0 || ptr % elem.size_bytes().min(8) != 0 || elem == ElemType::Cell {
+        return Err(keep);
+    }
+    let Some(slot) = borrow::lend(ptr as *const u8) else {
+        return Err(keep);
+    };
+    macro_rules! raw {
+        ($($e:pat => $v:ident($t:ty)),*) => {
+            match elem {
+                // SAFETY: `len` aligned elements of the type at `ptr`, C-contiguous and
+                // writable, alive while `keep` is (kept until `finish`, or forever); the
+                // allocator never frees lent memory.
+                $($e => Buffer::$v(unsafe { Vec::from_raw_parts(ptr as *mut $t, len, len) }),)*
+                ElemType::Cell => unreachable!("refused above"),
+            }
+        };
+    }
+    let buf = raw!(ElemType::F32 => F32(f32), ElemType::F64 => F64(f64),
+                   ElemType::C32 => C32(Complex32), ElemType::C64 => C64(Complex64),
+                   ElemType::Int(IntTy::I8) => I8(i8), ElemType::Int(IntTy::I16) => I16(i16),
+                   ElemType::Int(IntTy::I32) => I32(i32), ElemType::Int(IntTy::I64) => I64(i64),
+                   ElemType::Int(IntTy::U8) => U8(u8), ElemType::Int(IntTy::U16) => U16(u16),
+                   ElemType::Int(IntTy::U32) => U32(u32), ElemType::Int(IntTy::U64) => U64(u64));
+    let aref = ArrayRef::new(Array::new(dims.to_vec(), buf));
+    lending.items.push(Lent {
+        obj: obj.clone().unbind(),
+        aref: aref.clone(),
+        ptr,
+        slot,
+        dims: dims.to_vec(),
+        keep: Some(keep),
+    });
+    Ok(aref)
+}
+
+impl Lending {
+    /// The module's GPU.
+    pub(crate) fn cuda(&self) -> Option<&blazar_cuda::External> {
+        self.cuda.as_ref()
+    }
+
+    /// Results go out as `DLArray`s on `device`.
+    pub(crate) fn set_out(&mut self, device: dlpack::DLDevice) {
+        self.out = Some(device);
+    }
+
+    /// The GPU array already taken from `obj` or at `ptr`, if any.
+    pub(crate) fn foreign_at(&self, obj: &Bound<'_, PyAny>, ptr: u64) -> Option<ArrayRef> {
+        self.foreign.iter().find_map(|(o, a, _, p)| {
+            let same = o.bind(obj.py()).is(obj) || *p == ptr;
+            same.then(|| a.clone())
+        })
+    }
+
+    /// Records a GPU array taken from `obj`.
+    pub(crate) fn add_foreign(
+        &mut self,
+        obj: &Bound<'_, PyAny>,
+        a: ArrayRef,
+        dims: Vec<usize>,
+        ptr: u64,
+    ) {
+        self.foreign.push((obj.clone().unbind(), a, dims, ptr));
+    }
+
+    /// The CPU array already lent from `obj`, if any.
+    pub(crate) fn lent_from(&self, obj: &Bound<'_, PyAny>) -> Option<ArrayRef> {
+        self.items
+            .iter()
+            .find(|l| l.obj.bind(obj.py()).is(obj))
+            .map(|l| l.aref.clone())
+    }
 }

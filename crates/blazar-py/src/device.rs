@@ -26,26 +26,33 @@ impl Choice {
     }
 }
 
-/// The backend for `choice` and its name ("cpu" or "cuda").
+/// The chosen backend, its name ("cpu" or "cuda") and, on a GPU, its memory handle.
+type Chosen = (BackendRef, &'static str, Option<blazar_cuda::External>);
+
+/// The backend for `choice`.
 pub fn choose(
     choice: Choice,
     threads: usize,
     file_name: &str,
-) -> Result<(BackendRef, &'static str), Result<blazar_interp::CallError, String>> {
+) -> Result<Chosen, Result<blazar_interp::CallError, String>> {
     let cpu = CpuBackend::new(CpuTier::Auto, threads);
     if choice == Choice::Cpu {
-        return Ok((BackendRef::new(cpu), "cpu"));
+        return Ok((BackendRef::new(cpu), "cpu", None));
     }
     match blazar_cuda::CudaBackend::new(file_name) {
-        Ok(b) => Ok((
-            BackendRef::new(Chain {
-                first: b,
-                then: cpu,
-            }),
-            "cuda",
-        )),
+        Ok(b) => {
+            let ext = b.external();
+            Ok((
+                BackendRef::new(Chain {
+                    first: b,
+                    then: cpu,
+                }),
+                "cuda",
+                Some(ext),
+            ))
+        }
         Err(e) if choice == Choice::Cuda => Err(Err(format!("CUDA is not available: {e}"))),
-        Err(_) => Ok((BackendRef::new(cpu), "cpu")),
+        Err(_) => Ok((BackendRef::new(cpu), "cpu", None)),
     }
 }
 

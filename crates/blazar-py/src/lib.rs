@@ -9,7 +9,10 @@
 mod borrow;
 mod convert;
 mod device;
+mod dlpack;
+mod dlpack_in;
 mod output;
+mod sigint;
 
 use blazar_interp::{BackendRef, CallError};
 use blazar_runtime::builtins::Ctx;
@@ -52,6 +55,8 @@ struct Engine {
     module: blazar_interp::Module,
     backend: BackendRef,
     prec: Prec,
+    /// The GPU's memory, for arrays that come and go through DLPack.
+    cuda: Option<blazar_cuda::External>,
 }
 
 // SAFETY: an `Engine` is only reached through `Mutex<Engine>`; no value of it is kept
@@ -89,7 +94,7 @@ impl Module {
                 error_new("this module failed in an earlier call from another thread")
             })?;
             let engine = &mut *engine;
-            let mut lending = convert::Lending::default();
+            let mut lending = convert::Lending::new(engine.cuda.clone());
             // Arguments, under the GIL.
             let inputs = Python::with_gil(|py| -> PyResult<_> {
                 let prec = engine.prec;
@@ -116,15 +121,21 @@ impl Module {
                     return Err(e);
                 }
             };
-            // The call, without the GIL.
+            // The call, without the GIL (Ctrl-C stops it: `sigint`).
+            let ctrl_c = sigint::guard();
             let result = engine.module.call(name, pos, named);
             let synced = device::synchronize(&engine.backend);
             // Results, under the GIL.
             Python::with_gil(|py| {
-                let out = match (result, synced) {
-                    (Err(e), _) => Err(call_error(py, e)),
-                    (Ok(_), Err(m)) => Err(error_new(&m)),
-                    (Ok(vals), Ok(())) => results(py, vals, &lending),
+                let stopped = ctrl_c.finish(py, || match &result {
+                    Err(e) => e.rendered.trim_end().to_string(),
+                    Ok(_) => "stopped by SIGINT (Ctrl-C)".into(),
+                });
+                let out = match (stopped, result, synced) {
+                    (Some(e), _, _) => Err(e),
+                    (None, Err(e), _) => Err(call_error(py, e)),
+                    (None, Ok(_), Err(m)) => Err(error_new(&m)),
+                    (None, Ok(vals), Ok(())) => results(py, vals, &lending),
                 };
                 lending.finish();
                 out
@@ -262,7 +273,7 @@ fn make(
     let device = device::Choice::parse(device.unwrap_or("auto")).map_err(|m| error_new(&m))?;
     let made = py.allow_threads(|| {
         let loaded = blazar_interp::check(&name, &text, dir.clone());
-        let (backend, device_name) = device::choose(device, threads, &name)?;
+        let (backend, device_name, cuda) = device::choose(device, threads, &name)?;
         let prec = if double { Prec::Double } else { Prec::Single };
         let base = dir.unwrap_or_else(|| PathBuf::from("."));
         let stem = Path::new(&name)
@@ -272,13 +283,21 @@ fn make(
         let ctx = Ctx::new(prec, Box::new(output::PyStdout::default()), base, stem);
         let opts = blazar_interp::Options {
             backend: Some(backend.clone()),
+            interrupt: Some(blazar_runtime::interrupt::flag()),
             ..Default::default()
         };
         let module = blazar_interp::Module::new(loaded, ctx, opts).map_err(Ok)?;
         let functions = module.function_names();
-        Ok(Unsync((module, backend, prec, device_name, functions)))
+        Ok(Unsync((
+            module,
+            backend,
+            prec,
+            device_name,
+            functions,
+            cuda,
+        )))
     });
-    let Unsync((module, backend, prec, device, functions)) =
+    let Unsync((module, backend, prec, device, functions, cuda)) =
         made.map_err(|e: Result<CallError, String>| match e {
             Err(m) => error_new(&m),
             Ok(e) => call_error(py, e),
@@ -288,6 +307,7 @@ fn make(
             module,
             backend,
             prec,
+            cuda,
         }),
         name,
         device,
@@ -417,6 +437,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<Module>()?;
     m.add_class::<Function>()?;
+    m.add_class::<dlpack::DLArray>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(module, m)?)?;
     m.add_function(wrap_pyfunction!(free_names, m)?)?;

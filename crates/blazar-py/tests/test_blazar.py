@@ -350,27 +350,178 @@ def test_cuda_module_runs_on_the_gpu():
     np.testing.assert_allclose(f(x, 0.45), 255 * (x / 255) ** np.float32(0.45), rtol=1e-4)
 
 
+def _torch_cuda():
+    try:
+        import torch
+
+        return torch if torch.cuda.is_available() else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+gpu_torch = pytest.mark.skipif(
+    _torch_cuda() is None or not blazar.cuda_available(),
+    reason="no CUDA device with PyTorch here (runs on the GPU machine)",
+)
+
+
 @gpu
-@pytest.mark.xfail(raises=blazar.Error, strict=True,
-                   reason="CUDA arrays through DLPack are not implemented yet")
 def test_cupy_arrays_through_dlpack():
     cupy = _cupy()
-    f = blazar.elementwise("2*x", device="cuda")
-    x = cupy.arange(10, dtype=cupy.float32)
+    f = blazar.elementwise("2*x + 1", device="cuda")
+    x = cupy.arange(100_000, dtype=cupy.float32)
     y = f(x)
-    cupy.testing.assert_allclose(cupy.asarray(y), 2 * x)
+    assert y.__dlpack_device__() == (2, x.device.id)
+    assert isinstance(y, blazar.DLArray)
+    z = cupy.from_dlpack(y)
+    cupy.testing.assert_allclose(z, 2 * x + 1)
+    # Zero-copy out: two consumers see one memory.
+    assert cupy.from_dlpack(y).data.ptr == z.data.ptr
+
+
+@gpu
+def test_kernel_writes_a_cupy_array_in_place():
+    cupy = _cupy()
+    k = blazar.kernel("__kernel__ (x : cube, g : scalar, pos : ivec3) -> "
+                      "x[pos] = 255*(x[pos]/255)^g", device="cuda")
+    x = cupy.random.uniform(0, 255, (64, 32, 3)).astype(cupy.float32)
+    want = 255 * (x / 255) ** cupy.float32(0.45)
+    k(x.shape, x, 0.45)
+    cupy.testing.assert_allclose(x, want, rtol=1e-4)
+
+
+@gpu
+def test_cupy_argument_returned_is_the_callers_array():
+    cupy = _cupy()
+    m = blazar.module("function y = ident(x)\n    y = x\nend\n", device="cuda")
+    x = cupy.ones((300, 200), dtype=cupy.float64)
+    assert m.ident(x) is x
+
+
+@gpu
+def test_cupy_array_on_a_cpu_module_is_an_error():
+    cupy = _cupy()
+    f = blazar.elementwise("2*x", device="cpu")
+    with pytest.raises(blazar.Error, match="runs on the CPU"):
+        f(cupy.ones(10, dtype=cupy.float32))
+
+
+@gpu_torch
+def test_torch_cuda_tensors_through_dlpack():
+    torch = _torch_cuda()
+    f = blazar.elementwise("255*(x/255)^g", device="cuda")
+    x = torch.rand(64, 64, 3, device="cuda") * 255
+    y = torch.from_dlpack(f(x, 0.45))
+    assert y.is_cuda
+    torch.testing.assert_close(y, 255 * (x / 255) ** 0.45, rtol=1e-4, atol=1e-3)
+    with pytest.raises(blazar.Error, match="C-contiguous"):
+        f(x.transpose(0, 1), 0.45)
+
+
+# ---- DLPack on the CPU ---------------------------------------------------------------
+
+
+class Producer:
+    """An array known to Blazar only through DLPack (as a PyTorch CPU tensor would be)."""
+
+    def __init__(self, a, legacy=False):
+        self.a = a
+        self.legacy = legacy
+
+    def __dlpack__(self, stream=None, max_version=None, **kw):
+        if self.legacy:
+            if max_version is not None:
+                raise TypeError("__dlpack__() got an unexpected keyword 'max_version'")
+            return self.a.__dlpack__(stream=stream)
+        return self.a.__dlpack__(stream=stream, max_version=max_version, **kw)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
 
 
 def test_cpu_dlpack_objects_are_accepted(m):
-    class Wrapped:
-        def __init__(self, a):
-            self.a = a
+    x = np.arange(4, dtype=np.float64)
+    np.testing.assert_array_equal(np.from_dlpack(m.dup(Producer(x))), x)
 
+
+@pytest.mark.parametrize("legacy", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dlpack_argument_is_lent_and_results_go_out_through_dlpack(m, dtype, legacy):
+    x = sample(dtype, (3, 4))
+    p = Producer(x, legacy)
+    m.poke(p, 42)
+    assert x[0, 0] == 42  # the kernel wrote the producer's own memory
+    r = m.dup(p)
+    assert isinstance(r, blazar.DLArray)
+    assert r.__dlpack_device__() == (1, 0)
+    assert r.shape == (3, 4) and r.dtype == np.dtype(dtype).name
+    a, b = np.from_dlpack(r), np.from_dlpack(r)
+    np.testing.assert_array_equal(a, x)
+    assert np.shares_memory(a, b)  # handed out without a copy
+    assert not np.shares_memory(a, x)
+    np.testing.assert_array_equal(np.asarray(r), x)
+
+
+def test_dlpack_argument_returned_is_the_producer(m):
+    p = Producer(np.arange(6, dtype=np.float32))
+    assert m.ident(p) is p
+
+
+def test_strided_and_readonly_dlpack_arguments_are_copied(m):
+    x = np.arange(12, dtype=np.float64).reshape(3, 4)
+    np.testing.assert_array_equal(np.from_dlpack(m.dup(Producer(x[:, ::2]))), x[:, ::2])
+    ro = np.arange(5, dtype=np.float32)
+    ro.flags.writeable = False
+    m.poke(Producer(ro), 9)
+    assert ro[0] == 0  # a read-only producer is never written
+
+
+def test_dlpack_results_outlive_their_consumers(m):
+    r = m.scale(Producer(np.ones(1000, dtype=np.float32)), 3.0)
+    views = [np.from_dlpack(r) for _ in range(3)]
+    del r
+    gc.collect()
+    for v in views:
+        np.testing.assert_array_equal(v, np.full(1000, 4.0, dtype=np.float32))
+
+
+def test_dlpack_tensors_are_released(m):
+    x = np.arange(100, dtype=np.float64)
+    p = Producer(x)
+    before = sys.getrefcount(x)
+    for _ in range(2000):
+        m.dup(p)
+        m.poke(p, 1)
+    gc.collect()
+    assert sys.getrefcount(x) == before
+
+
+def test_gpu_array_on_a_cpu_module_is_an_error(m):
+    class OnGpu:
         def __dlpack__(self, **kw):
-            return self.a.__dlpack__(**kw)
+            raise AssertionError("must not be taken")
 
         def __dlpack_device__(self):
-            return self.a.__dlpack_device__()
+            return (2, 0)
 
-    x = np.arange(4, dtype=np.float64)
-    np.testing.assert_array_equal(m.dup(Wrapped(x)), x)
+    with pytest.raises(blazar.Error, match="runs on the CPU"):
+        m.dup(OnGpu())
+
+
+# ---- Ctrl-C --------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_long_call(m):
+    import os
+    import signal
+
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        m.spin(2_000_000_000)
+    timer.join()
+    assert time.monotonic() - started < 1.3
+    # The module still works, and the next call is not stopped.
+    assert m.spin(10) == 10

@@ -33,22 +33,20 @@ impl CudaBackend {
         if plan.data_dims.iter().any(|&d| d == 0) {
             return Ok(Some(crate::errors::empty_outputs(k)));
         }
-        let deep = &mut self
-            .too_deep
+        let facts = self
+            .kernels
             .entry(Rc::as_ptr(k) as usize)
-            .or_insert_with(|| {
-                let d = blazar_kir::visit::max_expr_depth(k);
-                (k.clone(), d > blazar_kir::visit::MAX_COMPILED_DEPTH)
-            });
-        if deep.1 {
+            .or_insert_with(|| super::PerKernel::of(k));
+        if facts.too_deep {
             return Ok(None);
         }
+        let writes = facts.writes.clone();
         self.pool_mem.queue().issue();
         let started = std::time::Instant::now();
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
-        let m = self.module(k, gpu_shape(k, plan, args, arrays)?);
+        let m = self.module(k, gpu_shape(k, plan, args, arrays, &writes)?);
         let queue = self.pool_mem.queue().clone();
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
@@ -230,7 +228,7 @@ impl CudaBackend {
         &mut self,
         kernel: &str,
         outputs: usize,
-    ) -> Result<Vec<u8>, KernelError> {
+    ) -> Result<[u8; REC + 16 * MAX_OUTPUTS], KernelError> {
         let n = REC + 16 * outputs;
         let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
         let queue = self.pool_mem.queue().clone();
@@ -241,7 +239,9 @@ impl CudaBackend {
         queue
             .wait()
             .map_err(|e| bad(format!("{e} (in kernel `{kernel}`)")))?;
-        let bytes = self.readback.as_slice().map_err(failed)?[..n].to_vec();
+        // Copied onto the stack: no allocation per read-back.
+        let mut bytes = [0u8; REC + 16 * MAX_OUTPUTS];
+        bytes[..n].copy_from_slice(&self.readback.as_slice().map_err(failed)?[..n]);
         if outputs > 0 {
             // Cleared for the next launch while the host goes on (same stream, so after
             // the copy above).
@@ -276,13 +276,14 @@ pub(crate) fn gpu_shape(
     plan: &LaunchPlan,
     args: &[ArgVal],
     arrays: &[ArrayRef],
+    writes: &[bool],
 ) -> Result<Shape, KernelError> {
     let b = crate::module::config(plan, 0, 1).map_err(bad)?.block_dim;
     let coarsen = crate::module::coarsen_factor(k, plan);
     Ok(Shape {
         block: [b.0, b.1, b.2],
         coarsen,
-        noalias: crate::module::noalias(k, args, arrays),
+        noalias: crate::module::noalias(k, args, arrays, writes),
         guard: crate::module::ragged(plan, coarsen),
         same_extents: crate::module::same_extents(k, plan, args, arrays),
     })

@@ -10,17 +10,23 @@
     f = blazar.elementwise("255*(x/255)^g")
     y = f(x=img, g=0.45)                # or f(img, 0.45): free names in order of appearance
 
+Arrays of other libraries pass through DLPack without a copy (CuPy arrays and PyTorch
+tensors on the GPU, anything with `__dlpack__`); the results of such a call come back as
+`DLArray`s on the same device: `cupy.from_dlpack(r)`, `torch.from_dlpack(r)`.
+Ctrl-C stops a long call with `KeyboardInterrupt`.
+
 `device` is "auto" (CUDA when a GPU is usable, else the CPU, as `blazar run`), "cpu" or
 "cuda"; `double=True` runs in double precision (`blazar run --double`). Errors raise
 `blazar.Error`.
 """
 
-from ._native import Error, Function, Module, cuda_available, free_names, kernel_params
+from ._native import DLArray, Error, Function, Module, cuda_available, free_names, kernel_params
 from ._native import load as _load
 from ._native import module as _module
 
 __all__ = [
     "Error",
+    "DLArray",
     "Module",
     "Function",
     "Kernel",
