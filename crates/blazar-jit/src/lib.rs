@@ -25,6 +25,7 @@ mod finish;
 mod gen;
 mod helpers;
 mod memory;
+mod proven;
 mod support;
 #[cfg(test)]
 mod tests;
