@@ -527,7 +527,11 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
             g.proofs = Some(ranges);
             let ok = g.item_guard(&first, &last)?;
             g.b.ins().brif(ok, fast, &[], slow, &[]);
-            thread_loop(&mut g, fast, &init, t, t1, item_end)?;
+            let scalar = match crate::strip::plan(k) {
+                Some(plan) => strips(&mut g, &plan, fast, &init, t, t1)?,
+                None => fast,
+            };
+            thread_loop(&mut g, scalar, &init, t, t1, item_end)?;
             g.proofs = None;
         }
     }
@@ -634,4 +638,39 @@ fn thread_loop(
     }
     g.b.ins().jump(head, &[]);
     Ok(())
+}
+
+/// Vector strips from block `head` while a whole strip fits before thread `t1` (when
+/// the arrays do not overlap in part); returns the block where the remaining threads
+/// go on one by one.
+fn strips(
+    g: &mut Gen,
+    plan: &crate::strip::Plan,
+    head: Block,
+    init: &[Option<Vec<Value>>],
+    t: Variable,
+    t1: Variable,
+) -> Result<Block, String> {
+    let (strip_head, strip_body, rest) =
+        (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    g.b.switch_to_block(head);
+    let apart = g.strip_disjoint(plan)?;
+    g.b.ins().brif(apart, strip_head, &[], rest, &[]);
+    g.b.switch_to_block(strip_head);
+    let tv = g.b.use_var(t);
+    let t1v = g.b.use_var(t1);
+    let te = g.b.ins().iadd_imm(tv, plan.lanes);
+    let fits = g.b.ins().icmp(IntCC::SignedLessThanOrEqual, te, t1v);
+    g.b.ins().brif(fits, strip_body, &[], rest, &[]);
+    g.b.switch_to_block(strip_body);
+    init_vars(g, init);
+    g.strip_body(plan)?;
+    let tv = g.b.use_var(t);
+    let tn = g.b.ins().iadd_imm(tv, plan.lanes);
+    g.b.def_var(t, tn);
+    let p = g.b.use_var(g.pos[0]);
+    let pn = g.b.ins().iadd_imm(p, plan.lanes);
+    g.b.def_var(g.pos[0], pn);
+    g.b.ins().jump(strip_head, &[]);
+    Ok(rest)
 }
