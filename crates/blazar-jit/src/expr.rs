@@ -166,7 +166,7 @@ impl Gen<'_, '_> {
             }
             ExprKind::Load { arr, index } => {
                 let idx = self.index_values(index)?;
-                vec![self.load(*arr, &idx)?]
+                vec![self.load(e as *const Expr as usize, *arr, &idx)?]
             }
             ExprKind::Size { arr, dim } => {
                 let a = self

@@ -3,6 +3,7 @@
 
 use crate::abi::*;
 use crate::memory::Arr;
+use blazar_kir::affine::Ranges;
 use blazar_kir::{AtomicOp, Bind, Kernel, Scalar, Stmt, StmtKind, Ty};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
@@ -53,6 +54,8 @@ pub(crate) struct Gen<'a, 'f> {
     /// Records an error (code, a, b, c, line) and returns it.
     pub abort: Block,
     pub line: u32,
+    /// The range facts of the fast copy of the body (`None`: the checked copy).
+    pub proofs: Option<&'a Ranges>,
     sigs: HashMap<(Vec<Type>, Type), SigRef>,
 }
 
@@ -74,6 +77,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             next_thread,
             abort,
             line: 0,
+            proofs: None,
             sigs: HashMap::new(),
         }
     }
@@ -136,6 +140,7 @@ impl<'a, 'f> Gen<'a, 'f> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
+        let key = s as *const Stmt as usize;
         match &s.kind {
             StmtKind::Assign { var, value } => {
                 let vals = self.expr(value)?;
@@ -162,7 +167,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             StmtKind::Store { arr, index, value } => {
                 let idx = self.index_values(index)?;
                 let x = self.scalar(value)?;
-                self.store(*arr, &idx, x, value.ty.elem(), None)?;
+                self.store(key, *arr, &idx, x, value.ty.elem(), None)?;
             }
             StmtKind::Update {
                 arr,
@@ -172,7 +177,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             } => {
                 let idx = self.index_values(index)?;
                 let x = self.scalar(value)?;
-                self.store(*arr, &idx, x, value.ty.elem(), Some(*op))?;
+                self.store(key, *arr, &idx, x, value.ty.elem(), Some(*op))?;
             }
             StmtKind::Accumulate { output, value } => {
                 let o = self
@@ -444,9 +449,6 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
     let item_head = b.create_block();
     let item_go = b.create_block();
     let item_run = b.create_block();
-    let thread_head = b.create_block();
-    let thread_body = b.create_block();
-    let next_thread = b.create_block();
     let item_end = b.create_block();
     let exit = b.create_block();
     let abort = b.create_block();
@@ -474,12 +476,25 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
     };
     b.def_var(t1, end);
     b.def_var(t, t0);
-    let mut rest = t0;
-    for c in (0..r).rev() {
-        let o = b.ins().urem(rest, kd[c]);
-        rest = b.ins().udiv(rest, kd[c]);
+    let decompose = |b: &mut FunctionBuilder, mut rest: Value| {
+        let mut out = vec![rest; r];
+        for c in (0..r).rev() {
+            out[c] = b.ins().urem(rest, kd[c]);
+            rest = b.ins().udiv(rest, kd[c]);
+        }
+        out
+    };
+    let first = decompose(&mut b, t0);
+    for (c, &o) in first.iter().enumerate() {
         b.def_var(pos[c], o);
     }
+    let ranges = k.ranges();
+    let last = if ranges.accesses.is_empty() {
+        None
+    } else {
+        let e1 = b.ins().iadd_imm(end, -1);
+        Some(decompose(&mut b, e1))
+    };
     let mut g = Gen {
         k,
         b,
@@ -490,65 +505,37 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         kb,
         accs,
         loops: Vec::new(),
-        next_thread,
+        next_thread: item_end,
         abort,
         line: 0,
+        proofs: None,
         sigs: HashMap::new(),
     };
     for (i, o) in k.outputs.iter().enumerate() {
         let id = g.identity(o.op, o.ty);
         g.b.def_var(g.accs[i], id);
     }
-    g.b.ins().jump(thread_head, &[]);
-
-    // Threads of the item.
-    g.b.switch_to_block(thread_head);
-    let tv = g.b.use_var(t);
-    let t1v = g.b.use_var(t1);
-    let more = g.b.ins().icmp(IntCC::SignedLessThan, tv, t1v);
-    g.b.ins().brif(more, thread_body, &[], item_end, &[]);
-    g.b.switch_to_block(thread_body);
-    for (v, d) in k.vars.iter().enumerate() {
-        let vals = match &init[v] {
-            Some(vals) => vals.clone(),
-            None => {
-                let z = g.zero(d.ty.elem());
-                vec![z; g.vars[v].len()]
-            }
-        };
-        for (x, val) in g.vars[v].clone().into_iter().zip(vals) {
-            g.b.def_var(x, val);
+    let slow = g.b.create_block();
+    match last {
+        None => {
+            g.b.ins().jump(slow, &[]);
+        }
+        Some(last) => {
+            // The fast copy when the item's accesses are all proven in range.
+            let fast = g.b.create_block();
+            init_vars(&mut g, &init);
+            g.proofs = Some(ranges);
+            let ok = g.item_guard(&first, &last)?;
+            g.b.ins().brif(ok, fast, &[], slow, &[]);
+            let scalar = match crate::strip::plan(k) {
+                Some(plan) => strips(&mut g, &plan, fast, &init, t, t1)?,
+                None => fast,
+            };
+            thread_loop(&mut g, scalar, &init, t, t1, item_end)?;
+            g.proofs = None;
         }
     }
-    g.block(&k.body)?;
-    g.b.ins().jump(next_thread, &[]);
-
-    // The next thread: its position by a carry from the last component.
-    g.b.switch_to_block(next_thread);
-    let tv = g.b.use_var(t);
-    let tn = g.b.ins().iadd_imm(tv, 1);
-    g.b.def_var(t, tn);
-    let mut carry: Option<Value> = None;
-    for c in (0..r).rev() {
-        let o = g.b.use_var(g.pos[c]);
-        let o = match carry {
-            None => g.b.ins().iadd_imm(o, 1),
-            Some(w) => {
-                let w = g.b.ins().uextend(I64, w);
-                g.b.ins().iadd(o, w)
-            }
-        };
-        if c > 0 {
-            let wrap = g.b.ins().icmp(IntCC::Equal, o, g.kd[c]);
-            let z = g.b.ins().iconst(I64, 0);
-            let o2 = g.b.ins().select(wrap, z, o);
-            g.b.def_var(g.pos[c], o2);
-            carry = Some(wrap);
-        } else {
-            g.b.def_var(g.pos[c], o);
-        }
-    }
-    g.b.ins().jump(thread_head, &[]);
+    thread_loop(&mut g, slow, &init, t, t1, item_end)?;
 
     // The item's partials.
     g.b.switch_to_block(item_end);
@@ -583,4 +570,107 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
     g.b.seal_all_blocks();
     g.b.finalize();
     Ok(())
+}
+
+/// The variables at the start of a thread: parameters' values, else zero.
+fn init_vars(g: &mut Gen, init: &[Option<Vec<Value>>]) {
+    for (v, d) in g.k.vars.iter().enumerate() {
+        let vals = match &init[v] {
+            Some(vals) => vals.clone(),
+            None => {
+                let z = g.zero(d.ty.elem());
+                vec![z; g.vars[v].len()]
+            }
+        };
+        for (x, val) in g.vars[v].clone().into_iter().zip(vals) {
+            g.b.def_var(x, val);
+        }
+    }
+}
+
+/// The loop over the threads of a work item, entered at block `head` (thread `t`
+/// below `t1`, its position in `g.pos`), running the body as `g.proofs` selects;
+/// it leaves to `item_end`.
+fn thread_loop(
+    g: &mut Gen,
+    head: Block,
+    init: &[Option<Vec<Value>>],
+    t: Variable,
+    t1: Variable,
+    item_end: Block,
+) -> Result<(), String> {
+    let (body, next) = (g.b.create_block(), g.b.create_block());
+    g.next_thread = next;
+    g.b.switch_to_block(head);
+    let tv = g.b.use_var(t);
+    let t1v = g.b.use_var(t1);
+    let more = g.b.ins().icmp(IntCC::SignedLessThan, tv, t1v);
+    g.b.ins().brif(more, body, &[], item_end, &[]);
+    g.b.switch_to_block(body);
+    init_vars(g, init);
+    g.block(&g.k.body)?;
+    g.b.ins().jump(next, &[]);
+
+    // The next thread: its position by a carry from the last component.
+    g.b.switch_to_block(next);
+    let tv = g.b.use_var(t);
+    let tn = g.b.ins().iadd_imm(tv, 1);
+    g.b.def_var(t, tn);
+    let mut carry: Option<Value> = None;
+    for c in (0..g.pos.len()).rev() {
+        let o = g.b.use_var(g.pos[c]);
+        let o = match carry {
+            None => g.b.ins().iadd_imm(o, 1),
+            Some(w) => {
+                let w = g.b.ins().uextend(I64, w);
+                g.b.ins().iadd(o, w)
+            }
+        };
+        if c > 0 {
+            let wrap = g.b.ins().icmp(IntCC::Equal, o, g.kd[c]);
+            let z = g.b.ins().iconst(I64, 0);
+            let o2 = g.b.ins().select(wrap, z, o);
+            g.b.def_var(g.pos[c], o2);
+            carry = Some(wrap);
+        } else {
+            g.b.def_var(g.pos[c], o);
+        }
+    }
+    g.b.ins().jump(head, &[]);
+    Ok(())
+}
+
+/// Vector strips from block `head` while a whole strip fits before thread `t1` (when
+/// the arrays do not overlap in part); returns the block where the remaining threads
+/// go on one by one.
+fn strips(
+    g: &mut Gen,
+    plan: &crate::strip::Plan,
+    head: Block,
+    init: &[Option<Vec<Value>>],
+    t: Variable,
+    t1: Variable,
+) -> Result<Block, String> {
+    let (strip_head, strip_body, rest) =
+        (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    g.b.switch_to_block(head);
+    let apart = g.strip_disjoint(plan)?;
+    g.b.ins().brif(apart, strip_head, &[], rest, &[]);
+    g.b.switch_to_block(strip_head);
+    let tv = g.b.use_var(t);
+    let t1v = g.b.use_var(t1);
+    let te = g.b.ins().iadd_imm(tv, plan.lanes);
+    let fits = g.b.ins().icmp(IntCC::SignedLessThanOrEqual, te, t1v);
+    g.b.ins().brif(fits, strip_body, &[], rest, &[]);
+    g.b.switch_to_block(strip_body);
+    init_vars(g, init);
+    g.strip_body(plan)?;
+    let tv = g.b.use_var(t);
+    let tn = g.b.ins().iadd_imm(tv, plan.lanes);
+    g.b.def_var(t, tn);
+    let p = g.b.use_var(g.pos[0]);
+    let pn = g.b.ins().iadd_imm(p, plan.lanes);
+    g.b.def_var(g.pos[0], pn);
+    g.b.ins().jump(strip_head, &[]);
+    Ok(rest)
 }

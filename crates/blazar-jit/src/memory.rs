@@ -33,11 +33,10 @@ impl Gen<'_, '_> {
         Ok(out)
     }
 
-    /// The element offset of `idx` into `a` under `mode`, and whether it is inside
-    /// (`None`: always, a `'checked` miss having stopped the range).
-    fn offset(&mut self, a: &Arr, idx: &[Value], mode: ReadMode) -> (Value, Option<Value>) {
-        let (k, r) = (idx.len(), a.dims.len());
-        // The logical shape: dims padded with 1s, or trailing dims folded into the last.
+    /// The extents that `k` indices into `a` run over: its dims padded in front with
+    /// 1s, or its trailing dims folded into the last index.
+    pub fn logical_shape(&mut self, a: &Arr, k: usize) -> Vec<Value> {
+        let r = a.dims.len();
         let mut shape = Vec::with_capacity(k);
         if k >= r {
             for i in 0..k {
@@ -55,6 +54,29 @@ impl Gen<'_, '_> {
             }
             shape.push(p);
         }
+        shape
+    }
+
+    /// The element offset of `idx` into `a` for an access the work item's guard
+    /// proved in range (`key` its address in the kernel), if it is one: no checks.
+    fn proven_offset(&mut self, key: usize, a: &Arr, idx: &[Value]) -> Option<Value> {
+        let forms = self.proofs?.forms(key)?;
+        if forms.len() != idx.len() {
+            return None;
+        }
+        let shape = self.logical_shape(a, idx.len());
+        let mut off = idx[0];
+        for (&n, &i) in shape.iter().zip(idx).skip(1) {
+            let scaled = self.b.ins().imul(off, n);
+            off = self.b.ins().iadd(scaled, i);
+        }
+        Some(off)
+    }
+
+    /// The element offset of `idx` into `a` under `mode`, and whether it is inside
+    /// (`None`: always, a `'checked` miss having stopped the range).
+    fn offset(&mut self, a: &Arr, idx: &[Value], mode: ReadMode) -> (Value, Option<Value>) {
+        let shape = self.logical_shape(a, idx.len());
         let mut off = self.b.ins().iconst(I64, 0);
         let mut ok: Option<Value> = None;
         for (d, (&n, &i)) in shape.iter().zip(idx).enumerate() {
@@ -127,10 +149,14 @@ impl Gen<'_, '_> {
         self.b.ins().iadd(a.data, bytes)
     }
 
-    /// `arr[idx]` under the array's read mode (0 outside unless remapped).
-    pub fn load(&mut self, arr: u32, idx: &[Value]) -> Result<Value, String> {
+    /// `arr[idx]` under the array's read mode (0 outside unless remapped); `key` is
+    /// the address of the load in the kernel (for the range facts).
+    pub fn load(&mut self, key: usize, arr: u32, idx: &[Value]) -> Result<Value, String> {
         let a = self.arr(arr)?;
-        let (off, ok) = self.offset(&a, idx, a.t.read);
+        let (off, ok) = match self.proven_offset(key, &a, idx) {
+            Some(off) => (off, None),
+            None => self.offset(&a, idx, a.t.read),
+        };
         let ty = cty(a.t.elem);
         let fl = MemFlags::trusted();
         Ok(match ok {
@@ -153,9 +179,11 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// `arr[idx] = x` (or `op=`) under the array's write mode (skipped outside).
+    /// `arr[idx] = x` (or `op=`) under the array's write mode (skipped outside);
+    /// `key` is the address of the statement in the kernel (for the range facts).
     pub fn store(
         &mut self,
+        key: usize,
         arr: u32,
         idx: &[Value],
         x: Value,
@@ -171,7 +199,10 @@ impl Gen<'_, '_> {
         } else {
             ReadMode::Zero
         };
-        let (off, ok) = self.offset(&a, idx, mode);
+        let (off, ok) = match self.proven_offset(key, &a, idx) {
+            Some(off) => (off, None),
+            None => self.offset(&a, idx, mode),
+        };
         let merge = self.b.create_block();
         if let Some(ok) = ok {
             let st = self.b.create_block();

@@ -218,3 +218,204 @@ fn barriers_and_kernel_memory_are_declined() {
     k.body.push(stmt(StmtKind::Barrier, 5));
     assert_eq!(unsupported(&k).as_deref(), Some("a barrier"));
 }
+
+/// `y[pos] = x[pos[0], pos[1] + 1]` over an `r x c` space (2-D arrays, `x` read as 0
+/// outside), run in chunks of `chunk` threads that cross rows: the work items whose
+/// reads are all inside take the unchecked copy, the others the checked one.
+#[test]
+fn work_items_across_rows_read_inside_or_as_zero() {
+    let (r, c) = (5usize, 7usize);
+    let f32t = Ty::Scalar(Scalar::F32);
+    let i32v = Ty::Vector(Scalar::I32, 2);
+    let pos = Expr::new(ExprKind::Special(Special::Pos), i32v);
+    let lane = |l: i64| {
+        Expr::new(
+            ExprKind::Lane(Box::new(pos.clone()), Box::new(Expr::int(l))),
+            Ty::I32,
+        )
+    };
+    let right = Expr::new(
+        ExprKind::Binary(BinOp::Add, Box::new(lane(1)), Box::new(Expr::int(1))),
+        Ty::I32,
+    );
+    let arr2 = |read| {
+        Ty::Array(ArrayTy {
+            elem: Scalar::F32,
+            rank: 2,
+            read,
+            write: WriteMode::Skip,
+            is_const: false,
+            space: Space::Global,
+        })
+    };
+    let k = Kernel {
+        name: "k2".into(),
+        rank: 2,
+        params: vec![
+            Param {
+                name: "x".into(),
+                bind: Bind::Array(0),
+            },
+            Param {
+                name: "y".into(),
+                bind: Bind::Array(1),
+            },
+        ],
+        outputs: vec![],
+        vars: vec![],
+        arrays: vec![
+            ArrayDecl {
+                name: "x".into(),
+                ty: arr2(ReadMode::Zero),
+            },
+            ArrayDecl {
+                name: "y".into(),
+                ty: arr2(ReadMode::Zero),
+            },
+        ],
+        body: vec![stmt(
+            StmtKind::Store {
+                arr: 1,
+                index: vec![lane(0), lane(1)],
+                value: Expr::new(
+                    ExprKind::Load {
+                        arr: 0,
+                        index: vec![lane(0), right],
+                    },
+                    f32t,
+                ),
+            },
+            2,
+        )],
+        facts: Default::default(),
+    };
+    assert!(
+        !k.ranges().accesses.is_empty(),
+        "the accesses have range facts"
+    );
+    let code = compile(&k, &[0, 0]).expect("compiles");
+    for chunk in [1usize, 3, 7, 9, 35] {
+        let mut x: Vec<f32> = (0..r * c).map(|i| i as f32 + 1.0).collect();
+        let mut y = vec![-1f32; r * c];
+        let garr = |v: &mut [f32]| GArr {
+            data: v.as_mut_ptr() as *mut u8,
+            len: v.len() as i64,
+            rank: 2,
+            dims: [r as i64, c as i64, 0, 0, 0, 0, 0, 0],
+        };
+        let arrs = [garr(&mut x), garr(&mut y)];
+        let stop = i64::MAX;
+        let items = (r * c).div_ceil(chunk) as i64;
+        let call = Call {
+            arrs: arrs.as_ptr(),
+            params: [0u8; 16].as_ptr(),
+            stop: &stop,
+            kd: [r as i64, c as i64, 1, 1],
+            kb: [1, 1, 1, 1],
+            total: (r * c) as i64,
+            items,
+            chunk: chunk as i64,
+        };
+        let mut parts = vec![0u8; items as usize * 16 + 16];
+        let mut err = Err::default();
+        type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
+        // SAFETY: as in `launch`.
+        let rc = unsafe {
+            let run: Run = std::mem::transmute(code.run_ptr());
+            run(&call, 0, items, parts.as_mut_ptr(), &mut err)
+        };
+        assert_eq!((rc, err.code), (0, 0));
+        let want: Vec<f32> = (0..r * c)
+            .map(|t| {
+                let (i, j) = (t / c, t % c);
+                if j + 1 < c {
+                    (i * c + j + 1) as f32 + 1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        assert_eq!(y, want, "chunk {chunk}");
+    }
+}
+
+/// `y[pos] = x[pos] * 2 + 1`: an element-wise body the strips take.
+fn elementwise() -> Kernel {
+    let mut k = kernel(ReadMode::Zero, 0);
+    k.body.pop();
+    k.outputs.clear();
+    if let StmtKind::Store { value, .. } = &mut k.body[0].kind {
+        if let ExprKind::Binary(_, a, _) = &mut value.kind {
+            if let ExprKind::Binary(_, l, _) = &mut a.kind {
+                if let ExprKind::Load { index, .. } = &mut l.kind {
+                    index[0] = Expr::new(ExprKind::Special(Special::Pos), Ty::I32);
+                }
+            }
+        }
+    }
+    k
+}
+
+/// Runs the one-store kernel `k` with `x` and `y` at element offsets `xo` and `yo` of
+/// one buffer (`n` elements each), chunks of `chunk`: the buffer after.
+fn run_views(k: &Kernel, buf: &mut [f32], xo: usize, yo: usize, n: usize, chunk: usize) {
+    let code = compile(k, &[0, 0]).expect("compiles");
+    let base = buf.as_mut_ptr();
+    let garr = |o: usize| GArr {
+        // SAFETY: `o + n` is within the buffer (the callers' sizes).
+        data: unsafe { base.add(o) } as *mut u8,
+        len: n as i64,
+        rank: 1,
+        dims: [n as i64, 0, 0, 0, 0, 0, 0, 0],
+    };
+    let arrs = [garr(xo), garr(yo)];
+    let stop = i64::MAX;
+    let items = n.div_ceil(chunk) as i64;
+    let call = Call {
+        arrs: arrs.as_ptr(),
+        params: [0u8; 16].as_ptr(),
+        stop: &stop,
+        kd: [n as i64, 1, 1, 1],
+        kb: [1, 1, 1, 1],
+        total: n as i64,
+        items,
+        chunk: chunk as i64,
+    };
+    let mut parts = vec![0u8; items as usize * 16 + 16];
+    let mut err = Err::default();
+    type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
+    // SAFETY: as in `launch`.
+    let rc = unsafe {
+        let run: Run = std::mem::transmute(code.run_ptr());
+        run(&call, 0, items, parts.as_mut_ptr(), &mut err)
+    };
+    assert_eq!((rc, err.code), (0, 0));
+}
+
+#[test]
+fn strips_compute_what_the_threads_compute() {
+    let k = elementwise();
+    assert!(
+        crate::strip::plan(&k).is_some(),
+        "the strips take the kernel"
+    );
+    let n = 23;
+    for chunk in [1, 4, 6, 8, 23] {
+        // Separate arrays (strips), then the same array in place (strips too).
+        let mut buf: Vec<f32> = (0..2 * n).map(|i| i as f32 * 0.25).collect();
+        let want: Vec<f32> = buf[..n].iter().map(|v| v * 2.0 + 1.0).collect();
+        run_views(&k, &mut buf, 0, n, n, chunk);
+        assert_eq!(&buf[n..], &want[..], "chunk {chunk}");
+        run_views(&k, &mut buf, 0, 0, n, chunk);
+        assert_eq!(&buf[..n], &want[..], "in place, chunk {chunk}");
+        // Views one element apart overlap in part: thread by thread, each thread
+        // reading what the one before it wrote.
+        let mut buf: Vec<f32> = vec![1.0; n + 1];
+        run_views(&k, &mut buf, 0, 1, n, chunk);
+        let mut want = vec![1.0f32; n + 1];
+        for i in 0..n {
+            want[i + 1] = want[i] * 2.0 + 1.0;
+        }
+        assert_eq!(buf, want, "overlapping, chunk {chunk}");
+    }
+}

@@ -75,8 +75,10 @@ pub(crate) fn load_or_queue(source: &str) -> Ready {
     Ready::Building
 }
 
-/// A worker: compiles queued kernels until none is left.
+/// A worker: compiles queued kernels until none is left, at a low priority (see
+/// [`yield_to_kernels`]).
 fn work() {
+    yield_to_kernels();
     loop {
         let next = {
             let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
@@ -112,5 +114,19 @@ pub fn wait_for_compiles() {
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: `nice` is per thread, and the
+/// compilers it starts inherit it), so that while the program's kernels run on the fast
+/// tiers a background compile takes only the cores they leave idle (on two cores a
+/// compiler at the same priority halves a kernel's speed). Elsewhere: nothing.
+fn yield_to_kernels() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` and `setpriority` only read their integer arguments; a failure
+    // leaves the priority as it was, which is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
     }
 }
