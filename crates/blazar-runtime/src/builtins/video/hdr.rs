@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn tone_mapping_is_monotone_and_bounded() {
-        let img = Array::from_reals(vec![1, 4], vec![0.0, 0.5, 2.0, 1e6], crate::Prec::F64);
+        let img = Array::from_reals(vec![1, 4], vec![0.0, 0.5, 2.0, 1e6], crate::Prec::Double);
         let px = tone_map(&Value::array(img), Some(Some((0.0, 2.0)))).unwrap();
         let Buffer::U8(v) = &px.buf else {
             panic!("a uint8 cube")
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn the_range_maps_to_the_unit_interval() {
-        let img = Array::from_reals(vec![2], vec![1000.0, 3000.0], crate::Prec::F64);
+        let img = Array::from_reals(vec![2], vec![1000.0, 3000.0], crate::Prec::Double);
         let (h, w, rgb) = rgb_floats("t", &Value::array(img), Some(Some((0.0, 4000.0)))).unwrap();
         assert_eq!((h, w), (1, 2));
         assert_eq!(rgb, vec![0.25, 0.25, 0.25, 0.75, 0.75, 0.75]);
