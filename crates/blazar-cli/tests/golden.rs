@@ -35,17 +35,25 @@ fn main() {
         let program = Program::load(&root, &file);
         let (blazar, backends) = (blazar.clone(), backends.clone());
         let name = format!("{} [{}]", program.name, backends.join(", "));
-        trials.push(Trial::test(name, move || {
-            for backend in &backends {
-                let threads = thread_counts(backend, None);
-                let spec = &program.spec;
-                match run_case(&blazar, &program.file, spec, backend, &threads, None) {
-                    Verdict::Pass | Verdict::Skip(_) => {}
-                    Verdict::Fail(f) => return Err(Failed::from(format!("[{backend}] {f}"))),
+        // A program that needs a tool not installed here is a visible SKIP.
+        let missing = program.spec.as_ref().ok().and_then(|s| s.missing());
+        if let Some(why) = &missing {
+            println!("SKIP {}: {why}", program.name);
+        }
+        trials.push(
+            Trial::test(name, move || {
+                for backend in &backends {
+                    let threads = thread_counts(backend, None);
+                    let spec = &program.spec;
+                    match run_case(&blazar, &program.file, spec, backend, &threads, None) {
+                        Verdict::Pass | Verdict::Skip(_) => {}
+                        Verdict::Fail(f) => return Err(Failed::from(format!("[{backend}] {f}"))),
+                    }
                 }
-            }
-            Ok(())
-        }));
+                Ok(())
+            })
+            .with_ignored_flag(missing.is_some()),
+        );
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -149,8 +149,9 @@ struct Imports<'a> {
 }
 
 /// Replaces each `import "f.q"` by the statements of f.q (once per file): the file next
-/// to the importing one, else Blazar's bundled module of that name. A .NET plugin
-/// (`"Quasar.UI.dll"`) is dropped with a warning; its names are errors where used.
+/// to the importing one, else Blazar's bundled module of that name. A .NET plugin Blazar
+/// provides (`"Quasar.Video.dll"`) is dropped silently; another (`"Quasar.UI.dll"`) is
+/// dropped with a warning, and its names are errors where used.
 fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Imports, depth: usize) {
     let mut out = Vec::with_capacity(ast.stmts.len());
     for s in std::mem::take(&mut ast.stmts) {
@@ -159,6 +160,10 @@ fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Import
             continue;
         };
         if crate::stdlib::is_plugin(file) {
+            if crate::stdlib::plugin_provided(file) {
+                // Its functions are builtins: nothing to splice, nothing to warn of.
+                continue;
+            }
             if !im.plugins.iter().any(|(p, _)| p == file) {
                 im.diags.push(Diagnostic::warning(
                     s.span,

@@ -1,6 +1,7 @@
 //! The bundled standard library: modules that `import "name.q"` resolves to when no
-//! file of that name is next to the program, and the .NET plugins (`"Quasar.UI.dll"`)
-//! that Blazar does not provide, with names known to come from each.
+//! file of that name is next to the program, and the .NET plugins (`"Quasar.UI.dll"`),
+//! with names known to come from each: those whose functions are all builtins are
+//! provided, the others are not.
 
 /// Bundled modules by file name, with their text.
 const MODULES: &[(&str, &str)] = &[
@@ -30,12 +31,23 @@ const MODULES: &[(&str, &str)] = &[
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
-/// coming from the plugin rather than as undefined.
+/// coming from the plugin rather than as undefined. A plugin all of whose functions are
+/// builtins is provided ([`plugin_provided`]): importing it is silent.
 const PLUGINS: &[(&str, &[&str])] = &[
     (
         "Quasar.Video.dll",
-        &["vidopen", "vidclose", "vidreadframe", "vidwriteframe"],
+        &[
+            "vidopen",
+            "vidreadframe",
+            "vidseek",
+            "sync_framerate",
+            "vidwrite",
+            "vidwriteframe",
+            "vidclose",
+        ],
     ),
+    ("Sim2HDR.dll", &["hdr_imshow"]),
+    ("exr_lib.dll", &["exrread", "exrwrite"]),
     ("Quasar.UI.dll", &["form", "subplot"]),
 ];
 
@@ -114,6 +126,19 @@ pub fn is_plugin(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".dll")
 }
 
+/// Whether Blazar provides plugin `name`: every function known to come from it is a
+/// builtin (`Quasar.Video.dll`, `Sim2HDR.dll`, `exr_lib.dll`).
+pub fn plugin_provided(name: &str) -> bool {
+    PLUGINS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .is_some_and(|(_, names)| {
+            names
+                .iter()
+                .all(|f| blazar_runtime::builtins::lookup(f).is_some())
+        })
+}
+
 /// The names known to come from plugin `name`.
 pub fn plugin_names(name: &str) -> &'static [&'static str] {
     PLUGINS
@@ -124,6 +149,15 @@ pub fn plugin_names(name: &str) -> &'static [&'static str] {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn video_and_hdr_plugins_are_provided() {
+        for p in ["Quasar.Video.dll", "sim2hdr.dll", "exr_lib.dll"] {
+            assert!(super::plugin_provided(p), "{p}");
+        }
+        assert!(!super::plugin_provided("Quasar.Runtime.dll"));
+        assert!(!super::plugin_provided("Other.dll"));
+    }
+
     #[test]
     fn bundled_modules_parse() {
         for (name, text) in super::MODULES {

@@ -14,6 +14,9 @@ pub struct Spec {
     /// Relative tolerances for numbers in `stdout`: `(None, t)` for every backend,
     /// `(Some(b), t)` for backend `b` alone. Empty means exact comparison.
     pub tolerance: Vec<(Option<String>, f64)>,
+    /// Programs the test needs on `PATH` (`requires { ffmpeg ffprobe }`): without one,
+    /// the program is a SKIP on every backend.
+    pub requires: Vec<String>,
 }
 
 impl Spec {
@@ -25,6 +28,17 @@ impl Spec {
             .find(|(b, _)| b.as_deref() == Some(backend));
         own.or_else(|| self.tolerance.iter().find(|(b, _)| b.is_none()))
             .map(|&(_, t)| t)
+    }
+
+    /// Why this program cannot run here: a program of its `requires { }` is not on
+    /// `PATH`.
+    pub fn missing(&self) -> Option<String> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = |p: &str| std::env::split_paths(&path).any(|d| d.join(p).is_file());
+        self.requires
+            .iter()
+            .find(|p| !found(p))
+            .map(|p| format!("needs `{p}`, which is not installed"))
     }
 
     /// Why this program does not run on `backend` (its `backends { }` leaves it out).
@@ -115,6 +129,7 @@ pub fn parse_spec(text: &str) -> Result<Spec, SpecError> {
             "backends" => spec.backends = inside.split_whitespace().map(String::from).collect(),
             "tags" => spec.tags = inside.split_whitespace().map(String::from).collect(),
             "tolerance" => spec.tolerance = parse_tolerance(&inside)?,
+            "requires" => spec.requires = inside.split_whitespace().map(String::from).collect(),
             other => return Err(SpecError(format!("unknown test case `{other}`"))),
         }
         rest = more;

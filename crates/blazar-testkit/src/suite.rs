@@ -49,6 +49,9 @@ pub fn run_case(
     if let Some(why) = spec.excludes(crate::results_of(backend)) {
         return Verdict::Skip(why);
     }
+    if let Some(why) = spec.missing() {
+        return Verdict::Skip(why);
+    }
     for &n in threads {
         let on = |summary: String| match n {
             Some(n) => format!("on {n} thread{}: {summary}", if n == 1 { "" } else { "s" }),

@@ -1,12 +1,12 @@
-% Calls of an unavailable plugin's functions (known ones, and any undefined function a
-% program importing a plugin calls) pass `check` with warnings and fail only when they
-% run, so the rest of the program works.
+% Calls of an unavailable plugin's functions (any undefined function a program importing
+% a plugin Blazar does not provide calls) pass `check` with warnings and fail only when
+% they run, so the rest of the program works; vidopen is a builtin.
 % ==
 % stdout {
 % frames: 0
 % done 6
 % }
-import "Quasar.Video.dll"
+import "Quasar.Runtime.dll"
 function [] = show_frames(n, live)
     if live
         stream = vidopen("camera.avi")

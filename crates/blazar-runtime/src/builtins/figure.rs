@@ -414,10 +414,12 @@ fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// line per figure, naming the figures `connect` linked it with). Called once when the
 /// program ends, whether or not it failed.
 pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
+    // Videos still being written are finished, and the HDR display's frame written.
+    let videos = super::video::finish(ctx);
     write(ctx, false)?;
     ctx.figures.list.clear();
     ctx.figures.current = None;
-    Ok(())
+    videos
 }
 
 /// Writes the figures drawn into since they were last written, with the same files and

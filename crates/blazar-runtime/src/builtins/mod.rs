@@ -29,6 +29,7 @@ mod strings;
 #[cfg(test)]
 mod testing;
 pub mod time;
+pub mod video;
 
 use crate::{Prec, RtResult, Value};
 pub use blazar_ops::Doc;
@@ -55,6 +56,8 @@ pub struct Ctx {
     pub program_stem: String,
     /// The figures shown so far (`imshow`, `plot`), written when the run ends.
     pub figures: figure::Figures,
+    /// Open videos and the newest `hdr_imshow` frame, finished when the run ends.
+    pub video: video::Videos,
 }
 
 impl Ctx {
@@ -68,6 +71,7 @@ impl Ctx {
             base_dir,
             program_stem,
             figures: figure::Figures::default(),
+            video: video::Videos::default(),
         }
     }
 }
@@ -147,6 +151,8 @@ const FAMILIES: &[(&str, &[Builtin])] = &[
     ("files", exist::TABLE),
     ("random", random::TABLE),
     ("time", time::TABLE),
+    ("video", video::TABLE),
+    ("video", video::HDR_TABLE),
 ];
 
 /// The family of builtin `name` (`"reduce"` for `sum`): the module of the function
@@ -235,6 +241,11 @@ const PROCEDURES: &[&str] = &[
     "imwrite",
     "csvwrite",
     "exrwrite",
+    "vidwriteframe",
+    "vidclose",
+    "vidseek",
+    "sync_framerate",
+    "hdr_imshow",
 ];
 
 /// Whether builtin `id` is called for what it does ([`PROCEDURES`]).
