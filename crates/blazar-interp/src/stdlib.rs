@@ -114,6 +114,14 @@ pub fn is_plugin(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".dll")
 }
 
+/// Whether Blazar provides plugin `name`: some of its known names are builtins
+/// (`Quasar.UI.dll`'s `form`). Its import then does not warn.
+pub fn plugin_provided(name: &str) -> bool {
+    plugin_names(name)
+        .iter()
+        .any(|n| blazar_runtime::builtins::lookup(n).is_some())
+}
+
 /// The names known to come from plugin `name`.
 pub fn plugin_names(name: &str) -> &'static [&'static str] {
     PLUGINS

@@ -15,6 +15,7 @@ mod csv;
 mod exist;
 mod fft;
 pub mod figure;
+mod form;
 mod formats;
 mod image;
 mod io;
@@ -55,6 +56,8 @@ pub struct Ctx {
     pub program_stem: String,
     /// The figures shown so far (`imshow`, `plot`), written when the run ends.
     pub figures: figure::Figures,
+    /// The forms of the run (`form`) and what shows them.
+    pub ui: crate::ui::UiState,
 }
 
 impl Ctx {
@@ -68,6 +71,7 @@ impl Ctx {
             base_dir,
             program_stem,
             figures: figure::Figures::default(),
+            ui: crate::ui::UiState::default(),
         }
     }
 }
@@ -142,6 +146,8 @@ const FAMILIES: &[(&str, &[Builtin])] = &[
     ("signal", signal::hist::TABLE),
     ("image", image::TABLE),
     ("figure", figure::TABLE),
+    ("figure", form::TABLE),
+    ("figure", figure::display::TABLE),
     ("files", formats::TABLE),
     ("files", io::TABLE),
     ("files", exist::TABLE),
