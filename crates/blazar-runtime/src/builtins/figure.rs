@@ -379,7 +379,9 @@ fn pause(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         // applied at the next statement).
         if ctx.ui.page_open() && ms > 0.0 {
             display::flush(ctx)?;
-            std::thread::sleep(std::time::Duration::from_secs_f64(ms.min(60_000.0) / 1000.0));
+            std::thread::sleep(std::time::Duration::from_secs_f64(
+                ms.min(60_000.0) / 1000.0,
+            ));
             crate::interrupt::check()?;
         }
     }
