@@ -163,6 +163,8 @@ pub struct RunArgs {
     /// or a pass of the pipeline: `blazar emit kir --after x` lists them).
     #[arg(long, value_name = "PASS")]
     dump_after: Option<String>,
+    #[command(flatten)]
+    ui: crate::ui::UiArgs,
 }
 
 /// `BLAZAR_FUSE_MIN` (the golden suite runs with every array statement fused this way).
@@ -487,6 +489,7 @@ fn run(args: &RunArgs) -> ExitCode {
         }
         ctx.figures.dir = Some(dir.clone());
     }
+    crate::ui::install(&args.ui, &mut ctx);
     let interrupt = crate::signals::install();
     let over = crate::signals::watchdog(interrupt.clone(), out.clone(), loaded.sources.clone());
     crate::oom::install(out.clone(), loaded.sources.clone());

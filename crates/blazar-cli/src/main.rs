@@ -11,6 +11,7 @@ mod races;
 mod repl;
 mod signals;
 mod test_cmd;
+mod ui;
 
 /// The system allocator, recording refusals (`oom.rs`).
 #[global_allocator]

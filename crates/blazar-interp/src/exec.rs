@@ -18,6 +18,10 @@ impl<'p> Interp<'p> {
             // Where the run is, for a report when it cannot stop by itself (a signal
             // inside native code, memory that runs out, an internal error).
             blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
+            // A form's page reported a change, or a callback waits to run.
+            if self.ctx.ui.due() {
+                self.ui_events(s.span)?;
+            }
             if let Some(h) = self.host_hook.clone() {
                 let at = crate::hook::HostStop {
                     interp: self,

@@ -66,6 +66,8 @@ pub struct Interp<'p> {
     /// so that a call of a user function allocates nothing on the heap.
     pub(crate) spare_locals: Vec<Vec<Option<Value>>>,
     pub(crate) spare_vals: Vec<Vec<Value>>,
+    /// A form's callbacks are running (`events.rs`): events wait for them to end.
+    pub(crate) in_callbacks: bool,
 }
 
 /// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
@@ -132,6 +134,7 @@ impl<'p> Interp<'p> {
             host_tier: opts.host_tier,
             spare_locals: Vec::new(),
             spare_vals: Vec::new(),
+            in_callbacks: false,
         }
     }
 
@@ -149,7 +152,9 @@ impl<'p> Interp<'p> {
         if let Some(main) = self.prog.main {
             self.call_user(main, Vec::new(), Vec::new(), 0, Span::default())?;
         }
-        Ok(())
+        // A form's callbacks still queued, and its page while it stays open.
+        let end = script.body.last().map_or(Span::default(), |s| s.span);
+        self.ui_finish(end)
     }
 
     /// Counts one step (a loop iteration or a call) against the budget.

@@ -12,6 +12,7 @@ mod dims;
 mod embed;
 mod error;
 mod eval;
+mod events;
 mod exec;
 mod fuse;
 mod hook;

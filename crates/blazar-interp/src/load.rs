@@ -144,14 +144,15 @@ struct Imports<'a> {
     diags: &'a mut Vec<Diagnostic>,
     /// Files imported so far (each is spliced once).
     seen: &'a mut Vec<String>,
-    /// Imported plugins Blazar does not provide, with their known names.
+    /// Imported plugins, with their known names that Blazar does not provide.
     plugins: &'a mut Vec<(String, Vec<String>)>,
 }
 
 /// Replaces each `import "f.q"` by the statements of f.q (once per file): the file next
-/// to the importing one, else Blazar's bundled module of that name. A .NET plugin Blazar
-/// provides (`"Quasar.Video.dll"`) is dropped silently; another (`"Quasar.UI.dll"`) is
-/// dropped with a warning, and its names are errors where used.
+/// to the importing one, else Blazar's bundled module of that name. A .NET plugin is
+/// dropped: one Blazar provides (`"Quasar.UI.dll"`, `"Quasar.Video.dll"`: their functions are builtins)
+/// silently, any other with a warning; names of a plugin Blazar lacks are errors where
+/// used.
 fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Imports, depth: usize) {
     let mut out = Vec::with_capacity(ast.stmts.len());
     for s in std::mem::take(&mut ast.stmts) {
@@ -160,18 +161,19 @@ fn splice_imports(ast: &mut syntax::Program, dir: Option<&Path>, im: &mut Import
             continue;
         };
         if crate::stdlib::is_plugin(file) {
-            if crate::stdlib::plugin_provided(file) {
-                // Its functions are builtins: nothing to splice, nothing to warn of.
-                continue;
-            }
             if !im.plugins.iter().any(|(p, _)| p == file) {
-                im.diags.push(Diagnostic::warning(
-                    s.span,
-                    format!("the plugin {file} is not available in Blazar; its functions cannot be used"),
-                ));
-                let names = crate::stdlib::plugin_names(file);
+                // A plugin Blazar provides (`Quasar.UI.dll`: `form`) imports silently;
+                // its names Blazar lacks still warn where they are used.
+                if !crate::stdlib::plugin_provided(file) {
+                    im.diags.push(Diagnostic::warning(
+                        s.span,
+                        format!("the plugin {file} is not available in Blazar; its functions cannot be used"),
+                    ));
+                }
+                let names = crate::stdlib::plugin_names(file).iter();
+                let missing = names.filter(|n| blazar_runtime::builtins::lookup(n).is_none());
                 im.plugins
-                    .push((file.clone(), names.iter().map(|n| n.to_string()).collect()));
+                    .push((file.clone(), missing.map(|n| n.to_string()).collect()));
             }
             continue;
         }

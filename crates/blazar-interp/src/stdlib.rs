@@ -31,8 +31,9 @@ const MODULES: &[(&str, &str)] = &[
 ];
 
 /// Functions known to come from each .NET plugin: a use of one of them is reported as
-/// coming from the plugin rather than as undefined. A plugin all of whose functions are
-/// builtins is provided ([`plugin_provided`]): importing it is silent.
+/// coming from the plugin rather than as undefined. A plugin some of whose functions are
+/// builtins is provided ([`plugin_provided`]): importing it is silent, and its names
+/// that are not builtins are errors where used.
 const PLUGINS: &[(&str, &[&str])] = &[
     (
         "Quasar.Video.dll",
@@ -126,17 +127,12 @@ pub fn is_plugin(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".dll")
 }
 
-/// Whether Blazar provides plugin `name`: every function known to come from it is a
-/// builtin (`Quasar.Video.dll`, `Sim2HDR.dll`, `exr_lib.dll`).
+/// Whether Blazar provides plugin `name`: some of its known names are builtins
+/// (`Quasar.UI.dll`'s `form`, `Quasar.Video.dll`'s `vidopen`). Its import then does not warn.
 pub fn plugin_provided(name: &str) -> bool {
-    PLUGINS
+    plugin_names(name)
         .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .is_some_and(|(_, names)| {
-            names
-                .iter()
-                .all(|f| blazar_runtime::builtins::lookup(f).is_some())
-        })
+        .any(|n| blazar_runtime::builtins::lookup(n).is_some())
 }
 
 /// The names known to come from plugin `name`.

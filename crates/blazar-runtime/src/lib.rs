@@ -10,6 +10,7 @@ pub mod format;
 pub mod index;
 pub mod interrupt;
 pub mod ops;
+pub mod ui;
 
 pub use blazar_value::{alloc, aref, array, cycles, store, traffic, value};
 pub use blazar_value::{rt_bail, with_buffer, RtError, RtResult};

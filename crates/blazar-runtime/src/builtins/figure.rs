@@ -8,6 +8,7 @@
 //! file listed on the program's output. `hold` returns 0 (no interactive figure is
 //! open) and `pause` returns at once, so display loops end after one frame.
 
+pub mod display;
 mod render;
 
 use super::image::{display_range, Pixels};
@@ -110,13 +111,13 @@ pub(super) static TABLE: &[Builtin] = &[
     ),
     bi("hold", hold, 0, 1).doc(
         "hold(\"on\") · hold(\"off\") · hold()",
-        "With \"on\", the next `plot` adds to the current figure instead of replacing it (`hold()` toggles). MATLAB's `hold on` is written `hold(\"on\")`.",
+        "With \"on\", the next `plot` adds to the current figure instead of replacing it (`hold()` toggles). MATLAB's `hold on` is written `hold(\"on\")`. Returns 1 while a form's page is open (so `repeat ... until !hold(\"on\")` loops run on), else 0.",
         "plot([1, 2])\nhold(\"on\")\nplot([2, 1])\nprint \"two lines\"",
         "two lines\nfigure 1: wrote example_figure1.png, example_figure1.svg",
     ),
     bi("pause", pause, 0, 1).doc(
         "pause(ms)",
-        "Waits while a figure is displayed. Blazar opens no window, so it returns at once.",
+        "Waits while a figure is displayed: with a form's page open (`form`), for ms milliseconds; otherwise it returns at once, as Blazar opens no window.",
         "pause(0)\nprint \"go\"",
         "go",
     ),
@@ -346,7 +347,7 @@ fn legend(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 
 /// `hold("on")`, `hold("off")` (also `hold(1)`, `hold(0)`; `hold()` toggles): whether
 /// `plot` adds to the current plot. Returns whether an interactive figure is open:
-/// always 0 here, as Blazar opens no window.
+/// 1 while a form's page is, else 0 (Blazar opens no window).
 fn hold(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let on = match args.first() {
         None => !ctx.figures.hold,
@@ -361,17 +362,27 @@ fn hold(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         },
     };
     ctx.figures.hold = on;
-    Ok(Value::int(0))
+    // A form's page open: display loops (`repeat ... until !hold("on")`) run on.
+    Ok(Value::int(ctx.ui.page_open() as i64))
 }
 
-/// `pause(ms)`: would wait while a figure is displayed; none ever is, so it returns.
-fn pause(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
+/// `pause(ms)`: waits while a form's page is open; without one, returns at once.
+fn pause(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     if let Some(v) = args.first() {
-        if v.as_f64().is_none() {
+        let Some(ms) = v.as_f64() else {
             rt_bail!(
                 "pause: expected a time in milliseconds, got {}",
                 v.kind_name()
             );
+        };
+        // With a form's page open, the page is shown for that long (its events are
+        // applied at the next statement).
+        if ctx.ui.page_open() && ms > 0.0 {
+            display::flush(ctx)?;
+            std::thread::sleep(std::time::Duration::from_secs_f64(
+                ms.min(60_000.0) / 1000.0,
+            ));
+            crate::interrupt::check()?;
         }
     }
     Ok(Value::Real(0.0))

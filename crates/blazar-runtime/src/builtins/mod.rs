@@ -15,6 +15,7 @@ mod csv;
 mod exist;
 mod fft;
 pub mod figure;
+mod form;
 mod formats;
 mod image;
 mod io;
@@ -58,6 +59,8 @@ pub struct Ctx {
     pub figures: figure::Figures,
     /// Open videos and the newest `hdr_imshow` frame, finished when the run ends.
     pub video: video::Videos,
+    /// The forms of the run (`form`) and what shows them.
+    pub ui: crate::ui::UiState,
 }
 
 impl Ctx {
@@ -72,6 +75,7 @@ impl Ctx {
             program_stem,
             figures: figure::Figures::default(),
             video: video::Videos::default(),
+            ui: crate::ui::UiState::default(),
         }
     }
 }
@@ -146,6 +150,8 @@ const FAMILIES: &[(&str, &[Builtin])] = &[
     ("signal", signal::hist::TABLE),
     ("image", image::TABLE),
     ("figure", figure::TABLE),
+    ("figure", form::TABLE),
+    ("figure", figure::display::TABLE),
     ("files", formats::TABLE),
     ("files", io::TABLE),
     ("files", exist::TABLE),

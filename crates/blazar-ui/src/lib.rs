@@ -1,0 +1,205 @@
+//! The browser page of Blazar's forms (`form("title")`, `--ui browser`).
+//!
+//! [`Browser`] is the [`UiHost`] the command-line tool installs: on the first `form`
+//! it binds 127.0.0.1 (a free port, or `--ui-port`), starts one thread running a
+//! current-thread tokio runtime with an axum server, prints the page's address (with a
+//! random per-run token in its path: any other path gets 403) and opens it in a
+//! browser when one is available. The page (`page.html`, embedded) talks to the server
+//! over a websocket (`protocol.rs`): the program's controls and values go to the page
+//! as JSON text, pictures as binary PNG messages; the user's changes come back as JSON
+//! and wait, with a flag set, for the interpreter to apply them between statements.
+//! Pictures are kept newest-first per panel and encoded on the server's thread at a
+//! bounded rate and size (`frames.rs`), so a program refreshing a display every frame
+//! pays only for handing its pixels over.
+
+mod frames;
+mod protocol;
+mod server;
+
+use blazar_runtime::ui::{Frame, FromPage, ToPage, UiHost};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use frames::{downscale, MAX_SIDE, MIN_INTERVAL};
+
+/// What the program's thread and the server's thread share.
+pub(crate) struct Shared {
+    pub state: std::sync::Mutex<protocol::State>,
+    /// Messages for every connected page.
+    pub tx: tokio::sync::broadcast::Sender<protocol::Out>,
+    /// Wakes the frame encoder when a picture arrives.
+    pub frames: tokio::sync::Notify,
+    /// Events for the program, and the flag that tells the interpreter to look.
+    pub events: mpsc::Sender<FromPage>,
+    pub flag: Arc<AtomicBool>,
+    /// Pages connected now; whether one ever was; whether the last one was closed.
+    pub clients: std::sync::atomic::AtomicUsize,
+    pub closed: AtomicBool,
+}
+
+/// The forms of a run, shown on a local web page.
+pub struct Browser {
+    port: u16,
+    open_browser: bool,
+    shared: Arc<Shared>,
+    events: mpsc::Receiver<FromPage>,
+    flag: Arc<AtomicBool>,
+}
+
+impl Browser {
+    /// A page served on `port` (0: a free one), opened in a browser when
+    /// `open_browser` and one is available.
+    pub fn new(port: u16, open_browser: bool) -> Browser {
+        let (etx, erx) = mpsc::channel();
+        let flag = Arc::new(AtomicBool::new(false));
+        let (tx, _) = tokio::sync::broadcast::channel(1024);
+        let shared = Arc::new(Shared {
+            state: Default::default(),
+            tx,
+            frames: tokio::sync::Notify::new(),
+            events: etx,
+            flag: flag.clone(),
+            clients: Default::default(),
+            closed: AtomicBool::new(false),
+        });
+        Browser {
+            port,
+            open_browser,
+            shared,
+            events: erx,
+            flag,
+        }
+    }
+
+    /// The flag the server sets when the page sent something (for
+    /// `UiState::set_host`).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.flag.clone()
+    }
+
+    fn take(&mut self, first: Option<FromPage>) -> Vec<FromPage> {
+        let mut out: Vec<FromPage> = first.into_iter().collect();
+        out.extend(self.events.try_iter());
+        coalesce(out)
+    }
+}
+
+/// Keeps, of the changes of one control that follow each other, the last: a slider
+/// dragged across its range runs its callbacks once for where it stopped.
+fn coalesce(events: Vec<FromPage>) -> Vec<FromPage> {
+    let mut out: Vec<FromPage> = Vec::with_capacity(events.len());
+    for e in events {
+        if let (FromPage::Set { id, .. }, Some(FromPage::Set { id: last, .. })) = (&e, out.last()) {
+            if id == last {
+                out.pop();
+            }
+        }
+        out.push(e);
+    }
+    out
+}
+
+impl UiHost for Browser {
+    fn interactive(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self) -> Result<Option<String>, String> {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", self.port))
+            .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", self.port))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| format!("cannot listen: {e}"))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen: {e}"))?
+            .port();
+        let token = token()?;
+        let url = format!("http://127.0.0.1:{port}/{token}/");
+        server::spawn(listener, token, self.shared.clone())?;
+        if self.open_browser {
+            open_in_browser(&url);
+        }
+        Ok(Some(url))
+    }
+
+    fn send(&mut self, msg: ToPage) {
+        // Recorded and sent under one lock, so a page connecting meanwhile gets it once.
+        let mut st = self.shared.state.lock().expect("ui state");
+        let out = st.record(&msg);
+        let _ = self.shared.tx.send(out);
+    }
+
+    fn frame(&mut self, frame: Frame) {
+        self.shared.state.lock().expect("ui state").put_frame(frame);
+        self.shared.frames.notify_one();
+    }
+
+    fn events(&mut self) -> Vec<FromPage> {
+        self.take(None)
+    }
+
+    fn wait(&mut self, timeout: Duration) -> Vec<FromPage> {
+        let first = self.events.recv_timeout(timeout).ok();
+        self.take(first)
+    }
+
+    fn open(&self) -> bool {
+        !self.shared.closed.load(Ordering::Relaxed)
+    }
+}
+
+/// A random token of 32 hex digits.
+fn token() -> Result<String, String> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|e| format!("no random token: {e}"))?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// Opens `url` with `$BROWSER`, else `xdg-open` (`open` on macOS), in the background;
+/// nothing happens when neither works.
+fn open_in_browser(url: &str) {
+    let program = std::env::var("BROWSER")
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| {
+            if cfg!(target_os = "macos") {
+                "open".into()
+            } else {
+                "xdg-open".into()
+            }
+        });
+    let child = std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Ok(mut child) = child {
+        // Reaped in the background, so it leaves no zombie.
+        std::thread::spawn(move || child.wait());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coalesce_keeps_the_last_of_a_run() {
+        let s = |id, value| FromPage::Set { id, value };
+        let got = coalesce(vec![
+            s(1, 0.1),
+            s(1, 0.2),
+            s(2, 1.0),
+            FromPage::Click { id: 3 },
+            s(1, 0.3),
+        ]);
+        assert_eq!(
+            got,
+            vec![s(1, 0.2), s(2, 1.0), FromPage::Click { id: 3 }, s(1, 0.3)]
+        );
+    }
+}
