@@ -140,7 +140,7 @@ fn run(args: &TestArgs) -> Result<(Tally, Option<String>), String> {
     let programs = collect(&args.paths, args.filter.as_deref())?;
     let wanted: &[&'static str] = match args.device {
         Device::Cpu => &["cpu"],
-        Device::Cuda => &["cuda"],
+        Device::Cuda => &["cuda", "cuda2"],
         Device::Auto => ALL_BACKENDS,
     };
     let mut tally = Tally::default();
@@ -154,7 +154,8 @@ fn run(args: &TestArgs) -> Result<(Tally, Option<String>), String> {
                 say!("note: {b} failed its probe ({why}); running its programs anyway");
                 backends.push(b);
             }
-            Probe::Unavailable(why) if args.device == Device::Auto => {
+            // Two GPUs are a machine's extra, not what `--device cuda` names.
+            Probe::Unavailable(why) if args.device == Device::Auto || b == "cuda2" => {
                 say!("SKIP backend {b}: {why}");
             }
             Probe::Unavailable(why) => {

@@ -54,8 +54,11 @@ use std::path::{Path, PathBuf};
 /// every host loop it accepts runs as a serial kernel from its first iteration.
 /// `sim2` and `sim3` run every whole-array expression as a kernel over 2 or 3 simulated
 /// devices (`--devices sim:N`, CPU executors with memories of their own): a copy
-/// between devices that the placement forgets is a wrong answer there.
-pub const ALL_BACKENDS: &[&str] = &["cpu", "jit", "host", "nvrtc", "sim2", "sim3", "cuda"];
+/// between devices that the placement forgets is a wrong answer there. `cuda2` runs
+/// them over the first two GPUs (`--devices 0,1`); it is unavailable with fewer.
+pub const ALL_BACKENDS: &[&str] = &[
+    "cpu", "jit", "host", "nvrtc", "sim2", "sim3", "cuda", "cuda2",
+];
 
 /// The `blazar run` arguments that select `backend`.
 pub fn backend_args(backend: &str) -> Vec<&str> {
@@ -96,6 +99,7 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
             "--fuse-min",
             "0",
         ],
+        "cuda2" => vec!["--device", "cuda", "--devices", "0,1", "--fuse-min", "0"],
         b => vec!["--device", b],
     }
 }
@@ -106,6 +110,7 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
 pub fn results_of(backend: &str) -> &str {
     match backend {
         "nvrtc" | "jit" | "host" | "sim2" | "sim3" => "cpu",
+        "cuda2" => "cuda",
         b => b,
     }
 }
