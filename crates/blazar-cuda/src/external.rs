@@ -90,6 +90,17 @@ impl External {
         Ok(a)
     }
 
+    /// Makes the device copy of `a` current again after host code wrote the array (an
+    /// element store, a kernel the CPU ran): a newer host copy is uploaded into the
+    /// device memory the array wraps, so the lender sees what Blazar wrote.
+    pub fn settle(&self, a: &ArrayRef) -> Result<(), String> {
+        if matches!(a.data.residency(), Residency::Device | Residency::Both) {
+            return Ok(());
+        }
+        ensure_on_device(a, &self.pool)?;
+        self.pool.queue().wait()
+    }
+
     /// The device memory of `a` (uploaded first when the host copy is newer), after
     /// Blazar's work on it: moved out of the array when only this reference holds it,
     /// else copied on the device.

@@ -205,6 +205,12 @@ impl Device for CudaDevice {
         self.backend.synchronize()
     }
 
+    fn declines(&self, kernel: &Kernel) -> Option<&'static str> {
+        let deep =
+            blazar_kir::visit::max_expr_depth(kernel) > blazar_kir::visit::MAX_COMPILED_DEPTH;
+        deep.then_some("its expressions nest too deeply for NVRTC")
+    }
+
     fn serial_launches(&self) -> bool {
         false
     }

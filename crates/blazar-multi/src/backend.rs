@@ -432,6 +432,9 @@ impl Backend for MultiBackend {
         if plan.serial && !self.devices[0].serial_launches() {
             return self.on_host("a serial launch", kernel, plan, args, arrays);
         }
+        if let Some(why) = self.devices[0].declines(kernel) {
+            return self.on_host(why, kernel, plan, args, arrays);
+        }
         if let Some(outs) = self.try_split(kernel, plan, args, arrays)? {
             return Ok(Some(outs));
         }

@@ -78,6 +78,11 @@ pub trait Device {
     /// Waits for this device's queued work; reports an error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
 
+    /// Why the device cannot run `kernel`, if it cannot (the host executor runs it).
+    fn declines(&self, _kernel: &Kernel) -> Option<&'static str> {
+        None
+    }
+
     /// Whether the device runs serial launches (`serial_do`, host loops as kernels); a
     /// GPU leaves them to the host executor.
     fn serial_launches(&self) -> bool {

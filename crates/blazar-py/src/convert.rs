@@ -53,6 +53,18 @@ impl Lending {
         }
     }
 
+    /// Writes the host made during the call to arrays lent from a GPU go back into the
+    /// lender's device memory (the caller's CuPy or PyTorch array is the argument).
+    pub fn settle_foreign(&self) -> Result<(), String> {
+        let Some(cuda) = &self.cuda else {
+            return Ok(());
+        };
+        for (_, a, _, _) in &self.foreign {
+            cuda.settle(a)?;
+        }
+        Ok(())
+    }
+
     /// Ends the loans of a finished call (results already converted and dropped): the
     /// device's last writes come home, an array a module global still holds is detached
     /// into memory of its own, and memory Blazar holds anyway keeps its owner alive.

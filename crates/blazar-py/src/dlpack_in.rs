@@ -48,6 +48,8 @@ fn host(obj: &Bound<'_, PyAny>, lending: &mut Lending) -> PyResult<Value> {
     };
     // A copy: read-only (Blazar's kernels may write), strided, or a scalar.
     let bytes = match &d.strides {
+        // An empty tensor may have a null data pointer: nothing to read.
+        _ if n == 0 => Vec::new(),
         // SAFETY: the producer's tensor addresses every element through its strides.
         Some(s) => unsafe { dlpack::gather(d.ptr, &d.dims, s, es) },
         // SAFETY: C-contiguous: `n * es` bytes from the first element.

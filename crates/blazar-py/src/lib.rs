@@ -124,7 +124,8 @@ impl Module {
             // The call, without the GIL (Ctrl-C stops it: `sigint`).
             let ctrl_c = sigint::guard();
             let result = engine.module.call(name, pos, named);
-            let synced = device::synchronize(&engine.backend);
+            let synced =
+                device::synchronize(&engine.backend).and_then(|()| lending.settle_foreign());
             // Results, under the GIL.
             Python::with_gil(|py| {
                 let stopped = ctrl_c.finish(py, || match &result {

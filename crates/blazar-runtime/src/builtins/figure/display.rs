@@ -173,7 +173,9 @@ pub fn flush(ctx: &mut Ctx) -> RtResult<()> {
     for d in 0..ctx.ui.displays.len() {
         let stale = std::mem::take(&mut ctx.ui.displays[d].stale);
         for k in stale {
-            let fig = ctx.ui.displays[d].panels[k].and_then(|n| ctx.figures.index_of(n));
+            // A panel a later `subplot` removed has nothing to send.
+            let panel = ctx.ui.displays[d].panels.get(k).copied().flatten();
+            let fig = panel.and_then(|n| ctx.figures.index_of(n));
             if let Some(i) = fig {
                 ctx.ui.displays[d].drawn.insert(k, Instant::now());
                 send_plot(ctx, d, k, i)?;
@@ -209,6 +211,7 @@ fn subplot(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         disp.rows = rows;
         disp.cols = cols;
         disp.panels.resize(rows * cols, None);
+        disp.stale.retain(|&k| k < rows * cols);
         ctx.ui.host().send(ToPage::Display { id: d, rows, cols });
     }
     ctx.ui.displays[d].current = k as usize;
