@@ -29,7 +29,7 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
             v.extend(args.iter());
             v
         }
-        ExprKind::Field { base, .. } => vec![base],
+        ExprKind::Field { base, .. } | ExprKind::Convert(base, _) => vec![base],
         ExprKind::Matrix(items) | ExprKind::Cell(items) => items.iter().collect(),
         ExprKind::FuncValue(Callee::Value(f)) => vec![f],
         _ => vec![],
@@ -312,7 +312,7 @@ pub fn rename_expr(e: &mut Expr, f: &mut dyn FnMut(Var) -> Var) {
                 rename_expr(a, f);
             }
         }
-        ExprKind::Field { base, .. } => rename_expr(base, f),
+        ExprKind::Field { base, .. } | ExprKind::Convert(base, _) => rename_expr(base, f),
         ExprKind::Matrix(items) | ExprKind::Cell(items) => {
             for a in items {
                 rename_expr(a, f);
