@@ -109,7 +109,13 @@ impl Backend for LazyCuda {
         args: &[ArgVal],
         arrays: &[ArrayRef],
     ) -> Result<Option<Vec<KValue>>, KernelError> {
-        match self.shared.borrow_mut().open() {
+        let mut shared = self.shared.borrow_mut();
+        if plan.serial && !matches!(shared.slot, Slot::Open(_)) {
+            // The GPU leaves serial launches (`serial_do`, host loops compiled as
+            // one-thread kernels) to the CPU: they do not open it.
+            return Ok(None);
+        }
+        match shared.open() {
             Some(b) => b.launch(k, plan, args, arrays),
             None => Ok(None),
         }
