@@ -66,6 +66,9 @@ impl<'p> Interp<'p> {
                     "internal error: a fused group changed",
                 ));
             };
+            // Where the run is, for a report the run cannot make itself (memory that
+            // runs out inside a builtin, a signal): this statement, as when it runs alone.
+            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
             let last = k + 1 == stmts.len();
             if !last && g.dead.get(k) != Some(&target.var) {
                 return Err(RunError::new(
