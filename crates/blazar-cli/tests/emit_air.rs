@@ -3,14 +3,20 @@
 
 use std::process::Command;
 
-/// Runs `blazar emit air` with `flags` on a program: (stdout, stderr, success).
+/// Runs `blazar emit air` with `flags` on a program, one region per statement (fusion
+/// across statements off): (stdout, stderr, success).
 fn emit_air(name: &str, src: &str, flags: &[&str]) -> (String, String, bool) {
+    emit_air_with(name, src, flags, "off")
+}
+
+fn emit_air_with(name: &str, src: &str, flags: &[&str], groups: &str) -> (String, String, bool) {
     let dir = std::env::temp_dir().join(format!("blazar-emit-air-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(name);
     std::fs::write(&file, src).expect("write program");
     let out = Command::new(env!("CARGO_BIN_EXE_blazar"))
         .env_remove("BLAZAR_FUSE_MIN")
+        .env("BLAZAR_FUSE_STATEMENTS", groups)
         .args(["emit", "air"])
         .args(flags)
         .arg(&file)
@@ -75,4 +81,20 @@ fn a_failing_program_shows_its_regions_and_its_error() {
     assert!(!ok);
     assert!(out.contains("region array_line2:"), "{out}");
     assert!(err.contains("fails.q:3:"), "{err}");
+}
+
+#[test]
+fn a_fused_group_of_statements_is_one_region_named_by_its_lines() {
+    // `y` and `x` die with line 3: the three statements are one kernel reading `x` once.
+    let (out, err, ok) = emit_air_with("groups.q", PROGRAM, &["--fuse-min", "0"], "on");
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("region array_line3 (fused statements, lines 1-3): rank 2, flat\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  %6: f32 = mul %4, %5\n  result sum(%6) in f64"),
+        "{out}"
+    );
+    assert_eq!(out.matches("region ").count(), 1, "{out}");
 }
