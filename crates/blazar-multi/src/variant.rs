@@ -3,9 +3,7 @@
 //! it. Launched over a band's rows, its threads see the positions they have in the
 //! whole launch.
 
-use blazar_kir::{
-    BinOp, Bind, Expr, ExprKind, Kernel, Param, Special, Stmt, StmtKind, Ty, VarDecl,
-};
+use blazar_kir::{BinOp, Bind, Expr, ExprKind, Kernel, Param, Special, Ty, VarDecl};
 
 /// `k` with `pos[0]` offset by a new last parameter (an `i32`).
 pub fn band_variant(k: &Kernel) -> Kernel {
@@ -31,7 +29,7 @@ pub fn band_variant(k: &Kernel) -> Kernel {
         }
     };
     let mut fix = |e: &mut Expr| rewrite(e, &offset);
-    block(&mut v.body, &mut fix);
+    blazar_kir::visit::exprs_mut(&mut v.body, &mut fix);
     v
 }
 
@@ -65,48 +63,6 @@ fn rewrite(e: &mut Expr, offset: &dyn Fn(Ty) -> Expr) {
         }
         ExprKind::Math(_, xs) | ExprKind::VecLit(xs) | ExprKind::Load { index: xs, .. } => {
             xs.iter_mut().for_each(|x| rewrite(x, offset))
-        }
-    }
-}
-
-fn block(b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
-    for s in b {
-        match &mut s.kind {
-            StmtKind::Assign { value, .. } | StmtKind::Accumulate { value, .. } => f(value),
-            StmtKind::SetLane { lane, value, .. } => {
-                f(lane);
-                f(value);
-            }
-            StmtKind::Store { index, value, .. } | StmtKind::Update { index, value, .. } => {
-                index.iter_mut().for_each(&mut *f);
-                f(value);
-            }
-            StmtKind::If { cond, then, els } => {
-                f(cond);
-                block(then, f);
-                block(els, f);
-            }
-            StmtKind::While { cond, body } => {
-                f(cond);
-                block(body, f);
-            }
-            StmtKind::For {
-                start,
-                step,
-                end,
-                body,
-                ..
-            } => {
-                f(start);
-                f(step);
-                f(end);
-                block(body, f);
-            }
-            StmtKind::Assert { cond } => f(cond),
-            StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
-                dims.iter_mut().for_each(&mut *f)
-            }
-            StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
         }
     }
 }
