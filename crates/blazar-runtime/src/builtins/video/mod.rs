@@ -64,7 +64,7 @@ pub struct Videos {
 pub(super) static TABLE: &[Builtin] = &[
     bi("vidopen", vidopen, 1, 1).doc(
         "vidopen(file)",
-        "Opens a video file for reading (any format FFmpeg reads). The object has `frame_width`, `frame_height`, `avg_frame_rate`, `duration_sec`, `frame_count`, `bits_per_color`, `pts` (seconds) and `rgb_data`, the current frame: rows × columns × 3, a `cube[uint8]` of 0..255 for 8-bit video, a `cube[uint16]` of 0..65535 for deeper video. Needs the `ffmpeg` and `ffprobe` programs.",
+        "Opens a video file for reading (any format FFmpeg reads). The object has `frame_width`, `frame_height`, `avg_frame_rate`, `duration_sec`, `frame_count`, `bits_per_color`, `pts` (seconds) and `rgb_data`, the current frame: rows × columns × 3, a `cube[uint8]` of 0..255 for 8-bit video, a `cube[uint16]` of 0..65535 for deeper video. Needs the `ffmpeg` program (and uses `ffprobe` where it is installed).",
         "w = vidwrite(\"clip.avi\", 25, \"rawvideo\")\nfor k = 0..4\n    vidwriteframe(w, ones(6, 8, 3) * 40 * k)\nend\nvidclose(w)\nv = vidopen(\"clip.avi\")\nprint v.frame_width, \"x\", v.frame_height, \" \", v.frame_count, \" frames at \", v.avg_frame_rate, \" fps\"",
         "8x6 5 frames at 25 fps",
     ),

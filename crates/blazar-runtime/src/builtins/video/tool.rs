@@ -68,8 +68,104 @@ pub(super) struct Probe {
     pub bits: u32,
 }
 
-/// Runs `ffprobe` on `path` (shown as `name` in messages).
+/// Runs `ffprobe` on `path` (shown as `name` in messages). Where `ffprobe` is missing
+/// (FFmpeg builds that ship the `ffmpeg` program alone, such as Python's
+/// `imageio-ffmpeg`), the same facts come from what `ffmpeg -i` prints.
 pub(super) fn probe(who: &str, path: &Path, name: &str) -> RtResult<Probe> {
+    match probe_with_ffprobe(who, path, name) {
+        Err(e) if e.message.contains("was not found") => probe_with_ffmpeg(who, path, name)
+            .map_err(|e2| {
+                if e2.message.contains("was not found") {
+                    e
+                } else {
+                    e2
+                }
+            }),
+        r => r,
+    }
+}
+
+/// `ffmpeg -i FILE` with no output: FFmpeg describes the input on standard error
+/// (and exits with an error, as no output is named).
+fn probe_with_ffmpeg(who: &str, path: &Path, name: &str) -> RtResult<Probe> {
+    let program = program("ffmpeg");
+    let mut cmd = Command::new(&program);
+    cmd.args(["-hide_banner", "-i"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    let (mut child, errors) = spawn(who, &program, &mut cmd)?;
+    let _ = child.wait();
+    let text = errors.join().unwrap_or_default();
+    if !text.contains("Input #") {
+        rt_bail!("{who}: cannot read video '{name}': {}", first_line(&text));
+    }
+    parse_ffmpeg_info(&text).ok_or_else(|| {
+        RtError::new(format!(
+            "{who}: '{name}' has no video stream FFmpeg can read"
+        ))
+    })
+}
+
+/// Reads the input description `ffmpeg -i` prints: the `Duration:` line and the first
+/// `Stream #...: Video:` line (codec, pixel format, `WxH`, ..., `N fps`).
+pub(super) fn parse_ffmpeg_info(text: &str) -> Option<Probe> {
+    let duration = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("Duration:"))
+        .find_map(|rest| {
+            let hms = rest.split(',').next()?.trim();
+            let mut parts = hms.split(':').map(|p| p.parse::<f64>().ok());
+            let (h, m, s) = (parts.next()??, parts.next()??, parts.next()??);
+            Some(h * 3600.0 + m * 60.0 + s)
+        })
+        .unwrap_or(0.0);
+    let video = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("Stream #") && l.contains(": Video:"))?;
+    let fields: Vec<&str> = video
+        .split(": Video:")
+        .nth(1)?
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let (width, height) = fields.iter().find_map(|f| {
+        let dims = f.split_whitespace().next()?;
+        let (w, h) = dims.split_once('x')?;
+        Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?))
+    })?;
+    if width == 0 || height == 0 {
+        return None;
+    }
+    let number = |f: &str, unit: &str| -> Option<f64> {
+        let v = f.strip_suffix(unit)?.trim();
+        match v.strip_suffix('k') {
+            Some(k) => k.parse::<f64>().ok().map(|k| k * 1000.0),
+            None => v.parse().ok(),
+        }
+    };
+    let fps = fields
+        .iter()
+        .find_map(|f| number(f, " fps"))
+        .or_else(|| fields.iter().find_map(|f| number(f, " tbr")))
+        .filter(|r| *r > 0.0)?;
+    // The pixel format is the field after the codec: `yuv420p(progressive)` or `yuv420p`.
+    let bits = fields
+        .get(1)
+        .map(|f| pix_fmt_bits(f.split(['(', ' ']).next().unwrap_or("")))
+        .unwrap_or(8);
+    Some(Probe {
+        width,
+        height,
+        fps,
+        duration,
+        frames: (duration * fps).round() as usize,
+        bits,
+    })
+}
+
+fn probe_with_ffprobe(who: &str, path: &Path, name: &str) -> RtResult<Probe> {
     let program = program("ffprobe");
     let mut cmd = Command::new(&program);
     cmd.args([
@@ -192,6 +288,24 @@ mod tests {
         assert!((p.fps - 29.97).abs() < 0.01);
         assert_eq!(p.frames, 60);
         assert!((p.duration - 2.002).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ffmpeg_input_description_is_read() {
+        let text = "Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'clip.mp4':\n  Metadata:\n    \
+                    major_brand     : isom\n  Duration: 00:00:10.00, start: 0.000000, \
+                    bitrate: 1510 kb/s\n  Stream #0:0[0x1](und): Video: h264 (High) (avc1 / \
+                    0x31637661), yuv420p10le(progressive), 1920x1080 [SAR 1:1 DAR 16:9], \
+                    1506 kb/s, 29.97 fps, 29.97 tbr, 15360 tbn (default)\n\
+                    At least one output file must be specified\n";
+        let p = parse_ffmpeg_info(text).unwrap();
+        assert_eq!((p.width, p.height, p.bits), (1920, 1080, 10));
+        assert!((p.fps - 29.97).abs() < 1e-9);
+        assert!((p.duration - 10.0).abs() < 1e-9);
+        assert_eq!(p.frames, 300);
+        let audio_only = "Input #0, wav, from 'a.wav':\n  Duration: 00:00:01.00\n  \
+                          Stream #0:0: Audio: pcm_s16le, 44100 Hz, mono, s16, 705 kb/s\n";
+        assert!(parse_ffmpeg_info(audio_only).is_none());
     }
 
     #[test]
