@@ -362,23 +362,51 @@ fn frame_bytes(who: &str, v: &Value) -> RtResult<(usize, usize, bool, Vec<u8>)> 
             }
             return Ok((h, w, true, out));
         }
-        _ => {
-            let vals = a.to_f64_vec();
-            let to8 = |x: f64| {
-                if x.is_nan() {
-                    0
-                } else {
-                    x.round().clamp(0.0, 255.0) as u8
-                }
-            };
-            if c == 3 {
-                vals.iter().map(|&x| to8(x)).collect()
-            } else {
-                vals.iter().flat_map(|&x| [to8(x); 3]).collect()
-            }
-        }
+        // Values rounded half away from zero and clamped to 0..255, NaN as 0. A value
+        // of `float` widens exactly, and after the clamp `+ 0.5` then truncation is that
+        // rounding (no libm call per sample).
+        Buffer::F32(v) => to_bytes(v, c == 1, to8_f32),
+        Buffer::F64(v) => to_bytes(v, c == 1, to8),
+        _ => to_bytes(&a.to_f64_vec(), c == 1, to8),
     };
     Ok((h, w, false, bytes))
+}
+
+fn to8_f32(x: f32) -> u8 {
+    let x = f64::from(x);
+    if x.is_nan() {
+        0
+    } else {
+        (x.clamp(0.0, 255.0) + 0.5) as u8
+    }
+}
+
+fn to8(x: f64) -> u8 {
+    if x.is_nan() {
+        0
+    } else {
+        x.round().clamp(0.0, 255.0) as u8
+    }
+}
+
+/// `src` as 8-bit samples through `f`, a gray sample repeated for red, green and blue;
+/// a large frame (a 1080p frame is 6M samples) over several threads.
+fn to_bytes<T: Copy + Sync>(src: &[T], gray: bool, f: impl Fn(T) -> u8 + Sync) -> Vec<u8> {
+    let rep = if gray { 3 } else { 1 };
+    let mut out = vec![0u8; src.len() * rep];
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let chunk = src.len().div_ceil(threads).max(1 << 16);
+    let f = &f;
+    std::thread::scope(|scope| {
+        for (part, dst) in src.chunks(chunk).zip(out.chunks_mut(chunk * rep)) {
+            scope.spawn(move || {
+                for (&x, d) in part.iter().zip(dst.chunks_exact_mut(rep)) {
+                    d.fill(f(x));
+                }
+            });
+        }
+    });
+    out
 }
 
 fn fmt_dims(d: &[usize]) -> String {
@@ -414,4 +442,33 @@ pub fn finish(ctx: &mut Ctx) -> RtResult<()> {
     }
     hdr::finish(ctx)?;
     first_err.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_samples_round_half_away_and_clamp() {
+        let xs = [
+            -3.0f32, -0.4, 0.0, 0.49999997, 0.5, 1.5, 2.5, 254.49998, 254.5, 300.0,
+        ];
+        let want = [0u8, 0, 0, 0, 1, 2, 3, 254, 255, 255];
+        assert_eq!(to_bytes(&xs, false, to8_f32), want);
+        assert_eq!(to8_f32(f32::NAN), 0);
+        // The fast rounding of `float` agrees with `round` on every value near a half.
+        for k in 0..=512 {
+            let h = k as f32 * 0.5;
+            for x in [
+                h,
+                f32::from_bits(h.to_bits() + 1),
+                f32::from_bits(h.to_bits().max(1) - 1),
+            ] {
+                assert_eq!(to8_f32(x), to8(f64::from(x)), "{x}");
+            }
+        }
+        let gray = to_bytes(&vec![7.0f64; 200_000], true, to8);
+        assert_eq!(gray.len(), 600_000);
+        assert!(gray.iter().all(|&b| b == 7));
+    }
 }
