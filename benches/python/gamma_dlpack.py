@@ -77,6 +77,9 @@ def main():
     for name, ms, good in rows:
         gbs = 2 * x.nbytes / (ms * 1e-3) / 1e9
         print(f"{name:46} {ms:8.3f} {gbs:7.0f} {ms / t_cupy:7.2f}x  {'yes' if good else 'NO'}")
+    st = f.memory_stats()
+    print(f"pool of blazar.elementwise: allocs={st['allocs']} reuses={st['reuses']} "
+          f"returned={st['returned']} export_copies={st['export_copies']}")
     print("target: blazar.elementwise <= 1.1x CuPy: "
           f"{'met' if t_elem <= 1.1 * t_cupy else 'not met'}")
     return 0 if all(r[2] for r in rows) else 1

@@ -8,6 +8,7 @@
 //! other launches return at once (a host read of their results waits, see `memory`).
 
 mod launch;
+mod slots;
 
 pub(crate) use launch::gpu_shape;
 
@@ -20,14 +21,15 @@ use blazar_kir::Kernel;
 use blazar_launch::{ArgVal, KValue, KernelError, KernelErrorKind, LaunchPlan, LaunchTiming};
 use blazar_launch::{ArrayOp, Backend};
 use blazar_runtime::{ArrayRef, ElemType, Residency, Value};
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, PinnedHostSlice};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
 use std::rc::Rc;
 use std::sync::Arc;
 
 /// Kernel outputs one launch may have.
 const MAX_OUTPUTS: usize = 32;
 /// Bytes of the error record (`bz_err` of the CUDA prelude: code, line, a, b, the
-/// inverted key of the failing position, a lock).
+/// inverted key of the failing position, a lock); the outputs' accumulators follow it
+/// (`slots`).
 pub(crate) const REC: usize = 32;
 
 /// Bytes of the device pool for dynamic kernel memory (allocated on first use).
@@ -50,16 +52,8 @@ pub struct CudaBackend {
     modules: FastMap<(usize, Shape), (Rc<Kernel>, Rc<Module>)>,
     /// What each kernel's launches need to know of it, found at its first launch.
     kernels: FastMap<usize, PerKernel>,
-    /// The error record (`REC` bytes) followed by one 16-byte accumulator per kernel
-    /// output: one allocation, read back with one copy.
-    scratch: CudaSlice<u8>,
-    /// Whether the output slots of `scratch` hold zeros on the device (cleared after
-    /// each read-back, off the host's path): a sum's launch then sets up nothing.
-    slots_zero: bool,
-    /// Pinned host memory that `scratch` is read back into: one direct copy, where
-    /// pageable memory would take a staged one (the wait after every launch that can
-    /// fail or has outputs).
-    readback: PinnedHostSlice<u8>,
+    /// The error record and the outputs' accumulators, and their read-back (`slots`).
+    slots: slots::Slots,
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
     stats: Stats,
@@ -117,12 +111,7 @@ impl CudaBackend {
             .compute_capability()
             .map_err(|e| driver("querying the GPU", e))?;
         let device_name = ctx.name().unwrap_or_else(|_| "GPU".into());
-        let scratch = stream
-            .alloc_zeros::<u8>(REC + 16 * MAX_OUTPUTS)
-            .map_err(|e| driver("an allocation", e))?;
-        // SAFETY: plain bytes, only read after a copy into them has completed.
-        let readback = unsafe { ctx.alloc_pinned::<u8>(REC + 16 * MAX_OUTPUTS) }
-            .map_err(|e| driver("a pinned host allocation", e))?;
+        let slots = slots::Slots::new(&ctx, &stream)?;
         let max_shared_optin = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .unwrap_or(48 << 10) as usize;
@@ -139,9 +128,7 @@ impl CudaBackend {
             file_name: file_name.to_string(),
             modules: FastMap::default(),
             kernels: FastMap::default(),
-            scratch,
-            slots_zero: true,
-            readback,
+            slots,
             pool: None,
             max_shared_optin,
             stats: Stats::default(),
@@ -154,7 +141,13 @@ impl CudaBackend {
 
     /// A handle for sharing device memory with other libraries (`external`).
     pub fn external(&self) -> crate::External {
-        crate::External::new(self.pool_mem.clone(), self.ctx.clone())
+        crate::External::new(
+            self.pool_mem.clone(),
+            self.ctx.clone(),
+            self.arch,
+            self.nvrtc,
+            self.cache.clone(),
+        )
     }
 
     /// The kernel for one block shape (`blockDim` is a constant in the source and

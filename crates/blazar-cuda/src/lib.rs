@@ -33,12 +33,15 @@ mod params;
 mod pool;
 mod props;
 mod queue;
+mod reuse;
+pub mod strided;
 mod timer;
 
 pub use backend::CudaBackend;
-pub use external::{Exported, External};
+pub use external::{order_after_blazar, Exported, External, Ordered};
 pub use lazy::{LazyCuda, LazyTimer};
 pub use props::{device_info, Attr, DeviceInfo};
+pub use reuse::PoolStats;
 pub use timer::EventTimer;
 
 use blazar_kir::Kernel;

@@ -118,6 +118,13 @@ impl Queue {
     }
 
     fn wait_issued(&self) -> Result<(), DriverError> {
+        self.before_wait()?;
+        self.stream.synchronize()
+    }
+
+    /// What the host does before it waits for the stream: when timing, records the
+    /// fence (the end of the issued work, before the host's latency).
+    pub fn before_wait(&self) -> Result<(), DriverError> {
         if self.timing.get() {
             let mut fence = self.fence.borrow_mut();
             if fence.is_none() {
@@ -132,7 +139,7 @@ impl Queue {
                 self.fenced.set(Some(self.issued.get()));
             }
         }
-        self.stream.synchronize()
+        Ok(())
     }
 
     /// `f` applied to the fence when nothing was issued since it was recorded (so the

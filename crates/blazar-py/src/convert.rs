@@ -24,14 +24,16 @@ use std::rc::Rc;
 #[derive(Default)]
 pub struct Lending {
     items: Vec<Lent>,
-    /// GPU arrays taken through DLPack: (the caller's object, the array, its dims).
-    /// (and its device address).
-    foreign: Vec<(Py<PyAny>, ArrayRef, Vec<usize>, u64)>,
+    /// GPU arrays taken through DLPack.
+    foreign: Vec<crate::dlpack_in::Foreign>,
     /// The module's GPU, where it has one.
     cuda: Option<blazar_cuda::External>,
     /// Where results go out as `DLArray`s: set when an array came in through DLPack
     /// (from a producer other than NumPy).
     out: Option<dlpack::DLDevice>,
+    /// The streams the callers of GPU arrays work on (`dlpack_in::caller_stream`), to be
+    /// ordered after the call's work; `None` once an array's library is not known.
+    streams: Option<Vec<u64>>,
 }
 
 struct Lent {
@@ -49,18 +51,47 @@ impl Lending {
     pub fn new(cuda: Option<blazar_cuda::External>) -> Lending {
         Lending {
             cuda,
+            streams: Some(Vec::new()),
             ..Lending::default()
         }
     }
 
-    /// Writes the host made during the call to arrays lent from a GPU go back into the
-    /// lender's device memory (the caller's CuPy or PyTorch array is the argument).
+    /// Notes the stream the caller of a GPU array works on (`None`: not known).
+    pub(crate) fn add_caller_stream(&mut self, s: Option<u64>) {
+        match (s, &mut self.streams) {
+            (Some(s), Some(v)) if !v.contains(&s) => v.push(s),
+            (Some(_), _) => {}
+            (None, _) => self.streams = None,
+        }
+    }
+
+    /// The end of a call on a GPU: when every GPU array came from a library whose
+    /// current stream is known, the call's work is issued (launches deferred behind a
+    /// compile included) and those streams are ordered after it, without waiting for
+    /// the device (as CuPy returns); `false` when the caller must wait instead.
+    pub fn order_streams(&self) -> Result<bool, String> {
+        let (Some(cuda), Some(streams)) = (&self.cuda, &self.streams) else {
+            return Ok(false);
+        };
+        if self.foreign.is_empty() || self.out.is_none_or(|d| d.device_type != dlpack::CUDA) {
+            return Ok(false);
+        }
+        cuda.flush()?;
+        for &s in streams {
+            cuda.order_before(s)?;
+        }
+        Ok(true)
+    }
+
+    /// Writes made during the call to arrays lent from a GPU go back into the lender's
+    /// device memory (the caller's CuPy or PyTorch array is the argument): the host's
+    /// writes are uploaded, and a strided view's contiguous copy is scattered back.
     pub fn settle_foreign(&self) -> Result<(), String> {
         let Some(cuda) = &self.cuda else {
             return Ok(());
         };
-        for (_, a, _, _) in &self.foreign {
-            cuda.settle(a)?;
+        for f in &self.foreign {
+            f.settle(cuda)?;
         }
         Ok(())
     }
@@ -299,7 +330,9 @@ fn array_out(py: Python<'_>, a: ArrayRef, lending: &Lending) -> PyResult<PyObjec
         .map_err(|_| crate::error_new("an array is still being written"))?;
     let dims = meta.dims.clone();
     let lent = lending.items.iter().map(|l| (&l.obj, &l.aref, &l.dims));
-    for (obj, aref, lent_dims) in lent.chain(lending.foreign.iter().map(|(o, a, d, _)| (o, a, d))) {
+    for (obj, aref, lent_dims) in
+        lent.chain(lending.foreign.iter().map(|f| (&f.obj, &f.arr, &f.dims)))
+    {
         if a.same_store(aref) {
             let obj = obj.clone_ref(py);
             return if dims == *lent_dims {
@@ -430,23 +463,14 @@ impl Lending {
         self.out = Some(device);
     }
 
-    /// The GPU array already taken from `obj` or at `ptr`, if any.
-    pub(crate) fn foreign_at(&self, obj: &Bound<'_, PyAny>, ptr: u64) -> Option<ArrayRef> {
-        self.foreign.iter().find_map(|(o, a, _, p)| {
-            let same = o.bind(obj.py()).is(obj) || *p == ptr;
-            same.then(|| a.clone())
-        })
+    /// The GPU arrays taken so far.
+    pub(crate) fn foreign(&self) -> &[crate::dlpack_in::Foreign] {
+        &self.foreign
     }
 
-    /// Records a GPU array taken from `obj`.
-    pub(crate) fn add_foreign(
-        &mut self,
-        obj: &Bound<'_, PyAny>,
-        a: ArrayRef,
-        dims: Vec<usize>,
-        ptr: u64,
-    ) {
-        self.foreign.push((obj.clone().unbind(), a, dims, ptr));
+    /// Records a GPU array taken from its caller.
+    pub(crate) fn add_foreign(&mut self, f: crate::dlpack_in::Foreign) {
+        self.foreign.push(f);
     }
 
     /// The CPU array already lent from `obj`, if any.

@@ -13,8 +13,9 @@
 //! `__dlpack__` and `__dlpack_device__`, so `cupy.from_dlpack(r)`,
 //! `torch.from_dlpack(r)` and `numpy.from_dlpack(r)` take it without a copy. Its memory
 //! (device memory moved out of the result, or the result's host elements) lives as long
-//! as the `DLArray` or any consumer of it. Blazar's work is finished when a call returns,
-//! so the consumer's stream needs no event.
+//! as the `DLArray` or any consumer of it; device memory then goes home to Blazar's pool
+//! for the next result. A call returns without waiting for the device: `__dlpack__`
+//! orders the consumer's stream after Blazar's work (`blazar_cuda::Exported::order_before`).
 
 use blazar_runtime::{Buffer, ElemType, IntTy};
 use pyo3::exceptions::{PyBufferError, PyTypeError};
@@ -446,9 +447,20 @@ impl DLArray {
         dl_device: Option<(i32, i32)>,
         copy: Option<bool>,
     ) -> PyResult<PyObject> {
-        // Blazar's work on the array ended before the call returned: any stream may use
-        // it at once.
-        let _ = stream;
+        // Blazar's work on the array is issued on its stream (the legacy default stream)
+        // but may still run: the consumer's stream is ordered after it (DLPack's
+        // `stream` semantics; nothing to do on the CPU).
+        if let Source::Device(d) = &*self.src {
+            let stream = match &stream {
+                None => None,
+                Some(s) if s.is_none() => None,
+                Some(s) => Some(s.extract::<i64>().map_err(|_| {
+                    PyTypeError::new_err("`stream` must be an integer (a DLPack stream number)")
+                })?),
+            };
+            py.allow_threads(|| d.order_before(stream))
+                .map_err(|m| crate::error_new(&m))?;
+        }
         if let Some((t, id)) = dl_device {
             if (t, id) != (self.device.device_type, self.device.device_id) {
                 return Err(PyBufferError::new_err(

@@ -124,8 +124,15 @@ impl Module {
             // The call, without the GIL (Ctrl-C stops it: `sigint`).
             let ctrl_c = sigint::guard();
             let result = engine.module.call(name, pos, named);
-            let synced =
-                device::synchronize(&engine.backend).and_then(|()| lending.settle_foreign());
+            // Host writes to GPU arrays go home; then the caller's streams are ordered
+            // after the call's device work, or, where they are not known, the call waits.
+            let synced = lending
+                .settle_foreign()
+                .and_then(|()| match lending.order_streams() {
+                    Ok(true) => Ok(()),
+                    Ok(false) => device::synchronize(&engine.backend),
+                    Err(m) => Err(m),
+                });
             // Results, under the GIL.
             Python::with_gil(|py| {
                 let stopped = ctrl_c.finish(py, || match &result {
@@ -196,7 +203,17 @@ impl Module {
 
     fn __dir__(&self) -> Vec<String> {
         let mut d = self.functions.clone();
-        d.extend(["call", "functions", "params", "device", "name"].map(String::from));
+        d.extend(
+            [
+                "call",
+                "functions",
+                "params",
+                "device",
+                "name",
+                "memory_stats",
+            ]
+            .map(String::from),
+        );
         d
     }
 
@@ -217,6 +234,31 @@ impl Module {
                 .params(name)
                 .ok_or_else(|| PyAttributeError::new_err(format!("no function `{name}`")))
         })
+    }
+
+    /// Counts of the module's GPU memory pool: `allocs` (blocks allocated from the
+    /// driver), `reuses` (allocations served by a kept block), `returned` (results that
+    /// came home after their DLPack consumer let go), `export_copies` (results copied on
+    /// the way out because their memory was shared), `cached_bytes`; `device` is "cpu"
+    /// or "cuda" (a module on the CPU has no other entry).
+    fn memory_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stats = py.allow_threads(|| {
+            let e = self
+                .engine
+                .lock()
+                .map_err(|_| error_new("poisoned module"))?;
+            Ok::<_, PyErr>(e.cuda.as_ref().map(|c| c.stats()))
+        })?;
+        let d = PyDict::new(py);
+        d.set_item("device", self.device)?;
+        if let Some(s) = stats {
+            d.set_item("allocs", s.allocs)?;
+            d.set_item("reuses", s.reuses)?;
+            d.set_item("returned", s.returned)?;
+            d.set_item("export_copies", s.export_copies)?;
+            d.set_item("cached_bytes", s.cached_bytes)?;
+        }
+        Ok(d)
     }
 
     /// Where kernels run: "cpu" or "cuda".

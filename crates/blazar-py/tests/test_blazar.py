@@ -414,8 +414,117 @@ def test_torch_cuda_tensors_through_dlpack():
     y = torch.from_dlpack(f(x, 0.45))
     assert y.is_cuda
     torch.testing.assert_close(y, 255 * (x / 255) ** 0.45, rtol=1e-4, atol=1e-3)
-    with pytest.raises(blazar.Error, match="C-contiguous"):
-        f(x.transpose(0, 1), 0.45)
+    # A non-contiguous tensor is gathered on the GPU.
+    xt = x.transpose(0, 1)
+    assert not xt.is_contiguous()
+    yt = torch.from_dlpack(f(xt, 0.45))
+    torch.testing.assert_close(yt, 255 * (xt / 255) ** 0.45, rtol=1e-4, atol=1e-3)
+
+
+@gpu_torch
+def test_kernel_writes_a_non_contiguous_torch_tensor_on_a_side_stream():
+    torch = _torch_cuda()
+    k = blazar.kernel("__kernel__ (x : mat, pos : ivec2) -> x[pos] = 2*x[pos] + 1",
+                      device="cuda")
+    base = torch.arange(12.0, device="cuda").reshape(3, 4)
+    want = base.clone()
+    want[:, ::2] = 2 * want[:, ::2] + 1
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        view = base[:, ::2]
+        k(tuple(view.shape), view)
+        got = base.clone()  # on the side stream, after Blazar's work
+    s.synchronize()
+    torch.testing.assert_close(got, want)
+
+
+# ---- GPU: memory, streams and strided arrays -------------------------------------------
+
+
+@gpu
+def test_elementwise_results_reuse_the_pool():
+    cupy = _cupy()
+    f = blazar.elementwise("2*x + 1", device="cuda")
+    x = cupy.arange(1 << 20, dtype=cupy.float32)
+    for _ in range(3):
+        f(x)
+    before = f.memory_stats()
+    for _ in range(100):
+        f(x)  # the result is dropped at once: its memory goes home
+    for _ in range(20):
+        y = cupy.from_dlpack(f(x))  # taken by CuPy, then let go
+        del y
+    after = f.memory_stats()
+    assert after["device"] == "cuda"
+    assert after["allocs"] == before["allocs"], (before, after)
+    assert after["reuses"] - before["reuses"] >= 120, (before, after)
+    assert after["returned"] - before["returned"] >= 119, (before, after)
+    assert after["export_copies"] == 0, after
+    cupy.testing.assert_allclose(cupy.from_dlpack(f(x)), 2 * x + 1)
+
+
+@gpu
+def test_results_are_ordered_before_a_non_blocking_consumer_stream():
+    cupy = _cupy()
+    f = blazar.elementwise("255*(x/255)^g", device="cuda")
+    x = cupy.random.uniform(0, 255, (2048, 2048)).astype(cupy.float32)
+    want = 255 * (x / 255) ** cupy.float32(0.45)
+    s = cupy.cuda.Stream(non_blocking=True)
+    for _ in range(5):
+        with s:
+            y = cupy.from_dlpack(f(x, 0.45))
+            total = float(y.sum())  # on s, after Blazar's kernel
+        s.synchronize()
+        assert abs(total - float(want.sum())) <= 1e-3 * abs(float(want.sum()))
+
+
+@gpu
+def test_kernel_in_place_then_cupy_reads_on_a_non_blocking_stream():
+    cupy = _cupy()
+    k = blazar.kernel("__kernel__ (x : vec, pos : int) -> x[pos] = x[pos] + 1", device="cuda")
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        x = cupy.zeros(1 << 22, dtype=cupy.float32)
+        s.synchronize()
+        for _ in range(10):
+            k(x.shape, x)
+        total = float(x.sum())
+    assert total == 10.0 * (1 << 22)
+
+
+@gpu
+def test_strided_cupy_views_are_gathered_and_written_back():
+    cupy = _cupy()
+    f = blazar.elementwise("2*x + 1", device="cuda")
+    a = cupy.arange(60, dtype=cupy.float32).reshape(3, 4, 5)
+    for view in (a.transpose(2, 0, 1), a[:, ::2, 1:], a[..., 3]):
+        assert not view.flags.c_contiguous
+        cupy.testing.assert_array_equal(cupy.from_dlpack(f(view)), 2 * view + 1)
+    k = blazar.kernel("__kernel__ (x : mat, pos : ivec2) -> x[pos] = -x[pos]", device="cuda")
+    b = cupy.arange(30, dtype=cupy.float64).reshape(5, 6)
+    want = b.copy()
+    want[::2, 1::2] *= -1
+    view = b[::2, 1::2]
+    k(view.shape, view)
+    cupy.testing.assert_array_equal(b, want)  # written back into the caller's array
+    t = b.T
+    k(t.shape, t)
+    cupy.testing.assert_array_equal(b, -want)
+
+
+@gpu
+def test_strided_cupy_views_that_repeat_or_alias_are_refused():
+    cupy = _cupy()
+    k = blazar.kernel("__kernel__ (x : mat, y : mat, pos : ivec2) -> y[pos] = x[pos]",
+                      device="cuda")
+    row = cupy.arange(4, dtype=cupy.float32)
+    bcast = cupy.broadcast_to(row, (3, 4))
+    out = cupy.zeros((3, 4), dtype=cupy.float32)
+    with pytest.raises(blazar.Error, match="overlap|read-only"):
+        k((3, 4), bcast, out)
+    sq = cupy.arange(16, dtype=cupy.float32).reshape(4, 4)
+    with pytest.raises(blazar.Error, match="shares memory"):
+        k((4, 4), sq, sq.T)
 
 
 # ---- DLPack on the CPU ---------------------------------------------------------------
@@ -494,6 +603,12 @@ def test_dlpack_tensors_are_released(m):
         m.poke(p, 1)
     gc.collect()
     assert sys.getrefcount(x) == before
+
+
+def test_memory_stats_of_a_cpu_module(m):
+    f = blazar.elementwise("2*x", device="cpu")
+    assert f.memory_stats() == {"device": "cpu"}
+    assert m.memory_stats()["device"] == "cpu"
 
 
 def test_gpu_array_on_a_cpu_module_is_an_error(m):

@@ -2,6 +2,7 @@
 //! parameters packed, then either queued behind a running compile (`defer`) or issued
 //! at once, with the error record and outputs read back when the kernel has them.
 
+use super::slots::REGION;
 use super::{bad, CudaBackend, MAX_OUTPUTS, POOL_BYTES, REC};
 use crate::errors;
 use crate::memory::{driver, ensure_on_device, mark_written, oom_or};
@@ -89,7 +90,7 @@ impl CudaBackend {
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
         let cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
-        let base = self.scratch.device_ptr(&self.stream).0;
+        let base = self.slots.base();
         // A launch that gives the host nothing back waits in the queue while its kernel
         // compiles (or while earlier ones do), and the host program goes on (`defer`).
         let returns = !m.gen.outputs.is_empty() || m.can_fail || m.gen.uses_pool;
@@ -132,21 +133,10 @@ impl CudaBackend {
                 let b = scalar_bytes(&errors::identity(o.combine, o.ty), o.ty);
                 init[16 * i..16 * i + b.len()].copy_from_slice(&b);
             }
-            let mut slots = self.scratch.slice_mut(REC..REC + 16 * nout);
-            // Sums start at zero bits: the slots already hold them after a read-back
-            // (else an asynchronous memset, where a copy from host memory would wait
-            // for the host).
-            let zero = init.iter().all(|&b| b == 0);
-            if !(zero && self.slots_zero) {
-                if zero {
-                    self.stream.memset_zeros(&mut slots)
-                } else {
-                    self.stream.memcpy_htod(&init, &mut slots)
-                }
+            // Sums start at zero bits, which the slots hold after a read-back (`slots`).
+            self.slots
+                .prepare(&self.stream, &init)
                 .map_err(|e| bad(driver("setting up kernel outputs", e)))?;
-            }
-            // This launch writes them; the read-back clears them again.
-            self.slots_zero = false;
         }
         let mut pool = None;
         if m.gen.params.iter().any(|p| matches!(p, ParamLayout::Pool)) {
@@ -223,33 +213,17 @@ impl CudaBackend {
     }
 
     /// Waits for the device, reads the error record and `outputs` accumulators (one
-    /// copy), and clears a recorded error so the next launch starts clean.
+    /// copy, `slots`), and clears a recorded error so the next launch starts clean.
     pub(super) fn read_back(
         &mut self,
         kernel: &str,
         outputs: usize,
-    ) -> Result<[u8; REC + 16 * MAX_OUTPUTS], KernelError> {
+    ) -> Result<[u8; REGION], KernelError> {
         let n = REC + 16 * outputs;
         let failed = |e| bad(format!("{} (in kernel `{kernel}`)", driver("a kernel", e)));
         let queue = self.pool_mem.queue().clone();
         queue.flush().map_err(bad)?;
-        self.stream
-            .memcpy_dtoh(&self.scratch.slice(0..n), &mut self.readback)
-            .map_err(failed)?;
-        queue
-            .wait()
-            .map_err(|e| bad(format!("{e} (in kernel `{kernel}`)")))?;
-        // Copied onto the stack: no allocation per read-back.
-        let mut bytes = [0u8; REC + 16 * MAX_OUTPUTS];
-        bytes[..n].copy_from_slice(&self.readback.as_slice().map_err(failed)?[..n]);
-        if outputs > 0 {
-            // Cleared for the next launch while the host goes on (same stream, so after
-            // the copy above).
-            self.slots_zero = self
-                .stream
-                .memset_zeros(&mut self.scratch.slice_mut(REC..REC + 16 * MAX_OUTPUTS))
-                .is_ok();
-        }
+        let bytes = self.slots.read(&queue, n).map_err(failed)?;
         let word = |i: usize| {
             i32::from_le_bytes([
                 bytes[4 * i],
@@ -259,13 +233,21 @@ impl CudaBackend {
             ])
         };
         let rec = [word(0), word(1), word(2), word(3)];
-        if rec[0] == 0 {
-            return Ok(bytes);
+        if rec[0] != 0 {
+            self.slots
+                .clear_record(&self.stream)
+                .map_err(|e| bad(driver("resetting the error record", e)))?;
         }
-        self.stream
-            .memset_zeros(&mut self.scratch.slice_mut(0..REC))
-            .map_err(|e| bad(driver("resetting the error record", e)))?;
-        Err(errors::decode(rec))
+        if outputs > 0 {
+            // The next launch with outputs finds zeros in the next region.
+            self.slots
+                .advance(&self.stream)
+                .map_err(|e| bad(driver("clearing kernel outputs", e)))?;
+        }
+        if rec[0] != 0 {
+            return Err(errors::decode(rec));
+        }
+        Ok(bytes)
     }
 }
 

@@ -12,7 +12,10 @@
 
 Arrays of other libraries pass through DLPack without a copy (CuPy arrays and PyTorch
 tensors on the GPU, anything with `__dlpack__`); the results of such a call come back as
-`DLArray`s on the same device: `cupy.from_dlpack(r)`, `torch.from_dlpack(r)`.
+`DLArray`s on the same device: `cupy.from_dlpack(r)`, `torch.from_dlpack(r)`. A strided
+GPU array (a slice, a transposed view) is copied to a contiguous one on the GPU and
+copied back after the call, so a kernel's writes reach it. A call on CuPy or PyTorch GPU
+arrays returns without waiting for the GPU, ordered on the library's current stream.
 Ctrl-C stops a long call with `KeyboardInterrupt`.
 
 `device` is "auto" (CUDA when a GPU is usable, else the CPU, as `blazar run`), "cpu" or
@@ -76,6 +79,10 @@ class Kernel:
     def device(self):
         return self._module.device
 
+    def memory_stats(self):
+        """Counts of the GPU memory pool (`Module.memory_stats`)."""
+        return self._module.memory_stats()
+
     def __call__(self, dims, *args):
         if len(args) != len(self.params):
             raise TypeError(
@@ -109,6 +116,11 @@ class Elementwise:
     @property
     def device(self):
         return self._module.device
+
+    def memory_stats(self):
+        """Counts of the GPU memory pool (`Module.memory_stats`): a loop of calls whose
+        results go out through DLPack allocates once (`allocs`), then `reuses`."""
+        return self._module.memory_stats()
 
     def __call__(self, *args, **kwargs):
         if len(args) > len(self.names):

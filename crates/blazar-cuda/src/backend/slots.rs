@@ -1,0 +1,138 @@
+//! The device memory a launch gives back to the host (the error record and the kernel
+//! outputs' accumulators) and its read-back: the path of `s = s + sum(x)` in a host
+//! loop, one launch and one scalar read back per iteration.
+//!
+//! The memory is a ring of [`RING`] regions, each an error record (`REC` bytes) followed
+//! by `MAX_OUTPUTS` 16-byte accumulators. A launch with outputs uses the current region,
+//! whose accumulators hold zeros (the identity of a sum: nothing to set up); its
+//! read-back moves to the next region, so no clearing is issued on the host's path after
+//! each read; the whole ring is cleared with one asynchronous memset when it wraps.
+//! (Outputs of other identities, `max` and the like, are set up by a copy.) A region's
+//! error record is only written by a launch that is read back at once, and reset when
+//! it held an error.
+//!
+//! The read-back is two driver calls: an asynchronous copy into page-locked host memory
+//! that is not write-combined (the host reads it) and a wait for the stream.
+
+use super::{MAX_OUTPUTS, REC};
+use crate::memory::driver;
+use crate::queue::Queue;
+use cudarc::driver::PinnedHostSlice;
+use cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream, DevicePtr, DriverError};
+use std::sync::Arc;
+
+/// Bytes of one region: an error record and every output's accumulator.
+pub(crate) const REGION: usize = REC + 16 * MAX_OUTPUTS;
+/// Regions in the ring (64: 34 KB of device memory).
+pub(crate) const RING: usize = 64;
+
+pub(crate) struct Slots {
+    /// `RING` regions.
+    dev: CudaSlice<u8>,
+    /// Its device address.
+    base: u64,
+    /// The region in use.
+    at: usize,
+    /// Whether the current region's accumulators hold zeros.
+    zero: bool,
+    /// Page-locked host memory of one region (kept alive for `host`).
+    _pinned: PinnedHostSlice<u8>,
+    host: *mut u8,
+}
+
+impl Slots {
+    pub fn new(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>) -> Result<Slots, String> {
+        let dev = stream
+            .alloc_zeros::<u8>(REGION * RING)
+            .map_err(|e| driver("an allocation", e))?;
+        let base = dev.device_ptr(stream).0;
+        // Flags 0: cached page-locked memory. (`alloc_pinned` makes it write-combined,
+        // which the host reads uncached.)
+        // SAFETY: plain bytes, read only after a copy into them has completed.
+        let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(REGION, 0) }
+            .map_err(|e| driver("a pinned host allocation", e))?;
+        let host = pinned
+            .as_mut_ptr()
+            .map_err(|e| driver("a pinned host allocation", e))?;
+        Ok(Slots {
+            dev,
+            base,
+            at: 0,
+            zero: true,
+            _pinned: pinned,
+            host,
+        })
+    }
+
+    /// The device address of the current region's error record (its accumulators
+    /// follow: `params::pack`).
+    pub fn base(&self) -> u64 {
+        self.base + (self.at * REGION) as u64
+    }
+
+    /// Sets up the accumulators of a launch with outputs: `init` holds their starting
+    /// values (16 bytes each). Zeros already there are not written again.
+    pub fn prepare(&mut self, stream: &Arc<CudaStream>, init: &[u8]) -> Result<(), DriverError> {
+        let zero = init.iter().all(|&b| b == 0);
+        if !(zero && self.zero) {
+            let from = self.at * REGION + REC;
+            let mut slots = self.dev.slice_mut(from..from + init.len());
+            if zero {
+                stream.memset_zeros(&mut slots)?;
+            } else {
+                stream.memcpy_htod(init, &mut slots)?;
+            }
+        }
+        // The launch writes them.
+        self.zero = false;
+        Ok(())
+    }
+
+    /// Copies the current region's first `n` bytes to the host, waits for the stream
+    /// (and so for the launches before), and returns them.
+    pub fn read(&mut self, queue: &Queue, n: usize) -> Result<[u8; REGION], DriverError> {
+        let stream = queue.stream();
+        let n = n.min(REGION);
+        // SAFETY: `host` is `REGION` bytes of page-locked memory owned by `self`, not
+        // read until the stream has finished the copy (the synchronisation below); the
+        // source is `n` bytes of `dev`, which lives as long as `self`. The stream is the
+        // context's legacy stream, current on this thread (`bind_to_thread`).
+        unsafe {
+            stream.context().bind_to_thread()?;
+            sys::cuMemcpyDtoHAsync_v2(
+                self.host as *mut _,
+                self.base() as sys::CUdeviceptr,
+                n,
+                stream.cu_stream(),
+            )
+            .result()?;
+            queue.before_wait()?;
+            sys::cuStreamSynchronize(stream.cu_stream()).result()?;
+        }
+        let mut bytes = [0u8; REGION];
+        // SAFETY: the copy above has completed; `n` bytes at `host` are initialised.
+        bytes[..n].copy_from_slice(unsafe { std::slice::from_raw_parts(self.host, n) });
+        Ok(bytes)
+    }
+
+    /// Moves to the next region after the outputs of the current one were read; the
+    /// whole ring is cleared (asynchronously, after the reads issued before) when it
+    /// wraps.
+    pub fn advance(&mut self, stream: &Arc<CudaStream>) -> Result<(), DriverError> {
+        self.at += 1;
+        self.zero = true;
+        if self.at == RING {
+            self.at = 0;
+            let cleared = stream.memset_zeros(&mut self.dev);
+            self.zero = cleared.is_ok();
+            cleared?;
+        }
+        Ok(())
+    }
+
+    /// Resets the current region's error record after it reported an error.
+    pub fn clear_record(&mut self, stream: &Arc<CudaStream>) -> Result<(), DriverError> {
+        let from = self.at * REGION;
+        stream.memset_zeros(&mut self.dev.slice_mut(from..from + REC))
+    }
+}
