@@ -78,6 +78,12 @@ impl<'p> Interp<'p> {
     }
 
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
+        // A variable first: the commonest leaf (no fusion applies to it).
+        if let ExprKind::Var(v) = &e.kind {
+            if let Some(x) = self.var_ref(*v, frame) {
+                return Ok(x.clone());
+            }
+        }
         // An expression of real and int scalars without a `Value` per node (`num.rs`).
         if matches!(
             e.kind,

@@ -17,6 +17,7 @@
 use crate::interp::{Frame, Interp};
 use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
 use blazar_runtime::{ElemType, IntTy, Value};
+use std::mem::ManuallyDrop;
 
 /// A real or int scalar.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,18 +127,20 @@ impl<'p> Interp<'p> {
     /// [`Interp::num`] of an element-wise builtin's call.
     #[inline(never)]
     fn num_call(&mut self, id: u32, args: &'p [Expr], e: &'p Expr, frame: &Frame) -> Option<Num> {
-        if !crate::fuse::elementwise_builtin(id, args.len()) {
+        if !elementwise(id, args.len()) {
             return None;
         }
+        // The arguments are scalars, which own nothing: no drop glue for them.
         let v = match args {
             [a] => {
-                let x = self.num(a, frame)?.value();
-                self.call_builtin(id, &[x], e.span).ok()?
+                let x = ManuallyDrop::new([self.num(a, frame)?.value()]);
+                self.call_builtin(id, &*x, e.span).ok()?
             }
             [a, b] => {
                 let x = self.num(a, frame)?.value();
                 let y = self.num(b, frame)?.value();
-                self.call_builtin(id, &[x, y], e.span).ok()?
+                let xy = ManuallyDrop::new([x, y]);
+                self.call_builtin(id, &*xy, e.span).ok()?
             }
             _ => {
                 let mut vals = Vec::with_capacity(args.len());
@@ -147,7 +150,7 @@ impl<'p> Interp<'p> {
                 self.call_builtin(id, &vals, e.span).ok()?
             }
         };
-        Num::of(&v)
+        of_result(v)
     }
 
     /// [`Interp::num`] of an element of a numeric array (not a cell) at integer
@@ -174,14 +177,62 @@ impl<'p> Interp<'p> {
         {
             return None;
         }
-        Num::of(&blazar_runtime::index::get_scalar_index(arr, &ints[..args.len()]).ok()?)
+        of_result(blazar_runtime::index::get_scalar_index(arr, &ints[..args.len()]).ok()?)
     }
 }
 
 /// `x op y` by the general path's rules (`ops::binary_scalar`).
 #[inline(always)]
 pub(crate) fn binary(op: BinOp, x: Num, y: Num, prec: blazar_runtime::Prec) -> Option<Num> {
-    let v =
-        blazar_runtime::ops::binary_scalar(crate::eval::rt_op(op), &x.value(), &y.value(), prec)?;
-    Num::of(&v)
+    // Scalars own nothing: no drop glue for the operands (see [`of_result`]).
+    let (a, b) = (ManuallyDrop::new(x.value()), ManuallyDrop::new(y.value()));
+    of_result(blazar_runtime::ops::binary_scalar(
+        crate::eval::rt_op(op),
+        &a,
+        &b,
+        prec,
+    )?)
+}
+
+/// The number a computed value holds, without running the `Value`'s drop glue when it
+/// is one (the common case); anything else is dropped.
+#[inline(always)]
+fn of_result(v: Value) -> Option<Num> {
+    let v = ManuallyDrop::new(v);
+    match Num::of(&v) {
+        Some(n) => Some(n),
+        None => {
+            drop(ManuallyDrop::into_inner(v));
+            None
+        }
+    }
+}
+
+/// [`crate::fuse::elementwise_builtin`] remembered per builtin in a table shared by all
+/// runs: one load per call of a builtin. Each entry holds a bit per argument count
+/// below 7 and, in bit 7, whether the entry was filled.
+#[inline]
+fn elementwise(id: u32, nargs: usize) -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static TABLE: std::sync::OnceLock<Vec<AtomicU8>> = std::sync::OnceLock::new();
+    const FILLED: u8 = 1 << 7;
+    if nargs >= 7 {
+        return crate::fuse::elementwise_builtin(id, nargs);
+    }
+    let table = TABLE.get_or_init(|| {
+        (0..blazar_runtime::builtins::all().len())
+            .map(|_| AtomicU8::new(0))
+            .collect()
+    });
+    let Some(entry) = table.get(id as usize) else {
+        return crate::fuse::elementwise_builtin(id, nargs);
+    };
+    let mut bits = entry.load(Ordering::Relaxed);
+    if bits & FILLED == 0 {
+        bits = (0..7)
+            .filter(|&n| crate::fuse::elementwise_builtin(id, n))
+            .fold(FILLED, |m, n| m | 1 << n);
+        entry.store(bits, Ordering::Relaxed);
+    }
+    bits >> nargs & 1 != 0
 }
