@@ -19,6 +19,30 @@ impl<'p> Interp<'p> {
         ty: Option<&Annot>,
         frame: &mut Frame,
     ) -> R<()> {
+        if target.path.is_empty() && ty.is_none() {
+            // A scalar stored in a variable in place, without a `Value` per node.
+            if let Some(n) = self.num(value, frame) {
+                let prec = self.prec;
+                if let Some(slot) = self.slot_mut(target.var, frame) {
+                    match op {
+                        None => {
+                            crate::num::store(slot, n);
+                            return Ok(());
+                        }
+                        Some(op) => {
+                            if let Some(new) = slot
+                                .as_ref()
+                                .and_then(crate::num::Num::of)
+                                .and_then(|old| crate::num::binary(op, old, n, prec))
+                            {
+                                crate::num::store(slot, new);
+                                return Ok(());
+                            }
+                        }
+                    }
+                }
+            }
+        }
         let mut v = match self.recycle_target(target, op, value, ty, frame) {
             Some(old) => self.eval_fused_into(value, Some(old), frame)?,
             None => self.eval(value, frame)?,
@@ -93,10 +117,9 @@ impl<'p> Interp<'p> {
         }
         let mut ints = [0i64; 4];
         for (k, a) in args.iter().enumerate() {
-            ints[k] = match self.try_scalar(a, frame) {
-                Ok(Some(Value::Int(i, _))) => i,
-                Ok(Some(Value::Real(x))) if x.fract() == 0.0 && x.is_finite() => x as i64,
-                _ => return Ok(false),
+            ints[k] = match self.num(a, frame).and_then(crate::num::Num::coord) {
+                Some(i) => i,
+                None => return Ok(false),
             };
         }
         let Some(Value::Array(arr)) = self.var_ref(target.var, frame) else {

@@ -3,7 +3,7 @@
 
 use crate::error::{At, RunError, R};
 use crate::interp::{Frame, Interp};
-use blazar_hir::{BinOp, Expr, ExprKind, UnOp};
+use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
 use blazar_runtime::index::{self, IndexArg};
 use blazar_runtime::ops;
 use blazar_runtime::{Array, ElemType, Value};
@@ -78,6 +78,27 @@ impl<'p> Interp<'p> {
     }
 
     pub fn eval(&mut self, e: &'p Expr, frame: &mut Frame) -> R<Value> {
+        // A variable first: the commonest leaf (no fusion applies to it).
+        if let ExprKind::Var(v) = &e.kind {
+            if let Some(x) = self.var_ref(*v, frame) {
+                return Ok(x.clone());
+            }
+        }
+        // An expression of real and int scalars without a `Value` per node (`num.rs`).
+        if matches!(
+            e.kind,
+            ExprKind::Binary(..)
+                | ExprKind::Unary(..)
+                | ExprKind::Index { .. }
+                | ExprKind::Call {
+                    callee: Callee::Builtin(_),
+                    ..
+                }
+        ) {
+            if let Some(n) = self.num(e, frame) {
+                return Ok(n.value());
+            }
+        }
         match &e.kind {
             _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
                 match self.try_scalar(e, frame) {

@@ -8,6 +8,29 @@ use blazar_runtime::{format, IntTy, Value};
 
 impl<'p> Interp<'p> {
     pub fn exec_block(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
+        if self.watched {
+            return self.exec_block_watched(body, frame);
+        }
+        // Nothing but a form's page asks for work between statements: one test each.
+        for s in body {
+            // Where the run is, for a report when it cannot stop by itself (a signal
+            // inside native code, memory that runs out, an internal error).
+            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
+            if self.ctx.ui.due() {
+                self.ui_events(s.span)?;
+            }
+            let flow = self.exec_stmt(s, frame)?;
+            if flow != Flow::Normal {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// [`Interp::exec_block`] under the debugger's hook, the profiler, device arrays
+    /// (whose faults surface between statements) or fused statement groups.
+    #[inline(never)]
+    fn exec_block_watched(&mut self, body: &'p [Stmt], frame: &mut Frame) -> R<Flow> {
         // Statements a fused group ran (`fuse/group.rs`) are not run again.
         let mut ran = 0;
         for (i, s) in body.iter().enumerate() {
@@ -80,6 +103,9 @@ impl<'p> Interp<'p> {
     }
 
     pub fn cond(&mut self, e: &'p Expr, frame: &mut Frame) -> R<bool> {
+        if let Some(n) = self.num(e, frame) {
+            return Ok(n.truth());
+        }
         let v = self.eval(e, frame)?;
         match v {
             Value::Int(i, _) => Ok(i != 0),
@@ -243,7 +269,10 @@ impl<'p> Interp<'p> {
             }
             let mut i = a;
             while (st > 0 && (i as f64) <= b) || (st < 0 && (i as f64) >= b) {
-                self.write_var(var, frame, Value::Int(i, IntTy::I32));
+                // The loop variable is overwritten in place.
+                if let Some(slot) = self.slot_mut(var, frame) {
+                    crate::num::store(slot, crate::num::Num::Int(i, IntTy::I32));
+                }
                 if let Some(f) = self.loop_step(body, frame, span)? {
                     return Ok(f);
                 }

@@ -68,6 +68,10 @@ pub struct Interp<'p> {
     pub(crate) spare_vals: Vec<Vec<Value>>,
     /// A form's callbacks are running (`events.rs`): events wait for them to end.
     pub(crate) in_callbacks: bool,
+    /// Work between statements beyond the form's check: a host hook, the profiler,
+    /// device arrays or fused statement groups (`exec_block_watched`). Fixed for the
+    /// run: the fields it sums up are not changed after [`Interp::new`].
+    pub(crate) watched: bool,
 }
 
 /// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
@@ -82,7 +86,7 @@ pub struct Frame {
 impl<'p> Interp<'p> {
     pub fn new(prog: &'p Program, sources: &'p SourceMap, ctx: Ctx, opts: Options) -> Interp<'p> {
         let prec = ctx.prec;
-        Interp {
+        let mut it = Interp {
             prog,
             sources,
             kernels: Default::default(),
@@ -135,7 +139,13 @@ impl<'p> Interp<'p> {
             spare_locals: Vec::new(),
             spare_vals: Vec::new(),
             in_callbacks: false,
-        }
+            watched: false,
+        };
+        it.watched = it.host_hook.is_some()
+            || it.profile.is_some()
+            || it.device_arrays
+            || (!prog.fused.is_empty() && it.fuse_min != usize::MAX);
+        it
     }
 
     /// Runs the top-level statements, then `main()` if the program defines it.
@@ -235,6 +245,19 @@ impl<'p> Interp<'p> {
         match var {
             Var::Local(s) => frame.locals.get(s as usize).and_then(|v| v.as_ref()),
             Var::Global(g) => self.globals.get(g as usize).and_then(|v| v.as_ref()),
+        }
+    }
+
+    /// The slot of a variable (`None` for a slot outside the frame, which cannot be).
+    #[inline(always)]
+    pub(crate) fn slot_mut<'a>(
+        &'a mut self,
+        var: Var,
+        frame: &'a mut Frame,
+    ) -> Option<&'a mut Option<Value>> {
+        match var {
+            Var::Local(s) => frame.locals.get_mut(s as usize),
+            Var::Global(g) => self.globals.get_mut(g as usize),
         }
     }
 

@@ -22,6 +22,7 @@ mod launch;
 mod launch_values;
 mod load;
 mod loops;
+mod num;
 mod precheck;
 mod profile;
 mod scalar;
