@@ -21,7 +21,9 @@
 //! band's device then needs only its rows and that halo of the array.
 
 use blazar_kir::affine::Aff;
-use blazar_kir::{AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, ReadMode, Stmt, StmtKind, Ty};
+use blazar_kir::{
+    AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, ReadMode, Stmt, StmtKind, Ty, UnOp,
+};
 use std::collections::{HashMap, HashSet};
 
 /// The rows of an array a band reads around its own.
@@ -216,7 +218,7 @@ pub fn analyse(
 /// The constant offsets from `pos[0]` a first index reaches: coefficient 1 on `pos[0]`,
 /// 0 on the others, constant bounds of the rest (and no conditions on them).
 fn row_offsets(a: &Aff) -> Option<(i64, i64)> {
-    if a.coef != [1, 0, 0, 0] || !a.conds.is_empty() {
+    if a.coef != [1, 0, 0, 0] || !a.conds.iter().all(holds) {
         return None;
     }
     let (lo, hi) = (constant(&a.lo)?, constant(&a.hi)?);
@@ -231,11 +233,31 @@ fn is_own_row(a: &Aff) -> bool {
         && constant(&a.hi) == Some(0)
 }
 
-/// The value of an i64 form built from constants, `+`, `-`, `*` and casts.
+/// Whether a condition of a form is a comparison of constants that holds (a counted
+/// loop's "its variable does not wrap").
+fn holds(c: &Expr) -> bool {
+    let ExprKind::Binary(op, a, b) = &c.kind else {
+        return false;
+    };
+    let (Some(a), Some(b)) = (constant(a), constant(b)) else {
+        return false;
+    };
+    match op {
+        BinOp::Le => a <= b,
+        BinOp::Lt => a < b,
+        BinOp::Ge => a >= b,
+        BinOp::Gt => a > b,
+        BinOp::Eq => a == b,
+        _ => false,
+    }
+}
+
+/// The value of an i64 form built from constants, `+`, `-`, `*`, negation and casts.
 fn constant(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Const(Const::Int(x)) => Some(*x),
         ExprKind::Cast(x) => constant(x),
+        ExprKind::Unary(UnOp::Neg, x) => constant(x)?.checked_neg(),
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (constant(a)?, constant(b)?);
             match op {
