@@ -138,7 +138,15 @@ fn info_lists_the_devices() {
 /// Runs `file` in `dir` on the JIT tier with every whole-array expression a kernel,
 /// plus `extra` arguments; returns its stdout, failing on an error.
 fn output_of(dir: &std::path::Path, file: &str, extra: &[&str]) -> String {
-    let mut args = vec!["run", "--device", "cpu", "--cpu-tier", "jit", "--fuse-min", "0"];
+    let mut args = vec![
+        "run",
+        "--device",
+        "cpu",
+        "--cpu-tier",
+        "jit",
+        "--fuse-min",
+        "0",
+    ];
     args.extend_from_slice(extra);
     args.push(file);
     let out = blazar(&args, dir);
@@ -220,20 +228,42 @@ fn the_benchmark_programs_give_the_same_answers_over_devices() {
     // image is 16384 bytes; each round's stencil copies 2 rows of 256 bytes.
     let out = blazar(
         &[
-            "run", "--device", "cpu", "--cpu-tier", "jit", "--fuse-min", "0", "--devices",
-            "sim:2", "--profile", "split_stencil.q",
+            "run",
+            "--device",
+            "cpu",
+            "--cpu-tier",
+            "jit",
+            "--fuse-min",
+            "0",
+            "--devices",
+            "sim:2",
+            "--profile",
+            "split_stencil.q",
         ],
         &dir,
     );
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("kernel blur3 split over the devices by rows"), "{stderr}");
+    assert!(
+        stderr.contains("kernel blur3 split over the devices by rows"),
+        "{stderr}"
+    );
     assert!(stderr.contains("copy sim0 -> sim1: "), "{stderr}");
     let copied: usize = stderr
         .lines()
         .filter(|l| l.starts_with("copy sim"))
-        .filter_map(|l| l.split(": ").nth(1)?.split(' ').next()?.parse::<usize>().ok())
+        .filter_map(|l| {
+            l.split(": ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
         .sum();
-    assert!(copied < 16384, "only halos crossed, not whole images: {copied} B\n{stderr}");
+    assert!(
+        copied < 16384,
+        "only halos crossed, not whole images: {copied} B\n{stderr}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -169,10 +169,15 @@ pub fn open_all(ordinals: &[usize], file_name: &str) -> Result<Vec<CudaDevice>, 
             if a == b {
                 continue;
             }
-            let (ctx_a, ctx_b) = (devs[a].stream().context().clone(), devs[b].stream().context().clone());
+            let (ctx_a, ctx_b) = (
+                devs[a].stream().context().clone(),
+                devs[b].stream().context().clone(),
+            );
             let mut can = 0;
             // SAFETY: both handles come from live contexts; `can` is a valid out pointer.
-            let r = unsafe { sys::cuDeviceCanAccessPeer(&mut can, ctx_a.cu_device(), ctx_b.cu_device()) };
+            let r = unsafe {
+                sys::cuDeviceCanAccessPeer(&mut can, ctx_a.cu_device(), ctx_b.cu_device())
+            };
             if r != sys::CUresult::CUDA_SUCCESS || can == 0 {
                 continue;
             }

@@ -23,7 +23,9 @@ fn golden_kernels() -> Vec<(PathBuf, Kernel)> {
 /// `(file, kernel)` for every kernel specialisation the programs in `sub` (a folder of
 /// the repository) launch.
 fn kernels_under(sub: &str) -> Vec<(PathBuf, Kernel)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(sub);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(sub);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("golden kernel directory")
         .filter_map(|e| e.ok().map(|e| e.path()))

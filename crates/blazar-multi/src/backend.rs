@@ -243,9 +243,7 @@ impl MultiBackend {
                         at = upto;
                     }
                     None if res == Residency::Both => return from_host(self, mc, buf),
-                    None => {
-                        return Err("internal error: rows of an array are on no device".into())
-                    }
+                    None => return Err("internal error: rows of an array are on no device".into()),
                 }
             }
         }
@@ -335,7 +333,12 @@ impl MultiBackend {
 
     /// Before device `d` writes the arrays `written` (per array of the launch): it
     /// waits for other devices' copies out of its buffers of them.
-    fn settle_written(&mut self, d: usize, arrays: &[ArrayRef], written: &[bool]) -> Result<(), KernelError> {
+    fn settle_written(
+        &mut self,
+        d: usize,
+        arrays: &[ArrayRef],
+        written: &[bool],
+    ) -> Result<(), KernelError> {
         for (a, &w) in arrays.iter().zip(written) {
             if !w {
                 continue;

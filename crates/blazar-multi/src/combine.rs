@@ -116,7 +116,11 @@ mod tests {
         };
         assert_eq!(x, (0.1f64 + 0.2) as f32 as f64);
         assert_eq!(
-            combine(&out(AtomicOp::Div, Scalar::F64), &KValue::Float(1.0), &KValue::Float(2.0)),
+            combine(
+                &out(AtomicOp::Div, Scalar::F64),
+                &KValue::Float(1.0),
+                &KValue::Float(2.0)
+            ),
             None
         );
     }

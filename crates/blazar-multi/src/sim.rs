@@ -220,7 +220,9 @@ impl SimDevice {
         let (kernel, plan, args) = (kernel.clone(), plan.clone(), args.to_vec());
         let (queue, out) = (Rc::downgrade(&self.queue), slot.clone());
         self.queue.push(Box::new(move || {
-            let queue = queue.upgrade().ok_or_else(|| bad("a device was closed".into()))?;
+            let queue = queue
+                .upgrade()
+                .ok_or_else(|| bad("a device was closed".into()))?;
             // The buffers move into temporary arrays for the launch and back after it.
             let refs: Vec<ArrayRef> = bufs
                 .iter()

@@ -78,7 +78,10 @@ mod tests {
         assert_eq!(DeviceSpec::parse("1"), Ok(DeviceSpec::Gpus(vec![1])));
         assert_eq!(DeviceSpec::parse("sim:2").unwrap().to_string(), "sim:2");
         assert_eq!(DeviceSpec::parse("sim:2:lag"), Ok(DeviceSpec::SimLag(2)));
-        assert_eq!(DeviceSpec::parse("sim:3:lag").unwrap().to_string(), "sim:3:lag");
+        assert_eq!(
+            DeviceSpec::parse("sim:3:lag").unwrap().to_string(),
+            "sim:3:lag"
+        );
     }
 
     #[test]

@@ -341,7 +341,13 @@ fn a_stencil_over_split_rows_copies_only_the_halo() {
     let y: Vec<f64> = (1..=10).map(f64::from).collect();
     let want: Vec<f64> = (0..10)
         .map(|i| {
-            let at = |j: isize| if (0..10).contains(&j) { y[j as usize] } else { 0.0 };
+            let at = |j: isize| {
+                if (0..10).contains(&j) {
+                    y[j as usize]
+                } else {
+                    0.0
+                }
+            };
             at(i - 1) + at(i) + at(i + 1)
         })
         .collect();
@@ -370,7 +376,10 @@ fn lagging_devices_run_only_when_waited_for_and_give_the_same_answers() {
     let exec = Exec::default();
     let mut b = devices(2, true, &exec);
     let (add1, add, blur) = (kernel("add1", 1), kernel("add", 2), kernel("blur", 1));
-    let (x1, x2) = (vector(&[1.0, 2.0, 3.0, 4.0]), vector(&[10.0, 20.0, 30.0, 40.0]));
+    let (x1, x2) = (
+        vector(&[1.0, 2.0, 3.0, 4.0]),
+        vector(&[10.0, 20.0, 30.0, 40.0]),
+    );
     let y1 = ArrayRef::zeros(vec![4], ElemType::F64);
     let y2 = ArrayRef::zeros(vec![4], ElemType::F64);
     let z = ArrayRef::zeros(vec![4], ElemType::F64);
@@ -392,7 +401,10 @@ fn lagging_devices_run_only_when_waited_for_and_give_the_same_answers() {
     assert_eq!(host(&w), vec![37.0, 72.0, 105.0, 81.0]);
     assert_eq!(host(&y1), vec![11.0, 21.0, 31.0, 41.0]);
     let waits: usize = b.log().borrow().devices.iter().map(|d| d.waits).sum();
-    assert!(waits >= 3, "copies waited for their sources' launches: {waits}");
+    assert!(
+        waits >= 3,
+        "copies waited for their sources' launches: {waits}"
+    );
 }
 
 #[test]
@@ -413,7 +425,10 @@ fn a_copy_that_does_not_wait_reads_what_a_lagging_device_has_not_written() {
     kept.download(&mut got).unwrap();
     assert_eq!((got.get_f64(0), got.get_f64(1)), (5.0, 6.0));
     lost.download(&mut got).unwrap();
-    assert!(got.get_f64(0).is_nan(), "the copy ran before the upload it did not wait for");
+    assert!(
+        got.get_f64(0).is_nan(),
+        "the copy ran before the upload it did not wait for"
+    );
 }
 
 #[test]
