@@ -6,11 +6,11 @@ reps = 5    % bench: size
 import "common.q"
 
 x = make(M, M, 37, 11, 0)
-u = denoise(x)      % warm-up: compiles
+u = smooth(x)      % warm-up: compiles
 print "warm-up: ", sum(u)
 tic()
 for k = 1..reps
-    u = denoise(x)
+    u = smooth(x)
 endfor
 s = sum(u)
 t = toc()

@@ -1,10 +1,11 @@
-% A sum over a 16384x16384 array whose rows were made on the GPUs band by band: each
-% GPU sums its band and the partial sums are added.
-M = 16384   % bench: size
+% A sum over a 32768x16384 array (2 GiB of single floats) whose rows were made on the
+% GPUs band by band: each GPU sums its band and the partial sums are added.
+M = 32768   % bench: size
+N = 16384   % bench: size
 reps = 20   % bench: size
 import "common.q"
 
-x = make(M, M, 37, 11, 0)
+x = make(M, N, 37, 11, 0)
 s = sum(x)          % warm-up: compiles
 print sprintf("warm-up: %.6e", s)
 tic()

@@ -203,7 +203,7 @@ fn the_benchmark_programs_give_the_same_answers_over_devices() {
             .lines()
             .map(|l| match l.split_whitespace().next() {
                 Some(name) if l.contains("% bench: size") => {
-                    let v = if name == "M" { "64" } else { "3" };
+                    let v = if matches!(name, "M" | "N") { "64" } else { "3" };
                     format!("{name} = {v}\n")
                 }
                 _ => format!("{l}\n"),

@@ -171,7 +171,9 @@ fn band_variants_of_split_kernels_compile_with_nvrtc() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/multi/common.q"),
     )
     .expect("benches/multi/common.q");
-    let src = format!("{common}\nx = make(32, 32, 37, 11, 0)\nu = denoise(x)\nprint sum(u)\n");
+    let src = format!(
+        "{common}\nx = make(32, 32, 37, 11, 0)\nu = denoise(x) + smooth(x)\nprint sum(u)\n"
+    );
     let bench = Path::new("benches-multi.q");
     kernels.extend(
         kernels_of("benches-multi.q", &src)
