@@ -16,6 +16,22 @@ sets=("0")
 [ "$gpus" -ge 2 ] && sets+=("0,1")
 [ "$gpus" -ge 4 ] && sets+=("0,1,2,3")
 "$blazar" info || true
+# Correctness first: the multi-device golden programs with every launch split over the
+# GPUs that qualifies (BLAZAR_SPLIT_MIN=0: bands, halo copies, split reductions, peer
+# copies and events all exercised), against one GPU.
+checks=0; bad=0
+for set in "${sets[@]:1}"; do
+    for f in "$here"/../../tests/programs/multidevice/*.q; do
+        want=$(cd "$(dirname "$f")" && "$blazar" run --device cuda --fuse-min 0 "$(basename "$f")" 2>&1)
+        got=$(cd "$(dirname "$f")" && BLAZAR_SPLIT_MIN=0 "$blazar" run --device cuda --devices "$set" --fuse-min 0 "$(basename "$f")" 2>&1)
+        checks=$((checks + 1))
+        if [ "$want" != "$got" ]; then
+            bad=$((bad + 1))
+            echo "DIFFERS: $(basename "$f") on --devices $set"; echo "$want"; echo "--"; echo "$got"
+        fi
+    done
+done
+echo "split correctness: $checks runs, $bad differ"
 declare -A ms sum
 for prog in pipelines split_stencil split_sum frames; do
     for set in "${sets[@]}"; do
@@ -32,6 +48,7 @@ for prog in pipelines split_stencil split_sum frames; do
 done
 echo
 echo "target speed-ups over one GPU (issue 30): pipelines >= 1.85, split_stencil >= 1.8, split_sum >= 1.6, frames >= 1.8"
+echo "split correctness (multidevice goldens, BLAZAR_SPLIT_MIN=0): $checks runs, $bad differ"
 printf '%-14s %-9s %10s %8s %s\n' program devices "ms/rep" speedup checksum
 for prog in pipelines split_stencil split_sum frames; do
     base=${ms[$prog,0]:-}
