@@ -187,7 +187,13 @@ fn band_variants_of_split_kernels_compile_with_nvrtc() {
         let v = blazar_multi::variant::band_variant(k);
         assert_eq!(blazar_kir::verify::verify(&v), Ok(()), "{}", k.name);
         let g = gen(f, &v);
-        assert!(g.source.contains("__band_row0"), "{}", g.source);
+        assert_eq!(v.params.len(), k.params.len() + 1, "{}", k.name);
+        assert_ne!(
+            g.source,
+            gen(f, k).source,
+            "{}: the band's row is used",
+            k.name
+        );
         if present {
             if let Err(log) = nvrtc(&g.source, &g.entry) {
                 panic!("{}: band variant of {}:\n{log}", f.display(), k.name);

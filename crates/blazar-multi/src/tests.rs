@@ -363,7 +363,12 @@ fn a_split_sum_combines_the_partials_of_the_bands() {
     run(&mut b, &add1, &[&y, &x]);
     let before = peer_bytes(&b);
     let outs = b
-        .launch(&sum, &plan(12), &[ArgVal::Array(0)], std::slice::from_ref(&y))
+        .launch(
+            &sum,
+            &plan(12),
+            &[ArgVal::Array(0)],
+            std::slice::from_ref(&y),
+        )
         .unwrap()
         .unwrap();
     assert_eq!(outs, vec![KValue::Float(78.0)]);
