@@ -95,7 +95,8 @@ pub struct RunArgs {
     device: Device,
     /// Several devices: `all` (every GPU), GPU indices (`0,1`), or `sim:N` (N simulated
     /// devices on the CPU, each with memory of its own, for testing placement and the
-    /// copies between devices). Kernels are placed by where their data is.
+    /// copies between devices; `sim:N:lag`: each runs its queue only when something waits
+    /// for it). Kernels are placed by where their data is.
     #[arg(long, value_name = "all|0,1|sim:N", value_parser = blazar_multi::DeviceSpec::parse)]
     devices: Option<blazar_multi::DeviceSpec>,
     /// Make `scalar` a 64-bit float (the default is 32-bit).

@@ -16,7 +16,7 @@ pub fn choose(
     file_name: &str,
 ) -> Result<Option<(BackendRef, LogRef)>, ExitCode> {
     match spec {
-        DeviceSpec::Sim(n) => {
+        DeviceSpec::Sim(n) | DeviceSpec::SimLag(n) => {
             if device == Device::Cuda {
                 eprintln!(
                     "blazar: error: --devices {spec} simulates devices on the CPU; leave out \
@@ -24,9 +24,10 @@ pub fn choose(
                 );
                 return Err(ExitCode::from(2));
             }
+            let lag = matches!(spec, DeviceSpec::SimLag(_));
             let devices = (0..*n)
                 .map(|i| {
-                    Box::new(SimDevice::new(i, Box::new(cpu.clone())))
+                    Box::new(SimDevice::with_lag(i, Box::new(cpu.clone()), lag))
                         as Box<dyn blazar_multi::Device>
                 })
                 .collect();
@@ -54,24 +55,37 @@ pub fn choose(
                 eprintln!("blazar: error: --devices {spec} names GPUs; leave out --device cpu");
                 return Err(ExitCode::from(2));
             }
-            let mut devices: Vec<Box<dyn blazar_multi::Device>> = Vec::new();
-            for &i in &wanted {
-                match blazar_cuda::multi::CudaDevice::open(i, file_name) {
-                    Ok(d) => devices.push(Box::new(d)),
-                    Err(e) => {
+            let devices: Vec<Box<dyn blazar_multi::Device>> =
+                match blazar_cuda::multi::open_all(&wanted, file_name) {
+                    Ok(ds) => ds
+                        .into_iter()
+                        .map(|d| Box::new(d) as Box<dyn blazar_multi::Device>)
+                        .collect(),
+                    Err((i, e)) => {
                         eprintln!("blazar: error: --devices {spec}: GPU {i}: {e}");
                         return Err(ExitCode::from(crate::cli::EXIT_UNAVAILABLE));
                     }
-                }
-            }
+                };
             let mut b = MultiBackend::new(devices, Box::new(cpu.clone()));
-            // Bands of a split launch cross between GPUs through the host for now: only
-            // launches of at least 16M items split.
-            b.set_split_min(1 << 24);
+            // A launch pays a few microseconds per GPU and band: smaller ones stay whole
+            // on one GPU (`--profile` says so per kernel).
+            b.set_split_min(split_min());
             let log = b.log();
             Ok(Some((BackendRef::new(b), log)))
         }
     }
+}
+
+/// Work items from which a launch splits over the GPUs (`BLAZAR_SPLIT_MIN`; default 32M,
+/// twice a 4096x4096 image). A band costs the host a launch, events and halo copies per
+/// GPU, a few microseconds each, while a 4096x4096 element-wise kernel runs for about 30
+/// on one H200: smaller launches stay whole, and independent ones spread over the GPUs
+/// by placement instead.
+fn split_min() -> usize {
+    std::env::var("BLAZAR_SPLIT_MIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 25)
 }
 
 /// `blazar info`: the devices a run can use.
@@ -98,7 +112,8 @@ pub fn info() -> ExitCode {
         Err(e) => println!("no CUDA device ({e})"),
     }
     println!(
-        "cpu: {} cores; `--devices sim:N` simulates N devices on it",
+        "cpu: {} cores; `--devices sim:N` simulates N devices on it (`sim:N:lag`: each \
+         runs its queue only when something waits for it)",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     ExitCode::SUCCESS

@@ -134,3 +134,136 @@ fn info_lists_the_devices() {
     );
     assert!(stdout.contains("--devices sim:N"), "{stdout}");
 }
+
+/// Runs `file` in `dir` on the JIT tier with every whole-array expression a kernel,
+/// plus `extra` arguments; returns its stdout, failing on an error.
+fn output_of(dir: &std::path::Path, file: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "run",
+        "--device",
+        "cpu",
+        "--cpu-tier",
+        "jit",
+        "--fuse-min",
+        "0",
+    ];
+    args.extend_from_slice(extra);
+    args.push(file);
+    let out = blazar(&args, dir);
+    assert!(
+        out.status.success(),
+        "{file} {extra:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+#[test]
+fn lagging_simulated_devices_give_the_same_output() {
+    // Every device runs its queue only when something waits for it: a copy or a write
+    // whose wait the bookkeeping forgot would read the wrong elements here.
+    let dir = programs();
+    for file in [
+        "pipelines_meet.q",
+        "split_sum.q",
+        "stencil_halo.q",
+        "write_then_read.q",
+    ] {
+        let want = output_of(&dir, file, &[]);
+        for spec in ["sim:2:lag", "sim:3:lag"] {
+            assert_eq!(
+                output_of(&dir, file, &["--devices", spec]),
+                want,
+                "{file} under {spec}"
+            );
+        }
+    }
+}
+
+/// The numbers of a benchmark's output, without its timing line.
+fn numbers(out: &str) -> Vec<f64> {
+    out.lines()
+        .filter(|l| !l.starts_with("ms:"))
+        .flat_map(|l| l.split([' ', ':']))
+        .filter_map(|w| w.trim().parse::<f64>().ok())
+        .collect()
+}
+
+#[test]
+fn the_benchmark_programs_give_the_same_answers_over_devices() {
+    // benches/multi at small sizes: one device, then 2 and 3 lagging simulated ones
+    // (every launch that qualifies split in bands, halos exchanged).
+    let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../benches/multi");
+    let dir = std::env::temp_dir().join(format!("blazar-multibench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(bench.join("common.q"), dir.join("common.q")).unwrap();
+    for prog in ["pipelines", "split_stencil", "split_sum", "frames"] {
+        let src = std::fs::read_to_string(bench.join(format!("{prog}.q"))).unwrap();
+        let small: String = src
+            .lines()
+            .map(|l| match l.split_whitespace().next() {
+                Some(name) if l.contains("% bench: size") => {
+                    let v = if matches!(name, "M" | "N") { "64" } else { "3" };
+                    format!("{name} = {v}\n")
+                }
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        let file = format!("{prog}.q");
+        std::fs::write(dir.join(&file), small).unwrap();
+        let want = numbers(&output_of(&dir, &file, &[]));
+        assert!(want.len() >= 2, "{prog}: {want:?}");
+        for spec in ["sim:2:lag", "sim:3:lag"] {
+            let got = numbers(&output_of(&dir, &file, &["--devices", spec]));
+            assert_eq!(got.len(), want.len(), "{prog} under {spec}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g - w).abs() <= 1e-5 * w.abs().max(1.0),
+                    "{prog} under {spec}: {got:?} against {want:?}"
+                );
+            }
+        }
+    }
+    // The stencil pipeline splits and exchanges halo rows only: a 64x64 single-float
+    // image is 16384 bytes; each round's stencil copies 2 rows of 256 bytes.
+    let out = blazar(
+        &[
+            "run",
+            "--device",
+            "cpu",
+            "--cpu-tier",
+            "jit",
+            "--fuse-min",
+            "0",
+            "--devices",
+            "sim:2",
+            "--profile",
+            "split_stencil.q",
+        ],
+        &dir,
+    );
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kernel blur3 split over the devices by rows"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("copy sim0 -> sim1: "), "{stderr}");
+    let copied: usize = stderr
+        .lines()
+        .filter(|l| l.starts_with("copy sim"))
+        .filter_map(|l| {
+            l.split(": ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
+        .sum();
+    assert!(
+        copied < 16384,
+        "only halos crossed, not whole images: {copied} B\n{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

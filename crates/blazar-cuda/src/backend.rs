@@ -9,6 +9,7 @@
 
 mod launch;
 mod slots;
+mod started;
 
 pub(crate) use launch::gpu_shape;
 
@@ -65,6 +66,11 @@ pub struct CudaBackend {
     returned: Option<std::time::Instant>,
     /// When the first launch began.
     first: Option<std::time::Instant>,
+    /// Launches with outputs or an error record leave reading them back to
+    /// [`CudaBackend::finish_started`] (one GPU of several running a split reduction).
+    pub(crate) start_only: bool,
+    /// The launch whose read-back `start_only` left for later.
+    pub(crate) started: Option<(String, Rc<crate::module::Module>)>,
 }
 
 /// Facts of one kernel that every launch of it uses (found once, not per launch).
@@ -136,6 +142,8 @@ impl CudaBackend {
             clock: None,
             returned: None,
             first: None,
+            start_only: false,
+            started: None,
         })
     }
 

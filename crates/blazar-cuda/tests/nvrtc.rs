@@ -17,7 +17,15 @@ use std::path::{Path, PathBuf};
 
 /// `(file, kernel)` for every kernel specialisation the golden kernel programs launch.
 fn golden_kernels() -> Vec<(PathBuf, Kernel)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs/kernels");
+    kernels_under("tests/programs/kernels")
+}
+
+/// `(file, kernel)` for every kernel specialisation the programs in `sub` (a folder of
+/// the repository) launch.
+fn kernels_under(sub: &str) -> Vec<(PathBuf, Kernel)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(sub);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("golden kernel directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -152,6 +160,51 @@ fn golden_kernels_compile_with_nvrtc() {
 }
 
 /// The kernels of one program written to a temporary file.
+#[test]
+fn band_variants_of_split_kernels_compile_with_nvrtc() {
+    // The kernels a run over several GPUs splits by rows run as their band variant
+    // (`pos[0]` offset by a parameter): those of the multi-device programs and
+    // benchmarks through the generator and NVRTC.
+    let mut kernels = kernels_under("tests/programs/multidevice");
+    // benches/multi's kernels, at a small size.
+    let common = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/multi/common.q"),
+    )
+    .expect("benches/multi/common.q");
+    let src = format!(
+        "{common}\nx = make(32, 32, 37, 11, 0)\nu = denoise(x) + smooth(x)\nprint sum(u)\n"
+    );
+    let bench = Path::new("benches-multi.q");
+    kernels.extend(
+        kernels_of("benches-multi.q", &src)
+            .into_iter()
+            .map(|k| (bench.to_path_buf(), k)),
+    );
+    assert!(kernels.len() >= 8, "only {} kernels", kernels.len());
+    // SAFETY: only tries to dlopen libnvrtc under its usual names; no other effect.
+    let present = unsafe { cudarc::nvrtc::sys::is_culib_present() };
+    for (f, k) in &kernels {
+        let v = blazar_multi::variant::band_variant(k);
+        assert_eq!(blazar_kir::verify::verify(&v), Ok(()), "{}", k.name);
+        let g = gen(f, &v);
+        assert_eq!(v.params.len(), k.params.len() + 1, "{}", k.name);
+        assert_ne!(
+            g.source,
+            gen(f, k).source,
+            "{}: the band's row is used",
+            k.name
+        );
+        if present {
+            if let Err(log) = nvrtc(&g.source, &g.entry) {
+                panic!("{}: band variant of {}:\n{log}", f.display(), k.name);
+            }
+        }
+    }
+    if !present {
+        println!("SKIP nvrtc: libnvrtc not found");
+    }
+}
+
 fn kernels_of(name: &str, src: &str) -> Vec<Kernel> {
     let dir = std::env::temp_dir().join(format!("blazar-codegen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");

@@ -2,17 +2,27 @@
 //!
 //! Each launch is placed on one device ([`crate::place`]); every array it names is
 //! brought up to date there first ([`MultiBackend::bring`]): nothing to do when that
-//! device's copy is current, a peer copy from a device whose copy is, an upload when
-//! only the host's is, a clear for fresh zeros. After the kernel, the arrays it wrote
-//! are current on that device only (and no longer on the host); those it only read are
-//! current there as well as wherever they were. Launches the devices cannot take (cell
-//! arrays, two views of one array) run on the host executor, which reads and writes the
-//! host copies and so makes every device copy stale through the store's residency.
+//! device's copy is current, copies from the devices whose copies are (after waiting,
+//! on the device's queue, for the events that end their writes), an upload when only
+//! the host's is, a clear for fresh zeros. After the kernel, the arrays it wrote are
+//! current on that device only (and no longer on the host), with the event that ends
+//! the launch; those it only read are current there as well as wherever they were.
+//! Nothing here waits for a device: launches and copies are queued on the devices, and
+//! the host waits only when it reads an array (downloading from a device that holds
+//! it) or a launch's outputs. Launches the devices cannot take (cell arrays, two views
+//! of one array) run on the host executor, which reads and writes the host copies and
+//! so makes every device copy stale through the store's residency.
+//!
+//! A launch that qualifies ([`crate::split`]) runs as bands of rows, band `p` on device
+//! `p`: each device gets the rows of its band of every argument plus the halo rows it
+//! reads (copied from the devices that hold them), the written arrays stay spread over
+//! the devices band by band, and kernel outputs are combined from the bands' partials.
 
-use crate::copy::MultiCopy;
-use crate::device::{CopyRoute, Device, DeviceBuffer};
+use crate::copy::{covers, join, MultiCopy, Span};
+use crate::device::{CopyRoute, Device, DeviceBuffer, Event};
 use crate::log::{DeviceLog, LogRef};
 use crate::place::Placer;
+use crate::split::Reach;
 use blazar_kir::{Bind, Kernel};
 use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_value::{ArrayRef, ElemType, Residency};
@@ -38,6 +48,12 @@ fn bad(msg: impl Into<String>) -> KernelError {
 }
 
 const IN_USE: &str = "an array is in use and cannot be passed to a kernel";
+
+/// The `MultiCopy` of a store's device slot.
+fn multi(slot: &mut Option<Box<dyn blazar_value::DeviceCopy>>) -> Option<&mut MultiCopy> {
+    slot.as_mut()
+        .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
+}
 
 impl MultiBackend {
     /// A backend over `devices` (at least one).
@@ -83,18 +99,32 @@ impl MultiBackend {
                 .as_ref()
                 .and_then(|c| c.as_any().downcast_ref::<MultiCopy>())
             {
-                for (d, &v) in mc.valid().iter().enumerate() {
-                    if v {
-                        r[d] += mc.size();
-                    }
+                for (d, x) in r.iter_mut().enumerate() {
+                    *x += mc.held_bytes(d);
                 }
             }
         }
         r
     }
 
-    /// Makes device `d`'s copy of `a` current.
-    fn bring(&mut self, a: &ArrayRef, d: usize) -> Result<(), String> {
+    /// Makes device `d` wait for the copies other devices queued out of its buffer
+    /// `mc.bufs[d]`, before it writes that buffer.
+    fn settle(
+        devices: &mut [Box<dyn Device>],
+        log: &LogRef,
+        mc: &mut MultiCopy,
+        d: usize,
+    ) -> Result<(), String> {
+        for e in std::mem::take(&mut mc.readers[d]) {
+            devices[d].wait(&e)?;
+            log.borrow_mut().devices[d].waits += 1;
+        }
+        Ok(())
+    }
+
+    /// Makes elements `need` of `a` (all of them: `None`) current on device `d`, and
+    /// gives `d` a buffer for `a` whatever `need` is.
+    fn bring(&mut self, a: &ArrayRef, d: usize, need: Option<Span>) -> Result<(), String> {
         let store = &a.data;
         let host = store.host_unsynced().try_borrow().map_err(|_| IN_USE)?;
         let (elem, len) = (host.buf.elem(), host.len());
@@ -114,59 +144,136 @@ impl MultiBackend {
                 self.log.clone(),
             )));
         }
-        let mc = slot
-            .as_mut()
-            .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-            .ok_or("internal error: no device copy")?;
-        let size = mc.size();
+        let mc = multi(&mut slot).ok_or("internal error: no device copy")?;
         let res = store.residency();
         if res == Residency::Host || res == Residency::Zero {
             mc.invalidate();
         }
-        if mc.valid[d] {
+        let need = need.map_or((0, len), |(s, e)| (s.min(len), e.min(len)));
+        if mc.bufs[d].is_some() && covers(mc.have[d], need) {
             return Ok(());
         }
         let mut buf = match mc.bufs[d].take() {
             Some(b) => b,
             None => self.devices[d].alloc(elem, len)?,
         };
-        let mut log = self.log.borrow_mut();
-        let from = mc.valid.iter().position(|&v| v);
-        let r = match (res, from) {
-            (Residency::Zero, _) => {
-                log.devices[d].zeroed += 1;
-                self.devices[d].zero(&mut *buf)
-            }
-            (Residency::Device | Residency::Both, Some(e)) => {
-                let src = mc.bufs[e]
-                    .as_deref()
-                    .ok_or("internal error: a device copy marked valid is missing")?;
-                self.devices[d].copy_from(&mut *buf, src, e).map(|route| {
-                    let map = match route {
-                        CopyRoute::Peer => &mut log.devices[d].from_peer,
-                        CopyRoute::Staged => &mut log.devices[d].staged,
-                    };
-                    *map.entry(e).or_default() += size;
-                })
-            }
-            (Residency::Device, None) => {
-                Err("internal error: no device holds the array's elements".to_string())
-            }
-            (Residency::Host | Residency::Both, _) => {
-                log.devices[d].from_host += size;
-                blazar_value::traffic::record(blazar_value::traffic::Direction::ToDevice, size);
-                self.devices[d].upload(&mut *buf, &host.buf)
-            }
-        };
+        let r = self.fill(mc, &mut *buf, d, need, res, &host.buf);
         mc.bufs[d] = Some(buf);
-        r?;
-        mc.valid[d] = true;
-        match res {
-            Residency::Zero => store.set_residency(Residency::Device),
-            Residency::Host => store.set_residency(Residency::Both),
-            _ => {}
+        // An upload leaves the host and `d` current. A clear leaves the array `Zero`
+        // (until a launch writes it): other devices clear their own buffers too,
+        // rather than copy zeros from this one.
+        if r? && res == Residency::Host {
+            store.set_residency(Residency::Both);
         }
         Ok(())
+    }
+
+    /// Writes the elements `need` of the array `mc` into `buf`, device `d`'s buffer (out
+    /// of `mc` meanwhile), from the other devices or the host; `Ok(true)` when the host
+    /// copy or a clear was used (the whole buffer is then current).
+    fn fill(
+        &mut self,
+        mc: &mut MultiCopy,
+        buf: &mut dyn DeviceBuffer,
+        d: usize,
+        need: Span,
+        res: Residency,
+        host: &blazar_value::Buffer,
+    ) -> Result<bool, String> {
+        let size = mc.elem.size_bytes();
+        if need.0 >= need.1 {
+            return Ok(false);
+        }
+        Self::settle(&mut self.devices, &self.log, mc, d)?;
+        let whole = (0, mc.len);
+        let from_host = |this: &mut Self, mc: &mut MultiCopy, buf: &mut dyn DeviceBuffer| {
+            let mut log = this.log.borrow_mut();
+            if res == Residency::Zero {
+                log.devices[d].zeroed += 1;
+                this.devices[d].zero(buf)?;
+            } else {
+                log.devices[d].from_host += mc.size();
+                blazar_value::traffic::record(
+                    blazar_value::traffic::Direction::ToDevice,
+                    mc.size(),
+                );
+                this.devices[d].upload(buf, host)?;
+            }
+            drop(log);
+            mc.have[d] = Some(whole);
+            mc.written[d] = Some(this.devices[d].record()?);
+            Ok::<_, String>(true)
+        };
+        if res == Residency::Zero && mc.fresh {
+            // A kernel result its launch writes whole: nothing to clear.
+            mc.have[d] = Some(whole);
+            return Ok(false);
+        }
+        if matches!(res, Residency::Host | Residency::Zero) {
+            return from_host(self, mc, buf);
+        }
+        // The parts of `need` device `d` lacks, each copied from a device holding it.
+        let mut missing = Vec::new();
+        match mc.have[d] {
+            Some((s, e)) if s < need.1 && need.0 < e => {
+                if need.0 < s {
+                    missing.push((need.0, s));
+                }
+                if e < need.1 {
+                    missing.push((e, need.1));
+                }
+            }
+            _ => missing.push(need),
+        }
+        let mut sources = Vec::new();
+        let mut plan = Vec::new();
+        for (start, end) in missing {
+            let mut at = start;
+            while at < end {
+                let found = (0..self.devices.len())
+                    .filter(|&e| e != d && mc.bufs[e].is_some())
+                    .filter_map(|e| match mc.have[e] {
+                        Some((s, x)) if s <= at && at < x => Some((e, x.min(end))),
+                        _ => None,
+                    })
+                    .max_by_key(|&(_, x)| x);
+                match found {
+                    Some((e, upto)) => {
+                        plan.push((e, at, upto));
+                        at = upto;
+                    }
+                    None if res == Residency::Both => return from_host(self, mc, buf),
+                    None => return Err("internal error: rows of an array are on no device".into()),
+                }
+            }
+        }
+        for &(e, start, end) in &plan {
+            if !sources.contains(&e) {
+                if let Some(ev) = mc.written[e].clone() {
+                    self.devices[d].wait(&ev)?;
+                    self.log.borrow_mut().devices[d].waits += 1;
+                }
+                sources.push(e);
+            }
+            let src = mc.bufs[e]
+                .as_deref()
+                .ok_or("internal error: a device copy marked current is missing")?;
+            let route = self.devices[d].copy_range_from(buf, src, e, start, end - start)?;
+            let mut log = self.log.borrow_mut();
+            let stats = &mut log.devices[d];
+            let map = match route {
+                CopyRoute::Peer => &mut stats.from_peer,
+                CopyRoute::Staged => &mut stats.staged,
+            };
+            *map.entry(e).or_default() += (end - start) * size;
+        }
+        let ev = self.devices[d].record()?;
+        for e in sources {
+            mc.readers[e].push(ev.clone());
+        }
+        mc.written[d] = Some(ev);
+        mc.have[d] = Some(join(mc.have[d], need));
+        Ok(false)
     }
 
     fn place(&mut self, arrays: &[ArrayRef]) -> usize {
@@ -175,7 +282,8 @@ impl MultiBackend {
             .choose(&self.resident(arrays), &busy, self.pinned)
     }
 
-    /// Runs a launch on device `d`, whose copies of `arrays` are current; records it.
+    /// Queues a launch on device `d`, whose copies of `arrays` hold what it reads;
+    /// `start`: its outputs are left to `Device::finish`. Records it.
     fn run_on(
         &mut self,
         d: usize,
@@ -183,16 +291,14 @@ impl MultiBackend {
         plan: &LaunchPlan,
         args: &[ArgVal],
         arrays: &[ArrayRef],
+        start: bool,
     ) -> Result<Vec<KValue>, KernelError> {
         // The buffers leave their copies for the launch (no store stays borrowed).
         let mut bufs: Vec<(Vec<usize>, Box<dyn DeviceBuffer>)> = Vec::with_capacity(arrays.len());
         for a in arrays {
             let dims = a.meta().map_err(|_| bad(IN_USE))?.dims;
             let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
-            let mc = slot
-                .as_mut()
-                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-                .ok_or_else(|| bad("internal error: no device copy"))?;
+            let mc = multi(&mut slot).ok_or_else(|| bad("internal error: no device copy"))?;
             let b = mc.bufs[d]
                 .take()
                 .ok_or_else(|| bad("internal error: no buffer on the chosen device"))?;
@@ -204,17 +310,17 @@ impl MultiBackend {
                 .iter_mut()
                 .map(|(dims, b)| (dims.clone(), &mut **b))
                 .collect();
-            self.devices[d].launch(kernel, plan, args, &mut views)
+            if start {
+                self.devices[d]
+                    .start(kernel, plan, args, &mut views)
+                    .map(|_| Vec::new())
+            } else {
+                self.devices[d].launch(kernel, plan, args, &mut views)
+            }
         };
         let took = t.elapsed();
         for (a, (_, b)) in arrays.iter().zip(bufs) {
-            if let Some(mc) = a
-                .data
-                .device()
-                .borrow_mut()
-                .as_mut()
-                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-            {
+            if let Some(mc) = multi(&mut a.data.device().borrow_mut()) {
                 mc.bufs[d] = Some(b);
             }
         }
@@ -225,10 +331,48 @@ impl MultiBackend {
         r
     }
 
-    /// Runs a launch as bands of rows over several devices when [`crate::split`]
-    /// allows it: every device gets current copies of the arguments, runs the kernel's
-    /// band variant over its rows, and the home device (the one placement picks)
-    /// gathers the written bands. `None` (after noting why) when it does not split.
+    /// Before device `d` writes the arrays `written` (per array of the launch): it
+    /// waits for other devices' copies out of its buffers of them.
+    fn settle_written(
+        &mut self,
+        d: usize,
+        arrays: &[ArrayRef],
+        written: &[bool],
+    ) -> Result<(), KernelError> {
+        for (a, &w) in arrays.iter().zip(written) {
+            if !w {
+                continue;
+            }
+            let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
+            if let Some(mc) = multi(&mut slot) {
+                Self::settle(&mut self.devices, &self.log, mc, d).map_err(bad)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After device `d` wrote `span` of `a` (ended by `ev`): that span is the only
+    /// current copy of those elements anywhere (with the bands other devices wrote in
+    /// the same split launch, recorded by their own calls).
+    fn mark_written(a: &ArrayRef, d: usize, span: Option<Span>, ev: &Event, first: bool) {
+        if let Some(mc) = multi(&mut a.data.device().borrow_mut()) {
+            let span = span.unwrap_or((0, mc.len));
+            if first {
+                mc.only(d, span);
+            } else {
+                mc.have[d] = Some(span);
+            }
+            mc.written[d] = Some(ev.clone());
+            mc.fresh = false;
+        }
+        a.data.set_residency(Residency::Device);
+    }
+
+    /// Runs a launch as bands of rows over the devices when [`crate::split`] allows it:
+    /// device `p` gets its band's rows (and the halo rows it reads) of every argument,
+    /// runs the kernel's band variant over them, and keeps its band of each written
+    /// array; kernel outputs combine the bands' partials. `None` (after noting why)
+    /// when it does not split.
     fn try_split(
         &mut self,
         kernel: &Rc<Kernel>,
@@ -238,7 +382,7 @@ impl MultiBackend {
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         let n = self.devices.len();
         let items: usize = plan.data_dims[..plan.rank as usize].iter().product();
-        if n < 2 || self.pinned.is_some() || items < self.split_min.max(2) {
+        if n < 2 || self.pinned.is_some() || items < 2 {
             return Ok(None);
         }
         let whole = |this: &mut Self, why: String| {
@@ -250,6 +394,10 @@ impl MultiBackend {
                 .or_default() += 1;
             Ok(None)
         };
+        if items < self.split_min {
+            let why = format!("under {} work items: kept on one device", self.split_min);
+            return whole(self, why);
+        }
         if plan.serial {
             return whole(self, "a serial launch".into());
         }
@@ -260,9 +408,11 @@ impl MultiBackend {
         if parts < 2 || !rows.is_multiple_of(block) {
             return whole(self, "fewer row blocks than devices".into());
         }
-        let params: Vec<Option<usize>> = args
+        let params: Vec<Option<usize>> = kernel
+            .params
             .iter()
-            .map(|a| match a {
+            .zip(args)
+            .map(|(_, a)| match a {
                 ArgVal::Array(i) => Some(*i),
                 ArgVal::Value(_) => None,
             })
@@ -271,70 +421,53 @@ impl MultiBackend {
         for a in arrays {
             dims.push(a.meta().map_err(|_| bad(IN_USE))?.dims);
         }
-        let written = match crate::split::analyse(kernel, &dims, rows, &params) {
-            Ok(w) => w,
+        let split = match crate::split::analyse(kernel, &dims, rows, &params) {
+            Ok(s) => s,
             Err(why) => return whole(self, why),
         };
         let variant = self.variant(kernel);
-        let home = self.place(arrays);
-        let device = |p: usize| (home + p) % n;
-        for p in 0..parts {
-            for a in arrays {
-                self.bring(a, device(p)).map_err(bad)?;
+        let bands: Vec<(usize, usize)> = (0..parts)
+            .map(|p| (p * blocks / parts * block, (p + 1) * blocks / parts * block))
+            .collect();
+        // What each band's device needs of each array.
+        let need = |i: usize, (r0, r1): (usize, usize)| -> Option<Span> {
+            if let Some(&(_, per_row)) = split.written.iter().find(|w| w.0 == i) {
+                return Some((r0 * per_row, r1 * per_row));
+            }
+            let reach: Option<Reach> = split.reads.iter().find(|r| r.0 == i).and_then(|r| r.1);
+            let r = reach?;
+            let lo = r0.checked_sub(r.below);
+            let hi = r1 + r.above;
+            if r.wraps && (lo.is_none() || hi > rows) {
+                return None;
+            }
+            Some((lo.unwrap_or(0) * r.per_row, hi.min(rows) * r.per_row))
+        };
+        let mut written = vec![false; arrays.len()];
+        for &(i, _) in &split.written {
+            written[i] = true;
+        }
+        for (p, &band) in bands.iter().enumerate() {
+            for (i, a) in arrays.iter().enumerate() {
+                self.bring(a, p, need(i, band)).map_err(bad)?;
             }
         }
-        let mut bands = Vec::with_capacity(parts);
-        for p in 0..parts {
-            let (b0, b1) = (p * blocks / parts, (p + 1) * blocks / parts);
-            let (r0, r1) = (b0 * block, b1 * block);
+        let outputs = !kernel.outputs.is_empty();
+        for (p, &(r0, r1)) in bands.iter().enumerate() {
+            self.settle_written(p, arrays, &written)?;
             let mut band_plan = plan.clone();
             band_plan.data_dims[0] = r1 - r0;
             let mut band_args = args.to_vec();
             band_args.push(ArgVal::Value(KValue::Int(r0 as i64)));
-            self.run_on(device(p), &variant, &band_plan, &band_args, arrays)?;
-            bands.push((r0, r1));
-        }
-        // The home device gathers the other devices' bands of every written array.
-        for &(i, row) in &written {
-            let a = &arrays[i];
-            let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
-            let mc = slot
-                .as_mut()
-                .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-                .ok_or_else(|| bad("internal error: no device copy"))?;
-            let mut dst = mc.bufs[home]
-                .take()
-                .ok_or_else(|| bad("internal error: no buffer on the home device"))?;
-            let elem = mc.elem.size_bytes();
-            let mut r = Ok(());
-            for (p, &(r0, r1)) in bands.iter().enumerate().skip(1) {
-                let from = device(p);
-                let Some(src) = mc.bufs[from].as_deref() else {
-                    r = Err("internal error: a band's buffer is missing".to_string());
-                    break;
-                };
-                let (start, len) = (r0 * row, (r1 - r0) * row);
-                match self.devices[home].copy_range_from(&mut *dst, src, from, start, len) {
-                    Ok(route) => {
-                        let mut log = self.log.borrow_mut();
-                        let stats = &mut log.devices[home];
-                        let map = match route {
-                            CopyRoute::Peer => &mut stats.from_peer,
-                            CopyRoute::Staged => &mut stats.staged,
-                        };
-                        *map.entry(from).or_default() += len * elem;
-                    }
-                    Err(e) => {
-                        r = Err(e);
-                        break;
-                    }
-                }
+            self.run_on(p, &variant, &band_plan, &band_args, arrays, outputs)?;
+            if split.written.is_empty() {
+                continue;
             }
-            mc.bufs[home] = Some(dst);
-            r.map_err(bad)?;
-            mc.only(home);
-            drop(slot);
-            a.data.set_residency(Residency::Device);
+            let ev = self.devices[p].record().map_err(bad)?;
+            for &(i, per_row) in &split.written {
+                let span = (r0 * per_row, r1 * per_row);
+                Self::mark_written(&arrays[i], p, Some(span), &ev, p == 0);
+            }
         }
         *self
             .log
@@ -342,7 +475,35 @@ impl MultiBackend {
             .split
             .entry(kernel.name.clone())
             .or_default() += 1;
-        Ok(Some(Vec::new()))
+        if !outputs {
+            return Ok(Some(Vec::new()));
+        }
+        // Every band was started before any is waited for: the devices run them at once.
+        let mut total: Option<Vec<KValue>> = None;
+        let mut first_err = None;
+        for p in 0..parts {
+            match self.devices[p].finish() {
+                Ok(outs) => {
+                    total = Some(match total {
+                        None => outs,
+                        Some(acc) => acc
+                            .iter()
+                            .zip(&outs)
+                            .zip(&kernel.outputs)
+                            .map(|((a, b), o)| crate::combine::combine(o, a, b))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or_else(|| bad("internal error: outputs that do not combine"))?,
+                    })
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(Some(total.unwrap_or_default())),
+        }
     }
 
     /// The band variant of `kernel`, made once per kernel.
@@ -440,21 +601,17 @@ impl Backend for MultiBackend {
         }
         let d = self.place(arrays);
         for a in arrays {
-            self.bring(a, d).map_err(bad)?;
+            self.bring(a, d, None).map_err(bad)?;
         }
-        let r = self.run_on(d, kernel, plan, args, arrays);
-        for (a, wrote) in arrays.iter().zip(written(kernel, args, arrays.len())) {
-            if wrote {
-                if let Some(mc) = a
-                    .data
-                    .device()
-                    .borrow_mut()
-                    .as_mut()
-                    .and_then(|c| c.as_any_mut().downcast_mut::<MultiCopy>())
-                {
-                    mc.only(d);
+        let wrote = written(kernel, args, arrays.len());
+        self.settle_written(d, arrays, &wrote)?;
+        let r = self.run_on(d, kernel, plan, args, arrays, false);
+        if wrote.iter().any(|&w| w) {
+            let ev = self.devices[d].record().map_err(bad)?;
+            for (a, &w) in arrays.iter().zip(&wrote) {
+                if w {
+                    Self::mark_written(a, d, None, &ev, true);
                 }
-                a.data.set_residency(Residency::Device);
             }
         }
         r.map(Some)
@@ -466,8 +623,14 @@ impl Backend for MultiBackend {
 
     fn alloc(&mut self, dims: Vec<usize>, elem: ElemType) -> Result<ArrayRef, String> {
         blazar_value::alloc::result(&dims, elem.size_bytes()).map_err(|e| e.message)?;
-        // Made on the device that first uses it (cleared there, never uploaded).
-        Ok(ArrayRef::zeros(dims, elem))
+        // Made on the device that first uses it (never uploaded; not cleared either:
+        // the launch it is made for writes it whole).
+        let len = dims.iter().product();
+        let a = ArrayRef::zeros(dims, elem);
+        let mut mc = MultiCopy::new(self.devices.len(), elem, len, self.log.clone());
+        mc.fresh = true;
+        *a.data.device().borrow_mut() = Some(Box::new(mc));
+        Ok(a)
     }
 
     fn fuse_min(&self) -> usize {
@@ -475,7 +638,9 @@ impl Backend for MultiBackend {
     }
 
     fn grid_stride_reductions(&self) -> bool {
-        self.devices[0].grid_stride_reductions()
+        // Over several devices a reduction is a thread per element, so that each band of
+        // a split reduction reads only its own elements.
+        self.devices.len() == 1 && self.devices[0].grid_stride_reductions()
     }
 
     fn pin_device(&mut self, device: Option<usize>) -> Result<(), String> {
@@ -494,10 +659,25 @@ impl Backend for MultiBackend {
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {
-        for d in &mut self.devices {
-            d.synchronize()?;
+        let mut first = None;
+        for (i, d) in self.devices.iter_mut().enumerate() {
+            if let Err(e) = d.synchronize() {
+                first.get_or_insert(e);
+            }
+            if let Some(busy) = d.busy() {
+                self.log.borrow_mut().devices[i].busy = busy;
+            }
+        }
+        if let Some(e) = first {
+            return Err(e);
         }
         self.host.synchronize()
+    }
+
+    fn set_profiling(&mut self, on: bool) {
+        for d in &mut self.devices {
+            d.set_profiling(on);
+        }
     }
 
     fn stats(&self) -> Option<String> {

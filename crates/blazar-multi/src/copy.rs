@@ -2,23 +2,41 @@
 //! one device copy the store knows of.
 //!
 //! The store's `Residency` keeps saying whether the host copy is current (`Host`,
-//! `Both`) or not (`Device`, `Zero`); the `MultiCopy` says which devices hold the
-//! current elements. The two are kept consistent by [`MultiBackend`](crate::MultiBackend):
-//! under `Host` no device copy counts (a host write made them stale, whatever the mask
-//! says), under `Device` and `Both` every device marked valid holds the current
-//! elements, and under `Device` at least one does.
+//! `Both`) or not (`Device`, `Zero`); the `MultiCopy` says which elements each device
+//! holds current: the whole array, a band of it (after a launch split over the devices
+//! wrote its rows there), or nothing. Under `Host` no device copy counts (a host write
+//! made them stale, whatever the record says); under `Device` and `Both` the devices'
+//! current elements are the array's, and under `Device` together they cover it. The two
+//! are kept consistent by [`MultiBackend`](crate::MultiBackend).
+//!
+//! Per device it also keeps the [`Event`] that ends the last write into that device's
+//! buffer (another device copying out of it waits for that event first) and the events
+//! of copies other devices have queued out of it (the device waits for them before it
+//! writes the buffer again, and so does the buffer's memory before it is reused).
 
-use crate::device::DeviceBuffer;
+use crate::device::{DeviceBuffer, Event};
 use crate::log::LogRef;
 use blazar_value::{Buffer, DeviceCopy, ElemType};
 use std::any::Any;
 
-/// One optional buffer per device and which of them are current.
+/// A range of elements, `start..end`.
+pub type Span = (usize, usize);
+
+/// One optional buffer per device, which elements of each are current, and the events
+/// that order work on them across devices.
 pub struct MultiCopy {
     pub(crate) bufs: Vec<Option<Box<dyn DeviceBuffer>>>,
-    pub(crate) valid: Vec<bool>,
+    /// Per device: the elements its buffer holds current.
+    pub(crate) have: Vec<Option<Span>>,
+    /// Per device: the event after the last write into its buffer.
+    pub(crate) written: Vec<Option<Event>>,
+    /// Per device: events of other devices whose queued copies read its buffer.
+    pub(crate) readers: Vec<Vec<Event>>,
     pub(crate) elem: ElemType,
     pub(crate) len: usize,
+    /// A kernel result not yet written (`Backend::alloc`): the kernel writes it whole,
+    /// so a device's buffer for it needs no clearing.
+    pub(crate) fresh: bool,
     log: LogRef,
 }
 
@@ -26,16 +44,29 @@ impl MultiCopy {
     pub fn new(devices: usize, elem: ElemType, len: usize, log: LogRef) -> MultiCopy {
         MultiCopy {
             bufs: (0..devices).map(|_| None).collect(),
-            valid: vec![false; devices],
+            have: vec![None; devices],
+            written: vec![None; devices],
+            readers: vec![Vec::new(); devices],
             elem,
             len,
+            fresh: false,
             log,
         }
     }
 
-    /// The devices whose copy is current (meaningful unless the store says `Host`).
-    pub fn valid(&self) -> &[bool] {
-        &self.valid
+    /// Per device, whether its copy holds every current element (meaningful unless the
+    /// store says `Host`).
+    pub fn valid(&self) -> Vec<bool> {
+        (0..self.have.len()).map(|d| self.whole(d)).collect()
+    }
+
+    /// Per device, the current elements it holds, if any.
+    pub fn held(&self) -> &[Option<Span>] {
+        &self.have
+    }
+
+    pub(crate) fn whole(&self, d: usize) -> bool {
+        covers(self.have[d], (0, self.len))
     }
 
     /// Bytes of the array's elements.
@@ -43,28 +74,64 @@ impl MultiCopy {
         self.len * self.elem.size_bytes()
     }
 
-    /// Marks only `device` as holding the current elements (after it wrote them).
-    pub(crate) fn only(&mut self, device: usize) {
-        self.valid.iter_mut().for_each(|v| *v = false);
-        self.valid[device] = true;
+    /// Bytes of current elements device `d` holds.
+    pub(crate) fn held_bytes(&self, d: usize) -> usize {
+        self.have[d].map_or(0, |(a, b)| (b - a) * self.elem.size_bytes())
+    }
+
+    /// Marks `span` of `device` as the only current elements on any device (after
+    /// `device` wrote them; `span` is the whole array unless a split launch wrote one
+    /// band of it, whose other bands other devices hold).
+    pub(crate) fn only(&mut self, device: usize, span: Span) {
+        self.have.iter_mut().for_each(|h| *h = None);
+        self.have[device] = Some(span);
     }
 
     pub(crate) fn invalidate(&mut self) {
-        self.valid.iter_mut().for_each(|v| *v = false);
+        self.have.iter_mut().for_each(|h| *h = None);
+    }
+}
+
+/// Whether `have` contains every element of `need`.
+pub(crate) fn covers(have: Option<Span>, need: Span) -> bool {
+    need.0 >= need.1 || have.is_some_and(|(a, b)| a <= need.0 && need.1 <= b)
+}
+
+/// `a` and `b` as one span when they overlap or touch; `b` alone otherwise.
+pub(crate) fn join(a: Option<Span>, b: Span) -> Span {
+    match a {
+        Some((s, e)) if s <= b.1 && b.0 <= e => (s.min(b.0), e.max(b.1)),
+        _ => b,
     }
 }
 
 impl DeviceCopy for MultiCopy {
     fn download(&self, buf: &mut Buffer) -> Result<(), String> {
-        let Some(d) = self.valid.iter().position(|&v| v) else {
-            return Err("internal error: no device holds the array's elements".into());
-        };
-        let b = self.bufs[d]
-            .as_ref()
-            .ok_or("internal error: a device copy marked valid is missing")?;
-        b.download(buf)?;
-        if let Ok(mut log) = self.log.try_borrow_mut() {
-            log.devices[d].to_host += self.size();
+        let lost = || "internal error: no device holds the array's elements".to_string();
+        let missing = || "internal error: a device copy marked current is missing".to_string();
+        if let Some(d) = (0..self.have.len()).find(|&d| self.whole(d)) {
+            self.bufs[d].as_ref().ok_or_else(missing)?.download(buf)?;
+            if let Ok(mut log) = self.log.try_borrow_mut() {
+                log.devices[d].to_host += self.size();
+            }
+            return Ok(());
+        }
+        // Bands on several devices: each downloads its part.
+        let mut at = 0;
+        while at < self.len {
+            let (d, end) = (0..self.have.len())
+                .filter_map(|d| match self.have[d] {
+                    Some((s, e)) if s <= at && at < e => Some((d, e)),
+                    _ => None,
+                })
+                .max_by_key(|&(_, e)| e)
+                .ok_or_else(lost)?;
+            let b = self.bufs[d].as_ref().ok_or_else(missing)?;
+            b.download_range(buf, at, end - at)?;
+            if let Ok(mut log) = self.log.try_borrow_mut() {
+                log.devices[d].to_host += (end - at) * self.elem.size_bytes();
+            }
+            at = end;
         }
         Ok(())
     }
@@ -79,5 +146,17 @@ impl DeviceCopy for MultiCopy {
 
     fn bytes(&self) -> usize {
         self.bufs.iter().flatten().map(|b| b.bytes()).sum()
+    }
+}
+
+impl Drop for MultiCopy {
+    fn drop(&mut self) {
+        for (b, readers) in self.bufs.iter_mut().zip(&self.readers) {
+            if let Some(b) = b {
+                if !readers.is_empty() {
+                    b.retire(readers);
+                }
+            }
+        }
     }
 }

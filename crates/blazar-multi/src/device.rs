@@ -1,19 +1,42 @@
 //! The `Device` contract: what [`MultiBackend`](crate::MultiBackend) asks of each
 //! device it drives (a simulated one, a GPU).
+//!
+//! A device owns a queue of work executed in order (a CUDA stream; a simulated
+//! device's list of operations). Launches and copies are enqueued and may return
+//! before they have run; the host waits only when it reads a buffer
+//! ([`DeviceBuffer::download`]) or asks for a launch's outputs. Work on two devices is
+//! ordered only by [`Event`]s: [`Device::record`] marks the end of what a device has
+//! queued so far, and [`Device::wait`] makes another device's later work wait for it
+//! without the host waiting.
 
 use blazar_kir::Kernel;
 use blazar_launch::{ArgVal, KValue, KernelError, LaunchPlan};
 use blazar_value::{Buffer, ElemType};
 use std::any::Any;
 use std::rc::Rc;
+use std::time::Duration;
+
+/// A point in one device's queue (a CUDA event; a simulated device's operation count).
+pub trait DeviceEvent: Any {
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A recorded point in a device's queue, shared by the arrays whose writes it ends.
+pub type Event = Rc<dyn DeviceEvent>;
 
 /// A buffer in one device's memory, holding the elements of one array.
 pub trait DeviceBuffer: Any {
     /// Copies the elements into `buf` (host memory of the array's length and type),
     /// after the device has finished writing them.
     fn download(&self, buf: &mut Buffer) -> Result<(), String>;
+    /// Copies elements `start..start + len` into the same elements of `buf`, after the
+    /// device has finished writing them.
+    fn download_range(&self, buf: &mut Buffer, start: usize, len: usize) -> Result<(), String>;
     /// Bytes of device memory held.
     fn bytes(&self) -> usize;
+    /// The buffer is about to be freed: its memory must not be reused before the
+    /// `readers` (events of other devices whose queued copies read it) have passed.
+    fn retire(&mut self, _readers: &[Event]) {}
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -42,18 +65,10 @@ pub trait Device {
     /// Sets every element of `dst` to zero (without a copy from the host).
     fn zero(&mut self, dst: &mut dyn DeviceBuffer) -> Result<(), String>;
 
-    /// Copies `src`, a buffer of device `from` (another device), into `dst`, a buffer
-    /// of this one, peer to peer where the two can, staged through the host otherwise.
-    fn copy_from(
-        &mut self,
-        dst: &mut dyn DeviceBuffer,
-        src: &dyn DeviceBuffer,
-        from: usize,
-    ) -> Result<CopyRoute, String>;
-
     /// Copies elements `start..start + len` of `src`, a buffer of device `from`, into
-    /// the same elements of `dst`, a buffer of this one (the band of rows another
-    /// device computed in a split launch).
+    /// the same elements of `dst`, a buffer of this one, on this device's queue: peer to
+    /// peer where the two can, staged through the host otherwise. The caller has made
+    /// this device wait for the event that ends `src`'s last write.
     fn copy_range_from(
         &mut self,
         dst: &mut dyn DeviceBuffer,
@@ -65,8 +80,8 @@ pub trait Device {
 
     /// Runs `kernel` under `plan` on buffers of this device: `arrays[i]` is the
     /// buffer of `ArgVal::Array(i)` with that argument's dims. Returns the kernel's
-    /// outputs. It may return before the kernel has finished, as long as a later
-    /// download or copy out of these buffers waits for it.
+    /// outputs. It may return before the kernel has finished when the kernel has no
+    /// outputs, as long as a later download or copy out of these buffers waits for it.
     fn launch(
         &mut self,
         kernel: &Rc<Kernel>,
@@ -75,8 +90,37 @@ pub trait Device {
         arrays: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
     ) -> Result<Vec<KValue>, KernelError>;
 
+    /// Enqueues a launch as [`Device::launch`] does but leaves its outputs (and its
+    /// errors) to [`Device::finish`], so that several devices can run a split
+    /// reduction at once. At most one launch is started and not finished at a time.
+    fn start(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
+    ) -> Result<(), KernelError>;
+
+    /// Waits for the launch [`Device::start`] enqueued and returns its outputs.
+    fn finish(&mut self) -> Result<Vec<KValue>, KernelError>;
+
+    /// An event marking the end of the work queued on this device so far.
+    fn record(&mut self) -> Result<Event, String>;
+
+    /// Makes this device's later work wait for `event` (recorded on any device), without
+    /// the host waiting.
+    fn wait(&mut self, event: &Event) -> Result<(), String>;
+
     /// Waits for this device's queued work; reports an error it raised.
     fn synchronize(&mut self) -> Result<(), KernelError>;
+
+    /// Starts (or stops) measuring how long the device runs kernels.
+    fn set_profiling(&mut self, _on: bool) {}
+
+    /// How long the device has run kernels so far (waits for the queued ones).
+    fn busy(&mut self) -> Option<Duration> {
+        None
+    }
 
     /// Why the device cannot run `kernel`, if it cannot (the host executor runs it).
     fn declines(&self, _kernel: &Kernel) -> Option<&'static str> {
@@ -89,7 +133,8 @@ pub trait Device {
         true
     }
 
-    /// See [`Backend::grid_stride_reductions`](blazar_launch::Backend::grid_stride_reductions).
+    /// See [`Backend::grid_stride_reductions`](blazar_launch::Backend::grid_stride_reductions)
+    /// (asked only of a run on one device: a split reduction reads its own elements).
     fn grid_stride_reductions(&self) -> bool {
         false
     }

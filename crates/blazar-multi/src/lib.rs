@@ -11,15 +11,21 @@
 //! runs the kernel there, and marks what it wrote valid on that device only. A host
 //! read downloads from a device that holds the current elements.
 //!
+//! Devices queue their work (a CUDA stream each): nothing in the backend waits for a
+//! device, and work on two devices is ordered by events ([`Event`]) recorded where an
+//! array's write ends and waited for where another device copies it.
+//!
 //! [`SimDevice`] is a device whose memory is plain host buffers private to it, running
 //! kernels through a CPU backend: `blazar run --devices sim:N` runs a program on N of
 //! them, so a copy the bookkeeping forgets shows up as a wrong answer on a machine
-//! without GPUs. [`DeviceLog`] records per device the kernels, the copies and the busy
+//! without GPUs; `sim:N:lag` runs each device's queue only when something waits for
+//! it, so a wait the bookkeeping forgets shows up too. [`DeviceLog`] records per device the kernels, the copies and the busy
 //! time for `--profile`.
 //!
 //! `docs/internals/multi-device.md` describes the design.
 
 mod backend;
+pub mod combine;
 mod copy;
 mod device;
 mod log;
@@ -27,11 +33,11 @@ pub mod place;
 mod sim;
 mod spec;
 pub mod split;
-mod variant;
+pub mod variant;
 
 pub use backend::MultiBackend;
-pub use copy::MultiCopy;
-pub use device::{CopyRoute, Device, DeviceBuffer};
+pub use copy::{MultiCopy, Span};
+pub use device::{CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
 pub use log::{DeviceLog, DeviceStats, LogRef};
 pub use sim::{SimBuffer, SimDevice};
 pub use spec::DeviceSpec;

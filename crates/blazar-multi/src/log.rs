@@ -25,6 +25,9 @@ pub struct DeviceStats {
     pub staged: BTreeMap<usize, usize>,
     /// Buffers cleared on the device (fresh zeros).
     pub zeroed: usize,
+    /// Waits queued on the device for events of other devices (a copy waiting for the
+    /// launch that wrote its source, a write waiting for copies out of its buffer).
+    pub waits: usize,
 }
 
 impl DeviceStats {
@@ -88,22 +91,30 @@ impl DeviceLog {
         );
         let _ = writeln!(
             s,
-            "{:<8} {:>8} {:>10} {:>10} {:>12} {:>12} {:>12}",
-            "device", "kernels", "busy ms", "idle ms", "from host B", "to host B", "from peers B"
+            "{:<8} {:>8} {:>10} {:>10} {:>12} {:>12} {:>12} {:>6}",
+            "device",
+            "kernels",
+            "busy ms",
+            "idle ms",
+            "from host B",
+            "to host B",
+            "from peers B",
+            "waits"
         );
         for d in &self.devices {
             let idle = span.saturating_sub(d.busy);
             let peers: usize = d.from_peer.values().chain(d.staged.values()).sum();
             let _ = writeln!(
                 s,
-                "{:<8} {:>8} {:>10.3} {:>10.3} {:>12} {:>12} {:>12}",
+                "{:<8} {:>8} {:>10.3} {:>10.3} {:>12} {:>12} {:>12} {:>6}",
                 d.name,
                 d.launches(),
                 d.busy.as_secs_f64() * 1e3,
                 idle.as_secs_f64() * 1e3,
                 d.from_host,
                 d.to_host,
-                peers
+                peers,
+                d.waits
             );
         }
         for d in &self.devices {

@@ -4,32 +4,127 @@
 //! buffers for the duration of the launch. Nothing reaches its memory but an explicit
 //! upload, clear or copy, so a copy the multi-device bookkeeping forgets is a wrong
 //! answer, not a lucky read of shared memory.
+//!
+//! Like a GPU, a simulated device has a queue ([`SimQueue`]): launches, uploads,
+//! clears, copies and waits for other devices' events are operations executed in
+//! order. By default each runs as soon as it is queued. A *lagging* device
+//! (`--devices sim:N:lag`) runs its queue only when something needs it: a download
+//! of one of its buffers, a launch's outputs, another device's wait for one of its
+//! events, the end of the run. Every device then runs as late as the dependencies the
+//! multi-device backend recorded allow, so a missing wait (a copy that does not wait for
+//! the launch writing its source, a write that does not wait for a copy reading the old
+//! elements) reads the wrong elements and shows as a wrong answer.
 
-use crate::device::{CopyRoute, Device, DeviceBuffer};
+use crate::device::{CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
 use blazar_kir::Kernel;
 use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_value::{Array, ArrayRef, Buffer, ElemType};
 use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+type Op = Box<dyn FnOnce() -> Result<(), KernelError>>;
+type Outputs = Rc<RefCell<Option<Result<Vec<KValue>, KernelError>>>>;
+
+/// The operations queued on one simulated device, executed in order.
+pub struct SimQueue {
+    index: usize,
+    lag: bool,
+    ops: RefCell<VecDeque<Op>>,
+    /// Operations queued so far, and executed so far.
+    queued: Cell<u64>,
+    done: Cell<u64>,
+    /// Time spent running kernels.
+    busy: Cell<Duration>,
+    /// An error an operation raised, reported by the next wait for this queue.
+    error: RefCell<Option<KernelError>>,
+    exec: RefCell<Box<dyn Backend>>,
+}
+
+impl SimQueue {
+    /// Queues `op`; runs it at once unless the device lags.
+    fn push(&self, op: Op) -> Result<(), KernelError> {
+        self.ops.borrow_mut().push_back(op);
+        self.queued.set(self.queued.get() + 1);
+        if self.lag {
+            return Ok(());
+        }
+        self.run_to(self.queued.get())
+    }
+
+    /// Runs the queue up to its `n`-th operation (counted from 1 since the start).
+    fn run_to(&self, n: u64) -> Result<(), KernelError> {
+        while self.done.get() < n {
+            let op = self.ops.borrow_mut().pop_front();
+            let Some(op) = op else { break };
+            let r = op();
+            self.done.set(self.done.get() + 1);
+            if let Err(e) = r {
+                self.error.borrow_mut().get_or_insert(e);
+            }
+        }
+        match self.error.borrow_mut().take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn drain(&self) -> Result<(), KernelError> {
+        self.run_to(self.queued.get())
+    }
+}
+
+/// A point in a simulated device's queue.
+struct SimEvent {
+    queue: Rc<SimQueue>,
+    at: u64,
+}
+
+impl DeviceEvent for SimEvent {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
 
 /// A buffer of a simulated device.
 pub struct SimBuffer {
-    pub data: Buffer,
+    data: Rc<RefCell<Buffer>>,
     /// The index of the device that owns it.
     pub owner: usize,
+    queue: Rc<SimQueue>,
+}
+
+impl SimBuffer {
+    /// The elements, after the owning device has run everything queued so far.
+    pub fn data(&self) -> Result<std::cell::Ref<'_, Buffer>, String> {
+        self.queue.drain().map_err(|e| e.message)?;
+        Ok(self.data.borrow())
+    }
 }
 
 impl DeviceBuffer for SimBuffer {
     fn download(&self, buf: &mut Buffer) -> Result<(), String> {
-        if buf.len() != self.data.len() || buf.elem() != self.data.elem() {
+        let data = self.data()?;
+        if buf.len() != data.len() || buf.elem() != data.elem() {
             return Err("internal error: a download into a buffer of another size".into());
         }
-        buf.clone_from(&self.data);
+        buf.clone_from(&data);
         Ok(())
     }
 
+    fn download_range(&self, buf: &mut Buffer, start: usize, len: usize) -> Result<(), String> {
+        let data = self.data()?;
+        if buf.len() != data.len() {
+            return Err("internal error: a download into a buffer of another size".into());
+        }
+        copy_range(buf, &data, start, start + len)
+    }
+
     fn bytes(&self) -> usize {
-        self.data.len() * self.data.elem().size_bytes()
+        let d = self.data.borrow();
+        d.len() * d.elem().size_bytes()
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -41,15 +136,60 @@ impl DeviceBuffer for SimBuffer {
     }
 }
 
-/// A simulated device: index `index` of its set, running kernels on `exec`.
+/// Elements `start..end` of `src` into the same elements of `dst`.
+fn copy_range(dst: &mut Buffer, src: &Buffer, start: usize, end: usize) -> Result<(), String> {
+    use blazar_value::Buffer as B;
+    if dst.len() != src.len() || end > src.len() {
+        return Err("internal error: a band copy outside its buffers".into());
+    }
+    match (dst, src) {
+        (B::F32(d), B::F32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::F64(d), B::F64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::C32(d), B::C32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::C64(d), B::C64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::I8(d), B::I8(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::I16(d), B::I16(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::I32(d), B::I32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::I64(d), B::I64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::U8(d), B::U8(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::U16(d), B::U16(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::U32(d), B::U32(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        (B::U64(d), B::U64(s)) => d[start..end].copy_from_slice(&s[start..end]),
+        _ => return Err("internal error: a band copy between buffers of different types".into()),
+    }
+    Ok(())
+}
+
+/// A simulated device: index `index` of its set, running kernels on an executor.
 pub struct SimDevice {
     index: usize,
-    exec: Box<dyn Backend>,
+    queue: Rc<SimQueue>,
+    /// The outputs of the launch `start` queued, and its place in the queue.
+    started: Option<(Outputs, u64)>,
 }
 
 impl SimDevice {
+    /// A device that runs each operation as soon as it is queued.
     pub fn new(index: usize, exec: Box<dyn Backend>) -> SimDevice {
-        SimDevice { index, exec }
+        SimDevice::with_lag(index, exec, false)
+    }
+
+    /// A device that runs its queue only when something waits for it (`lag`).
+    pub fn with_lag(index: usize, exec: Box<dyn Backend>, lag: bool) -> SimDevice {
+        SimDevice {
+            index,
+            queue: Rc::new(SimQueue {
+                index,
+                lag,
+                ops: RefCell::new(VecDeque::new()),
+                queued: Cell::new(0),
+                done: Cell::new(0),
+                busy: Cell::new(Duration::ZERO),
+                error: RefCell::new(None),
+                exec: RefCell::new(exec),
+            }),
+            started: None,
+        }
     }
 
     fn mine<'a>(&self, b: &'a mut dyn DeviceBuffer) -> Result<&'a mut SimBuffer, String> {
@@ -61,6 +201,59 @@ impl SimDevice {
             )),
             None => Err("internal error: a simulated device got another device's buffer".into()),
         }
+    }
+
+    /// Queues a launch; its outputs land in the returned slot when it runs.
+    fn enqueue(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
+    ) -> Result<Outputs, KernelError> {
+        let mut bufs = Vec::with_capacity(arrays.len());
+        for (dims, b) in arrays.iter_mut() {
+            let b = self.mine(&mut **b).map_err(bad)?;
+            bufs.push((dims.clone(), b.data.clone()));
+        }
+        let slot: Outputs = Rc::new(RefCell::new(None));
+        let (kernel, plan, args) = (kernel.clone(), plan.clone(), args.to_vec());
+        let (queue, out) = (Rc::downgrade(&self.queue), slot.clone());
+        self.queue.push(Box::new(move || {
+            let queue = queue
+                .upgrade()
+                .ok_or_else(|| bad("a device was closed".into()))?;
+            // The buffers move into temporary arrays for the launch and back after it.
+            let refs: Vec<ArrayRef> = bufs
+                .iter()
+                .map(|(dims, b)| {
+                    let mut b = b.borrow_mut();
+                    let elem = b.elem();
+                    let data = std::mem::replace(&mut *b, Buffer::zeros(elem, 0));
+                    ArrayRef::new(Array::new(dims.clone(), data))
+                })
+                .collect();
+            let t = Instant::now();
+            let r = queue.exec.borrow_mut().launch(&kernel, &plan, &args, &refs);
+            queue.busy.set(queue.busy.get() + t.elapsed());
+            for ((_, b), a) in bufs.iter().zip(&refs) {
+                let mut host = a.data.host_unsynced().borrow_mut();
+                let elem = host.buf.elem();
+                *b.borrow_mut() = std::mem::replace(&mut host.buf, Buffer::zeros(elem, 0));
+            }
+            let r = match r {
+                Ok(Some(outs)) => Ok(outs),
+                Ok(None) => Err(bad(format!(
+                    "internal error: the executor of sim{} declined a launch",
+                    queue.index
+                ))),
+                Err(e) => Err(e),
+            };
+            let failed = r.as_ref().err().cloned();
+            *out.borrow_mut() = Some(r);
+            failed.map_or(Ok(()), Err)
+        }))?;
+        Ok(slot)
     }
 }
 
@@ -91,6 +284,10 @@ fn bad(msg: String) -> KernelError {
     KernelError::new(0, KernelErrorKind::BadLaunch, msg)
 }
 
+fn msg(e: KernelError) -> String {
+    e.message
+}
+
 impl Device for SimDevice {
     fn name(&self) -> String {
         format!("sim{}", self.index)
@@ -98,43 +295,36 @@ impl Device for SimDevice {
 
     fn alloc(&mut self, elem: ElemType, len: usize) -> Result<Box<dyn DeviceBuffer>, String> {
         Ok(Box::new(SimBuffer {
-            data: poisoned(elem, len),
+            data: Rc::new(RefCell::new(poisoned(elem, len))),
             owner: self.index,
+            queue: self.queue.clone(),
         }))
     }
 
     fn upload(&mut self, dst: &mut dyn DeviceBuffer, src: &Buffer) -> Result<(), String> {
-        let dst = self.mine(dst)?;
-        if dst.data.len() != src.len() || dst.data.elem() != src.elem() {
+        let dst = self.mine(dst)?.data.clone();
+        if dst.borrow().len() != src.len() || dst.borrow().elem() != src.elem() {
             return Err("internal error: an upload into a buffer of another size".into());
         }
-        dst.data.clone_from(src);
-        Ok(())
+        // The host's elements as they are now (a GPU copies them out before returning).
+        let src = src.clone();
+        self.queue
+            .push(Box::new(move || {
+                *dst.borrow_mut() = src;
+                Ok(())
+            }))
+            .map_err(msg)
     }
 
     fn zero(&mut self, dst: &mut dyn DeviceBuffer) -> Result<(), String> {
-        let dst = self.mine(dst)?;
-        dst.data = Buffer::zeros(dst.data.elem(), dst.data.len());
-        Ok(())
-    }
-
-    fn copy_from(
-        &mut self,
-        dst: &mut dyn DeviceBuffer,
-        src: &dyn DeviceBuffer,
-        from: usize,
-    ) -> Result<CopyRoute, String> {
-        let src = src
-            .as_any()
-            .downcast_ref::<SimBuffer>()
-            .filter(|s| s.owner == from)
-            .ok_or("internal error: a peer copy from a buffer of another device")?;
-        let dst = self.mine(dst)?;
-        if dst.data.len() != src.data.len() || dst.data.elem() != src.data.elem() {
-            return Err("internal error: a peer copy between buffers of different sizes".into());
-        }
-        dst.data.clone_from(&src.data);
-        Ok(CopyRoute::Peer)
+        let dst = self.mine(dst)?.data.clone();
+        self.queue
+            .push(Box::new(move || {
+                let mut d = dst.borrow_mut();
+                *d = Buffer::zeros(d.elem(), d.len());
+                Ok(())
+            }))
+            .map_err(msg)
     }
 
     fn copy_range_from(
@@ -149,30 +339,17 @@ impl Device for SimDevice {
             .as_any()
             .downcast_ref::<SimBuffer>()
             .filter(|s| s.owner == from)
-            .ok_or("internal error: a peer copy from a buffer of another device")?;
-        let dst = self.mine(dst)?;
-        let end = start + len;
-        if dst.data.len() != src.data.len() || end > src.data.len() {
-            return Err("internal error: a band copy outside its buffers".into());
-        }
-        use blazar_value::Buffer as B;
-        match (&mut dst.data, &src.data) {
-            (B::F32(d), B::F32(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::F64(d), B::F64(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::C32(d), B::C32(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::C64(d), B::C64(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::I8(d), B::I8(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::I16(d), B::I16(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::I32(d), B::I32(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::I64(d), B::I64(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::U8(d), B::U8(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::U16(d), B::U16(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::U32(d), B::U32(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            (B::U64(d), B::U64(s)) => d[start..end].copy_from_slice(&s[start..end]),
-            _ => {
-                return Err("internal error: a band copy between buffers of different types".into())
-            }
-        }
+            .ok_or("internal error: a peer copy from a buffer of another device")?
+            .data
+            .clone();
+        let dst = self.mine(dst)?.data.clone();
+        // Reads the source as it is when the copy runs on this device's queue: whatever
+        // its own device has run by then.
+        self.queue
+            .push(Box::new(move || {
+                copy_range(&mut dst.borrow_mut(), &src.borrow(), start, start + len).map_err(bad)
+            }))
+            .map_err(msg)?;
         Ok(CopyRoute::Peer)
     }
 
@@ -183,39 +360,75 @@ impl Device for SimDevice {
         args: &[ArgVal],
         arrays: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
     ) -> Result<Vec<KValue>, KernelError> {
-        // The buffers move into temporary arrays for the launch and back after it.
-        let mut refs = Vec::with_capacity(arrays.len());
-        for (dims, b) in arrays.iter_mut() {
-            let b = self.mine(&mut **b).map_err(bad)?;
-            let elem = b.data.elem();
-            let data = std::mem::replace(&mut b.data, Buffer::zeros(elem, 0));
-            refs.push(ArrayRef::new(Array::new(dims.clone(), data)));
+        let slot = self.enqueue(kernel, plan, args, arrays)?;
+        if kernel.outputs.is_empty() && slot.borrow().is_none() {
+            // Queued on a lagging device: it runs when something needs it.
+            return Ok(Vec::new());
         }
-        let r = self.exec.launch(kernel, plan, args, &refs);
-        for ((_, b), a) in arrays.iter_mut().zip(&refs) {
-            let b = self.mine(&mut **b).map_err(bad)?;
-            let mut host = a.data.host_unsynced().borrow_mut();
-            let elem = host.buf.elem();
-            b.data = std::mem::replace(&mut host.buf, Buffer::zeros(elem, 0));
+        self.queue.drain()?;
+        let r = slot.borrow_mut().take();
+        r.unwrap_or_else(|| Err(bad("internal error: a launch did not run".into())))
+    }
+
+    fn start(
+        &mut self,
+        kernel: &Rc<Kernel>,
+        plan: &LaunchPlan,
+        args: &[ArgVal],
+        arrays: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
+    ) -> Result<(), KernelError> {
+        let slot = self.enqueue(kernel, plan, args, arrays);
+        match slot {
+            Ok(slot) => {
+                self.started = Some((slot, self.queue.queued.get()));
+                Ok(())
+            }
+            // An eager device ran it already: its error comes with `finish`.
+            Err(e) => {
+                self.started = Some((Rc::new(RefCell::new(Some(Err(e)))), 0));
+                Ok(())
+            }
         }
-        match r? {
-            Some(outs) => Ok(outs),
-            None => Err(bad(format!(
-                "internal error: the executor of sim{} declined a launch",
-                self.index
-            ))),
-        }
+    }
+
+    fn finish(&mut self) -> Result<Vec<KValue>, KernelError> {
+        let (slot, at) = self
+            .started
+            .take()
+            .ok_or_else(|| bad("internal error: no launch was started".into()))?;
+        self.queue.run_to(at)?;
+        let r = slot.borrow_mut().take();
+        r.unwrap_or_else(|| Err(bad("internal error: a launch did not run".into())))
+    }
+
+    fn record(&mut self) -> Result<Event, String> {
+        Ok(Rc::new(SimEvent {
+            queue: self.queue.clone(),
+            at: self.queue.queued.get(),
+        }))
+    }
+
+    fn wait(&mut self, event: &Event) -> Result<(), String> {
+        let e = event
+            .as_any()
+            .downcast_ref::<SimEvent>()
+            .ok_or("internal error: a simulated device waits for another kind of event")?;
+        let (queue, at) = (e.queue.clone(), e.at);
+        self.queue
+            .push(Box::new(move || queue.run_to(at)))
+            .map_err(msg)
     }
 
     fn synchronize(&mut self) -> Result<(), KernelError> {
-        self.exec.synchronize()
+        self.queue.drain()?;
+        self.queue.exec.borrow_mut().synchronize()
     }
 
-    fn grid_stride_reductions(&self) -> bool {
-        self.exec.grid_stride_reductions()
+    fn busy(&mut self) -> Option<Duration> {
+        Some(self.queue.busy.get())
     }
 
     fn fuse_min(&self) -> usize {
-        self.exec.fuse_min()
+        self.queue.exec.borrow().fuse_min()
     }
 }

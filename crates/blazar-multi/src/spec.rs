@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// `all`, a list of GPU indices (`0,1`), or `sim:N` simulated devices.
+/// `all`, a list of GPU indices (`0,1`), or `sim:N` (`sim:N:lag`) simulated devices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeviceSpec {
     /// Every GPU of the host.
@@ -11,6 +11,9 @@ pub enum DeviceSpec {
     Gpus(Vec<usize>),
     /// N simulated devices: CPU executors with memories of their own.
     Sim(usize),
+    /// N simulated devices that run their queues only when something waits for them
+    /// (`sim:N:lag`): the order between devices comes from the recorded events alone.
+    SimLag(usize),
 }
 
 /// The most simulated devices a run may ask for.
@@ -23,7 +26,12 @@ impl DeviceSpec {
             return Ok(DeviceSpec::All);
         }
         if let Some(n) = s.strip_prefix("sim:") {
+            let (n, lag) = match n.strip_suffix(":lag") {
+                Some(n) => (n, true),
+                None => (n, false),
+            };
             return match n.parse::<usize>() {
+                Ok(n) if (1..=MAX_SIM).contains(&n) && lag => Ok(DeviceSpec::SimLag(n)),
                 Ok(n) if (1..=MAX_SIM).contains(&n) => Ok(DeviceSpec::Sim(n)),
                 _ => Err(format!(
                     "`sim:{n}`: expected a number of simulated devices from 1 to {MAX_SIM}"
@@ -49,6 +57,7 @@ impl fmt::Display for DeviceSpec {
         match self {
             DeviceSpec::All => write!(f, "all"),
             DeviceSpec::Sim(n) => write!(f, "sim:{n}"),
+            DeviceSpec::SimLag(n) => write!(f, "sim:{n}:lag"),
             DeviceSpec::Gpus(ids) => {
                 let ids: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
                 write!(f, "{}", ids.join(","))
@@ -68,6 +77,11 @@ mod tests {
         assert_eq!(DeviceSpec::parse("0,1"), Ok(DeviceSpec::Gpus(vec![0, 1])));
         assert_eq!(DeviceSpec::parse("1"), Ok(DeviceSpec::Gpus(vec![1])));
         assert_eq!(DeviceSpec::parse("sim:2").unwrap().to_string(), "sim:2");
+        assert_eq!(DeviceSpec::parse("sim:2:lag"), Ok(DeviceSpec::SimLag(2)));
+        assert_eq!(
+            DeviceSpec::parse("sim:3:lag").unwrap().to_string(),
+            "sim:3:lag"
+        );
     }
 
     #[test]

@@ -2,30 +2,66 @@
 //! dimension of its index space), one band per device, and why not when it may not.
 //!
 //! The analysis reads the kernel's row-level range facts ([`Kernel::ranges`]): a
-//! launch splits when the kernel has no barriers, shared memory, kernel outputs or
-//! block-dependent results, and every access to an array it writes (stores, atomic
-//! updates, and loads of the same array) names the thread's own row: its first index is
-//! exactly `pos[0]` (coefficient 1 on `pos[0]`, none on the other components, a rest
-//! that is the constant 0), and either the array's first extent is the index space's and
-//! the access has one index per dimension (a row of the array per row of threads), or
-//! the array has as many elements as the index space has rows and the access has one
-//! linear index (an element per row: fused element-wise kernels index their arrays
-//! linearly over a one-dimensional index space). Then each band writes only its own rows,
-//! and no band reads a row another band writes. Arrays the kernel only reads may be read
-//! anywhere: each device receives a whole current copy of them.
+//! launch splits when the kernel has no barriers, shared memory or block-dependent
+//! results, its outputs (reductions) combine across devices (sums, products, minima,
+//! maxima, bitwise operations: each band's partial is combined on the host), and every
+//! access to an array it writes (stores, atomic updates, and loads of the same array)
+//! names the thread's own row: its first index is exactly `pos[0]` (coefficient 1 on
+//! `pos[0]`, none on the other components, a rest that is the constant 0), and either
+//! the array's first extent is the index space's and the access has one index per
+//! dimension (a row of the array per row of threads), or the array has as many
+//! elements as the index space has rows and the access has one linear index (an
+//! element per row: fused element-wise kernels index their arrays linearly over a
+//! one-dimensional index space). Then each band writes only its own rows, and no band
+//! reads a row another band writes.
+//!
+//! Arrays the kernel only reads may be read anywhere. Where every read of one is
+//! `pos[0]` plus a constant in a known range (a stencil's neighbouring rows), the
+//! analysis says how many rows below and above its own a band reads ([`Reach`]): a
+//! band's device then needs only its rows and that halo of the array.
 
 use blazar_kir::affine::Aff;
-use blazar_kir::{BinOp, Bind, Const, Expr, ExprKind, Kernel, Stmt, StmtKind};
-use std::collections::HashSet;
+use blazar_kir::{
+    AtomicOp, BinOp, Bind, Const, Expr, ExprKind, Kernel, ReadMode, Stmt, StmtKind, Ty, UnOp,
+};
+use std::collections::{HashMap, HashSet};
 
-/// Why a kernel cannot be split, or `Ok` with the arrays it writes: per array, its
-/// argument index and its elements per row of the index space.
+/// The rows of an array a band reads around its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Elements of the array per row of the index space.
+    pub per_row: usize,
+    /// Rows before the band's first and after its last that it reads.
+    pub below: usize,
+    pub above: usize,
+    /// Reads outside the array wrap around (`'circular`): an edge band reads the rows
+    /// at the other edge.
+    pub wraps: bool,
+}
+
+/// How a launch splits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The arrays the kernel writes: argument index and elements per row.
+    pub written: Vec<(usize, usize)>,
+    /// The arrays it only reads: argument index and the rows a band reads (`None`:
+    /// anywhere, so every band's device needs the whole array).
+    pub reads: Vec<(usize, Option<Reach>)>,
+}
+
+/// Output operators whose partials combine across devices.
+pub fn combinable(op: AtomicOp) -> bool {
+    !matches!(op, AtomicOp::Div | AtomicOp::Pow)
+}
+
+/// Why a kernel cannot be split, or how it splits. `arg_dims[i]` are the dims of
+/// `ArgVal::Array(i)`; `params[p]` is the array argument of parameter `p`, if any.
 pub fn analyse(
     k: &Kernel,
     arg_dims: &[Vec<usize>],
     rows: usize,
     params: &[Option<usize>],
-) -> Result<Vec<(usize, usize)>, String> {
+) -> Result<Split, String> {
     let f = k.facts();
     if rows < 2 {
         return Err("one row".into());
@@ -36,15 +72,8 @@ pub fn analyse(
     if !f.block_free {
         return Err("its results may depend on the block shape".into());
     }
-    if !k.outputs.is_empty() {
-        return Err("kernel outputs (reductions) are not combined across devices yet".into());
-    }
-    // The array slots written, and the argument each is bound to.
-    let mut written = HashSet::new();
-    for (slot, w) in f.written.iter().enumerate() {
-        if *w {
-            written.insert(slot as u32);
-        }
+    if k.outputs.iter().any(|o| !combinable(o.op)) {
+        return Err("a kernel output whose partials do not combine (`/=`, `^=`)".into());
     }
     let slot_arg = |slot: u32| -> Option<usize> {
         k.params
@@ -52,34 +81,42 @@ pub fn analyse(
             .position(|p| p.bind == Bind::Array(slot))
             .and_then(|i| params.get(i).copied().flatten())
     };
-    let mut written_args = Vec::new();
-    // Arrays local to a thread are no concern of the split.
-    written.retain(|&slot| slot_arg(slot).is_some());
-    // Per written slot: how many indices its accesses must have.
-    let mut indices = std::collections::HashMap::new();
-    for &slot in &written {
-        let Some(a) = slot_arg(slot) else {
-            continue;
-        };
-        let dims = &arg_dims[a];
+    // The array slots written (arrays local to a thread are no concern of the split).
+    let mut written = HashSet::new();
+    for (slot, w) in f.written.iter().enumerate() {
+        if *w && slot_arg(slot as u32).is_some() {
+            written.insert(slot as u32);
+        }
+    }
+    // Per array slot bound to an argument: how many indices a row-local access has,
+    // and the argument's elements per row (`None`: its rows are not the index space's).
+    let shape = |slot: u32| -> Option<(usize, usize)> {
+        let dims = &arg_dims[slot_arg(slot)?];
         let numel: usize = dims.iter().product();
-        let n_index = if dims.first() == Some(&rows) {
-            dims.len()
+        if dims.first() == Some(&rows) {
+            Some((dims.len(), numel / rows))
         } else if numel == rows {
-            1
+            Some((1, 1))
         } else {
+            None
+        }
+    };
+    let mut written_args = Vec::new();
+    let mut sorted: Vec<u32> = written.iter().copied().collect();
+    sorted.sort_unstable();
+    for &slot in &sorted {
+        let Some((_, per_row)) = shape(slot) else {
             return Err(format!(
                 "it writes `{}`, whose rows are not the index space's",
                 k.arrays[slot as usize].name
             ));
         };
-        indices.insert(slot, n_index);
-        written_args.push((a, numel / rows));
+        written_args.push((slot_arg(slot).expect("bound"), per_row));
     }
     let ranges = k.ranges();
     let own_row = |key: usize, slot: u32, n_index: usize| -> Result<(), String> {
         let name = &k.arrays[slot as usize].name;
-        let want = indices.get(&slot).copied().unwrap_or(0);
+        let want = shape(slot).map_or(0, |s| s.0);
         let Some(forms) = ranges.forms(key) else {
             return Err(format!("an index of `{name}` is not affine in `pos`"));
         };
@@ -111,14 +148,81 @@ pub fn analyse(
             _ => {}
         }
     }
+    // Per array only read: the rows its reads reach (`None`: anywhere).
+    let mut reach: HashMap<u32, Option<Reach>> = HashMap::new();
     for e in loads {
-        if let ExprKind::Load { arr, index } = &e.kind {
-            if written.contains(arr) {
-                own_row(e as *const Expr as usize, *arr, index.len())?;
-            }
+        let ExprKind::Load { arr, index } = &e.kind else {
+            continue;
+        };
+        if written.contains(arr) {
+            own_row(e as *const Expr as usize, *arr, index.len())?;
+            continue;
         }
+        if slot_arg(*arr).is_none() {
+            continue;
+        }
+        let wraps = matches!(
+            k.arrays[*arr as usize].ty,
+            Ty::Array(a) if a.read == ReadMode::Circular
+        );
+        let this = shape(*arr).and_then(|(n_index, per_row)| {
+            let forms = ranges.forms(e as *const Expr as usize)?;
+            if forms.len() != n_index || index.len() != n_index {
+                return None;
+            }
+            let (lo, hi) = row_offsets(&forms[0])?;
+            Some(Reach {
+                per_row,
+                below: (-lo).max(0) as usize,
+                above: hi.max(0) as usize,
+                wraps,
+            })
+        });
+        let entry = reach.entry(*arr).or_insert(this);
+        *entry = match (*entry, this) {
+            (Some(a), Some(b)) => Some(Reach {
+                below: a.below.max(b.below),
+                above: a.above.max(b.above),
+                ..a
+            }),
+            _ => None,
+        };
     }
-    Ok(written_args)
+    let mut reads = Vec::new();
+    for (slot, _) in k.arrays.iter().enumerate() {
+        let slot = slot as u32;
+        if written.contains(&slot) {
+            continue;
+        }
+        let Some(arg) = slot_arg(slot) else {
+            continue;
+        };
+        // An array passed but never loaded (only its size read) needs its own rows at most.
+        let r = match reach.get(&slot) {
+            Some(r) => *r,
+            None => shape(slot).map(|(_, per_row)| Reach {
+                per_row,
+                below: 0,
+                above: 0,
+                wraps: false,
+            }),
+        };
+        reads.push((arg, r));
+    }
+    Ok(Split {
+        written: written_args,
+        reads,
+    })
+}
+
+/// The constant offsets from `pos[0]` a first index reaches: coefficient 1 on `pos[0]`,
+/// 0 on the others, constant bounds of the rest (and no conditions on them).
+fn row_offsets(a: &Aff) -> Option<(i64, i64)> {
+    if a.coef != [1, 0, 0, 0] || !a.conds.iter().all(holds) {
+        return None;
+    }
+    let (lo, hi) = (constant(&a.lo)?, constant(&a.hi)?);
+    (lo <= hi && lo > -(1 << 20) && hi < 1 << 20).then_some((lo, hi))
 }
 
 /// `pos[0]` exactly: coefficient 1 on the first component, 0 on the others, rest 0.
@@ -129,11 +233,31 @@ fn is_own_row(a: &Aff) -> bool {
         && constant(&a.hi) == Some(0)
 }
 
-/// The value of an i64 form built from constants, `+`, `-`, `*` and casts.
+/// Whether a condition of a form is a comparison of constants that holds (a counted
+/// loop's "its variable does not wrap").
+fn holds(c: &Expr) -> bool {
+    let ExprKind::Binary(op, a, b) = &c.kind else {
+        return false;
+    };
+    let (Some(a), Some(b)) = (constant(a), constant(b)) else {
+        return false;
+    };
+    match op {
+        BinOp::Le => a <= b,
+        BinOp::Lt => a < b,
+        BinOp::Ge => a >= b,
+        BinOp::Gt => a > b,
+        BinOp::Eq => a == b,
+        _ => false,
+    }
+}
+
+/// The value of an i64 form built from constants, `+`, `-`, `*`, negation and casts.
 fn constant(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Const(Const::Int(x)) => Some(*x),
         ExprKind::Cast(x) => constant(x),
+        ExprKind::Unary(UnOp::Neg, x) => constant(x)?.checked_neg(),
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (constant(a)?, constant(b)?);
             match op {

@@ -1,19 +1,21 @@
 //! The bookkeeping of `MultiBackend` over simulated devices, with a stand-in executor
-//! that runs two hand-made kernels by name: `add1` (`a0 = a1 + 1`) and `add`
-//! (`a0 = a1 + a2`). Each simulated device has memory of its own, so a copy the
+//! that runs hand-made kernels by name (see `Exec`). Each simulated device has memory of its own, so a copy the
 //! backend forgets gives a wrong element here.
 
 use crate::{Device, MultiBackend, SimDevice};
 use blazar_kir::{
-    ArrayDecl, ArrayTy, Bind, Expr, ExprKind, Kernel, Param, ReadMode, Scalar, Space, Special,
-    Stmt, StmtKind, Ty, WriteMode,
+    ArrayDecl, ArrayTy, AtomicOp, Bind, Expr, ExprKind, Kernel, Output, Param, ReadMode, Scalar,
+    Space, Special, Stmt, StmtKind, Ty, WriteMode,
 };
 use blazar_launch::{with_host_arrays, ArgVal, Backend, KValue, KernelError, LaunchPlan};
 use blazar_value::{Array, ArrayRef, Buffer, ElemType, Residency};
+use std::cell::Cell;
 use std::rc::Rc;
 
-/// Runs `add1` and `add` on the host copies it is handed.
-struct Exec;
+/// Runs `add1`, `add`, `blur` (`a0 = a1[i-1] + a1[i] + a1[i+1]`, zero outside) and
+/// `sum` (an output, the sum of `a0`) on the host copies it is handed, counting launches.
+#[derive(Clone, Default)]
+struct Exec(Rc<Cell<usize>>);
 
 impl Backend for Exec {
     fn name(&self) -> &'static str {
@@ -32,16 +34,34 @@ impl Backend for Exec {
             Some(ArgVal::Value(v)) => v.as_i64() as usize,
             _ => 0,
         };
+        self.0.set(self.0.get() + 1);
         with_host_arrays(arrays, |a| {
-            let read = |b: &Buffer, i: usize| b.get_f64(i);
+            let read = |b: &Buffer, i: isize| {
+                if i < 0 || i as usize >= b.len() {
+                    0.0
+                } else {
+                    b.get_f64(i as usize)
+                }
+            };
+            let mut sum = 0.0;
             for i in row0..row0 + plan.data_dims[0] {
+                let j = i as isize;
                 let x = match k.name.as_str() {
-                    "add1" => read(a[1].buf, i) + 1.0,
-                    _ => read(a[1].buf, i) + read(a[2].buf, i),
+                    "add1" => read(a[1].buf, j) + 1.0,
+                    "blur" => read(a[1].buf, j - 1) + read(a[1].buf, j) + read(a[1].buf, j + 1),
+                    "sum" => {
+                        sum += read(a[0].buf, j);
+                        continue;
+                    }
+                    _ => read(a[1].buf, j) + read(a[2].buf, j),
                 };
                 a[0].buf.set_f64(i, x);
             }
-            Ok(Some(Vec::new()))
+            Ok(Some(if k.name == "sum" {
+                vec![KValue::Float(sum)]
+            } else {
+                Vec::new()
+            }))
         })
     }
 
@@ -62,14 +82,64 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
             space: Space::Global,
         }),
     };
-    let pos = Expr::new(ExprKind::Special(Special::Pos), Ty::I32);
-    let value = Expr::new(
-        ExprKind::Load {
-            arr: 1,
-            index: vec![pos.clone()],
-        },
-        Ty::Scalar(Scalar::F64),
-    );
+    let pos = || Expr::new(ExprKind::Special(Special::Pos), Ty::I32);
+    let load = |arr: u32, index: Expr| {
+        Expr::new(
+            ExprKind::Load {
+                arr,
+                index: vec![index],
+            },
+            Ty::Scalar(Scalar::F64),
+        )
+    };
+    let shifted = |d: i64| {
+        Expr::new(
+            ExprKind::Binary(
+                blazar_kir::BinOp::Add,
+                Box::new(pos()),
+                Box::new(Expr::int(d)),
+            ),
+            Ty::I32,
+        )
+    };
+    let f64_add = |a: Expr, b: Expr| {
+        Expr::new(
+            ExprKind::Binary(blazar_kir::BinOp::Add, Box::new(a), Box::new(b)),
+            Ty::Scalar(Scalar::F64),
+        )
+    };
+    let (kind, outputs) = match name {
+        "sum" => (
+            StmtKind::Accumulate {
+                output: 0,
+                value: load(0, pos()),
+            },
+            vec![Output {
+                name: "s".into(),
+                ty: Scalar::F64,
+                op: AtomicOp::Add,
+            }],
+        ),
+        "blur" => (
+            StmtKind::Store {
+                arr: 0,
+                index: vec![pos()],
+                value: f64_add(
+                    f64_add(load(1, shifted(-1)), load(1, pos())),
+                    load(1, shifted(1)),
+                ),
+            },
+            Vec::new(),
+        ),
+        _ => (
+            StmtKind::Store {
+                arr: 0,
+                index: vec![pos()],
+                value: load(1, pos()),
+            },
+            Vec::new(),
+        ),
+    };
     Rc::new(Kernel {
         name: name.into(),
         rank: 1,
@@ -79,17 +149,10 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
                 bind: Bind::Array(i as u32),
             })
             .collect(),
-        outputs: Vec::new(),
+        outputs,
         vars: Vec::new(),
         arrays: vec![arr; inputs + 1],
-        body: vec![Stmt {
-            kind: StmtKind::Store {
-                arr: 0,
-                index: vec![pos],
-                value,
-            },
-            line: 1,
-        }],
+        body: vec![Stmt { kind, line: 1 }],
         facts: Default::default(),
     })
 }
@@ -112,10 +175,16 @@ fn backend(n: usize) -> MultiBackend {
 }
 
 fn splitting(n: usize) -> MultiBackend {
+    devices(n, false, &Exec::default())
+}
+
+/// A backend over `n` simulated devices (lagging ones: `lag`) that splits every launch
+/// that qualifies, its launches counted in `exec`.
+fn devices(n: usize, lag: bool, exec: &Exec) -> MultiBackend {
     let devices = (0..n)
-        .map(|i| Box::new(SimDevice::new(i, Box::new(Exec))) as Box<dyn Device>)
+        .map(|i| Box::new(SimDevice::with_lag(i, Box::new(exec.clone()), lag)) as Box<dyn Device>)
         .collect();
-    MultiBackend::new(devices, Box::new(Exec))
+    MultiBackend::new(devices, Box::new(exec.clone()))
 }
 
 fn vector(v: &[f64]) -> ArrayRef {
@@ -221,8 +290,18 @@ fn pinning_past_the_devices_is_an_error() {
     assert_eq!(e, "`gpu_index=2`: this run has 2 devices (0 to 1)");
 }
 
+/// Bytes copied between devices so far.
+fn peer_bytes(b: &MultiBackend) -> usize {
+    b.log()
+        .borrow()
+        .devices
+        .iter()
+        .flat_map(|d| d.from_peer.values().chain(d.staged.values()))
+        .sum()
+}
+
 #[test]
-fn a_split_launch_runs_in_bands_and_the_home_device_gathers_them() {
+fn a_split_launch_leaves_each_band_where_it_was_made() {
     let mut b = splitting(3);
     let add1 = kernel("add1", 1);
     let x = vector(&(0..10).map(f64::from).collect::<Vec<_>>());
@@ -237,10 +316,124 @@ fn a_split_launch_runs_in_bands_and_the_home_device_gathers_them() {
             "one band on each device"
         );
     }
-    // Bands of 3, 3 and 4 rows; the home device (0) gathered 7 rows of 8 bytes.
-    let gathered: usize = log.borrow().devices[0].from_peer.values().sum();
-    assert_eq!(gathered, 7 * 8);
+    // x went up from the host to device 0, and each other band's rows of it crossed
+    // from there (3 and 4 rows of 8 bytes); y was cleared on each device.
+    assert_eq!(peer_bytes(&b), 7 * 8);
+    // Bands of 3, 3 and 4 rows: the host read downloads each from its device.
     assert_eq!(host(&y), (1..=10).map(f64::from).collect::<Vec<_>>());
+    let to_host: Vec<usize> = log.borrow().devices.iter().map(|d| d.to_host).collect();
+    assert_eq!(to_host, vec![3 * 8, 3 * 8, 4 * 8]);
+}
+
+#[test]
+fn a_stencil_over_split_rows_copies_only_the_halo() {
+    let mut b = splitting(2);
+    let (add1, blur) = (kernel("add1", 1), kernel("blur", 1));
+    let x = vector(&(0..10).map(f64::from).collect::<Vec<_>>());
+    let y = ArrayRef::zeros(vec![10], ElemType::F64);
+    let z = ArrayRef::zeros(vec![10], ElemType::F64);
+    run(&mut b, &add1, &[&y, &x]);
+    let before = peer_bytes(&b);
+    run(&mut b, &blur, &[&z, &y]);
+    assert_eq!(b.log().borrow().split.get("blur"), Some(&1));
+    // Each band read one row of the other's: 2 rows of 8 bytes crossed.
+    assert_eq!(peer_bytes(&b) - before, 16);
+    let y: Vec<f64> = (1..=10).map(f64::from).collect();
+    let want: Vec<f64> = (0..10)
+        .map(|i| {
+            let at = |j: isize| {
+                if (0..10).contains(&j) {
+                    y[j as usize]
+                } else {
+                    0.0
+                }
+            };
+            at(i - 1) + at(i) + at(i + 1)
+        })
+        .collect();
+    assert_eq!(host(&z), want);
+}
+
+#[test]
+fn a_split_sum_combines_the_partials_of_the_bands() {
+    let mut b = splitting(3);
+    let (add1, sum) = (kernel("add1", 1), kernel("sum", 0));
+    let x = vector(&(0..12).map(f64::from).collect::<Vec<_>>());
+    let y = ArrayRef::zeros(vec![12], ElemType::F64);
+    run(&mut b, &add1, &[&y, &x]);
+    let before = peer_bytes(&b);
+    let outs = b
+        .launch(
+            &sum,
+            &plan(12),
+            &[ArgVal::Array(0)],
+            std::slice::from_ref(&y),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(outs, vec![KValue::Float(78.0)]);
+    assert_eq!(b.log().borrow().split.get("sum"), Some(&1));
+    assert_eq!(peer_bytes(&b), before, "each band summed its own rows");
+}
+
+#[test]
+fn lagging_devices_run_only_when_waited_for_and_give_the_same_answers() {
+    let exec = Exec::default();
+    let mut b = devices(2, true, &exec);
+    let (add1, add, blur) = (kernel("add1", 1), kernel("add", 2), kernel("blur", 1));
+    let (x1, x2) = (
+        vector(&[1.0, 2.0, 3.0, 4.0]),
+        vector(&[10.0, 20.0, 30.0, 40.0]),
+    );
+    let y1 = ArrayRef::zeros(vec![4], ElemType::F64);
+    let y2 = ArrayRef::zeros(vec![4], ElemType::F64);
+    let z = ArrayRef::zeros(vec![4], ElemType::F64);
+    let w = ArrayRef::zeros(vec![4], ElemType::F64);
+    b.pin(Some(0));
+    run(&mut b, &add1, &[&y1, &x1]);
+    b.pin(Some(1));
+    run(&mut b, &add1, &[&y2, &x2]);
+    assert_eq!(exec.0.get(), 0, "nothing has run: nobody waited");
+    // Device 1 adds y1 (copied from device 0 after its launch) and y2.
+    run(&mut b, &add, &[&z, &y1, &y2]);
+    // Device 0 overwrites y1 while device 1's copy of it may not have run yet.
+    b.pin(Some(0));
+    run(&mut b, &add1, &[&y1, &x2]);
+    b.pin(None);
+    // Split: each band needs a row of the other's z.
+    run(&mut b, &blur, &[&w, &z]);
+    assert_eq!(host(&z), vec![13.0, 24.0, 35.0, 46.0]);
+    assert_eq!(host(&w), vec![37.0, 72.0, 105.0, 81.0]);
+    assert_eq!(host(&y1), vec![11.0, 21.0, 31.0, 41.0]);
+    let waits: usize = b.log().borrow().devices.iter().map(|d| d.waits).sum();
+    assert!(
+        waits >= 3,
+        "copies waited for their sources' launches: {waits}"
+    );
+}
+
+#[test]
+fn a_copy_that_does_not_wait_reads_what_a_lagging_device_has_not_written() {
+    // The simulated devices alone: the model that makes a forgotten wait visible.
+    let exec = Exec::default();
+    let mut d0 = SimDevice::with_lag(0, Box::new(exec.clone()), true);
+    let mut d1 = SimDevice::with_lag(1, Box::new(exec.clone()), true);
+    let mut src = d0.alloc(ElemType::F64, 2).unwrap();
+    d0.upload(&mut *src, &Buffer::F64(vec![5.0, 6.0])).unwrap();
+    let ev = d0.record().unwrap();
+    let mut lost = d1.alloc(ElemType::F64, 2).unwrap();
+    d1.copy_range_from(&mut *lost, &*src, 0, 0, 2).unwrap();
+    let mut kept = d1.alloc(ElemType::F64, 2).unwrap();
+    d1.wait(&ev).unwrap();
+    d1.copy_range_from(&mut *kept, &*src, 0, 0, 2).unwrap();
+    let mut got = Buffer::F64(vec![0.0; 2]);
+    kept.download(&mut got).unwrap();
+    assert_eq!((got.get_f64(0), got.get_f64(1)), (5.0, 6.0));
+    lost.download(&mut got).unwrap();
+    assert!(
+        got.get_f64(0).is_nan(),
+        "the copy ran before the upload it did not wait for"
+    );
 }
 
 #[test]
