@@ -13,6 +13,7 @@
 //! output's final op, as the executor does. The first error stops the range and is
 //! returned in `err`.
 
+mod cmpabs;
 pub mod code;
 mod dialect;
 mod expr;
@@ -21,6 +22,7 @@ mod interleave;
 mod masked;
 mod memory;
 mod prelude_mem;
+mod private;
 mod range;
 mod rows;
 mod runlocal;
@@ -85,6 +87,12 @@ pub(crate) struct Gen<'k> {
     /// number of its failure label), whose errors stop only the failing thread.
     pub catch: Option<(usize, usize)>,
     pub next_catch: usize,
+    /// Per array slot: a global array the kernel only adds into, updated through a
+    /// private copy per range where one fits (`private`).
+    pub private: Vec<bool>,
+    /// Under fission: per open thread loop, whether it opened a scope of variables
+    /// read once before it (`fission::open_threads`).
+    pub hoist_scopes: Vec<bool>,
 }
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
@@ -155,6 +163,8 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         divergent: false,
         catch: None,
         next_catch: 0,
+        private: private::add_only(k, &plan.slots),
+        hoist_scopes: Vec::new(),
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
@@ -290,6 +300,7 @@ impl Gen<'_> {
                 );
             }
         }
+        s.push_str(&self.private_decls());
         s
     }
 
