@@ -28,6 +28,7 @@ mod rows;
 mod runlocal;
 mod strips;
 mod support;
+mod widen;
 
 pub use support::{plan, Plan, SlotKind};
 
@@ -93,6 +94,11 @@ pub(crate) struct Gen<'k> {
     /// Under fission: per open thread loop, whether it opened a scope of variables
     /// read once before it (`fission::open_threads`).
     pub hoist_scopes: Vec<bool>,
+    /// Inside a loop over the block's threads, whose i64 counters `bz_b<c>` are in
+    /// scope (`widen`).
+    pub thread_counters: bool,
+    /// Variables that always hold a component of `blkpos` when read (`widen`).
+    pub blkpos_vars: std::collections::HashMap<u32, usize>,
 }
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
@@ -165,6 +171,8 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         next_catch: 0,
         private: private::add_only(k, &plan.slots),
         hoist_scopes: Vec::new(),
+        thread_counters: false,
+        blkpos_vars: widen::blkpos_vars(k),
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);

@@ -90,17 +90,24 @@ impl Gen<'_> {
         self.hoist_scopes.push(any);
         // Nested loops over the block's components (row-major, no division per thread).
         let r = self.k.rank.clamp(1, 4) as usize;
+        // The counters are i64 (`bz_b<c>`), so that indices computed from them are
+        // affine for the C++ compiler (`widen`); `bz_blkpos<c>` is their i32 value.
         for c in 0..r {
             self.line_out(&format!(
-                "for (i32 bz_blkpos{c} = 0; bz_blkpos{c} < (i32)bz_kb{c}; bz_blkpos{c}++)"
+                "for (i64 bz_b{c} = 0; bz_b{c} < bz_kb{c}; bz_b{c}++)"
             ));
         }
         self.line_out("{");
         self.o.depth += 1;
-        let tid = (1..r).fold("(i64)bz_blkpos0".to_string(), |a, c| {
-            format!("({a}) * bz_kb{c} + bz_blkpos{c}")
+        let blkpos: Vec<String> = (0..r)
+            .map(|c| format!("bz_blkpos{c} = (i32)bz_b{c}"))
+            .collect();
+        self.line_out(&format!("const i32 {};", blkpos.join(", ")));
+        let tid = (1..r).fold("bz_b0".to_string(), |a, c| {
+            format!("({a}) * bz_kb{c} + bz_b{c}")
         });
         self.line_out(&format!("const i64 bz_tid = {tid};"));
+        self.thread_counters = true;
         match &self.active {
             Some(m) => {
                 let m = m.clone();
@@ -126,6 +133,7 @@ impl Gen<'_> {
 
     /// Writes back the variables marked in `written` and closes the thread loop.
     pub(crate) fn close_threads(&mut self, written: &[bool]) {
+        self.thread_counters = false;
         for (i, w) in written.iter().enumerate() {
             if *w {
                 let name = self.var_base(i as u32);

@@ -184,6 +184,8 @@ impl Gen<'_> {
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");
         self.line_out("const i32 bz_v = (i32)bz_vw, bz_blkpos0 = (i32)bz_tid;");
+        self.line_out("const i64 bz_b0 = bz_tid; (void)bz_b0;");
+        self.thread_counters = true;
         self.line_out(super::fission::SPECIALS);
         for (i, d) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);

@@ -56,7 +56,12 @@ impl Gen<'_> {
                 (ExprKind::Var(v), Some((w, x64))) if v == w => Some(x64.clone()),
                 _ => None,
             };
-            let conv = if let Some(x64) = wide {
+            let exact = if wide.is_none() {
+                self.thread_index(t, mode, e)
+            } else {
+                None
+            };
+            let conv = if let Some(x64) = wide.or(exact) {
                 x64
             } else if e.ty.elem().is_int() {
                 format!("(i64)({x})")
