@@ -39,6 +39,11 @@ use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+/// The largest extent of an array that a native launch indexes (larger ones run on the
+/// interpreter): indices `blkpos ± c` computed in 64 bits agree with the wrapped
+/// 32-bit ones below it (`widen`).
+pub const MAX_WIDE_EXTENT: usize = (i32::MAX as usize) - 1024;
+
 /// Bytes reserved per output partial (the largest scalar, c64).
 pub const PARTIAL_BYTES: usize = 16;
 

@@ -1,4 +1,4 @@
-//! Shared-memory indices `blkpos ± c` computed in i64 inside a loop over the block's
+//! Array indices `blkpos ± c` computed in i64 inside a loop over the block's
 //! threads, so that the C++ compiler sees an index affine in the loop counter.
 //!
 //! Kernel integers wrap (`-fwrapv`), so `(i64)(bz_blkpos0 - d)` is not an affine
@@ -8,8 +8,10 @@
 //! `c`) differs from the wrapped i32 value only when the i32 operation overflows:
 //! then the exact value is at least 2^31 or below -2^31 + 1024 and the wrapped one is
 //! negative or at least 2^31 - 1024, both outside every shared array (at most 2^28
-//! elements: the 256 MB limit of one block's allocation), so the access reads zero and
-//! writes nothing either way. Only accesses that treat an index outside as zero
+//! elements: the 256 MB limit of one block's allocation) and every global one (a
+//! launch with an extent over `MAX_WIDE_EXTENT` runs on the interpreter:
+//! `blazar-native`'s launcher), so the access reads zero and writes nothing either
+//! way. Only accesses that treat an index outside as zero
 //! (`'unchecked` and the default) take this form: a `'checked` error reports the
 //! index, and boundary modes remap it.
 
@@ -107,7 +109,7 @@ impl Gen<'_> {
         if let Some(c) = self.blkpos_component(e) {
             return Some(format!("bz_b{c}"));
         }
-        if t.space != Space::Shared
+        if !matches!(t.space, Space::Shared | Space::Global)
             || !matches!(mode, ReadMode::Zero | ReadMode::Unchecked)
             || e.ty != Ty::Scalar(Scalar::I32)
         {
