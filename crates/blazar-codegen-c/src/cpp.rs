@@ -13,6 +13,7 @@
 //! output's final op, as the executor does. The first error stops the range and is
 //! returned in `err`.
 
+mod cmpabs;
 pub mod code;
 mod dialect;
 mod expr;
@@ -21,11 +22,13 @@ mod interleave;
 mod masked;
 mod memory;
 mod prelude_mem;
+mod private;
 mod range;
 mod rows;
 mod runlocal;
 mod strips;
 mod support;
+mod widen;
 
 pub use support::{plan, Plan, SlotKind};
 
@@ -35,6 +38,11 @@ use blazar_kir::affine::Ranges;
 use blazar_kir::{AtomicOp, Bind, Kernel, Special, Ty};
 use std::collections::BTreeSet;
 use std::fmt::Write;
+
+/// The largest extent of an array that a native launch indexes (larger ones run on the
+/// interpreter): indices `blkpos ± c` computed in 64 bits agree with the wrapped
+/// 32-bit ones below it (`widen`).
+pub const MAX_WIDE_EXTENT: usize = (i32::MAX as usize) - 1024;
 
 /// Bytes reserved per output partial (the largest scalar, c64).
 pub const PARTIAL_BYTES: usize = 16;
@@ -85,6 +93,17 @@ pub(crate) struct Gen<'k> {
     /// number of its failure label), whose errors stop only the failing thread.
     pub catch: Option<(usize, usize)>,
     pub next_catch: usize,
+    /// Per array slot: a global array the kernel only adds into, updated through a
+    /// private copy per range where one fits (`private`).
+    pub private: Vec<bool>,
+    /// Under fission: per open thread loop, whether it opened a scope of variables
+    /// read once before it (`fission::open_threads`).
+    pub hoist_scopes: Vec<bool>,
+    /// Inside a loop over the block's threads, whose i64 counters `bz_b<c>` are in
+    /// scope (`widen`).
+    pub thread_counters: bool,
+    /// Variables that always hold a component of `blkpos` when read (`widen`).
+    pub blkpos_vars: std::collections::HashMap<u32, usize>,
 }
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
@@ -155,6 +174,10 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         divergent: false,
         catch: None,
         next_catch: 0,
+        private: private::add_only(k, &plan.slots),
+        hoist_scopes: Vec::new(),
+        thread_counters: false,
+        blkpos_vars: widen::blkpos_vars(k),
     };
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
@@ -290,6 +313,7 @@ impl Gen<'_> {
                 );
             }
         }
+        s.push_str(&self.private_decls());
         s
     }
 

@@ -275,6 +275,12 @@ pub(crate) fn run(
                 if *elem != t.elem || dims.len() != t.rank as usize || numel > *len {
                     return None;
                 }
+                // Generated code indexes with `blkpos ± c` in 64 bits, which agrees
+                // with the wrapped 32-bit index only below this extent (`widen.rs`).
+                let wide = blazar_codegen_c::cpp::MAX_WIDE_EXTENT;
+                if numel > wide || dims.iter().any(|&d| d > wide) {
+                    return None;
+                }
                 let g = &mut garrs[s as usize];
                 g.data = *ptr;
                 g.len = i64::try_from(*len).ok()?;

@@ -56,6 +56,13 @@ impl Dialect for Gen<'_> {
         self.size(arr, dim)
     }
 
+    /// `abs(z) <= c` on a `c32` as a comparison of its squared norm (`cmpabs`).
+    fn special_form(&mut self, e: &Expr) -> Option<String> {
+        let (z, t) = super::cmpabs::abs_compare(e)?;
+        let x = self.expr(z);
+        Some(super::cmpabs::print(&x, t))
+    }
+
     fn const_lane(&mut self, v: &Expr, k: usize) -> String {
         self.lane_of(v, k)
     }

@@ -47,32 +47,67 @@ impl Gen<'_> {
                 return self.interleaved(run, i);
             }
         }
-        self.open_threads();
+        let assigned = assigned_in(run, self.k.vars.len());
+        self.open_threads(&assigned);
         for s in run {
             self.block(std::slice::from_ref(*s));
         }
-        let mut written = assigned_in(run, self.k.vars.len());
+        let mut written = assigned;
         for (w, l) in written.iter_mut().zip(&self.run_local) {
             *w &= !*l;
         }
         self.close_threads(&written);
     }
 
-    /// Opens a loop over the block's threads with the thread's variables as locals.
-    pub(crate) fn open_threads(&mut self) {
+    /// Opens a loop over the block's threads with the thread's variables as locals;
+    /// `assigned` marks the variables the loop's statements assign.
+    ///
+    /// A variable that is the same in every thread of the block (`varying` is false)
+    /// and that the loop does not assign is read once, before the loop, from the
+    /// lowest running thread, as the conditions of uniform control flow are: the loop
+    /// then reads one value instead of an element per thread, and an index such as
+    /// `s[blkpos - d]` is contiguous in the thread, which the C++ compiler can vectorise.
+    pub(crate) fn open_threads(&mut self, assigned: &[bool]) {
+        let hoisted: Vec<bool> = (0..self.k.vars.len())
+            .map(|i| {
+                !self.varying.get(i).copied().unwrap_or(true)
+                    && !assigned.get(i).copied().unwrap_or(true)
+            })
+            .collect();
+        let any = hoisted.iter().any(|&h| h);
+        if any {
+            self.line_out("{");
+            self.o.depth += 1;
+            self.line_out("const i64 bz_h = bz_u < bz_nt ? bz_u : 0;");
+            for (i, v) in self.k.vars.iter().enumerate() {
+                if hoisted[i] {
+                    let name = self.var_base(i as u32);
+                    let t = spell::ty(v.ty);
+                    self.line_out(&format!("const {t} {name} = {name}_a[bz_h];"));
+                }
+            }
+        }
+        self.hoist_scopes.push(any);
         // Nested loops over the block's components (row-major, no division per thread).
         let r = self.k.rank.clamp(1, 4) as usize;
+        // The counters are i64 (`bz_b<c>`), so that indices computed from them are
+        // affine for the C++ compiler (`widen`); `bz_blkpos<c>` is their i32 value.
         for c in 0..r {
             self.line_out(&format!(
-                "for (i32 bz_blkpos{c} = 0; bz_blkpos{c} < (i32)bz_kb{c}; bz_blkpos{c}++)"
+                "for (i64 bz_b{c} = 0; bz_b{c} < bz_kb{c}; bz_b{c}++)"
             ));
         }
         self.line_out("{");
         self.o.depth += 1;
-        let tid = (1..r).fold("(i64)bz_blkpos0".to_string(), |a, c| {
-            format!("({a}) * bz_kb{c} + bz_blkpos{c}")
+        let blkpos: Vec<String> = (0..r)
+            .map(|c| format!("bz_blkpos{c} = (i32)bz_b{c}"))
+            .collect();
+        self.line_out(&format!("const i32 {};", blkpos.join(", ")));
+        let tid = (1..r).fold("bz_b0".to_string(), |a, c| {
+            format!("({a}) * bz_kb{c} + bz_b{c}")
         });
         self.line_out(&format!("const i64 bz_tid = {tid};"));
+        self.thread_counters = true;
         match &self.active {
             Some(m) => {
                 let m = m.clone();
@@ -87,6 +122,9 @@ impl Gen<'_> {
         self.line_out(SPECIALS);
         // The thread's variables as locals (registers), written back when assigned.
         for (i, v) in self.k.vars.iter().enumerate() {
+            if hoisted[i] {
+                continue;
+            }
             let name = self.var_base(i as u32);
             let t = spell::ty(v.ty);
             self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
@@ -95,6 +133,7 @@ impl Gen<'_> {
 
     /// Writes back the variables marked in `written` and closes the thread loop.
     pub(crate) fn close_threads(&mut self, written: &[bool]) {
+        self.thread_counters = false;
         for (i, w) in written.iter().enumerate() {
             if *w {
                 let name = self.var_base(i as u32);
@@ -115,6 +154,10 @@ impl Gen<'_> {
         }
         self.o.depth -= 1;
         self.line_out("}");
+        if self.hoist_scopes.pop().unwrap_or(false) {
+            self.o.depth -= 1;
+            self.line_out("}");
+        }
     }
 
     /// Opens a scope where thread 0 evaluates uniform values.
@@ -432,6 +475,7 @@ impl Gen<'_> {
         s.push_str("      bz_e.pos = bz_key;\n    }\n");
         s.push_str("    if (bz_best.code && bz_best.pos < bz_e.pos) bz_e = bz_best;\n");
         s.push_str("    *bz_out = bz_e;\n    bz_rc = bz_e.code;\n  }\nbz_end:\n");
+        s.push_str(&self.private_merge());
         for v in vars.iter().chain(&scratch) {
             let _ = writeln!(s, "  free({v});");
         }

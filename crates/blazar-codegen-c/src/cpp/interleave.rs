@@ -110,7 +110,9 @@ impl Gen<'_> {
         let v = self.var_base(*var);
         let t = spell::ty(self.k.vars[*var as usize].ty);
         // `pre`, then each thread's bounds.
-        self.open_threads();
+        let mut w = assigned_in(&run[..i], n);
+        w[*var as usize] = true;
+        self.open_threads(&w);
         self.line = run[i].line;
         for s in &run[..i] {
             self.block(std::slice::from_ref(*s));
@@ -119,8 +121,6 @@ impl Gen<'_> {
         self.line_out(&format!("{v} = {a};"));
         self.line_out(&format!("bz_ist_a[bz_tid] = (i64)({b});"));
         self.line_out(&format!("bz_ihi_a[bz_tid] = (i64)({c});"));
-        let mut w = assigned_in(&run[..i], n);
-        w[*var as usize] = true;
         self.close_threads(&w);
         let body: Vec<&Stmt> = body.iter().collect();
         let affine = self.k.rank == 1 && t == "i32" && !assigned_in(&body, n)[*var as usize];
@@ -134,7 +134,9 @@ impl Gen<'_> {
         self.line_out("for (;;) {");
         self.o.depth += 1;
         self.line_out("bool bz_any = false;");
-        self.open_threads();
+        let mut w = assigned_in(&body, n);
+        w[*var as usize] = true;
+        self.open_threads(&w);
         self.line_out(&format!(
             "const {t} bz_st = ({t})bz_ist_a[bz_tid], bz_hi = ({t})bz_ihi_a[bz_tid];"
         ));
@@ -146,8 +148,6 @@ impl Gen<'_> {
             self.block(std::slice::from_ref(*s));
         }
         self.line_out(&format!("{v} += bz_st;"));
-        let mut w = assigned_in(&body, n);
-        w[*var as usize] = true;
         self.close_threads(&w);
         self.line_out("if (!bz_any) break;");
         self.o.depth -= 1;
@@ -184,6 +184,8 @@ impl Gen<'_> {
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");
         self.line_out("const i32 bz_v = (i32)bz_vw, bz_blkpos0 = (i32)bz_tid;");
+        self.line_out("const i64 bz_b0 = bz_tid; (void)bz_b0;");
+        self.thread_counters = true;
         self.line_out(super::fission::SPECIALS);
         for (i, d) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);

@@ -33,13 +33,13 @@ impl Gen<'_> {
     pub(crate) fn masked_if(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt]) {
         let m = self.new_mask();
         self.line_out(&format!("memset({m}, 0, (size_t)bz_nt);"));
-        self.open_threads();
+        let none = vec![false; self.k.vars.len()];
+        self.open_threads(&none);
         let x = self.expr(cond);
         self.line_out(&format!("{m}[bz_tid] = (unsigned char)({x});"));
         if self.has_checked(cond) {
             self.line_out("if (bz_e.code) goto bz_abort;");
         }
-        let none = vec![false; self.k.vars.len()];
         self.close_threads(&none);
         let outer = self.active.replace(m.clone());
         self.fblock(then);

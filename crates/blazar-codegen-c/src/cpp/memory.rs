@@ -56,7 +56,12 @@ impl Gen<'_> {
                 (ExprKind::Var(v), Some((w, x64))) if v == w => Some(x64.clone()),
                 _ => None,
             };
-            let conv = if let Some(x64) = wide {
+            let exact = if wide.is_none() {
+                self.thread_index(t, mode, e)
+            } else {
+                None
+            };
+            let conv = if let Some(x64) = wide.or(exact) {
                 x64
             } else if e.ty.elem().is_int() {
                 format!("(i64)({x})")
@@ -219,10 +224,19 @@ impl Gen<'_> {
         }
         let update = match op {
             None => format!("{name}[bz_off] = bz_x;"),
-            Some(op) if t.space == Space::Global => format!(
-                "bz_atomic<{}, {ct}>({name} + bz_off, bz_x);",
-                spell::op_code(op)
-            ),
+            Some(op) if t.space == Space::Global => {
+                let atomic = format!(
+                    "bz_atomic<{}, {ct}>({name} + bz_off, bz_x);",
+                    spell::op_code(op)
+                );
+                match self.private_name(a) {
+                    // Only `+=` reaches a private copy (`private`).
+                    Some(pv) => format!(
+                        "{{ if ({pv}) {pv}[bz_off] = bz_combine<0, {ct}>({pv}[bz_off], bz_x); else {atomic} }}"
+                    ),
+                    None => atomic,
+                }
+            }
             Some(op) => format!(
                 "{name}[bz_off] = bz_combine<{}, {ct}>({name}[bz_off], bz_x);",
                 spell::op_code(op)

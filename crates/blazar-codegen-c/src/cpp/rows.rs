@@ -256,7 +256,11 @@ impl Gen<'_> {
                 spell::scalar(o.ty)
             );
         }
-        s.push_str("  }\n  return 0;\nbz_abort:\n  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  return bz_e.code;\n}\n");
+        let merge = self.private_merge();
+        let _ = write!(
+            s,
+            "  }}\n{merge}  return 0;\nbz_abort:\n{merge}  bz_e.item = bz_item;\n  *bz_out = bz_e;\n  return bz_e.code;\n}}\n"
+        );
         self.finish_fn(&mut s);
         s
     }
