@@ -56,6 +56,8 @@ pub(crate) struct Gen<'a, 'f> {
     pub line: u32,
     /// The range facts of the fast copy of the body (`None`: the checked copy).
     pub proofs: Option<&'a Ranges>,
+    /// In the current strip: each array's vector already loaded (`strip`).
+    pub strip_loads: HashMap<u32, Value>,
     sigs: HashMap<(Vec<Type>, Type), SigRef>,
 }
 
@@ -78,6 +80,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             abort,
             line: 0,
             proofs: None,
+            strip_loads: HashMap::new(),
             sigs: HashMap::new(),
         }
     }
@@ -509,6 +512,7 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         abort,
         line: 0,
         proofs: None,
+        strip_loads: HashMap::new(),
         sigs: HashMap::new(),
     };
     for (i, o) in k.outputs.iter().enumerate() {

@@ -355,6 +355,10 @@ impl Gen<'_, '_> {
         let size = plan.elem.size() as i64;
         let off = self.b.ins().imul_imm(p, size);
         let off = self.b.ins().iadd_imm(off, first * size);
+        // A strip loads each array once (a store of the body comes after its loads,
+        // and strips run only when distinct arrays do not overlap; an array stored
+        // before it is read again is read afresh).
+        self.strip_loads.clear();
         for s in &self.k.body {
             match &s.kind {
                 StmtKind::Store { arr, value, .. } => {
@@ -367,6 +371,7 @@ impl Gen<'_, '_> {
                         .ok_or("unbound array")?;
                     let at = self.b.ins().iadd(a.data, off);
                     self.b.ins().store(MemFlags::new().with_notrap(), v, at, 0);
+                    self.strip_loads.clear();
                 }
                 StmtKind::Accumulate { output, value } => {
                     let o = *output as usize;
@@ -480,6 +485,9 @@ impl Gen<'_, '_> {
                 self.b.ins().splat(vty, x)
             }
             ExprKind::Load { arr, .. } => {
+                if let Some(&v) = self.strip_loads.get(arr) {
+                    return Ok(v);
+                }
                 let a = self
                     .arrs
                     .get(*arr as usize)
@@ -487,7 +495,9 @@ impl Gen<'_, '_> {
                     .flatten()
                     .ok_or("unbound array")?;
                 let at = self.b.ins().iadd(a.data, off);
-                self.b.ins().load(vty, MemFlags::new().with_notrap(), at, 0)
+                let v = self.b.ins().load(vty, MemFlags::new().with_notrap(), at, 0);
+                self.strip_loads.insert(*arr, v);
+                v
             }
             ExprKind::Unary(UnOp::Neg, a) => {
                 let x = self.strip_expr(plan, a, off)?;

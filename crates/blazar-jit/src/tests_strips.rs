@@ -323,3 +323,39 @@ fn powers_and_math_functions_run_in_strips_within_4_ulp() {
         }
     }
 }
+
+#[test]
+fn vector_powers_keep_the_hosts_special_values() {
+    if crate::vmath::pow(Scalar::F32).is_none() {
+        return;
+    }
+    let special = [
+        f32::NEG_INFINITY,
+        -0.0,
+        0.0,
+        f32::INFINITY,
+        f32::NAN,
+        1.0,
+        -1.0,
+        -2.5,
+        0.5,
+        3.0,
+        1e-30,
+        7e30,
+    ];
+    let mut v: Vec<f32> = (0..96).map(|i| special[i % special.len()]).collect();
+    for e in [0.5f32, 0.45, 2.0, -1.5, 0.0, f32::NAN, f32::INFINITY] {
+        let k = kernel(vec![store(bin(BinOp::Pow, x(), c(e as f64), F))], vec![]);
+        assert!(plan(&k).is_some(), "the strips take it");
+        let (y, _) = run(&k, &mut v, 64);
+        for (&a, &b) in v.iter().zip(&y) {
+            let want = (a as f64).powf(e as f64) as f32;
+            let same = if want.is_finite() && want != 0.0 {
+                want.is_sign_negative() == b.is_sign_negative() && ulps(b, want) <= 4
+            } else {
+                b.to_bits() == want.to_bits() || (b.is_nan() && want.is_nan())
+            };
+            assert!(same, "{a} ^ {e}: {b} against {want}");
+        }
+    }
+}

@@ -358,13 +358,14 @@ fn gather_strided<T: blazar_value::pool::PoolElem>(
     if step == 0 || !even || !outer.iter().all(|s| s.iter().all(Option::is_some)) {
         return None;
     }
-    let span = (last.len() - 1) * step;
+    let len = last.len();
+    let span = (len - 1) * step;
     let mut out = blazar_value::pool::vec::<T>(n);
     let mut ok = true;
     let mut row = |o: usize| {
         let at = o + base + first;
         match s.get(at..=at + span) {
-            Some(r) => out.extend(r.iter().step_by(step).copied()),
+            Some(r) => out.extend((0..len).map(|i| r[i * step])),
             None => ok = false,
         }
     };
