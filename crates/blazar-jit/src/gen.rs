@@ -56,6 +56,8 @@ pub(crate) struct Gen<'a, 'f> {
     pub line: u32,
     /// The range facts of the fast copy of the body (`None`: the checked copy).
     pub proofs: Option<&'a Ranges>,
+    /// In the current strip: each array's vector already loaded (`strip`).
+    pub strip_loads: HashMap<u32, Value>,
     sigs: HashMap<(Vec<Type>, Type), SigRef>,
 }
 
@@ -78,6 +80,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             abort,
             line: 0,
             proofs: None,
+            strip_loads: HashMap::new(),
             sigs: HashMap::new(),
         }
     }
@@ -509,6 +512,7 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         abort,
         line: 0,
         proofs: None,
+        strip_loads: HashMap::new(),
         sigs: HashMap::new(),
     };
     for (i, o) in k.outputs.iter().enumerate() {
@@ -640,9 +644,12 @@ fn thread_loop(
     Ok(())
 }
 
-/// Vector strips from block `head` while a whole strip fits before thread `t1` (when
-/// the arrays do not overlap in part); returns the block where the remaining threads
-/// go on one by one.
+/// Strips run per step of the strip loop.
+const STRIPS_PER_STEP: usize = 4;
+
+/// Vector strips from block `head` while a whole step fits before thread `t1` (when
+/// the arrays do not overlap in part), their outputs folded into the item's partials
+/// at the end; returns the block where the remaining threads go on one by one.
 fn strips(
     g: &mut Gen,
     plan: &crate::strip::Plan,
@@ -651,25 +658,41 @@ fn strips(
     t: Variable,
     t1: Variable,
 ) -> Result<Block, String> {
-    let (strip_head, strip_body, rest) =
-        (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let (strip_head, strip_body, fold, rest) = (
+        g.b.create_block(),
+        g.b.create_block(),
+        g.b.create_block(),
+        g.b.create_block(),
+    );
     g.b.switch_to_block(head);
     let apart = g.strip_disjoint(plan)?;
+    // Several strips per step, each with accumulators of its own, so that a
+    // reduction is not bound by the latency of one chain of vector operations.
+    let accs: Vec<_> = (0..STRIPS_PER_STEP).map(|_| g.strip_accs(plan)).collect();
     g.b.ins().brif(apart, strip_head, &[], rest, &[]);
     g.b.switch_to_block(strip_head);
     let tv = g.b.use_var(t);
     let t1v = g.b.use_var(t1);
-    let te = g.b.ins().iadd_imm(tv, plan.lanes);
+    let step = plan.lanes * STRIPS_PER_STEP as i64;
+    let te = g.b.ins().iadd_imm(tv, step);
     let fits = g.b.ins().icmp(IntCC::SignedLessThanOrEqual, te, t1v);
-    g.b.ins().brif(fits, strip_body, &[], rest, &[]);
+    g.b.ins().brif(fits, strip_body, &[], fold, &[]);
+    // The strips' outputs into the item's partials, then the rest thread by thread.
+    g.b.switch_to_block(fold);
+    for a in &accs {
+        g.strip_fold(plan, a);
+    }
+    g.b.ins().jump(rest, &[]);
     g.b.switch_to_block(strip_body);
     init_vars(g, init);
-    g.strip_body(plan)?;
+    for (i, a) in accs.iter().enumerate() {
+        g.strip_body(plan, a, i as i64 * plan.lanes)?;
+    }
     let tv = g.b.use_var(t);
-    let tn = g.b.ins().iadd_imm(tv, plan.lanes);
+    let tn = g.b.ins().iadd_imm(tv, step);
     g.b.def_var(t, tn);
     let p = g.b.use_var(g.pos[0]);
-    let pn = g.b.ins().iadd_imm(p, plan.lanes);
+    let pn = g.b.ins().iadd_imm(p, step);
     g.b.def_var(g.pos[0], pn);
     g.b.ins().jump(strip_head, &[]);
     Ok(rest)

@@ -16,13 +16,17 @@
 //! A kernel whose accesses have range facts (`blazar_kir::affine`) gets a second, fast
 //! copy of its body: a work item whose accesses are all in range (`proven`) runs it
 //! without bounds checks or boundary modes, and a rank-1 element-wise float body runs
-//! there four `f32` (two `f64`) threads at a time in SIMD strips (`strip`).
+//! there four `f32` (two `f64`) threads at a time in SIMD strips (`strip`): stores,
+//! whole-array reductions (vector accumulators), comparisons, `min`/`max`, `^` and
+//! math functions (glibc's vector math library, `vmath`).
 //!
 //! The semantics are the SIMT interpreter's (`blazar-cpu`, the oracle): ints wrap, int
 //! division and `mod` by 0 give 0, shifts follow the count, float `min`/`max` ignore a
 //! NaN, `^` rounds once from f64, conversions are Rust's `as`; math functions call the
-//! Rust functions the interpreter calls (`helpers`), so results are bit-identical.
-//! What the tier does not take ([`unsupported`]) runs where it ran before.
+//! Rust functions the interpreter calls (`helpers`), so results are bit-identical,
+//! except in strips that call the vector math library: within its 4 ulp of them, as
+//! the C++ tier's loops ([`set_deterministic`] turns that off). What the tier does not
+//! take ([`unsupported`]) runs where it ran before.
 
 pub mod abi;
 mod expr;
@@ -35,8 +39,12 @@ mod strip;
 mod support;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_strips;
+mod vmath;
 
 pub use support::unsupported;
+pub use vmath::set_deterministic;
 
 use blazar_kir::Kernel;
 use cranelift_codegen::isa::OwnedTargetIsa;

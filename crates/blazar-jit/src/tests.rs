@@ -6,29 +6,29 @@ use crate::{compile, unsupported};
 use blazar_kir::*;
 
 #[repr(C)]
-struct GArr {
-    data: *mut u8,
-    len: i64,
-    rank: i64,
-    dims: [i64; 8],
+pub(crate) struct GArr {
+    pub data: *mut u8,
+    pub len: i64,
+    pub rank: i64,
+    pub dims: [i64; 8],
 }
 
 #[repr(C)]
-struct Call {
-    arrs: *const GArr,
-    params: *const u8,
-    stop: *const i64,
-    kd: [i64; 4],
-    kb: [i64; 4],
-    total: i64,
-    items: i64,
-    chunk: i64,
+pub(crate) struct Call {
+    pub arrs: *const GArr,
+    pub params: *const u8,
+    pub stop: *const i64,
+    pub kd: [i64; 4],
+    pub kb: [i64; 4],
+    pub total: i64,
+    pub items: i64,
+    pub chunk: i64,
 }
 
 #[repr(C)]
 #[derive(Default)]
-struct Err {
-    code: i32,
+pub(crate) struct Err {
+    pub code: i32,
     line: i32,
     item: i64,
     a: u64,

@@ -29,9 +29,11 @@ static DETERMINISTIC: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicB
 /// vector math library (whose functions may differ from the scalar ones, which the
 /// interpreter also calls, by up to 4 ulp). Takes effect when called before the first
 /// kernel is compiled (the toolchain is probed once); the cache keys differ, so kernels
-/// compiled the other way are never reused.
+/// compiled the other way are never reused. The JIT's strips then call no vector math
+/// function either.
 pub fn set_deterministic() {
     DETERMINISTIC.store(true, std::sync::atomic::Ordering::Relaxed);
+    blazar_jit::set_deterministic();
 }
 
 /// The compiler this process uses.

@@ -1,16 +1,18 @@
 //! Regions that only move elements in blocks: a slice of whole rows (`x[a..b, :, :]`,
-//! `x[:, 2..5, :]`) standing alone as a statement's value. On the host these are copies
-//! of a few runs of consecutive elements (`memcpy`), faster than a kernel that computes
-//! an index per element, and they need no compiled kernel on a first run. A whole
-//! `copy(x)` stays a kernel: it runs on every core and may reuse the old result.
+//! `x[:, 2..5, :]`) or of elements a constant step apart (a channel `x[:, :, k]`, a
+//! column) standing alone as a statement's value. On the host these are copies of a
+//! few runs of consecutive elements (`memcpy`) or one strided run per row, faster than
+//! a kernel that computes an index per element, and they need no compiled kernel on a
+//! first run. A whole `copy(x)` stays a kernel: it runs on every core and may reuse the
+//! old result.
 
 use super::*;
 use blazar_air::{Input, NodeKind};
 
 impl<'p> Interp<'p> {
     /// The result of `done` copied on the host in blocks, when its value is one input
-    /// read through a view whose trailing dimensions are whole, and the arrays live on
-    /// the host; `None` lets the region run as a kernel.
+    /// read through a view in the array's order (`copy_blocks` takes its selection) and
+    /// the arrays live on the host; `None` lets the region run as a kernel.
     pub(super) fn block_copy(&self, done: &Finished, f: &Fusion) -> Option<ArrayRef> {
         let region = &done.region;
         if self.device_arrays || region.reduce.is_some() || region.along.is_some() {

@@ -330,10 +330,59 @@ fn gather_blocks<T: blazar_value::pool::PoolElem>(
     (ok && out.len() == n).then_some(out)
 }
 
+/// The elements of `s` selected by `sels` when each row of the selection (its last
+/// dimension with more than one coordinate) reads source elements a constant step
+/// apart, all inside (a channel `x[:, :, k]`, a column, every other element): one
+/// strided run per row, into memory from the host pool.
+fn gather_strided<T: blazar_value::pool::PoolElem>(
+    s: &[T],
+    sels: &[Vec<Option<usize>>],
+    n: usize,
+) -> Option<Vec<T>> {
+    // Trailing single coordinates add to every offset.
+    let (mut k, mut base) = (sels.len(), 0usize);
+    while k > 1 && sels[k - 1].len() == 1 {
+        base += sels[k - 1][0]?;
+        k -= 1;
+    }
+    let (last, outer) = sels[..k].split_last()?;
+    let first = (*last.first()?)?;
+    let step = match last.get(1) {
+        Some(o) => (*o)?.checked_sub(first)?,
+        None => 1,
+    };
+    let even = last
+        .iter()
+        .enumerate()
+        .all(|(i, o)| *o == Some(first + i * step));
+    if step == 0 || !even || !outer.iter().all(|s| s.iter().all(Option::is_some)) {
+        return None;
+    }
+    let len = last.len();
+    let span = (len - 1) * step;
+    let mut out = blazar_value::pool::vec::<T>(n);
+    let mut ok = true;
+    let mut row = |o: usize| {
+        let at = o + base + first;
+        match s.get(at..=at + span) {
+            Some(r) => out.extend((0..len).map(|i| r[i * step])),
+            None => ok = false,
+        }
+    };
+    if outer.is_empty() {
+        row(0);
+    } else {
+        for_each_offset(outer, |o| row(o.unwrap_or(0)));
+    }
+    (ok && out.len() == n).then_some(out)
+}
+
 /// The elements of `src` (of `dims`) selected per dimension by `(start, step, len)`
 /// (all inside), in row-major order, when they form blocks of consecutive elements (a
-/// slice of whole rows, a copy): one copy per block into memory from the host pool.
-/// `None` for other selections (and for cells), which a caller computes otherwise.
+/// slice of whole rows, a copy: one copy per block) or rows of elements a constant
+/// step apart (a channel `x[:, :, k]`: one strided run per row), into memory from the
+/// host pool. `None` for other selections (reversed steps, cells), which a caller
+/// computes otherwise.
 pub fn copy_blocks(src: &Buffer, dims: &[usize], sel: &[(usize, i64, usize)]) -> Option<Buffer> {
     if dims.len() != sel.len() {
         return None;
@@ -355,7 +404,9 @@ pub fn copy_blocks(src: &Buffer, dims: &[usize], sel: &[(usize, i64, usize)]) ->
     macro_rules! blocks {
         ($($var:ident),*) => {
             match src {
-                $(Buffer::$var(s) => gather_blocks(s, &sels, n).map(Buffer::$var),)*
+                $(Buffer::$var(s) => gather_blocks(s, &sels, n)
+                    .or_else(|| gather_strided(s, &sels, n))
+                    .map(Buffer::$var),)*
                 Buffer::Cell(_) => None,
             }
         };
