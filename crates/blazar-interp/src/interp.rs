@@ -68,6 +68,8 @@ pub struct Interp<'p> {
     pub(crate) spare_vals: Vec<Vec<Value>>,
     /// A form's callbacks are running (`events.rs`): events wait for them to end.
     pub(crate) in_callbacks: bool,
+    /// Which tier runs each user function's calls (`hostfn.rs`).
+    pub(crate) fn_tiers: crate::hostfn::FnTiers,
 }
 
 /// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
@@ -135,6 +137,11 @@ impl<'p> Interp<'p> {
             spare_locals: Vec::new(),
             spare_vals: Vec::new(),
             in_callbacks: false,
+            fn_tiers: crate::hostfn::FnTiers::new(
+                prog,
+                opts.host_tier,
+                opts.backend.is_some() && opts.host_hook.is_none(),
+            ),
         }
     }
 
