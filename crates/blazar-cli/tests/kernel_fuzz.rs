@@ -4,8 +4,9 @@
 //! each program also runs its kernel's body as a host function and inlined in a host
 //! loop (which may become a kernel). The interpreter also runs each program with fusion
 //! off and with every array expression fused (`--fuse-min off` and `0`), and with the
-//! compiled host tier forced on (serial host loops as kernels, against the host
-//! interpreter, which every other run uses: `--host-tier interp`). Every tier and
+//! compiled host tier forced on (serial host loops and whole host functions as kernels,
+//! against the host interpreter, which every other run uses: `--host-tier interp`;
+//! each program starts with random int functions, `kernel_fuzz/func.rs`). Every tier and
 //! setting must print the same (errors included), and the host and the loop the same as
 //! the kernel.
 //!
@@ -18,6 +19,8 @@
 
 #[path = "kernel_fuzz/expr.rs"]
 mod expr;
+#[path = "kernel_fuzz/func.rs"]
+mod func;
 #[path = "kernel_fuzz/gen.rs"]
 mod gen;
 #[path = "kernel_fuzz/stmt.rs"]

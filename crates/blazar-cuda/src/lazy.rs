@@ -8,6 +8,12 @@
 //! chain (the CPU), as `--device auto` does when no GPU is found at the start.
 //! Until then it answers the planning questions (`keeps_arrays`, `fuse_min`, ...) as
 //! the GPU would, so a program plans the same launches as with the GPU opened eagerly.
+//!
+//! A launch does not open the GPU when its work is small ([`SMALL_LAUNCH`], from the
+//! kernel's estimated statements per work item, `blazar_kir::cost`, and the sizes of its
+//! arrays): it runs on the CPU, the next backend of the chain, until the small launches
+//! together reach [`OPEN_AFTER`]. A loop of ten thousand short iterations then takes
+//! milliseconds on the CPU instead of the GPU's start-up.
 
 use crate::{CudaBackend, EventTimer};
 use blazar_kir::Kernel;
@@ -31,6 +37,32 @@ struct Shared {
     slot: Slot,
     /// Told once why the GPU could not be opened.
     note: Box<dyn Fn(&str)>,
+    /// The estimated work of the launches left to the CPU while the GPU was closed.
+    kept: u64,
+}
+
+/// The most work (statements executed, estimated by `blazar_kir::cost`, or elements of
+/// the arrays it is handed) a launch may have to run on the CPU while the GPU is closed:
+/// a few milliseconds of compiled CPU code, against the GPU's start-up of 350 to 600 ms.
+pub const SMALL_LAUNCH: u64 = 1 << 22;
+
+/// The work left to the CPU, all launches together, after which the GPU is opened
+/// anyway: about the GPU's start-up in CPU time (renting until the rent paid equals
+/// the price of buying).
+pub const OPEN_AFTER: u64 = 1 << 27;
+
+/// A launch's work: its work items times the statements of one (estimated), or the
+/// elements of the arrays it is handed where that is more.
+pub fn launch_work(k: &Kernel, plan: &LaunchPlan, arrays: &[ArrayRef]) -> u64 {
+    let items = plan.data_dims[..plan.rank.clamp(1, 4) as usize]
+        .iter()
+        .fold(1u64, |n, &d| n.saturating_mul(d as u64));
+    let per = blazar_kir::cost::work_per_item(k);
+    let elements = arrays
+        .iter()
+        .filter_map(|a| a.meta().ok())
+        .fold(0u64, |n, m| n.saturating_add(m.len() as u64));
+    items.saturating_mul(per).max(elements)
 }
 
 impl Shared {
@@ -73,6 +105,7 @@ impl LazyCuda {
                 file_name: file_name.to_string(),
                 slot: Slot::Unopened,
                 note: Box::new(note),
+                kept: 0,
             })),
         }
     }
@@ -114,6 +147,15 @@ impl Backend for LazyCuda {
             // The GPU leaves serial launches (`serial_do`, host loops compiled as
             // one-thread kernels) to the CPU: they do not open it.
             return Ok(None);
+        }
+        if matches!(shared.slot, Slot::Unopened) {
+            // Small work stays on the CPU while the GPU is closed, until the CPU has
+            // done about as much of it as opening the GPU costs.
+            let work = launch_work(k, plan, arrays);
+            if work <= SMALL_LAUNCH && shared.kept.saturating_add(work) <= OPEN_AFTER {
+                shared.kept += work;
+                return Ok(None);
+            }
         }
         match shared.open() {
             Some(b) => b.launch(k, plan, args, arrays),
@@ -267,5 +309,63 @@ mod tests {
         assert!(timer.elapsed_ms(m).unwrap() >= 0.0);
         assert_eq!(told.get(), 1, "the reason is told once");
         assert!(!b.is_open());
+    }
+
+    fn empty_kernel() -> Rc<Kernel> {
+        Rc::new(Kernel {
+            name: "k".into(),
+            rank: 1,
+            params: vec![],
+            outputs: vec![],
+            vars: vec![],
+            arrays: vec![],
+            body: vec![],
+            facts: Default::default(),
+        })
+    }
+
+    fn plan(items: usize) -> LaunchPlan {
+        LaunchPlan {
+            rank: 1,
+            data_dims: [items, 1, 1, 1],
+            block_dims: [1, 1, 1, 1],
+            serial: false,
+            block_given: false,
+        }
+    }
+
+    /// Small launches go to the next backend without opening the GPU, until their work
+    /// adds up to about its start-up; a large one opens it (here: tries, and is told).
+    #[test]
+    fn small_launches_stay_on_the_cpu_while_the_gpu_is_closed() {
+        if crate::probe().is_ok() && CudaBackend::new("<probe>").is_ok() {
+            return; // A GPU here: opening it would succeed.
+        }
+        let told = Rc::new(Cell::new(0));
+        let t = told.clone();
+        let mut b = LazyCuda::new("x.q", move |_| t.set(t.get() + 1));
+        let k = empty_kernel();
+        let small = SMALL_LAUNCH as usize;
+        for _ in 0..(OPEN_AFTER / SMALL_LAUNCH) {
+            assert!(b.launch(&k, &plan(small), &[], &[]).unwrap().is_none());
+        }
+        assert_eq!(told.get(), 0, "small launches do not open the GPU");
+        // The budget is spent: the next launch, however small, opens it.
+        assert!(b.launch(&k, &plan(1), &[], &[]).unwrap().is_none());
+        assert_eq!(told.get(), 1);
+
+        let told = Rc::new(Cell::new(0));
+        let t = told.clone();
+        let mut b = LazyCuda::new("x.q", move |_| t.set(t.get() + 1));
+        assert!(b.launch(&k, &plan(small + 1), &[], &[]).unwrap().is_none());
+        assert_eq!(told.get(), 1, "a large launch opens the GPU");
+        // A large array handed to a launch of few work items counts its elements.
+        let told = Rc::new(Cell::new(0));
+        let t = told.clone();
+        let mut b = LazyCuda::new("x.q", move |_| t.set(t.get() + 1));
+        let big = ArrayRef::zeros(vec![small + 1], ElemType::F32);
+        assert!(launch_work(&k, &plan(4), std::slice::from_ref(&big)) > SMALL_LAUNCH);
+        assert!(b.launch(&k, &plan(4), &[], &[big]).unwrap().is_none());
+        assert_eq!(told.get(), 1);
     }
 }

@@ -29,6 +29,9 @@ pub struct Program {
     pub rules: Vec<RewriteRule>,
     /// Statements that run as one fused region (`passes::fuse_statements`).
     pub fused: crate::fused::FusedGroups,
+    /// Per host function the function outliner looked at: its one-thread kernel, or why
+    /// it has none (`passes::serialize_functions`).
+    pub serial_fns: std::collections::HashMap<FnId, Result<crate::serial::SerialFn, String>>,
 }
 
 /// `reduction (x : T, ...) -> pattern = replacement [where cond]`: the parameters are

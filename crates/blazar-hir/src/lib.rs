@@ -37,5 +37,5 @@ pub use hir::*;
 pub use infer::{expr_type, expr_type_with, BuiltinName};
 pub use lower::{lower_program, lower_program_hinted, lower_program_with};
 pub use parallel::{CachedKernel, IndexForm, LoopDecision, LoopLevel, LoopReport, ParallelLoop};
-pub use serial::{SerialHead, SerialLoop};
+pub use serial::{SerialFn, SerialHead, SerialLoop};
 pub use types::{IntKind, Ty};

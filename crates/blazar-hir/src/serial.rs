@@ -48,6 +48,19 @@ pub enum SerialHead {
     While,
 }
 
+/// A host function whose whole body kernel code can express, outlined as a one-thread
+/// kernel (`passes::serialize_functions`): the interpreter specialises it for the types
+/// of a call's arguments and runs it instead of the body (see `blazar_interp::hostfn`).
+#[derive(Clone, Debug)]
+pub struct SerialFn {
+    /// The generated `__kernel__` function. Its parameters are a budget of loop
+    /// iterations (int64; iterations of every loop of the body counted), then one per
+    /// parameter of the function, in order. Its outputs are the state ([`STATE_DONE`],
+    /// or [`STATE_BUDGET`] when the budget ran out and the call cannot be finished), the
+    /// iterations left of the budget, then one per output of the function.
+    pub kernel: FnId,
+}
+
 /// The kernel stopped because its iteration budget ran out: call it again.
 pub const STATE_BUDGET: i64 = 0;
 /// The loop ended normally.

@@ -409,9 +409,14 @@ impl<'p> Interp<'p> {
                 }
             }
         }
-        match self.exec_block(&f.body, frame)? {
-            Flow::Normal | Flow::Return => {}
-            Flow::Break(_) | Flow::Continue(_) => {}
+        if self.fn_tiers.off(id) && self.profile.is_none() {
+            match self.exec_block(&f.body, frame)? {
+                Flow::Normal | Flow::Return => {}
+                Flow::Break(_) | Flow::Continue(_) => {}
+            }
+        } else {
+            // The compiled host tier may run it (`hostfn.rs`).
+            self.run_fn_body(id, frame, span)?;
         }
         if let Some(r) = &f.result {
             return Ok(vec![self.eval(r, frame)?]);

@@ -72,6 +72,8 @@ pub struct Interp<'p> {
     /// device arrays or fused statement groups (`exec_block_watched`). Fixed for the
     /// run: the fields it sums up are not changed after [`Interp::new`].
     pub(crate) watched: bool,
+    /// Which tier runs each user function's calls (`hostfn.rs`).
+    pub(crate) fn_tiers: crate::hostfn::FnTiers,
 }
 
 /// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
@@ -140,6 +142,11 @@ impl<'p> Interp<'p> {
             spare_vals: Vec::new(),
             in_callbacks: false,
             watched: false,
+            fn_tiers: crate::hostfn::FnTiers::new(
+                prog,
+                opts.host_tier,
+                opts.backend.is_some() && opts.host_hook.is_none(),
+            ),
         };
         it.watched = it.host_hook.is_some()
             || it.profile.is_some()

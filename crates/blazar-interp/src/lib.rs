@@ -16,6 +16,7 @@ mod events;
 mod exec;
 mod fuse;
 mod hook;
+mod hostfn;
 mod interp;
 mod intrinsics;
 mod launch;
@@ -64,6 +65,7 @@ pub fn run_profiled(
     // write them is the run's error when the program itself succeeded.
     let figures = blazar_runtime::builtins::figure::finish(&mut it.ctx);
     it.flush();
+    it.note_functions();
     let tables = it.profile.as_ref().map(|p| p.render());
     let result = match (result, figures) {
         (Ok(()), Err(e)) => Err(Diagnostic::global(e.message)),

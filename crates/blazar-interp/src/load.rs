@@ -61,6 +61,7 @@ pub fn check(name: &str, text: &str, dir: Option<PathBuf>) -> Loaded {
         };
         blazar_passes::apply_rules(&mut loaded.program);
         loaded.loops = blazar_passes::parallelize(&mut loaded.program, &names);
+        blazar_passes::serialize_functions(&mut loaded.program, &names);
         blazar_passes::serialize(&mut loaded.program, &names, &mut loaded.loops);
         // `BLAZAR_FUSE_STATEMENTS=off`: every statement its own region (a comparison).
         if std::env::var("BLAZAR_FUSE_STATEMENTS").as_deref() != Ok("off") {

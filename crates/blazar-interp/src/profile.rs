@@ -36,7 +36,13 @@ pub struct Profile {
     /// Per fused statement group (first and last line): how often it ran, and the
     /// arrays its regions allocated.
     groups: BTreeMap<(u32, u32), (u64, u64)>,
+    /// Per user function (its line and name): calls and time on the interpreter, on
+    /// the compiled host tier, and why it stayed on the interpreter.
+    functions: BTreeMap<(u32, String), FnRow>,
 }
+
+/// Calls and time (nested calls included) of one function on each tier.
+type FnRow = ((u64, Duration), (u64, Duration), Option<String>);
 
 impl Profile {
     pub fn new(device: &'static str) -> Profile {
@@ -46,7 +52,24 @@ impl Profile {
             copies: BTreeMap::new(),
             loops: BTreeMap::new(),
             groups: BTreeMap::new(),
+            functions: BTreeMap::new(),
         }
+    }
+
+    /// The calls of the user function `name` defined at `line`: `(calls, time)` on the
+    /// interpreter and compiled, and why it stayed on the interpreter.
+    pub fn host_fn(
+        &mut self,
+        line: u32,
+        name: &str,
+        interp: (u64, Duration),
+        compiled: (u64, Duration),
+        why: Option<&str>,
+    ) {
+        self.functions.insert(
+            (line, name.to_string()),
+            (interp, compiled, why.map(str::to_string)),
+        );
     }
 
     /// One launch of `kernel` from `line`: `time` until its device finished, of which
@@ -135,6 +158,26 @@ impl Profile {
             "",
             ms(compile)
         );
+        if !self.functions.is_empty() {
+            let _ = writeln!(
+                out,
+                "profile: host functions (tier: interpreter or compiled; time includes nested calls)"
+            );
+            let _ = writeln!(
+                out,
+                "{:>6}  {:<20} {:>12} {:>11} {:>12} {:>11}  why interpreted",
+                "line", "function", "interp calls", "interp ms", "compiled", "compiled ms"
+            );
+            for ((line, name), ((ic, it), (cc, ct), why)) in &self.functions {
+                let _ = writeln!(
+                    out,
+                    "{line:>6}  {name:<20} {ic:>12} {:>11.3} {cc:>12} {:>11.3}  {}",
+                    ms(*it),
+                    ms(*ct),
+                    why.as_deref().unwrap_or("-")
+                );
+            }
+        }
         if !self.loops.is_empty() {
             let _ = writeln!(out, "profile: host loops (tier: interpreter or compiled)");
             let _ = writeln!(

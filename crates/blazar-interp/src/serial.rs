@@ -266,26 +266,16 @@ impl<'p> Interp<'p> {
             };
             let mut flat = Vec::new();
             let s = match &val {
-                Value::Array(a) => {
-                    let mut a = a.clone();
-                    let default = a.mode.mode == Mode::Default;
-                    if default {
-                        a.mode.mode = Mode::Checked;
+                Value::Array(_) => match self.host_arg(&val, &mut flat) {
+                    Ok(ArgSig::Array(t)) => {
+                        arg_types.push(None);
+                        arrays.push(Some(t));
+                        ArgSig::Array(t)
                     }
-                    match self.arg_sig(&Value::Array(a), None, &mut flat) {
-                        Ok(ArgSig::Array(mut t)) => {
-                            if default {
-                                t.write = blazar_kir::WriteMode::Skip;
-                            }
-                            arg_types.push(None);
-                            arrays.push(Some(t));
-                            ArgSig::Array(t)
-                        }
-                        _ => return Err(format!("`{}` is an array kernels cannot take", name(v))),
-                    }
-                }
+                    _ => return Err(format!("`{}` is an array kernels cannot take", name(v))),
+                },
                 Value::Int(..) | Value::Real(_) | Value::Complex(_) => {
-                    let s = match self.arg_sig(&val, None, &mut flat) {
+                    let s = match self.host_arg(&val, &mut flat) {
                         Ok(ArgSig::Scalar(s)) => s,
                         _ => return Err(format!("`{}` cannot be passed", name(v))),
                     };
@@ -376,6 +366,36 @@ impl<'p> Interp<'p> {
             .map_err(|_| "the backend is busy".to_string())?;
         Ok(b.compiled_ready(&ready.kernel, &serial_plan())
             .then_some(ready))
+    }
+
+    /// A host value passed to a host-tier kernel (a serial loop's or a function's):
+    /// its signature entry, its flattened values pushed on `flat`. An array in the
+    /// host's default mode is passed `'checked` with writes outside skipped, as the
+    /// host treats it.
+    pub(crate) fn host_arg(&self, val: &Value, flat: &mut Vec<Flat>) -> Result<ArgSig, String> {
+        match val {
+            Value::Array(a) => {
+                let mut a = a.clone();
+                let default = a.mode.mode == Mode::Default;
+                if default {
+                    a.mode.mode = Mode::Checked;
+                }
+                match self.arg_sig(&Value::Array(a), None, flat)? {
+                    ArgSig::Array(mut t) => {
+                        if default {
+                            t.write = blazar_kir::WriteMode::Skip;
+                        }
+                        Ok(ArgSig::Array(t))
+                    }
+                    _ => Err("an array kernels cannot take".into()),
+                }
+            }
+            Value::Int(..) | Value::Real(_) | Value::Complex(_) => self.arg_sig(val, None, flat),
+            v => Err(format!(
+                "a {}, which kernel code cannot hold",
+                v.kind_name()
+            )),
+        }
     }
 
     fn serial_float(&self) -> Scalar {
@@ -479,7 +499,7 @@ impl<'p> Interp<'p> {
 }
 
 /// One thread, in order.
-fn serial_plan() -> LaunchPlan {
+pub(crate) fn serial_plan() -> LaunchPlan {
     LaunchPlan {
         rank: 1,
         data_dims: [1, 1, 1, 1],
@@ -527,9 +547,20 @@ fn serial_error(
     e: KernelError,
     lp: &blazar_hir::Stmt,
 ) -> Box<RunError> {
+    located_error(sources, e, std::slice::from_ref(lp), lp.span)
+}
+
+/// A host-tier kernel's error, located at the statement of `block` on the error's line
+/// (an index out of range: at its first element access), else at `fallback`.
+pub(crate) fn located_error(
+    sources: &blazar_diagnostics::SourceMap,
+    e: KernelError,
+    block: &[blazar_hir::Stmt],
+    fallback: blazar_diagnostics::Span,
+) -> Box<RunError> {
     use blazar_launch::KernelErrorKind;
     let stmt = (e.line > 0)
-        .then(|| crate::loops::stmt_on_line(sources, std::slice::from_ref(lp), e.line))
+        .then(|| crate::loops::stmt_on_line(sources, block, e.line))
         .flatten();
     let at = match (&e.kind, stmt) {
         (KernelErrorKind::OutOfBounds, Some(s)) => {
@@ -544,7 +575,7 @@ fn serial_error(
             first.unwrap_or(s.span)
         }
         (_, Some(s)) => s.span,
-        _ => lp.span,
+        _ => fallback,
     };
     let what = match e.kind {
         KernelErrorKind::AssertFailed => "assertion failed".to_string(),

@@ -31,6 +31,7 @@ mod outline;
 mod parallelize;
 mod region_value;
 mod serialize;
+mod serialize_fn;
 pub mod sig;
 
 pub use apply_rules::apply_rules;
@@ -39,6 +40,7 @@ pub use lower_math::int_scalar;
 pub use outline::Names;
 pub use parallelize::parallelize;
 pub use serialize::serialize;
+pub use serialize_fn::serialize_functions;
 pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
 
 use blazar_diagnostics::Diagnostic;

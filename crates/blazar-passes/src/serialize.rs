@@ -109,7 +109,7 @@ fn scan(
 
 /// Checks that kernel code can express every statement of `body`, `depth` loops inside
 /// the outlined loop (`func`: `body` is the body of a function the loop calls).
-fn eligible(
+pub(crate) fn eligible(
     body: &[Stmt],
     depth: u32,
     prog: &Program,
@@ -264,7 +264,7 @@ fn small(p: &hir::ParallelLoop) -> bool {
 }
 
 /// Replaces each small parallel nest (see [`small`]) by the loop as written.
-fn unparallel(body: &mut [Stmt]) {
+pub(crate) fn unparallel(body: &mut [Stmt]) {
     for s in body.iter_mut() {
         if let StmtKind::Parallel(p) = &s.kind {
             if small(p) {

@@ -248,6 +248,8 @@ pub fn program(seed: u64) -> Program {
         src.push_str(&format!("[{onames}] = lp({args})\n"));
     }
     src.push_str(&format!("print \"== loop\"\n{}{}", pr, g.print_outputs()));
+    // Host functions called from interpreted code, printed before the kernel's part.
+    src.insert_str(0, &crate::func::functions(seed));
     Program {
         src,
         inexact: g.inexact,
