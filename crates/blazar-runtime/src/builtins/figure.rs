@@ -14,12 +14,14 @@ mod render;
 use super::image::{display_range, Pixels};
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
+use crate::ui::Snapshot;
 use crate::value::{Closure, FuncRef, Object};
 use crate::{rt_bail, RtError, RtResult, Value};
 use std::cell::RefCell;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The figures of a run.
 #[derive(Default)]
@@ -44,7 +46,10 @@ struct Figure {
 }
 
 enum Kind {
-    Image(Pixels),
+    /// An image as `imshow` took it: a display's panel keeps the samples and converts
+    /// them only when written or rasterized (a display refreshed every frame pays one
+    /// copy of the samples); a plain `imshow` figure keeps 8-bit pixels.
+    Image(Arc<Snapshot>),
     Plot(Plot),
 }
 
@@ -225,8 +230,9 @@ fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         None => None,
         Some(v) => Some(display_range(v)?),
     };
-    let px = Pixels::from_value("imshow", &args[0], range)?;
-    let i = ctx.figures.add(Kind::Image(px));
+    // Each `imshow` is a new figure, kept to the end: kept as 8-bit pixels.
+    let shot = Snapshot::take("imshow", &args[0], range)?.into_8bit();
+    let i = ctx.figures.add(Kind::Image(Arc::new(shot)));
     Ok(handle(ctx.figures.list[i].number))
 }
 
@@ -409,7 +415,10 @@ fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let i = figure_arg(ctx, "rasterize", &args[0])?;
     let f = &ctx.figures.list[i];
     let (w, h, rgb) = match &f.kind {
-        Kind::Image(px) => (px.width as usize, px.height as usize, px.rgb()),
+        Kind::Image(s) => {
+            let px = Pixels::from_snapshot(s);
+            (px.width as usize, px.height as usize, px.rgb())
+        }
         Kind::Plot(p) => {
             let (w, h) = render::SIZE;
             let rgb = render::bitmap(p, &f.title).map_err(|e| {
