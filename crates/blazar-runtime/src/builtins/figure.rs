@@ -368,8 +368,15 @@ fn hold(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         },
     };
     ctx.figures.hold = on;
-    // A form's page open: display loops (`repeat ... until !hold("on")`) run on.
-    Ok(Value::int(ctx.ui.page_open() as i64))
+    // A form's page open: display loops (`repeat ... until !hold("on")`) run on, and
+    // what each round printed reaches a pipe as it runs.
+    let open = ctx.ui.page_open();
+    if open {
+        ctx.out
+            .flush()
+            .map_err(|e| RtError::new(format!("hold: cannot print: {e}")))?;
+    }
+    Ok(Value::int(open as i64))
 }
 
 /// `pause(ms)`: waits while a form's page is open; without one, returns at once.
