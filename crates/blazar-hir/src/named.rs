@@ -23,6 +23,11 @@ impl<'a> Lowerer<'a> {
             return (callee, args.iter().map(|a| self.lower_expr(a)).collect());
         }
         if let Callee::Group(g) = callee {
+            if let Some(c) = self.class_fallback(g, args) {
+                let callee = Callee::Class(c);
+                let placed = self.place_args(&callee, args, span);
+                return (callee, placed);
+            }
             if self.prog.groups[g as usize].members.len() > 1 {
                 return self.named_overload(g, args, span);
             }

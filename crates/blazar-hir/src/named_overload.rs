@@ -68,6 +68,37 @@ fn fit(slots: &[(String, Option<ExprKind>, bool)], args: &[ast::Expr]) -> Option
 }
 
 impl<'a> Lowerer<'a> {
+    /// For a call with named arguments to group `g` whose name is also a class's: the
+    /// class, when no function of the group fits the call and every named argument
+    /// names a field of the class. Published code defines functions that build a
+    /// class by its fields (`function y = point(px, py)` calling `point(x := px, y :=
+    /// py)`), and that call means the class's own constructor.
+    pub(crate) fn class_fallback(&mut self, g: u32, args: &[ast::Expr]) -> Option<u32> {
+        let group = self.prog.groups[g as usize].clone();
+        let c = *self.classes.get(group.name.as_str())?;
+        for &m in &group.members {
+            let (Some(ast_fn), Some(params)) = (self.fn_asts.get(&m).copied(), self.fn_params(m))
+            else {
+                continue;
+            };
+            let slots: Vec<_> = params
+                .into_iter()
+                .zip(&ast_fn.params)
+                .map(|((n, gap), p)| (n, gap, p.default.is_some()))
+                .collect();
+            if fit(&slots, args).is_some() {
+                return None;
+            }
+        }
+        let fields = &self.prog.classes[c as usize].fields;
+        args.iter()
+            .all(|a| match &a.kind {
+                ast::ExprKind::Named(n, _) => fields.iter().any(|(f, _)| *f == n.name),
+                _ => true,
+            })
+            .then_some(c)
+    }
+
     /// A call with named arguments to overload group `g` (of several members).
     pub(crate) fn named_overload(
         &mut self,

@@ -98,7 +98,9 @@ impl Ty {
             "scalar" | "float" | "double" | "single" => return Some(Ty::Scalar),
             "cscalar" | "complex" => return Some(Ty::CScalar),
             "string" => return Some(Ty::Str),
-            "object" => return Some(Ty::Object),
+            // `qplot`: the handle of a plot (`f : qplot = disp.plot(x, y)`), which Quasar's
+            // UI plugin types; Blazar's figure handles are objects.
+            "object" | "qplot" => return Some(Ty::Object),
             "type" => return Some(Ty::Type),
             "vec" => return arr(Ty::Scalar, 1),
             "mat" => return arr(Ty::Scalar, 2),

@@ -419,6 +419,15 @@ impl<'p> Interp<'p> {
             self.run_fn_body(id, frame, span)?;
         }
         if let Some(r) = &f.result {
+            // A statement body that ends with a call returns what the call returns:
+            // nothing, from a function without outputs (as a callback often ends).
+            if let blazar_hir::ExprKind::Call { callee, args } = &r.kind {
+                let out = self.eval_call(callee, args, nout.max(1), frame, r.span)?;
+                if out.is_empty() && nout > 0 {
+                    return Err(RunError::new(r.span, "this call returns no value"));
+                }
+                return Ok(out);
+            }
             return Ok(vec![self.eval(r, frame)?]);
         }
         let want = nout.max(1).min(f.outputs.len());

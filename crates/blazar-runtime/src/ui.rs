@@ -10,6 +10,10 @@
 //! async runtime; the interpreter applies what the host reports between statements
 //! ([`UiState::due`], one relaxed atomic load per statement).
 
+mod snapshot;
+
+pub use snapshot::{downscale, to_rgb, to_u8, Range, Snapshot};
+
 use crate::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -57,15 +61,36 @@ pub enum ToPage {
     },
 }
 
-/// A picture for panel `panel` of display `display`: 8-bit RGB, row by row. The host
-/// shows the newest one of each panel, downscaled, at a bounded rate.
+/// A picture for panel `panel` of display `display`. The host shows the newest one of
+/// each panel, downscaled, at a bounded rate, and converts it on its own thread.
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub display: usize,
     pub panel: usize,
-    pub width: u32,
-    pub height: u32,
-    pub rgb: Vec<u8>,
+    pub picture: Picture,
+}
+
+/// What a frame shows.
+#[derive(Clone, Debug)]
+pub enum Picture {
+    /// An image as `imshow` took it (shared with the figure, never copied again).
+    Image(Arc<Snapshot>),
+    /// A drawn plot: 8-bit RGB, row by row.
+    Rgb {
+        width: u32,
+        height: u32,
+        rgb: Vec<u8>,
+    },
+}
+
+impl Picture {
+    /// RGB pixels with the longer side at most `max_side`: (width, height, pixels).
+    pub fn rgb_fitting(&self, max_side: u32) -> (u32, u32, Vec<u8>) {
+        match self {
+            Picture::Image(s) => s.rgb_fitting(max_side),
+            Picture::Rgb { width, height, rgb } => downscale(*width, *height, rgb, max_side),
+        }
+    }
 }
 
 /// What the user did on the page.

@@ -420,6 +420,13 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         let two = rest.get(..2).unwrap_or("");
         let three = rest.get(..3).unwrap_or("");
+        if two == "~=" {
+            // Published Quasar code has MATLAB's not-equal.
+            self.diags.push(Diagnostic::warning(
+                Span::new(self.file, lo, lo + 2),
+                "`~=` is MATLAB's spelling of `!=`; read as `!=`",
+            ));
+        }
         let (tok, len) = match three {
             ".*=" => (Tok::OpAssign(BinOp::EMul), 3),
             "./=" => (Tok::OpAssign(BinOp::EDiv), 3),
@@ -430,7 +437,7 @@ impl<'a> Lexer<'a> {
                 ".^" => (Tok::DotCaret, 2),
                 ".." => (Tok::DotDot, 2),
                 "==" => (Tok::EqEq, 2),
-                "!=" => (Tok::NotEq, 2),
+                "!=" | "~=" => (Tok::NotEq, 2),
                 "<=" => (Tok::Le, 2),
                 ">=" => (Tok::Ge, 2),
                 "&&" => (Tok::AndAnd, 2),

@@ -75,6 +75,8 @@ pub(crate) fn parse_program(text: &str, file: FileId) -> (Program, Vec<Diagnosti
         tree: 0,
         max_tree: max_tree(),
         no_lambda: false,
+        lambda_lines: false,
+        lambda_tail: false,
         index_bases: Vec::new(),
         closed: Vec::new(),
         last_hi: 0,
@@ -100,6 +102,12 @@ pub(crate) struct Parser {
     max_tree: u32,
     /// Set while parsing a match pattern, where `x -> ...` is not a lambda.
     no_lambda: bool,
+    /// Set inside a lambda's statement body, where a statement may also end at a line
+    /// break inside brackets (the lexer drops those): `add(() -> (s.a = v\n f(s)))`.
+    lambda_lines: bool,
+    /// Set while parsing the statements after a lambda's statement body, which a `,`
+    /// ends without being consumed (it separates the call's arguments).
+    lambda_tail: bool,
     /// End of the last consumed token.
     last_hi: usize,
     /// The names of the variables being indexed (`v[...]`), innermost last (`None`:
@@ -346,14 +354,21 @@ impl Parser {
     /// consumed before a block closer, `|` (next match arm), `)` or end of file.
     pub(crate) fn end_of_stmt(&mut self) -> PResult<()> {
         match self.peek() {
+            Tok::Comma if self.lambda_tail => Ok(()),
             Tok::Newline | Tok::Semi | Tok::Comma => {
                 self.bump();
                 Ok(())
             }
             Tok::Eof | Tok::Pipe | Tok::RParen => Ok(()),
             _ if self.at_closer() => Ok(()),
+            _ if self.lambda_lines && self.on_later_line() => Ok(()),
             _ => self.expected("end of statement"),
         }
+    }
+
+    /// Whether the current token starts on a later line than the one consumed before it.
+    pub(crate) fn on_later_line(&self) -> bool {
+        self.pos > 0 && self.line_of(self.span()) > self.line_of(self.prev_span())
     }
 
     pub(crate) fn skip_separators(&mut self) {
@@ -373,10 +388,41 @@ impl Parser {
             }
             // A stray closer or `)` at top level.
             let span = self.span();
+            if self.doubled_end() {
+                // `y = f(x); end` followed by another `end` (published code has it):
+                // the first `end` closed the block, the second closes nothing.
+                self.diags.push(Diagnostic::warning(
+                    span,
+                    "this `end` closes nothing (the `end` before it closed the block); ignored",
+                ));
+                self.bump();
+                continue;
+            }
             let found = self.peek().describe();
             self.error(span, format!("unexpected {found}"));
             self.bump();
         }
+    }
+
+    /// At a stray top-level `end`: whether it directly follows (on the next line or
+    /// after a `;`, nothing else between) the `end` that closed the last block, so that
+    /// it repeats that `end` rather than closing a block whose opening word is missing.
+    fn doubled_end(&self) -> bool {
+        if !self.at_kw("end") {
+            return false;
+        }
+        let mut i = self.pos;
+        while i > 0 && matches!(self.toks[i - 1].tok, Tok::Newline | Tok::Semi) {
+            i -= 1;
+        }
+        let Some(prev) = i.checked_sub(1).map(|i| &self.toks[i]) else {
+            return false;
+        };
+        let closed_by_prev = self
+            .closed
+            .last()
+            .is_some_and(|(_, _, end)| *end == prev.span);
+        closed_by_prev && matches!(&prev.tok, Tok::Ident(w) if w == "end")
     }
 
     /// Parses statements up to end of file, a block closer, or (inside match arms) `|`;

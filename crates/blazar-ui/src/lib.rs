@@ -8,9 +8,10 @@
 //! over a websocket (`protocol.rs`): the program's controls and values go to the page
 //! as JSON text, pictures as binary PNG messages; the user's changes come back as JSON
 //! and wait, with a flag set, for the interpreter to apply them between statements.
-//! Pictures are kept newest-first per panel and encoded on the server's thread at a
-//! bounded rate and size (`frames.rs`), so a program refreshing a display every frame
-//! pays only for handing its pixels over.
+//! Pictures are kept newest-first per panel and converted and encoded on a thread of
+//! their own at a bounded rate and size, only while a page is connected (`frames.rs`),
+//! so a program refreshing a display every frame pays only for the one copy of the
+//! samples `imshow` takes.
 
 mod frames;
 mod protocol;
@@ -22,21 +23,28 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use frames::{downscale, MAX_SIDE, MIN_INTERVAL};
+pub use frames::{MAX_SIDE, MIN_INTERVAL};
 
 /// What the program's thread and the server's thread share.
 pub(crate) struct Shared {
     pub state: std::sync::Mutex<protocol::State>,
     /// Messages for every connected page.
     pub tx: tokio::sync::broadcast::Sender<protocol::Out>,
-    /// Wakes the frame encoder when a picture arrives.
-    pub frames: tokio::sync::Notify,
+    /// Wakes the frame encoder when a picture arrives or a page connects.
+    pub wake: mpsc::SyncSender<()>,
     /// Events for the program, and the flag that tells the interpreter to look.
     pub events: mpsc::Sender<FromPage>,
     pub flag: Arc<AtomicBool>,
     /// Pages connected now; whether one ever was; whether the last one was closed.
     pub clients: std::sync::atomic::AtomicUsize,
     pub closed: AtomicBool,
+}
+
+impl Shared {
+    /// Wakes the picture encoder (a wake-up already waiting is enough).
+    pub(crate) fn wake(&self) {
+        let _ = self.wake.try_send(());
+    }
 }
 
 /// The forms of a run, shown on a local web page.
@@ -46,6 +54,8 @@ pub struct Browser {
     shared: Arc<Shared>,
     events: mpsc::Receiver<FromPage>,
     flag: Arc<AtomicBool>,
+    /// The encoder's end of `Shared::wake`, until `start` gives it to the encoder.
+    wake: Option<mpsc::Receiver<()>>,
 }
 
 impl Browser {
@@ -55,10 +65,11 @@ impl Browser {
         let (etx, erx) = mpsc::channel();
         let flag = Arc::new(AtomicBool::new(false));
         let (tx, _) = tokio::sync::broadcast::channel(1024);
+        let (wake, wake_rx) = mpsc::sync_channel(1);
         let shared = Arc::new(Shared {
             state: Default::default(),
             tx,
-            frames: tokio::sync::Notify::new(),
+            wake,
             events: etx,
             flag: flag.clone(),
             clients: Default::default(),
@@ -70,6 +81,7 @@ impl Browser {
             shared,
             events: erx,
             flag,
+            wake: Some(wake_rx),
         }
     }
 
@@ -118,6 +130,11 @@ impl UiHost for Browser {
             .port();
         let token = token()?;
         let url = format!("http://127.0.0.1:{port}/{token}/");
+        let wake = self
+            .wake
+            .take()
+            .ok_or("the page's server was started twice")?;
+        frames::spawn(self.shared.clone(), wake)?;
         server::spawn(listener, token, self.shared.clone())?;
         if self.open_browser {
             open_in_browser(&url);
@@ -134,7 +151,7 @@ impl UiHost for Browser {
 
     fn frame(&mut self, frame: Frame) {
         self.shared.state.lock().expect("ui state").put_frame(frame);
-        self.shared.frames.notify_one();
+        self.shared.wake();
     }
 
     fn events(&mut self) -> Vec<FromPage> {
@@ -186,6 +203,54 @@ fn open_in_browser(url: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use blazar_runtime::ui::Picture;
+
+    /// A 2 x 2 gray picture for panel 0 of display 0.
+    fn gray_frame() -> Frame {
+        Frame {
+            display: 0,
+            panel: 0,
+            picture: Picture::Rgb {
+                width: 2,
+                height: 2,
+                rgb: vec![9; 12],
+            },
+        }
+    }
+
+    #[test]
+    fn pictures_wait_for_a_page_then_are_encoded_off_the_program_thread() {
+        let mut b = Browser::new(0, false);
+        let wake = b.wake.take().unwrap();
+        frames::spawn(b.shared.clone(), wake).unwrap();
+        b.frame(gray_frame());
+        std::thread::sleep(Duration::from_millis(100));
+        {
+            let st = b.shared.state.lock().unwrap();
+            let p = &st.panels[&(0, 0)];
+            assert!(p.raw.is_some() && p.sent.is_none(), "encoded with no page");
+        }
+        // A page connects: the waiting picture is encoded and sent.
+        let mut rx = b.shared.tx.subscribe();
+        b.shared.clients.fetch_add(1, Ordering::SeqCst);
+        b.shared.wake();
+        let end = std::time::Instant::now() + Duration::from_secs(10);
+        let msg = loop {
+            match rx.try_recv() {
+                Ok(protocol::Out::Binary(m)) => break m,
+                _ if std::time::Instant::now() < end => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                other => panic!("no picture sent: {other:?}"),
+            }
+        };
+        // Display 0, panel 0, then a PNG.
+        assert_eq!(&msg[..8], &[0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&msg[9..12], b"PNG");
+        let st = b.shared.state.lock().unwrap();
+        assert!(st.panels[&(0, 0)].raw.is_none());
+        assert!(st.panels[&(0, 0)].sent.is_some());
+    }
 
     #[test]
     fn coalesce_keeps_the_last_of_a_run() {

@@ -1,9 +1,9 @@
 //! The HTTP server: the page at `/<token>/`, its websocket at `/<token>/ws`, 403 for
-//! anything else. One thread runs a current-thread tokio runtime with the server, the
-//! websocket of each page and the picture encoder (`frames.rs`).
+//! anything else. One thread runs a current-thread tokio runtime with the server and the
+//! websocket of each page (pictures are encoded on their own thread: `frames.rs`).
 
 use crate::protocol::{self, Out};
-use crate::{frames, Shared};
+use crate::Shared;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -39,7 +39,7 @@ pub(crate) fn spawn(
         .map_err(|e| format!("cannot start the page's server: {e}"))?;
     let app = App {
         token: token.into(),
-        shared: shared.clone(),
+        shared,
     };
     std::thread::Builder::new()
         .name("blazar-ui".into())
@@ -48,7 +48,6 @@ pub(crate) fn spawn(
                 let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                     return;
                 };
-                tokio::spawn(frames::run(shared));
                 let router = Router::new()
                     .route("/{token}/", get(page))
                     .route("/{token}/ws", get(socket))
@@ -107,6 +106,8 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
         let st = shared.state.lock().expect("ui state");
         (shared.tx.subscribe(), st.replay())
     };
+    // Pictures that waited for a page are encoded now.
+    shared.wake();
     let mut ok = true;
     for m in replay {
         if socket.send(message(m)).await.is_err() {

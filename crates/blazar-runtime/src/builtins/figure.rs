@@ -14,12 +14,14 @@ mod render;
 use super::image::{display_range, Pixels};
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
+use crate::ui::Snapshot;
 use crate::value::{Closure, FuncRef, Object};
 use crate::{rt_bail, RtError, RtResult, Value};
 use std::cell::RefCell;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The figures of a run.
 #[derive(Default)]
@@ -44,7 +46,10 @@ struct Figure {
 }
 
 enum Kind {
-    Image(Pixels),
+    /// An image as `imshow` took it: a display's panel keeps the samples and converts
+    /// them only when written or rasterized (a display refreshed every frame pays one
+    /// copy of the samples); a plain `imshow` figure keeps 8-bit pixels.
+    Image(Arc<Snapshot>),
     Plot(Plot),
 }
 
@@ -225,8 +230,9 @@ fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         None => None,
         Some(v) => Some(display_range(v)?),
     };
-    let px = Pixels::from_value("imshow", &args[0], range)?;
-    let i = ctx.figures.add(Kind::Image(px));
+    // Each `imshow` is a new figure, kept to the end: kept as 8-bit pixels.
+    let shot = Snapshot::take("imshow", &args[0], range)?.into_8bit();
+    let i = ctx.figures.add(Kind::Image(Arc::new(shot)));
     Ok(handle(ctx.figures.list[i].number))
 }
 
@@ -362,8 +368,15 @@ fn hold(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         },
     };
     ctx.figures.hold = on;
-    // A form's page open: display loops (`repeat ... until !hold("on")`) run on.
-    Ok(Value::int(ctx.ui.page_open() as i64))
+    // A form's page open: display loops (`repeat ... until !hold("on")`) run on, and
+    // what each round printed reaches a pipe as it runs.
+    let open = ctx.ui.page_open();
+    if open {
+        ctx.out
+            .flush()
+            .map_err(|e| RtError::new(format!("hold: cannot print: {e}")))?;
+    }
+    Ok(Value::int(open as i64))
 }
 
 /// `pause(ms)`: waits while a form's page is open; without one, returns at once.
@@ -409,7 +422,10 @@ fn rasterize(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let i = figure_arg(ctx, "rasterize", &args[0])?;
     let f = &ctx.figures.list[i];
     let (w, h, rgb) = match &f.kind {
-        Kind::Image(px) => (px.width as usize, px.height as usize, px.rgb()),
+        Kind::Image(s) => {
+            let px = Pixels::from_snapshot(s);
+            (px.width as usize, px.height as usize, px.rgb())
+        }
         Kind::Plot(p) => {
             let (w, h) = render::SIZE;
             let rgb = render::bitmap(p, &f.title).map_err(|e| {

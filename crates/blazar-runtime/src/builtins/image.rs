@@ -14,6 +14,7 @@
 use super::io::{path_arg, resolve_path};
 use super::{Builtin, Ctx};
 use crate::array::{Array, Buffer};
+use crate::ui::{to_rgb, Snapshot};
 use crate::{rt_bail, RtError, RtResult, Value};
 use image::{ColorType, DynamicImage, ExtendedColorType, ImageFormat, ImageReader};
 use std::path::Path;
@@ -154,9 +155,7 @@ fn imwrite(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     Ok(Value::Real(0.0))
 }
 
-/// How `imshow`'s second argument rescales: `Some((lo, hi))`, or `None` for `[]`
-/// (the minimum and maximum of the image).
-pub(super) type Range = Option<(f64, f64)>;
+pub(super) use crate::ui::Range;
 
 pub(super) fn display_range(v: &Value) -> RtResult<Range> {
     if let Value::Array(a) = v {
@@ -187,78 +186,22 @@ impl Pixels {
     /// Converts a mat `[M, N]` or a cube `[M, N, C]` (C = 1, 3, 4) to 8-bit pixels,
     /// rescaling `range` to 0..255 first when given (`Some(None)` meaning min..max).
     pub(super) fn from_value(name: &str, v: &Value, range: Option<Range>) -> RtResult<Pixels> {
-        let Value::Array(a) = v else {
-            rt_bail!(
-                "{name}: expected an image (mat or cube), got {}",
-                v.kind_name()
-            );
-        };
-        let a = a.borrow();
-        if a.is_cell() || a.elem().is_complex() {
-            rt_bail!(
-                "{name}: expected a real image, got {}",
-                if a.is_cell() {
-                    "a cell array"
-                } else {
-                    "complex data"
-                }
-            );
+        Ok(Pixels::from_snapshot(&Snapshot::take(name, v, range)?))
+    }
+
+    /// The 8-bit pixels of an image `imshow` took.
+    pub(super) fn from_snapshot(s: &Snapshot) -> Pixels {
+        Pixels {
+            width: s.width,
+            height: s.height,
+            chans: s.chans,
+            data: s.pixels(),
         }
-        let (h, w, c) = match a.dims.as_slice() {
-            [n] => (1, *n, 1),
-            [m, n] => (*m, *n, 1),
-            [m, n, c] => (*m, *n, *c),
-            _ => rt_bail!(
-                "{name}: expected a mat or cube image, got rank {}",
-                a.rank()
-            ),
-        };
-        if !matches!(c, 1 | 3 | 4) {
-            rt_bail!("{name}: an image needs 1, 3 or 4 channels, got {c}");
-        }
-        if h == 0 || w == 0 {
-            rt_bail!("{name}: the image is empty ({h}x{w})");
-        }
-        let (width, height) = match (u32::try_from(w), u32::try_from(h)) {
-            (Ok(w), Ok(h)) => (w, h),
-            _ => rt_bail!("{name}: the image is too large ({h}x{w})"),
-        };
-        let vals = a.to_f64_vec();
-        let (lo, scale) = match range {
-            None => (0.0, 1.0),
-            Some(r) => {
-                let (lo, hi) = r.unwrap_or_else(|| min_max(&vals));
-                let span = hi - lo;
-                (
-                    lo,
-                    if span != 0.0 && span.is_finite() {
-                        255.0 / span
-                    } else {
-                        0.0
-                    },
-                )
-            }
-        };
-        let data = vals.iter().map(|&x| to_u8((x - lo) * scale)).collect();
-        Ok(Pixels {
-            width,
-            height,
-            chans: c,
-            data,
-        })
     }
 
     /// The pixels as interleaved RGB: gray repeated, alpha dropped.
     pub(super) fn rgb(&self) -> Vec<u8> {
-        match self.chans {
-            1 => self.data.iter().flat_map(|&g| [g, g, g]).collect(),
-            3 => self.data.clone(),
-            _ => self
-                .data
-                .chunks_exact(4)
-                .flat_map(|p| [p[0], p[1], p[2]])
-                .collect(),
-        }
+        to_rgb(&self.data, self.chans)
     }
 
     pub(super) fn save(&self, path: &Path, format: ImageFormat) -> Result<(), String> {
@@ -329,26 +272,6 @@ impl Wide {
         let bytes: Vec<u8> = self.data.iter().flat_map(|v| v.to_ne_bytes()).collect();
         image::save_buffer_with_format(path, &bytes, self.width, self.height, color, format)
             .map_err(|e| e.to_string())
-    }
-}
-
-fn min_max(v: &[f64]) -> (f64, f64) {
-    let finite = v.iter().copied().filter(|x| x.is_finite());
-    let lo = finite.clone().fold(f64::INFINITY, f64::min);
-    let hi = finite.fold(f64::NEG_INFINITY, f64::max);
-    if lo <= hi {
-        (lo, hi)
-    } else {
-        (0.0, 0.0)
-    }
-}
-
-/// Rounds and clamps to 0..255; NaN becomes 0.
-fn to_u8(x: f64) -> u8 {
-    if x.is_nan() {
-        0
-    } else {
-        x.round().clamp(0.0, 255.0) as u8
     }
 }
 

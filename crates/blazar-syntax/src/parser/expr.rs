@@ -257,14 +257,15 @@ impl Parser {
                 });
             } else if call
                 && matches!(self.peek(), Tok::Ident(_))
-                && next == &Tok::Colon
-                && self.peek_at(2) == &Tok::Eq
+                && ((next == &Tok::Colon && self.peek_at(2) == &Tok::Eq) || next == &Tok::Eq)
             {
-                // `name := value`
+                // `name := value`, or `name = value` as MATLAB writes it (published
+                // Quasar code has both; `=` can mean nothing else inside a call).
                 let start = self.span();
                 let name = self.expect_ident("a parameter name")?;
-                self.bump();
-                self.bump();
+                if self.bump().tok == Tok::Colon {
+                    self.bump();
+                }
                 let value = self.parse_expr()?;
                 items.push(Expr {
                     kind: ExprKind::Named(name, Box::new(value)),

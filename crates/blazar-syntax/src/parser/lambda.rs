@@ -86,6 +86,33 @@ impl Parser {
         })
     }
 
+    /// After a statement body `(...)` written as an argument: the statements on the
+    /// lines that follow, up to the `,` or `)` that ends the argument, belong to the body
+    /// too (`s.onchange.add(() -> (t.a = s.value;)` on one line, `update(t))` on the
+    /// next: published code writes callbacks so). Each must start on a new line; on the
+    /// same line, `,` or `)` is expected as before.
+    fn lambda_continuation(&mut self, block: &mut Block) -> PResult<()> {
+        let saved = std::mem::replace(&mut self.lambda_tail, true);
+        let mut r = Ok(());
+        while self.on_later_line()
+            && !matches!(
+                self.peek(),
+                Tok::Comma | Tok::RParen | Tok::RBracket | Tok::Newline | Tok::Semi | Tok::Eof
+            )
+            && !self.at_closer()
+        {
+            match self.parse_stmt() {
+                Ok(s) => block.push(s),
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.lambda_tail = saved;
+        r
+    }
+
     /// `(s1; s2)` or a parenthesised assignment gives a block; an assignment gives a
     /// one-statement block; anything else is an expression body.
     fn parse_lambda_body(&mut self) -> PResult<LambdaBody> {
@@ -98,8 +125,15 @@ impl Parser {
             }
             if self.paren_holds(|t| matches!(t, Tok::Semi | Tok::Eq | Tok::OpAssign(_))) {
                 self.bump();
-                let block = self.parse_block(true);
-                self.expect(&Tok::RParen, "`)` to close the lambda body")?;
+                let saved = std::mem::replace(&mut self.lambda_lines, true);
+                let tail = std::mem::replace(&mut self.lambda_tail, false);
+                let mut block = self.parse_block(true);
+                self.lambda_tail = tail;
+                let body = self
+                    .expect(&Tok::RParen, "`)` to close the lambda body")
+                    .and_then(|_| self.lambda_continuation(&mut block));
+                self.lambda_lines = saved;
+                body?;
                 return Ok(LambdaBody::Block(block));
             }
         }

@@ -6,16 +6,18 @@
 //! every figure is, and `imshow` and `plot` return its handle. Drawing again into a
 //! panel replaces its picture (`hold` does not apply: a display shows the latest).
 //! With a page open, each new picture also goes to the page (`crate::ui::Frame`): an
-//! image at once (the page's host keeps the newest and sends it at a bounded rate and
-//! size), a plot drawn at most every [`PLOT_EVERY`].
+//! image at once, as the snapshot the panel keeps (the page's host converts the newest
+//! on its own thread and sends it at a bounded rate and size; the program's thread only
+//! copies the samples once), a plot drawn at most every [`PLOT_EVERY`].
 
 use super::super::form::{bound_id, method, number, object, rest};
-use super::super::image::{display_range, Pixels};
+use super::super::image::display_range;
 use super::super::math::bi;
 use super::super::{Builtin, Ctx};
 use super::{handle, render, Kind, Plot};
-use crate::ui::{Frame, ToPage};
+use crate::ui::{Frame, Picture, Snapshot, ToPage};
 use crate::{rt_bail, RtError, RtResult, Value};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How often a display's plot is drawn for the page at most.
@@ -97,26 +99,19 @@ fn imshow(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         None => None,
         Some(v) => Some(display_range(v)?),
     };
-    let px = Pixels::from_value("imshow", &a[0], range)?;
-    let interactive = ctx.ui.interactive();
-    let frame = interactive.then(|| (px.width, px.height, px.rgb()));
-    let mut px = Some(px);
-    let (d, i) = panel(ctx, "imshow", &args[0], || {
-        Kind::Image(px.take().expect("once"))
-    })?;
-    if let Some(px) = px {
-        ctx.figures.list[i].kind = Kind::Image(px);
-    }
+    // One copy of the samples, shared by the panel's figure and the page; the 8-bit
+    // conversion, downscaling and encoding happen off this thread, or at the end.
+    let shot = Arc::new(Snapshot::take("imshow", &a[0], range)?);
+    let (d, i) = panel(ctx, "imshow", &args[0], || Kind::Image(shot.clone()))?;
+    ctx.figures.list[i].kind = Kind::Image(shot.clone());
     ctx.figures.list[i].changed = true;
     ctx.figures.current = Some(i);
-    if let Some((width, height, rgb)) = frame {
+    if ctx.ui.interactive() {
         let panel = ctx.ui.displays[d].current;
         ctx.ui.host().frame(Frame {
             display: d,
             panel,
-            width,
-            height,
-            rgb,
+            picture: Picture::Image(shot),
         });
     }
     Ok(handle(ctx.figures.list[i].number))
@@ -160,9 +155,7 @@ fn send_plot(ctx: &mut Ctx, d: usize, k: usize, i: usize) -> RtResult<()> {
     ctx.ui.host().frame(Frame {
         display: d,
         panel: k,
-        width,
-        height,
-        rgb,
+        picture: Picture::Rgb { width, height, rgb },
     });
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! `ab_glyph` feature), so no system font or fontconfig is needed; characters outside
 //! the subset are left out of the picture (the SVG keeps them as text).
 
+use super::super::image::Pixels;
 use super::{Kind, Plot};
 use image::{ExtendedColorType, ImageFormat};
 use plotters::prelude::*;
@@ -181,8 +182,9 @@ pub(super) fn write(
         format!("cannot write '{}': {e}", dir.join(name).display())
     };
     match kind {
-        Kind::Image(px) => {
-            px.save(&dir.join(&png), ImageFormat::Png)
+        Kind::Image(shot) => {
+            Pixels::from_snapshot(shot)
+                .save(&dir.join(&png), ImageFormat::Png)
                 .map_err(|e| cannot(&png, &e))?;
             Ok(vec![png])
         }
