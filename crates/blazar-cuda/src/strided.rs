@@ -92,10 +92,41 @@ impl View {
         Ok(v)
     }
 
-    /// Whether two positions of the view address one element (a stride of 0 over an
-    /// extent above 1, as a broadcast view has): such a view cannot be written.
+    /// Whether two positions of the view may address one element (a stride of 0 over
+    /// an extent above 1, as a broadcast view has, or strides that interleave, as a
+    /// sliding window of `as_strided` or PyTorch's `unfold` has): such a view cannot be
+    /// written. The test is the usual sufficient one: taken by increasing stride, each
+    /// extent's stride must pass the reach of those before it; a view that fails it is
+    /// treated as overlapping.
     pub fn overlaps(&self) -> bool {
-        (0..self.rank as usize).any(|k| self.ext[k] > 1 && self.stride[k] == 0)
+        if self.n <= 1 {
+            return false;
+        }
+        let mut dims: Vec<(i64, i64)> = (0..self.rank as usize)
+            .filter(|&k| self.ext[k] > 1)
+            .map(|k| {
+                (
+                    self.stride[k].unsigned_abs().min(i64::MAX as u64) as i64,
+                    self.ext[k],
+                )
+            })
+            .collect();
+        dims.sort_unstable();
+        // The offsets the extents taken so far reach, from the lowest.
+        let mut reach: i64 = 0;
+        for (stride, ext) in dims {
+            if stride <= reach {
+                return true;
+            }
+            reach = match (ext - 1)
+                .checked_mul(stride)
+                .and_then(|r| r.checked_add(reach))
+            {
+                Some(r) => r,
+                None => return true,
+            };
+        }
+        false
     }
 
     /// The lowest and highest element offsets it addresses (relative to the first).
@@ -235,6 +266,24 @@ mod tests {
         assert!(View::new(&[3, 4], &[0, 1]).unwrap().overlaps());
         assert!(!View::new(&[1, 4], &[0, 1]).unwrap().overlaps());
         assert!(View::new(&[1; 9], &[1; 9]).is_err());
+    }
+
+    #[test]
+    fn interleaved_strides_overlap_without_a_zero_stride() {
+        // Sliding windows of 3 over 10 elements (PyTorch `unfold(0, 3, 1)`, NumPy
+        // `sliding_window_view`): element 1 is window 0's second and window 1's first.
+        assert!(View::new(&[8, 3], &[1, 1]).unwrap().overlaps());
+        // Rows of 4 that start 2 apart.
+        assert!(View::new(&[3, 4], &[2, 1]).unwrap().overlaps());
+        assert!(View::new(&[3, 4], &[-2, 1]).unwrap().overlaps());
+        // Slices, reversals, transposes and steps do not.
+        assert!(!View::new(&[3, 4], &[4, 1]).unwrap().overlaps());
+        assert!(!View::new(&[3, 4], &[8, 2]).unwrap().overlaps());
+        assert!(!View::new(&[3, 4], &[-4, -1]).unwrap().overlaps());
+        assert!(!View::new(&[4, 3, 2], &[1, 8, 4]).unwrap().overlaps());
+        assert!(!View::new(&[5], &[-1]).unwrap().overlaps());
+        assert!(!View::new(&[0, 4], &[0, 0]).unwrap().overlaps());
+        assert!(!View::new(&[1], &[0]).unwrap().overlaps());
     }
 
     #[test]

@@ -454,16 +454,33 @@ impl MultiBackend {
         }
         let outputs = !kernel.outputs.is_empty();
         for (p, &(r0, r1)) in bands.iter().enumerate() {
-            self.settle_written(p, arrays, &written)?;
             let mut band_plan = plan.clone();
             band_plan.data_dims[0] = r1 - r0;
             let mut band_args = args.to_vec();
             band_args.push(ArgVal::Value(KValue::Int(r0 as i64)));
-            self.run_on(p, &variant, &band_plan, &band_args, arrays, outputs)?;
+            // On an error, the bands already started are finished (their outputs
+            // dropped): no device is left with a launch whose read-back is pending.
+            let abandon = |this: &mut Self, upto: usize, e: KernelError| {
+                if outputs {
+                    for q in 0..upto {
+                        let _ = this.devices[q].finish();
+                    }
+                }
+                e
+            };
+            if let Err(e) = self.settle_written(p, arrays, &written) {
+                return Err(abandon(self, p, e));
+            }
+            if let Err(e) = self.run_on(p, &variant, &band_plan, &band_args, arrays, outputs) {
+                return Err(abandon(self, p, e));
+            }
             if split.written.is_empty() {
                 continue;
             }
-            let ev = self.devices[p].record().map_err(bad)?;
+            let ev = match self.devices[p].record() {
+                Ok(ev) => ev,
+                Err(m) => return Err(abandon(self, p + 1, bad(m))),
+            };
             for &(i, per_row) in &split.written {
                 let span = (r0 * per_row, r1 * per_row);
                 Self::mark_written(&arrays[i], p, Some(span), &ev, p == 0);

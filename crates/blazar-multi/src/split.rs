@@ -88,6 +88,15 @@ pub fn analyse(
             written.insert(slot as u32);
         }
     }
+    // An argument passed to two parameters (`f(x, x)`) is written through both: a read
+    // through the other one must stay in the thread's own row too (a band's device holds
+    // only its own rows of a written array).
+    let written_args_set: HashSet<usize> = written.iter().filter_map(|&s| slot_arg(s)).collect();
+    for slot in 0..k.arrays.len() as u32 {
+        if slot_arg(slot).is_some_and(|a| written_args_set.contains(&a)) {
+            written.insert(slot);
+        }
+    }
     // Per array slot bound to an argument: how many indices a row-local access has,
     // and the argument's elements per row (`None`: its rows are not the index space's).
     let shape = |slot: u32| -> Option<(usize, usize)> {
@@ -111,7 +120,10 @@ pub fn analyse(
                 k.arrays[slot as usize].name
             ));
         };
-        written_args.push((slot_arg(slot).expect("bound"), per_row));
+        let arg = slot_arg(slot).expect("bound");
+        if !written_args.iter().any(|&(a, _)| a == arg) {
+            written_args.push((arg, per_row));
+        }
     }
     let ranges = k.ranges();
     let own_row = |key: usize, slot: u32, n_index: usize| -> Result<(), String> {

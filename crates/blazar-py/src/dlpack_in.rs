@@ -153,9 +153,9 @@ fn device(obj: &Bound<'_, PyAny>, id: i32, lending: &mut Lending) -> PyResult<Va
             let view = View::new(&d.dims, &strides).map_err(|m| crate::error_new(&m))?;
             if view.overlaps() {
                 return Err(crate::error_new(&format!(
-                    "a GPU array whose elements overlap (a broadcast view: shape {:?}, element \
-                     strides {strides:?}) cannot be passed to Blazar, whose kernels may write \
-                     their arguments; pass a copy",
+                    "a GPU array whose elements overlap (a broadcast view or sliding windows: \
+                     shape {:?}, element strides {strides:?}) cannot be passed to Blazar, whose \
+                     kernels may write their arguments; pass a copy",
                     d.dims
                 )));
             }

@@ -126,13 +126,15 @@ impl Module {
             let result = engine.module.call(name, pos, named);
             // Host writes to GPU arrays go home; then the caller's streams are ordered
             // after the call's device work, or, where they are not known, the call waits.
+            // `Ok(true)`: ordered by events, without a wait.
             let synced = lending
                 .settle_foreign()
                 .and_then(|()| match lending.order_streams() {
-                    Ok(true) => Ok(()),
-                    Ok(false) => device::synchronize(&engine.backend),
+                    Ok(true) => Ok(true),
+                    Ok(false) => device::synchronize(&engine.backend).map(|()| false),
                     Err(m) => Err(m),
                 });
+            let copies = |l: &convert::Lending| l.cuda().map_or(0, |c| c.stats().export_copies);
             // Results, under the GIL.
             Python::with_gil(|py| {
                 let stopped = ctrl_c.finish(py, || match &result {
@@ -143,7 +145,23 @@ impl Module {
                     (Some(e), _, _) => Err(e),
                     (None, Err(e), _) => Err(call_error(py, e)),
                     (None, Ok(_), Err(m)) => Err(error_new(&m)),
-                    (None, Ok(vals), Ok(())) => results(py, vals, &lending),
+                    (None, Ok(vals), Ok(by_events)) => {
+                        let before = copies(&lending);
+                        results(py, vals, &lending).and_then(|r| {
+                            // A result exported by a copy (an argument returned: the copy
+                            // reads the caller's memory) was issued after the ordering
+                            // above: the caller's streams are ordered after it too.
+                            if copies(&lending) == before {
+                                return Ok(r);
+                            }
+                            let again = if by_events {
+                                lending.order_streams().map(|_| ())
+                            } else {
+                                device::synchronize(&engine.backend)
+                            };
+                            again.map(|()| r).map_err(|m| error_new(&m))
+                        })
+                    }
                 };
                 lending.finish();
                 out

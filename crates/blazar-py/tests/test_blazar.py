@@ -525,6 +525,11 @@ def test_strided_cupy_views_that_repeat_or_alias_are_refused():
     sq = cupy.arange(16, dtype=cupy.float32).reshape(4, 4)
     with pytest.raises(blazar.Error, match="shares memory"):
         k((4, 4), sq, sq.T)
+    # Sliding windows: no stride is 0, yet element 1 is in windows 0 and 1.
+    flat = cupy.arange(10, dtype=cupy.float32)
+    windows = cupy.lib.stride_tricks.as_strided(flat, shape=(8, 3), strides=(4, 4))
+    with pytest.raises(blazar.Error, match="overlap"):
+        k((8, 3), cupy.zeros((8, 3), dtype=cupy.float32), windows)
 
 
 # ---- DLPack on the CPU ---------------------------------------------------------------

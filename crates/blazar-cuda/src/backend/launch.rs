@@ -127,6 +127,14 @@ impl CudaBackend {
                 "a kernel may have at most {MAX_OUTPUTS} outputs"
             )));
         }
+        if self.started.is_some() && (nout > 0 || m.can_fail) {
+            // It would use the read-back region of the launch `start_only` left unread
+            // (`slots`): its outputs would be cleared, or read as this one's.
+            return Err(bad(format!(
+                "internal error: kernel `{}` reads back before a started launch was finished",
+                k.name
+            )));
+        }
         if nout > 0 {
             let mut init = vec![0u8; 16 * nout];
             for (i, o) in m.gen.outputs.iter().enumerate() {
