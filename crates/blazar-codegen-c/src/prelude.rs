@@ -77,12 +77,13 @@ using namespace std;
 BZ_FN f32 __int_as_float(u32 x) { f32 f; memcpy(&f, &x, 4); return f; }
 BZ_FN f64 __longlong_as_double(u64 x) { f64 f; memcpy(&f, &x, 8); return f; }
 // fmin/fmax inline (libm's are calls the compiler cannot vectorise): a NaN operand
-// gives the other one; equal operands (+0 and -0) give the second, as x86 libm does.
-// `a < b ? a : b` is one minss (the second operand when unordered), then a select.
-BZ_FN f32 bz_fminf(f32 a, f32 b) { const f32 m = a < b ? a : b; return b != b ? a : m; }
-BZ_FN f32 bz_fmaxf(f32 a, f32 b) { const f32 m = a > b ? a : b; return b != b ? a : m; }
-BZ_FN f64 bz_fmin(f64 a, f64 b) { const f64 m = a < b ? a : b; return b != b ? a : m; }
-BZ_FN f64 bz_fmax(f64 a, f64 b) { const f64 m = a > b ? a : b; return b != b ? a : m; }
+// gives the other one; equal operands (+0 and -0) give the first, as the interpreter
+// and the JIT do. `b < a ? b : a` is one minss (the second operand when unordered),
+// then a select.
+BZ_FN f32 bz_fminf(f32 a, f32 b) { const f32 m = b < a ? b : a; return a != a ? b : m; }
+BZ_FN f32 bz_fmaxf(f32 a, f32 b) { const f32 m = b > a ? b : a; return a != a ? b : m; }
+BZ_FN f64 bz_fmin(f64 a, f64 b) { const f64 m = b < a ? b : a; return a != a ? b : m; }
+BZ_FN f64 bz_fmax(f64 a, f64 b) { const f64 m = b > a ? b : a; return a != a ? b : m; }
 BZ_FN f32 bz_fmin(f32 a, f32 b) { return bz_fminf(a, b); }
 BZ_FN f32 bz_fmax(f32 a, f32 b) { return bz_fmaxf(a, b); }
 #define fminf bz_fminf

@@ -8,8 +8,9 @@
 //! [`serialize::eligible`] walker in function mode). On top of them a function is left
 //! on the interpreter when it calls itself (directly or through others: kernel code
 //! inlines calls), reads a global variable, declares an access mode on a parameter, or
-//! may return without assigning one of its outputs (the interpreter's error for that is
-//! kept exact by never compiling such a function).
+//! may return without assigning one of its outputs or read a variable before assigning
+//! it (the interpreter's errors for those are kept exact by never compiling such a
+//! function).
 //!
 //! In the kernel every `return` and the end of the body give the outputs, and every loop
 //! iteration spends one unit of an iteration budget: when it runs out the kernel stops
@@ -71,13 +72,26 @@ fn check(prog: &Program, fid: FnId, names: &Names) -> Result<(), String> {
     }
     let mut set: Vec<Var> = f.params.iter().map(|p| Var::Local(p.slot)).collect();
     let outs: Vec<Var> = f.outputs.iter().map(|o| Var::Local(o.slot)).collect();
-    if let Err(o) = definite(&f.body, &mut set, &outs) {
-        let name = f
-            .outputs
-            .iter()
-            .find(|p| Var::Local(p.slot) == o)
-            .map_or(String::new(), |p| p.name.clone());
-        return Err(format!("output `{name}` may be left unassigned"));
+    match definite(&f.body, &mut set, &outs) {
+        Ok(()) => {}
+        Err(Unset::Output(o)) => {
+            let name = f
+                .outputs
+                .iter()
+                .find(|p| Var::Local(p.slot) == o)
+                .map_or(String::new(), |p| p.name.clone());
+            return Err(format!("output `{name}` may be left unassigned"));
+        }
+        Err(Unset::Read(v)) => {
+            // Kernel variables start at 0; the interpreter reports the read.
+            let (Var::Local(slot) | Var::Global(slot)) = v;
+            let name = f
+                .local_names
+                .get(slot as usize)
+                .cloned()
+                .unwrap_or_default();
+            return Err(format!("`{name}` may be read before it is assigned"));
+        }
     }
     if let Some(o) = outs.iter().find(|o| !set.contains(o)) {
         let name = f
@@ -137,16 +151,22 @@ fn recursive(prog: &Program, fid: FnId) -> bool {
     false
 }
 
-/// Walks `body` with `set` the variables certainly assigned; `Err(v)` when a `return`
-/// comes where output `v` may not be. After it, `set` holds what is assigned on every
+/// Walks `body` with `set` the variables certainly assigned; `Err` when a `return`
+/// comes where an output may not be, or a statement may read a variable before it is
+/// assigned (kernel variables start at 0, where the interpreter reports the read). After it, `set` holds what is assigned on every
 /// path that reaches the end.
-fn definite(body: &[Stmt], set: &mut Vec<Var>, outs: &[Var]) -> Result<(), Var> {
+fn definite(body: &[Stmt], set: &mut Vec<Var>, outs: &[Var]) -> Result<(), Unset> {
     let add = |set: &mut Vec<Var>, v: Var| {
         if !set.contains(&v) {
             set.push(v)
         }
     };
     for s in body {
+        // What the statement reads itself must be assigned (a `repeat`'s condition is
+        // read after its body: checked there).
+        if !matches!(s.kind, StmtKind::Repeat { .. }) {
+            reads_assigned(s, set)?;
+        }
         match &s.kind {
             StmtKind::Assign { target, .. } if target.path.is_empty() => add(set, target.var),
             StmtKind::MultiAssign { targets, .. } => {
@@ -158,8 +178,15 @@ fn definite(body: &[Stmt], set: &mut Vec<Var>, outs: &[Var]) -> Result<(), Var> 
             }
             StmtKind::Return => {
                 if let Some(o) = outs.iter().find(|o| !set.contains(o)) {
-                    return Err(*o);
+                    return Err(Unset::Output(*o));
                 }
+            }
+            StmtKind::Repeat { body, cond } => {
+                // The body runs at least once, but what it assigns counts inside it
+                // only (a `break` may leave it early); its condition after it.
+                let mut inner = set.clone();
+                definite(body, &mut inner, outs)?;
+                assigned_reads(cond, &inner)?;
             }
             StmtKind::If { arms, otherwise } => {
                 let mut after: Option<Vec<Var>> = None;
@@ -188,6 +215,52 @@ fn definite(body: &[Stmt], set: &mut Vec<Var>, outs: &[Var]) -> Result<(), Var> 
         }
     }
     Ok(())
+}
+
+/// Why [`definite`] refuses a body.
+#[derive(Debug, PartialEq)]
+enum Unset {
+    /// A `return` (or the end) may come where this output is unassigned.
+    Output(Var),
+    /// This variable may be read before anything is assigned to it.
+    Read(Var),
+}
+
+/// `Err` when `e` reads a local variable that `set` does not hold.
+fn assigned_reads(e: &Expr, set: &[Var]) -> Result<(), Unset> {
+    let mut bad = None;
+    hir::visit::each_expr(e, &mut |x| {
+        if let ExprKind::Var(v @ Var::Local(_)) = x.kind {
+            if bad.is_none() && !set.contains(&v) {
+                bad = Some(v);
+            }
+        }
+    });
+    bad.map_or(Ok(()), |v| Err(Unset::Read(v)))
+}
+
+/// `Err` when statement `s` itself (not its nested blocks) reads a local variable that
+/// `set` does not hold: its expressions, and the variable it updates (`x += 1`,
+/// `a[i] = v`).
+fn reads_assigned(s: &Stmt, set: &[Var]) -> Result<(), Unset> {
+    for e in hir::visit::own_exprs(s) {
+        assigned_reads(e, set)?;
+    }
+    let updated = |t: &hir::Place, op: bool| (op || !t.path.is_empty()).then_some(t.var);
+    let vars: Vec<Var> = match &s.kind {
+        StmtKind::Assign { target, op, .. } => updated(target, op.is_some()).into_iter().collect(),
+        StmtKind::MultiAssign { targets, .. } => {
+            targets.iter().filter_map(|t| updated(t, false)).collect()
+        }
+        _ => vec![],
+    };
+    match vars
+        .into_iter()
+        .find(|v| matches!(v, Var::Local(_)) && !set.contains(v))
+    {
+        Some(v) => Err(Unset::Read(v)),
+        None => Ok(()),
+    }
 }
 
 /// Makes the kernel of host function `fid` and returns its id.
