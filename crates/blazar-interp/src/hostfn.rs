@@ -20,7 +20,9 @@
 //! (the run's step budget); a kernel that runs out reports the budget exhausted. An
 //! error inside is located at the function's statement on the error's line. Ctrl-C is
 //! not seen inside a compiled call: `blazar run`'s watchdog flushes the output and
-//! ends the process half a second after the signal.
+//! ends the process half a second after the signal. Where no watchdog runs
+//! (`Options::watchdog` off: Python, the REPL), a function with loops stays on the
+//! interpreter, whose serial loops move to native code in interruptible chunks.
 
 use crate::error::R;
 use crate::interp::{Frame, Interp};
@@ -82,19 +84,33 @@ pub struct FnTiers {
 }
 
 impl FnTiers {
-    pub(crate) fn new(prog: &blazar_hir::Program, tier: HostTier, usable: bool) -> FnTiers {
+    pub(crate) fn new(
+        prog: &blazar_hir::Program,
+        tier: HostTier,
+        usable: bool,
+        watchdog: bool,
+    ) -> FnTiers {
         let states = (0..prog.functions.len() as FnId)
             .map(|id| {
+                let body = &prog.functions[id as usize].body;
+                let loops = has_loop(body);
                 let (phase, why) = match prog.serial_fns.get(&id) {
+                    Some(Ok(_)) if loops && !watchdog => (
+                        Phase::Off,
+                        Some(
+                            "a compiled call of a function with loops cannot be interrupted here \
+                             (no watchdog); its loops run compiled in interruptible chunks"
+                                .into(),
+                        ),
+                    ),
                     Some(Ok(_)) if usable && tier == HostTier::Compiled => (Phase::On, None),
                     Some(Ok(_)) if usable && tier == HostTier::Auto => (Phase::Watch, None),
                     Some(Ok(_)) => (Phase::Off, Some("the interpreter was asked for".into())),
                     Some(Err(w)) => (Phase::Off, Some(w.clone())),
                     None => (Phase::Off, None),
                 };
-                let body = &prog.functions[id as usize].body;
                 FnState {
-                    loops: has_loop(body),
+                    loops,
                     phase,
                     why,
                     interp: (0, Duration::ZERO),

@@ -248,7 +248,11 @@ mod tests {
     fn not_an_image_is_an_error_naming_the_shape() {
         let v = image(vec![2, 2, 2], vec![0.0; 8]);
         let e = Snapshot::take("imshow", &v, None).unwrap_err();
-        assert!(e.message.contains("1, 3 or 4 channels, got 2"), "{}", e.message);
+        assert!(
+            e.message.contains("1, 3 or 4 channels, got 2"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
