@@ -76,21 +76,17 @@ using namespace std;
 #define BZ_F64_HI HUGE_VAL
 BZ_FN f32 __int_as_float(u32 x) { f32 f; memcpy(&f, &x, 4); return f; }
 BZ_FN f64 __longlong_as_double(u64 x) { f64 f; memcpy(&f, &x, 8); return f; }
-// fmin/fmax inline (libm's are calls the compiler cannot vectorise): a NaN operand
-// gives the other one; equal operands (+0 and -0) give the first, as the interpreter
-// and the JIT do. `b < a ? b : a` is one minss (the second operand when unordered),
-// then a select.
+#endif
+// fmin/fmax of both dialects (libm's are calls the C++ compiler cannot vectorise, and
+// CUDA's may give either zero): a NaN operand gives the other one; equal operands (+0
+// and -0) give the first, as the interpreter and the JIT do. `b < a ? b : a` is one
+// minss (the second operand when unordered), then a select.
 BZ_FN f32 bz_fminf(f32 a, f32 b) { const f32 m = b < a ? b : a; return a != a ? b : m; }
 BZ_FN f32 bz_fmaxf(f32 a, f32 b) { const f32 m = b > a ? b : a; return a != a ? b : m; }
 BZ_FN f64 bz_fmin(f64 a, f64 b) { const f64 m = b < a ? b : a; return a != a ? b : m; }
 BZ_FN f64 bz_fmax(f64 a, f64 b) { const f64 m = b > a ? b : a; return a != a ? b : m; }
 BZ_FN f32 bz_fmin(f32 a, f32 b) { return bz_fminf(a, b); }
 BZ_FN f32 bz_fmax(f32 a, f32 b) { return bz_fmaxf(a, b); }
-#define fminf bz_fminf
-#define fmaxf bz_fmaxf
-#define fmin bz_fmin
-#define fmax bz_fmax
-#endif
 
 struct BZ_ALIGN(8) c32 { f32 re, im; };
 struct BZ_ALIGN(16) c64 { f64 re, im; };
@@ -302,10 +298,10 @@ template<typename T> BZ_FN T bz_pow(T a, T b) {
   return (T)(y == 0.5 && (x == 0.0 || x == -(f64)BZ_F64_HI) ? fabs(x) : r);
 }
 template<typename T> BZ_FN T bz_min(T a, T b) {
-  if constexpr (bz_t<T>::is_float) return fmin(a, b); else return b < a ? b : a;
+  if constexpr (bz_t<T>::is_float) return bz_fmin(a, b); else return b < a ? b : a;
 }
 template<typename T> BZ_FN T bz_max(T a, T b) {
-  if constexpr (bz_t<T>::is_float) return fmax(a, b); else return a < b ? b : a;
+  if constexpr (bz_t<T>::is_float) return bz_fmax(a, b); else return a < b ? b : a;
 }
 template<typename T> BZ_FN T bz_sign(T x) {
   if (x > (T)0) return (T)1;

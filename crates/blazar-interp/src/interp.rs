@@ -77,6 +77,8 @@ pub struct Interp<'p> {
     /// device arrays or fused statement groups (`exec_block_watched`). Fixed for the
     /// run: the fields it sums up are not changed after [`Interp::new`].
     pub(crate) watched: bool,
+    /// Nodes [`Interp::num`] may still look at in the expression it evaluates.
+    pub(crate) num_left: u32,
     /// Which tier runs each user function's calls (`hostfn.rs`).
     pub(crate) fn_tiers: crate::hostfn::FnTiers,
 }
@@ -147,6 +149,7 @@ impl<'p> Interp<'p> {
             spare_vals: Vec::new(),
             in_callbacks: false,
             watched: false,
+            num_left: 0,
             fn_tiers: crate::hostfn::FnTiers::new(
                 prog,
                 opts.host_tier,

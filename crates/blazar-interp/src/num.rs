@@ -19,6 +19,9 @@ use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
 use blazar_runtime::{ElemType, IntTy, Value};
 use std::mem::ManuallyDrop;
 
+/// The most nodes [`Interp::num`] looks at in one expression.
+const NUM_NODES: u32 = 64;
+
 /// A real or int scalar.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Num {
@@ -80,14 +83,27 @@ pub(crate) fn store(slot: &mut Option<Value>, n: Num) {
 
 impl<'p> Interp<'p> {
     /// The value of `e` when it is an expression of real and int scalars that evaluates
-    /// without an error; `None` otherwise (see the module's comment).
+    /// without an error; `None` otherwise (see the module's comment). It looks at most
+    /// [`NUM_NODES`] nodes: the general path, which tries this again on each operand,
+    /// then costs a bounded walk per node, not one as deep as a long chain of operators
+    /// (a sum of 100,000 array terms).
+    #[inline]
     pub(crate) fn num(&mut self, e: &'p Expr, frame: &Frame) -> Option<Num> {
+        self.num_left = NUM_NODES;
+        self.num_at(e, frame)
+    }
+
+    fn num_at(&mut self, e: &'p Expr, frame: &Frame) -> Option<Num> {
+        if self.num_left == 0 {
+            return None;
+        }
+        self.num_left -= 1;
         match &e.kind {
             ExprKind::Real(v) => Some(Num::Real(self.prec.round(*v))),
             ExprKind::Int(v) => Some(Num::Int(IntTy::I32.wrap(*v), IntTy::I32)),
             ExprKind::Var(v) => Num::of(self.var_ref(*v, frame)?),
             ExprKind::Binary(op, a, b) => {
-                let x = self.num(a, frame)?;
+                let x = self.num_at(a, frame)?;
                 if matches!(op, BinOp::And | BinOp::Or) {
                     // `&&` and `||` short-circuit on scalars (as `eval` does); the
                     // operand left out must be a scalar expression, as the general
@@ -104,11 +120,11 @@ impl<'p> Interp<'p> {
                         return Some(Num::Real(if *op == BinOp::And { 0.0 } else { 1.0 }));
                     }
                 }
-                let y = self.num(b, frame)?;
+                let y = self.num_at(b, frame)?;
                 binary(*op, x, y, self.prec)
             }
             ExprKind::Unary(op, a) => {
-                let x = self.num(a, frame)?;
+                let x = self.num_at(a, frame)?;
                 match (op, x) {
                     (UnOp::Neg, Num::Real(v)) => Some(Num::Real(-v)),
                     (UnOp::Neg, Num::Int(v, t)) => Some(Num::Int(t.wrap(v.wrapping_neg()), t)),
@@ -133,19 +149,19 @@ impl<'p> Interp<'p> {
         // The arguments are scalars, which own nothing: no drop glue for them.
         let v = match args {
             [a] => {
-                let x = ManuallyDrop::new([self.num(a, frame)?.value()]);
+                let x = ManuallyDrop::new([self.num_at(a, frame)?.value()]);
                 self.call_builtin(id, &*x, e.span).ok()?
             }
             [a, b] => {
-                let x = self.num(a, frame)?.value();
-                let y = self.num(b, frame)?.value();
+                let x = self.num_at(a, frame)?.value();
+                let y = self.num_at(b, frame)?.value();
                 let xy = ManuallyDrop::new([x, y]);
                 self.call_builtin(id, &*xy, e.span).ok()?
             }
             _ => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    vals.push(self.num(a, frame)?.value());
+                    vals.push(self.num_at(a, frame)?.value());
                 }
                 self.call_builtin(id, &vals, e.span).ok()?
             }
@@ -165,7 +181,7 @@ impl<'p> Interp<'p> {
         }
         let mut ints = [0i64; 4];
         for (k, a) in args.iter().enumerate() {
-            ints[k] = self.num(a, frame)?.coord()?;
+            ints[k] = self.num_at(a, frame)?.coord()?;
         }
         let Some(Value::Array(arr)) = self.var_ref(v, frame) else {
             return None;
