@@ -247,7 +247,7 @@ def test_gil_is_released_during_a_long_call(m):
     done = threading.Event()
 
     def run():
-        m.spin(3_000_000)
+        m.spin(30_000_000)
         done.set()
 
     t = threading.Thread(target=run)
