@@ -96,7 +96,8 @@ pub struct RunArgs {
     /// Several devices: `all` (every GPU), GPU indices (`0,1`), or `sim:N` (N simulated
     /// devices on the CPU, each with memory of its own, for testing placement and the
     /// copies between devices; `sim:N:lag`: each runs its queue only when something waits
-    /// for it). Kernels are placed by where their data is.
+    /// for it). Kernels are placed by where their data is. Under `--device cuda` the
+    /// default is `all` (one GPU: the single-GPU path); `0` keeps a run on GPU 0.
     #[arg(long, value_name = "all|0,1|sim:N", value_parser = blazar_multi::DeviceSpec::parse)]
     devices: Option<blazar_multi::DeviceSpec>,
     /// Make `scalar` a 64-bit float (the default is 32-bit).
@@ -524,6 +525,16 @@ fn run(args: &RunArgs) -> ExitCode {
             Ok(m) => m,
             Err(code) => return code,
         },
+        // `--device cuda` on a host with several GPUs runs over all of them.
+        None if args.check_races.is_none() && seed.is_none() && !args.check_cuda => {
+            match crate::multi::default_spec(args.device) {
+                Some(spec) => match crate::multi::choose(&spec, args.device, &cpu, &name) {
+                    Ok(m) => m,
+                    Err(code) => return code,
+                },
+                None => None,
+            }
+        }
         None => None,
     };
     let mut device_log = None;

@@ -31,7 +31,11 @@ pub fn choose(
                         as Box<dyn blazar_multi::Device>
                 })
                 .collect();
-            let b = MultiBackend::new(devices, Box::new(cpu.clone()));
+            let mut b = MultiBackend::new(devices, Box::new(cpu.clone()));
+            // Every launch that qualifies splits and every independent one spreads (to
+            // test both), unless the variables ask for the GPUs' thresholds.
+            b.set_split_min(env_num("BLAZAR_SPLIT_MIN").unwrap_or(0) as usize);
+            b.set_spread_min(env_num("BLAZAR_SPREAD_MIN").unwrap_or(0));
             let log = b.log();
             Ok(Some((BackendRef::new(b), log)))
         }
@@ -70,10 +74,23 @@ pub fn choose(
             // A launch pays a few microseconds per GPU and band: smaller ones stay whole
             // on one GPU (`--profile` says so per kernel).
             b.set_split_min(split_min());
+            b.set_spread_min(spread_min());
             let log = b.log();
             Ok(Some((BackendRef::new(b), log)))
         }
     }
+}
+
+/// The device set of a run that names none: every GPU under `--device cuda` when the
+/// host has more than one (with one, or none, the single-GPU path as before; `--device
+/// auto` keeps it too: it opens one GPU at its first large launch, and a run that stays
+/// small never opens any).
+pub fn default_spec(device: Device) -> Option<DeviceSpec> {
+    if device != Device::Cuda {
+        return None;
+    }
+    let gpus = blazar_cuda::gpus::list().ok()?;
+    (gpus.len() > 1).then_some(DeviceSpec::All)
 }
 
 /// Work items from which a launch splits over the GPUs (`BLAZAR_SPLIT_MIN`; default 32M,
@@ -82,10 +99,21 @@ pub fn choose(
 /// on one H200: smaller launches stay whole, and independent ones spread over the GPUs
 /// by placement instead.
 fn split_min() -> usize {
-    std::env::var("BLAZAR_SPLIT_MIN")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1 << 25)
+    env_num("BLAZAR_SPLIT_MIN").unwrap_or(1 << 25) as usize
+}
+
+/// The number in environment variable `name`, if it holds one.
+fn env_num(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// Work (work items times statements per item) from which a launch that depends on no
+/// GPU's data may start on the next GPU in turn (`BLAZAR_SPREAD_MIN`; default 4M, about
+/// 10 µs of an H200, more than the host takes to queue the launch): smaller launches stay
+/// on the GPU of the launch before, so a program's small work never crosses between
+/// GPUs, while independent images and frames still spread.
+fn spread_min() -> u64 {
+    env_num("BLAZAR_SPREAD_MIN").unwrap_or(1 << 22)
 }
 
 /// `blazar info`: the devices a run can use.

@@ -171,7 +171,7 @@ fn lagging_simulated_devices_give_the_same_output() {
         "write_then_read.q",
     ] {
         let want = output_of(&dir, file, &[]);
-        for spec in ["sim:2:lag", "sim:3:lag"] {
+        for spec in ["sim:2:lag", "sim:3:lag", "sim:4:lag"] {
             assert_eq!(
                 output_of(&dir, file, &["--devices", spec]),
                 want,
@@ -192,7 +192,7 @@ fn numbers(out: &str) -> Vec<f64> {
 
 #[test]
 fn the_benchmark_programs_give_the_same_answers_over_devices() {
-    // benches/multi at small sizes: one device, then 2 and 3 lagging simulated ones
+    // benches/multi at small sizes: one device, then 2, 3 and 4 lagging simulated ones
     // (every launch that qualifies split in bands, halos exchanged).
     let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../benches/multi");
     let dir = std::env::temp_dir().join(format!("blazar-multibench-{}", std::process::id()));
@@ -214,7 +214,7 @@ fn the_benchmark_programs_give_the_same_answers_over_devices() {
         std::fs::write(dir.join(&file), small).unwrap();
         let want = numbers(&output_of(&dir, &file, &[]));
         assert!(want.len() >= 2, "{prog}: {want:?}");
-        for spec in ["sim:2:lag", "sim:3:lag"] {
+        for spec in ["sim:2:lag", "sim:3:lag", "sim:4:lag"] {
             let got = numbers(&output_of(&dir, &file, &["--devices", spec]));
             assert_eq!(got.len(), want.len(), "{prog} under {spec}");
             for (g, w) in got.iter().zip(&want) {

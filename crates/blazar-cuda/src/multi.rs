@@ -21,9 +21,9 @@ use crate::memory::{bytes_of_mut, driver, DeviceArray};
 use crate::queue::Queue;
 use crate::CudaBackend;
 use blazar_kir::Kernel;
-use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_multi::{CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
-use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, Residency};
+use blazar_launch::{ArgVal, ArrayOp, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_multi::{event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
+use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, Residency, Value};
 use cudarc::driver::sys;
 use cudarc::driver::{CudaEvent, CudaStream, DevicePtr};
 use std::any::Any;
@@ -39,8 +39,11 @@ pub struct CudaBuffer {
 }
 
 impl CudaBuffer {
-    /// The device address of element `start` and the context it belongs to.
-    fn address(&self, start: usize) -> Result<(u64, sys::CUcontext), String> {
+    /// Runs `f` on the device memory of the buffer.
+    fn with_memory<R>(
+        &self,
+        f: impl FnOnce(&DeviceArray) -> Result<R, String>,
+    ) -> Result<R, String> {
         let dev = self
             .array
             .data
@@ -51,9 +54,16 @@ impl CudaBuffer {
             .as_ref()
             .and_then(|d| d.as_any().downcast_ref::<DeviceArray>())
             .ok_or("internal error: a GPU buffer without device memory")?;
+        f(da)
+    }
+
+    /// The device address of element `start` and the context it belongs to.
+    fn address(&self, start: usize) -> Result<(u64, sys::CUcontext), String> {
         let stream = self.queue.stream();
-        let (ptr, _sync) = da.slice().device_ptr(stream);
-        Ok((ptr + start as u64, stream.context().cu_ctx()))
+        self.with_memory(|da| {
+            let (ptr, _sync) = da.slice().device_ptr(stream);
+            Ok((ptr + start as u64, stream.context().cu_ctx()))
+        })
     }
 
     fn elem(&self) -> ElemType {
@@ -87,20 +97,12 @@ impl DeviceBuffer for CudaBuffer {
         }
         // Launches deferred behind a compile may write these elements: issued first.
         self.queue.flush()?;
-        let dev = self
-            .array
-            .data
-            .device()
-            .try_borrow()
-            .map_err(|_| "internal error: a GPU buffer is in use".to_string())?;
-        let da = dev
-            .as_ref()
-            .and_then(|d| d.as_any().downcast_ref::<DeviceArray>())
-            .ok_or("internal error: a GPU buffer without device memory")?;
-        self.queue
-            .stream()
-            .memcpy_dtoh(&da.slice().slice(a..b), &mut dst[a..b])
-            .map_err(|e| driver("a copy from the device", e))?;
+        self.with_memory(|da| {
+            self.queue
+                .stream()
+                .memcpy_dtoh(&da.slice().slice(a..b), &mut dst[a..b])
+                .map_err(|e| driver("a copy from the device", e))
+        })?;
         self.queue.wait()
     }
 
@@ -118,7 +120,7 @@ impl DeviceBuffer for CudaBuffer {
         // The memory returns to this GPU's pool, whose next user runs on this stream:
         // the stream first waits for the other GPUs' copies out of it.
         for e in readers {
-            if let Some(ev) = e.as_any().downcast_ref::<GpuEvent>() {
+            if let Ok(ev) = event_of::<GpuEvent>(e) {
                 let _ = self.queue.stream().wait(&ev.0);
             }
         }
@@ -216,13 +218,7 @@ impl CudaDevice {
     }
 
     fn mine<'a>(&self, b: &'a mut dyn DeviceBuffer) -> Result<&'a mut CudaBuffer, String> {
-        match b.as_any_mut().downcast_mut::<CudaBuffer>() {
-            Some(c) if c.gpu == self.gpu => Ok(c),
-            _ => Err(format!(
-                "internal error: GPU {} got another device's buffer",
-                self.gpu
-            )),
-        }
+        own_buffer(b, self.gpu, |c: &CudaBuffer| c.gpu)
     }
 
     /// Makes the device copy of `b` hold `host` (one upload).
@@ -417,10 +413,7 @@ impl Device for CudaDevice {
     }
 
     fn wait(&mut self, event: &Event) -> Result<(), String> {
-        let ev = event
-            .as_any()
-            .downcast_ref::<GpuEvent>()
-            .ok_or("internal error: a GPU waits for another kind of event")?;
+        let ev = event_of::<GpuEvent>(event)?;
         self.queue().flush()?;
         self.stream()
             .wait(&ev.0)
@@ -447,6 +440,46 @@ impl Device for CudaDevice {
             }
         }
         Some(self.busy)
+    }
+
+    fn array_op(
+        &mut self,
+        op: ArrayOp,
+        args: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
+    ) -> Option<Result<(Vec<usize>, ElemType, Box<dyn DeviceBuffer>), String>> {
+        let refs = match self.views(args) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e.message)),
+        };
+        let vals: Vec<Value> = refs.into_iter().map(Value::Array).collect();
+        // cuBLAS runs in the current context: this GPU's, whichever GPU went last.
+        if let Err(e) = self.stream().context().bind_to_thread() {
+            return Some(Err(driver("a matrix product", e)));
+        }
+        let out = match self.timed(|d| d.backend.array_op(op, &vals))? {
+            Ok(Value::Array(a)) => a,
+            Ok(_) => return Some(Err("internal error: a matrix product gave no array".into())),
+            Err(e) => return Some(Err(e)),
+        };
+        let Ok(meta) = out.meta() else {
+            return Some(Err(
+                "internal error: a matrix product's result is in use".into()
+            ));
+        };
+        let array = out.reshaped(vec![meta.len()]);
+        Some(Ok((
+            meta.dims.clone(),
+            meta.elem(),
+            Box::new(CudaBuffer {
+                array,
+                gpu: self.gpu,
+                queue: self.queue().clone(),
+            }),
+        )))
+    }
+
+    fn array_ops(&self) -> bool {
+        true
     }
 
     fn declines(&self, kernel: &Kernel) -> Option<&'static str> {

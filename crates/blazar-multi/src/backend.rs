@@ -18,14 +18,14 @@
 //! reads (copied from the devices that hold them), the written arrays stay spread over
 //! the devices band by band, and kernel outputs are combined from the bands' partials.
 
-use crate::copy::{covers, join, MultiCopy, Span};
+use crate::copy::{covers, join, overlaps, MultiCopy, Span};
 use crate::device::{CopyRoute, Device, DeviceBuffer, Event};
 use crate::log::{DeviceLog, LogRef};
 use crate::place::Placer;
 use crate::split::Reach;
 use blazar_kir::{Bind, Kernel};
-use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_value::{ArrayRef, ElemType, Residency};
+use blazar_launch::{ArgVal, ArrayOp, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
+use blazar_value::{ArrayRef, ElemType, Residency, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
@@ -41,6 +41,7 @@ pub struct MultiBackend {
     /// so that no other kernel takes its address).
     variants: HashMap<usize, (Rc<Kernel>, Rc<Kernel>)>,
     split_min: usize,
+    spread_min: u64,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -48,6 +49,14 @@ fn bad(msg: impl Into<String>) -> KernelError {
 }
 
 const IN_USE: &str = "an array is in use and cannot be passed to a kernel";
+
+/// Copies out of one buffer remembered one by one; past this many, a write waits for
+/// them all.
+const MAX_READERS: usize = 16;
+
+/// Elements each operand of a library operation needs, when no device holds either, for
+/// the operation to run on a device (the single-GPU backend's rule for cuBLAS).
+const ARRAY_OP_MIN: usize = 1 << 14;
 
 /// The `MultiCopy` of a store's device slot.
 fn multi(slot: &mut Option<Box<dyn blazar_value::DeviceCopy>>) -> Option<&mut MultiCopy> {
@@ -68,6 +77,7 @@ impl MultiBackend {
             log,
             variants: HashMap::new(),
             split_min: 0,
+            spread_min: 0,
         }
     }
 
@@ -107,17 +117,28 @@ impl MultiBackend {
         r
     }
 
-    /// Makes device `d` wait for the copies other devices queued out of its buffer
-    /// `mc.bufs[d]`, before it writes that buffer.
+    /// Makes device `d` wait for the copies other devices queued out of elements
+    /// `span` of its buffer `mc.bufs[d]` (all of them: `None`), before it writes them.
+    /// Copies of other elements go on unwaited: a device filling in its halo rows does
+    /// not wait for its neighbour to finish copying the device's own band.
     fn settle(
         devices: &mut [Box<dyn Device>],
         log: &LogRef,
         mc: &mut MultiCopy,
         d: usize,
+        span: Option<Span>,
     ) -> Result<(), String> {
-        for e in std::mem::take(&mut mc.readers[d]) {
-            devices[d].wait(&e)?;
-            log.borrow_mut().devices[d].waits += 1;
+        let readers = std::mem::take(&mut mc.readers[d]);
+        // A long list (a buffer whose other rows are copied again and again) is
+        // waited for whole rather than searched.
+        let all = span.is_none() || readers.len() > MAX_READERS;
+        for (e, read) in readers {
+            if all || span.is_some_and(|s| overlaps(s, read)) {
+                devices[d].wait(&e)?;
+                log.borrow_mut().devices[d].waits += 1;
+            } else {
+                mc.readers[d].push((e, read));
+            }
         }
         Ok(())
     }
@@ -184,9 +205,10 @@ impl MultiBackend {
         if need.0 >= need.1 {
             return Ok(false);
         }
-        Self::settle(&mut self.devices, &self.log, mc, d)?;
         let whole = (0, mc.len);
+        // An upload or a clear writes the whole buffer (after the copies reading it).
         let from_host = |this: &mut Self, mc: &mut MultiCopy, buf: &mut dyn DeviceBuffer| {
+            Self::settle(&mut this.devices, &this.log, mc, d, None)?;
             let mut log = this.log.borrow_mut();
             if res == Residency::Zero {
                 log.devices[d].zeroed += 1;
@@ -201,11 +223,13 @@ impl MultiBackend {
             }
             drop(log);
             mc.have[d] = Some(whole);
-            mc.written[d] = Some(this.devices[d].record()?);
+            let ev = this.devices[d].record()?;
+            mc.wrote(d, ev, whole, true);
             Ok::<_, String>(true)
         };
         if res == Residency::Zero && mc.fresh {
-            // A kernel result its launch writes whole: nothing to clear.
+            // A kernel result its launch writes whole: nothing to clear (the launch
+            // waits for copies out of the buffer, `settle_written`).
             mc.have[d] = Some(whole);
             return Ok(false);
         }
@@ -225,7 +249,7 @@ impl MultiBackend {
             }
             _ => missing.push(need),
         }
-        let mut sources = Vec::new();
+        let mut waited = Vec::new();
         let mut plan = Vec::new();
         for (start, end) in missing {
             let mut at = start;
@@ -247,13 +271,19 @@ impl MultiBackend {
                 }
             }
         }
+        // The copies write only the missing elements: copies out of others go on.
+        for &(_, start, end) in &plan {
+            Self::settle(&mut self.devices, &self.log, mc, d, Some((start, end)))?;
+        }
         for &(e, start, end) in &plan {
-            if !sources.contains(&e) {
-                if let Some(ev) = mc.written[e].clone() {
+            // The source's last write of these elements (its launch, or the copy that
+            // brought them there), not a later copy into its other elements.
+            if let Some(ev) = mc.write_event(e, (start, end)) {
+                if !waited.iter().any(|w: &Event| Rc::ptr_eq(w, &ev)) {
                     self.devices[d].wait(&ev)?;
                     self.log.borrow_mut().devices[d].waits += 1;
+                    waited.push(ev);
                 }
-                sources.push(e);
             }
             let src = mc.bufs[e]
                 .as_deref()
@@ -268,18 +298,39 @@ impl MultiBackend {
             *map.entry(e).or_default() += (end - start) * size;
         }
         let ev = self.devices[d].record()?;
-        for e in sources {
-            mc.readers[e].push(ev.clone());
+        for &(e, start, end) in &plan {
+            mc.readers[e].push((ev.clone(), (start, end)));
+            mc.wrote(d, ev.clone(), (start, end), false);
         }
-        mc.written[d] = Some(ev);
         mc.have[d] = Some(join(mc.have[d], need));
         Ok(false)
     }
 
-    fn place(&mut self, arrays: &[ArrayRef]) -> usize {
+    /// The device for a launch over `arrays` of `work` (estimated statements).
+    /// Whether device `d` holds elements `need` (all: `None`) of `a` current, or will
+    /// get them without another device (an upload, a clear).
+    fn holds(a: &ArrayRef, d: usize, need: Option<Span>) -> bool {
+        if !matches!(a.data.residency(), Residency::Device | Residency::Both) {
+            return true;
+        }
+        let Ok(slot) = a.data.device().try_borrow() else {
+            return true;
+        };
+        let Some(mc) = slot
+            .as_ref()
+            .and_then(|c| c.as_any().downcast_ref::<MultiCopy>())
+        else {
+            return true;
+        };
+        let need = need.unwrap_or((0, mc.len));
+        mc.bufs[d].is_some() && covers(mc.have[d], need)
+    }
+
+    fn place(&mut self, arrays: &[ArrayRef], work: u64) -> usize {
         let busy: Vec<_> = self.log.borrow().devices.iter().map(|s| s.busy).collect();
+        let spread = work >= self.spread_min;
         self.placer
-            .choose(&self.resident(arrays), &busy, self.pinned)
+            .choose(&self.resident(arrays), &busy, self.pinned, spread)
     }
 
     /// Queues a launch on device `d`, whose copies of `arrays` hold what it reads;
@@ -319,11 +370,7 @@ impl MultiBackend {
             }
         };
         let took = t.elapsed();
-        for (a, (_, b)) in arrays.iter().zip(bufs) {
-            if let Some(mc) = multi(&mut a.data.device().borrow_mut()) {
-                mc.bufs[d] = Some(b);
-            }
-        }
+        self.give_back(d, arrays, bufs);
         let mut log = self.log.borrow_mut();
         let stats = &mut log.devices[d];
         stats.busy += took;
@@ -331,21 +378,20 @@ impl MultiBackend {
         r
     }
 
-    /// Before device `d` writes the arrays `written` (per array of the launch): it
-    /// waits for other devices' copies out of its buffers of them.
+    /// Before device `d` writes the arrays `written` (per array of the launch: the
+    /// elements it writes, `None` for all): it waits for other devices' copies out of
+    /// those elements of its buffers.
     fn settle_written(
         &mut self,
         d: usize,
         arrays: &[ArrayRef],
-        written: &[bool],
+        written: &[Option<Option<Span>>],
     ) -> Result<(), KernelError> {
-        for (a, &w) in arrays.iter().zip(written) {
-            if !w {
-                continue;
-            }
+        for (a, w) in arrays.iter().zip(written) {
+            let Some(span) = *w else { continue };
             let mut slot = a.data.device().try_borrow_mut().map_err(|_| bad(IN_USE))?;
             if let Some(mc) = multi(&mut slot) {
-                Self::settle(&mut self.devices, &self.log, mc, d).map_err(bad)?;
+                Self::settle(&mut self.devices, &self.log, mc, d, span).map_err(bad)?;
             }
         }
         Ok(())
@@ -362,7 +408,7 @@ impl MultiBackend {
             } else {
                 mc.have[d] = Some(span);
             }
-            mc.written[d] = Some(ev.clone());
+            mc.wrote(d, ev.clone(), span, true);
             mc.fresh = false;
         }
         a.data.set_residency(Residency::Device);
@@ -443,21 +489,73 @@ impl MultiBackend {
             }
             Some((lo.unwrap_or(0) * r.per_row, hi.min(rows) * r.per_row))
         };
-        let mut written = vec![false; arrays.len()];
-        for &(i, _) in &split.written {
-            written[i] = true;
-        }
+        let outputs = !kernel.outputs.is_empty();
+        // Per band, the rows at its edges whose reads reach halo rows that other
+        // devices hold (a multiple of the row block; `(0, 0)`: none, or a reduction,
+        // whose band is one launch). The rows between run first, while the halo rows
+        // are copied in behind them; then the edges.
+        let edges: Vec<(usize, usize)> = bands
+            .iter()
+            .enumerate()
+            .map(|(p, &(r0, r1))| {
+                if outputs {
+                    return (0, 0);
+                }
+                let (mut lo, mut hi) = (0, 0);
+                for &(i, reach) in &split.reads {
+                    let Some(r) = reach else { continue };
+                    if Self::holds(&arrays[i], p, need(i, (r0, r1))) {
+                        continue;
+                    }
+                    if r.below > 0 && (r0 > 0 || r.wraps) {
+                        lo = lo.max(r.below.div_ceil(block) * block);
+                    }
+                    if r.above > 0 && (r1 < rows || r.wraps) {
+                        hi = hi.max(r.above.div_ceil(block) * block);
+                    }
+                }
+                if lo + hi + block > r1 - r0 {
+                    return (0, 0);
+                }
+                (lo, hi)
+            })
+            .collect();
+        let halo_later = |p: usize, i: usize| {
+            edges[p] != (0, 0) && split.reads.iter().any(|r| r.0 == i && r.1.is_some())
+        };
         for (p, &band) in bands.iter().enumerate() {
             for (i, a) in arrays.iter().enumerate() {
-                self.bring(a, p, need(i, band)).map_err(bad)?;
+                // Arrays read with a halo: the band's own rows now, the halo later.
+                let now = if halo_later(p, i) {
+                    split
+                        .reads
+                        .iter()
+                        .find(|r| r.0 == i)
+                        .and_then(|r| r.1)
+                        .map(|r| (band.0 * r.per_row, band.1 * r.per_row))
+                } else {
+                    need(i, band)
+                };
+                self.bring(a, p, now).map_err(bad)?;
             }
         }
-        let outputs = !kernel.outputs.is_empty();
-        for (p, &(r0, r1)) in bands.iter().enumerate() {
+        let writes = |(r0, r1): (usize, usize)| -> Vec<Option<Option<Span>>> {
+            let mut w = vec![None; arrays.len()];
+            for &(i, per_row) in &split.written {
+                w[i] = Some(Some((r0 * per_row, r1 * per_row)));
+            }
+            w
+        };
+        // Queues the variant over rows `r0..r1` on device `p`.
+        let rows_on = |this: &mut Self, p: usize, (r0, r1): (usize, usize), start: bool| {
             let mut band_plan = plan.clone();
             band_plan.data_dims[0] = r1 - r0;
             let mut band_args = args.to_vec();
             band_args.push(ArgVal::Value(KValue::Int(r0 as i64)));
+            this.run_on(p, &variant, &band_plan, &band_args, arrays, start)
+        };
+        let mut ends: Vec<Option<Event>> = vec![None; parts];
+        for (p, &(r0, r1)) in bands.iter().enumerate() {
             // On an error, the bands already started are finished (their outputs
             // dropped): no device is left with a launch whose read-back is pending.
             let abandon = |this: &mut Self, upto: usize, e: KernelError| {
@@ -468,22 +566,49 @@ impl MultiBackend {
                 }
                 e
             };
-            if let Err(e) = self.settle_written(p, arrays, &written) {
+            if let Err(e) = self.settle_written(p, arrays, &writes((r0, r1))) {
                 return Err(abandon(self, p, e));
             }
-            if let Err(e) = self.run_on(p, &variant, &band_plan, &band_args, arrays, outputs) {
+            let (lo, hi) = edges[p];
+            if let Err(e) = rows_on(self, p, (r0 + lo, r1 - hi), outputs) {
                 return Err(abandon(self, p, e));
             }
-            if split.written.is_empty() {
+            if split.written.is_empty() || edges[p] != (0, 0) {
                 continue;
             }
-            let ev = match self.devices[p].record() {
-                Ok(ev) => ev,
+            match self.devices[p].record() {
+                Ok(ev) => ends[p] = Some(ev),
                 Err(m) => return Err(abandon(self, p + 1, bad(m))),
-            };
+            }
+        }
+        // The halo rows, then the edge rows that read them (never a reduction).
+        for (p, &band) in bands.iter().enumerate() {
+            for (i, a) in arrays.iter().enumerate() {
+                if halo_later(p, i) {
+                    self.bring(a, p, need(i, band)).map_err(bad)?;
+                }
+            }
+        }
+        for (p, &(r0, r1)) in bands.iter().enumerate() {
+            let (lo, hi) = edges[p];
+            if (lo, hi) == (0, 0) {
+                continue;
+            }
+            self.log.borrow_mut().overlapped += 1;
+            for piece in [(r0, r0 + lo), (r1 - hi, r1)] {
+                if piece.0 < piece.1 {
+                    rows_on(self, p, piece, false)?;
+                }
+            }
+            if !split.written.is_empty() {
+                ends[p] = Some(self.devices[p].record().map_err(bad)?);
+            }
+        }
+        for (p, &(r0, r1)) in bands.iter().enumerate() {
+            let Some(ev) = &ends[p] else { continue };
             for &(i, per_row) in &split.written {
                 let span = (r0 * per_row, r1 * per_row);
-                Self::mark_written(&arrays[i], p, Some(span), &ev, p == 0);
+                Self::mark_written(&arrays[i], p, Some(span), ev, p == 0);
             }
         }
         *self
@@ -540,6 +665,14 @@ impl MultiBackend {
         self.split_min = items;
     }
 
+    /// Launches of less work than this (work items times the statements of one,
+    /// estimated) that depend on no device's data go where the previous launch went
+    /// instead of taking the next device in turn (0: every independent launch spreads,
+    /// as the simulated devices do to test it).
+    pub fn set_spread_min(&mut self, work: u64) {
+        self.spread_min = work;
+    }
+
     /// Whether the devices can take a launch over `arrays`; the reason when not.
     fn unsupported(arrays: &[ArrayRef]) -> Option<&'static str> {
         for (i, a) in arrays.iter().enumerate() {
@@ -555,6 +688,81 @@ impl MultiBackend {
             }
         }
         None
+    }
+
+    /// Runs `op` over `arrays` on device `d`; the result is an array held there alone.
+    /// `None` when the device leaves it to the host after all (operands it does not
+    /// take: the host then computes it, or reports why it cannot).
+    fn array_op_on(
+        &mut self,
+        d: usize,
+        op: ArrayOp,
+        arrays: &[ArrayRef],
+    ) -> Option<Result<Value, String>> {
+        for a in arrays {
+            if let Err(e) = self.bring(a, d, None) {
+                return Some(Err(e));
+            }
+        }
+        let mut bufs = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            let taken = a.meta().ok().and_then(|m| {
+                let mut slot = a.data.device().try_borrow_mut().ok()?;
+                Some((m.dims, multi(&mut slot)?.bufs[d].take()?))
+            });
+            match taken {
+                Some(b) => bufs.push(b),
+                None => {
+                    self.give_back(d, arrays, bufs);
+                    return Some(Err("internal error: no buffer on the chosen device".into()));
+                }
+            }
+        }
+        let t = Instant::now();
+        let r = {
+            let mut views: Vec<(Vec<usize>, &mut dyn DeviceBuffer)> = bufs
+                .iter_mut()
+                .map(|(dims, b)| (dims.clone(), &mut **b))
+                .collect();
+            self.devices[d].array_op(op, &mut views)
+        };
+        let took = t.elapsed();
+        self.give_back(d, arrays, bufs);
+        let (dims, elem, buf) = match r? {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        {
+            let mut log = self.log.borrow_mut();
+            log.devices[d].busy += took;
+            *log.devices[d].kernels.entry(format!("{op:?}")).or_default() += 1;
+        }
+        let len = dims.iter().product();
+        let out = ArrayRef::zeros(dims, elem);
+        let mut mc = MultiCopy::new(self.devices.len(), elem, len, self.log.clone());
+        mc.bufs[d] = Some(buf);
+        mc.have[d] = Some((0, len));
+        match self.devices[d].record() {
+            Ok(ev) => mc.wrote(d, ev, (0, len), true),
+            Err(e) => return Some(Err(e)),
+        }
+        *out.data.device().borrow_mut() = Some(Box::new(mc));
+        out.data.set_residency(Residency::Device);
+        Some(Ok(Value::Array(out)))
+    }
+
+    /// Returns the buffers a launch on device `d` took out of `arrays`' copies.
+    fn give_back(
+        &self,
+        d: usize,
+        arrays: &[ArrayRef],
+        bufs: Vec<(Vec<usize>, Box<dyn DeviceBuffer>)>,
+    ) {
+        for (a, (_, b)) in arrays.iter().zip(bufs) {
+            if let Some(mc) = multi(&mut a.data.device().borrow_mut()) {
+                mc.bufs[d] = Some(b);
+            }
+        }
     }
 
     fn on_host(
@@ -616,12 +824,17 @@ impl Backend for MultiBackend {
         if let Some(outs) = self.try_split(kernel, plan, args, arrays)? {
             return Ok(Some(outs));
         }
-        let d = self.place(arrays);
+        let items = plan.data_dims[..plan.rank.clamp(1, 4) as usize]
+            .iter()
+            .fold(1u64, |n, &x| n.saturating_mul(x as u64));
+        let work = items.saturating_mul(blazar_kir::cost::work_per_item(kernel));
+        let d = self.place(arrays, work);
         for a in arrays {
             self.bring(a, d, None).map_err(bad)?;
         }
         let wrote = written(kernel, args, arrays.len());
-        self.settle_written(d, arrays, &wrote)?;
+        let spans: Vec<Option<Option<Span>>> = wrote.iter().map(|&w| w.then_some(None)).collect();
+        self.settle_written(d, arrays, &spans)?;
         let r = self.run_on(d, kernel, plan, args, arrays, false);
         if wrote.iter().any(|&w| w) {
             let ev = self.devices[d].record().map_err(bad)?;
@@ -632,6 +845,34 @@ impl Backend for MultiBackend {
             }
         }
         r.map(Some)
+    }
+
+    fn array_op(&mut self, op: ArrayOp, args: &[Value]) -> Option<Result<Value, String>> {
+        if !self.devices[0].array_ops() {
+            return None;
+        }
+        let arrays: Vec<ArrayRef> = args
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        if Self::unsupported(&arrays).is_some() {
+            return None;
+        }
+        // Host operands that no device holds and that are small stay on the host (the
+        // devices decide the same for the arrays they are handed).
+        let placed = self.resident(&arrays).iter().any(|&b| b > 0);
+        let large = arrays
+            .iter()
+            .all(|a| a.meta().is_ok_and(|m| m.len() >= ARRAY_OP_MIN));
+        if !placed && !large {
+            return None;
+        }
+        self.log.borrow_mut().start();
+        let d = self.place(&arrays, u64::MAX);
+        self.array_op_on(d, op, &arrays)
     }
 
     fn keeps_arrays(&self) -> bool {

@@ -22,16 +22,22 @@ use std::any::Any;
 /// A range of elements, `start..end`.
 pub type Span = (usize, usize);
 
+/// Writes remembered per device buffer; past this many they are merged into one.
+const MAX_WRITES: usize = 8;
+
 /// One optional buffer per device, which elements of each are current, and the events
 /// that order work on them across devices.
 pub struct MultiCopy {
     pub(crate) bufs: Vec<Option<Box<dyn DeviceBuffer>>>,
     /// Per device: the elements its buffer holds current.
     pub(crate) have: Vec<Option<Span>>,
-    /// Per device: the event after the last write into its buffer.
-    pub(crate) written: Vec<Option<Event>>,
-    /// Per device: events of other devices whose queued copies read its buffer.
-    pub(crate) readers: Vec<Vec<Event>>,
+    /// Per device: the events after the writes into its buffer since the last one that
+    /// wrote all its current elements (a launch, an upload), with the elements each
+    /// wrote (a launch's, then the halo rows copied in beside them).
+    written: Vec<Vec<(Event, Span)>>,
+    /// Per device: events of other devices whose queued copies read its buffer, with
+    /// the elements each copy read.
+    pub(crate) readers: Vec<Vec<(Event, Span)>>,
     pub(crate) elem: ElemType,
     pub(crate) len: usize,
     /// A kernel result not yet written (`Backend::alloc`): the kernel writes it whole,
@@ -45,7 +51,7 @@ impl MultiCopy {
         MultiCopy {
             bufs: (0..devices).map(|_| None).collect(),
             have: vec![None; devices],
-            written: vec![None; devices],
+            written: vec![Vec::new(); devices],
             readers: vec![Vec::new(); devices],
             elem,
             len,
@@ -87,6 +93,36 @@ impl MultiCopy {
         self.have[device] = Some(span);
     }
 
+    /// Device `d` queued a write of `span` of its buffer, ended by `ev`; `replace`: it
+    /// wrote every element the buffer holds current (earlier writes are over by `ev`).
+    pub(crate) fn wrote(&mut self, d: usize, ev: Event, span: Span, replace: bool) {
+        let list = &mut self.written[d];
+        if replace || list.len() >= MAX_WRITES {
+            // Events of one device pass in the order queued: the last ends them all.
+            let span = list.iter().fold(span, |acc, (_, s)| {
+                if replace {
+                    acc
+                } else {
+                    (acc.0.min(s.0), acc.1.max(s.1))
+                }
+            });
+            list.clear();
+            list.push((ev, span));
+        } else {
+            list.push((ev, span));
+        }
+    }
+
+    /// The event a copy of `span` out of device `d`'s buffer waits for: the last write
+    /// there that touched those elements.
+    pub(crate) fn write_event(&self, d: usize, span: Span) -> Option<Event> {
+        self.written[d]
+            .iter()
+            .rev()
+            .find(|(_, s)| overlaps(*s, span))
+            .map(|(e, _)| e.clone())
+    }
+
     pub(crate) fn invalidate(&mut self) {
         self.have.iter_mut().for_each(|h| *h = None);
     }
@@ -95,6 +131,11 @@ impl MultiCopy {
 /// Whether `have` contains every element of `need`.
 pub(crate) fn covers(have: Option<Span>, need: Span) -> bool {
     need.0 >= need.1 || have.is_some_and(|(a, b)| a <= need.0 && need.1 <= b)
+}
+
+/// Whether `a` and `b` share an element.
+pub(crate) fn overlaps(a: Span, b: Span) -> bool {
+    a.0 < b.1 && b.0 < a.1 && a.0 < a.1 && b.0 < b.1
 }
 
 /// `a` and `b` as one span when they overlap or touch; `b` alone otherwise.
@@ -154,7 +195,8 @@ impl Drop for MultiCopy {
         for (b, readers) in self.bufs.iter_mut().zip(&self.readers) {
             if let Some(b) = b {
                 if !readers.is_empty() {
-                    b.retire(readers);
+                    let events: Vec<Event> = readers.iter().map(|(e, _)| e.clone()).collect();
+                    b.retire(&events);
                 }
             }
         }

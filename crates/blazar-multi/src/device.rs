@@ -10,7 +10,7 @@
 //! without the host waiting.
 
 use blazar_kir::Kernel;
-use blazar_launch::{ArgVal, KValue, KernelError, LaunchPlan};
+use blazar_launch::{ArgVal, ArrayOp, KValue, KernelError, LaunchPlan};
 use blazar_value::{Buffer, ElemType};
 use std::any::Any;
 use std::rc::Rc;
@@ -23,6 +23,33 @@ pub trait DeviceEvent: Any {
 
 /// A recorded point in a device's queue, shared by the arrays whose writes it ends.
 pub type Event = Rc<dyn DeviceEvent>;
+
+/// `event` as an event of the device kind `T` (each kind waits only for its own).
+pub fn event_of<T: DeviceEvent>(event: &Event) -> Result<&T, String> {
+    event
+        .as_any()
+        .downcast_ref::<T>()
+        .ok_or_else(|| "internal error: a device waits for another kind of device's event".into())
+}
+
+/// `buf` as a buffer of the device kind `T` that device `me` owns (`owner` tells which
+/// device owns a buffer of that kind): a device writes only into its own memory.
+pub fn own_buffer<'a, T: DeviceBuffer>(
+    buf: &'a mut dyn DeviceBuffer,
+    me: usize,
+    owner: fn(&T) -> usize,
+) -> Result<&'a mut T, String> {
+    match buf.as_any_mut().downcast_mut::<T>() {
+        Some(b) if owner(b) == me => Ok(b),
+        Some(b) => Err(format!(
+            "internal error: device {me} was handed a buffer of device {}",
+            owner(b)
+        )),
+        None => Err(format!(
+            "internal error: device {me} was handed another kind of device's buffer"
+        )),
+    }
+}
 
 /// A buffer in one device's memory, holding the elements of one array.
 pub trait DeviceBuffer: Any {
@@ -120,6 +147,25 @@ pub trait Device {
     /// How long the device has run kernels so far (waits for the queued ones).
     fn busy(&mut self) -> Option<Duration> {
         None
+    }
+
+    /// Runs a whole-array library operation (the matrix product) on buffers of this
+    /// device, `args[i]` holding the `i`-th operand with its dims: the result as a new
+    /// buffer of this device with its dims and element type; `None` leaves it to the
+    /// host. Asked only of
+    /// a device whose [`Device::array_ops`] is true.
+    fn array_op(
+        &mut self,
+        _op: ArrayOp,
+        _args: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
+    ) -> Option<Result<(Vec<usize>, ElemType, Box<dyn DeviceBuffer>), String>> {
+        None
+    }
+
+    /// Whether the device runs library operations ([`Device::array_op`]: a GPU's
+    /// cuBLAS); a simulated device leaves them to the host.
+    fn array_ops(&self) -> bool {
+        false
     }
 
     /// Why the device cannot run `kernel`, if it cannot (the host executor runs it).

@@ -37,7 +37,7 @@ pub mod variant;
 
 pub use backend::MultiBackend;
 pub use copy::{MultiCopy, Span};
-pub use device::{CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
+pub use device::{event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
 pub use log::{DeviceLog, DeviceStats, LogRef};
 pub use sim::{SimBuffer, SimDevice};
 pub use spec::DeviceSpec;

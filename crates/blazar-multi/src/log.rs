@@ -47,6 +47,9 @@ pub struct DeviceLog {
     /// Launches that ran whole on one device although several were there, per kernel
     /// and reason.
     pub whole: BTreeMap<(String, String), usize>,
+    /// Bands of split launches whose interior rows ran before the halo rows their edge
+    /// rows read had arrived from other devices.
+    pub overlapped: usize,
     started: Option<Instant>,
 }
 
@@ -66,6 +69,7 @@ impl DeviceLog {
             on_host: BTreeMap::new(),
             split: BTreeMap::new(),
             whole: BTreeMap::new(),
+            overlapped: 0,
             started: None,
         }))
     }
@@ -132,6 +136,13 @@ impl DeviceLog {
         }
         for (k, n) in &self.split {
             let _ = writeln!(s, "kernel {k} split over the devices by rows: {n}");
+        }
+        if self.overlapped > 0 {
+            let _ = writeln!(
+                s,
+                "bands whose interior ran while their halo rows were copied: {}",
+                self.overlapped
+            );
         }
         for ((k, why), n) in &self.whole {
             let _ = writeln!(s, "kernel {k} whole on one device ({why}): {n}");

@@ -15,7 +15,7 @@
 //! the launch writing its source, a write that does not wait for a copy reading the old
 //! elements) reads the wrong elements and shows as a wrong answer.
 
-use crate::device::{CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
+use crate::device::{event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
 use blazar_kir::Kernel;
 use blazar_launch::{ArgVal, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
 use blazar_value::{Array, ArrayRef, Buffer, ElemType};
@@ -193,14 +193,7 @@ impl SimDevice {
     }
 
     fn mine<'a>(&self, b: &'a mut dyn DeviceBuffer) -> Result<&'a mut SimBuffer, String> {
-        match b.as_any_mut().downcast_mut::<SimBuffer>() {
-            Some(s) if s.owner == self.index => Ok(s),
-            Some(s) => Err(format!(
-                "internal error: sim{} was handed a buffer of sim{}",
-                self.index, s.owner
-            )),
-            None => Err("internal error: a simulated device got another device's buffer".into()),
-        }
+        own_buffer(b, self.index, |s: &SimBuffer| s.owner)
     }
 
     /// Queues a launch; its outputs land in the returned slot when it runs.
@@ -409,10 +402,7 @@ impl Device for SimDevice {
     }
 
     fn wait(&mut self, event: &Event) -> Result<(), String> {
-        let e = event
-            .as_any()
-            .downcast_ref::<SimEvent>()
-            .ok_or("internal error: a simulated device waits for another kind of event")?;
+        let e = event_of::<SimEvent>(event)?;
         let (queue, at) = (e.queue.clone(), e.at);
         self.queue
             .push(Box::new(move || queue.run_to(at)))

@@ -467,3 +467,65 @@ fn kernels_that_read_other_rows_of_what_they_write_run_whole() {
     assert!(b.log().borrow().split.is_empty());
     assert_eq!(b.log().borrow().whole.len(), 1);
 }
+
+#[test]
+fn small_independent_launches_stay_on_one_device_and_nothing_crosses() {
+    let mut b = backend(2);
+    // Launches of less work than this do not start a device of their own.
+    b.set_spread_min(1000);
+    let (add1, add) = (kernel("add1", 1), kernel("add", 2));
+    let (x1, x2) = (vector(&[1.0, 2.0, 3.0]), vector(&[10.0, 20.0, 30.0]));
+    let y1 = ArrayRef::zeros(vec![3], ElemType::F64);
+    let y2 = ArrayRef::zeros(vec![3], ElemType::F64);
+    let z = ArrayRef::zeros(vec![3], ElemType::F64);
+    run(&mut b, &add1, &[&y1, &x1]);
+    run(&mut b, &add1, &[&y2, &x2]);
+    run(&mut b, &add, &[&z, &y1, &y2]);
+    assert_eq!(host(&z), vec![13.0, 24.0, 35.0]);
+    let log = b.log();
+    assert_eq!(log.borrow().devices[0].launches(), 3);
+    assert_eq!(log.borrow().devices[1].launches(), 0);
+    assert_eq!(peer_bytes(&b), 0, "no array crossed between the devices");
+}
+
+#[test]
+fn a_split_stencil_runs_its_interior_before_its_halo_arrives() {
+    // 12 rows over 3 lagging devices: bands of 4; each band's edge rows next to another
+    // band run after the halo copy, the rows between them before it.
+    let exec = Exec::default();
+    let mut b = devices(3, true, &exec);
+    let (add1, blur) = (kernel("add1", 1), kernel("blur", 1));
+    let x = vector(&(0..12).map(f64::from).collect::<Vec<_>>());
+    let y = ArrayRef::zeros(vec![12], ElemType::F64);
+    let z = ArrayRef::zeros(vec![12], ElemType::F64);
+    let w = ArrayRef::zeros(vec![12], ElemType::F64);
+    run(&mut b, &add1, &[&y, &x]);
+    let before = peer_bytes(&b);
+    run(&mut b, &blur, &[&z, &y]);
+    // Again, over the stencil's own result: its halo rows come from bands written by
+    // the launch before, on the other devices.
+    run(&mut b, &blur, &[&w, &z]);
+    let log = b.log();
+    // Bands 0 and 2 have one neighbour, band 1 two: one interior and one edge launch,
+    // or one interior and two edge launches, per stencil.
+    assert_eq!(log.borrow().overlapped, 6);
+    let launches: Vec<usize> = log.borrow().devices.iter().map(|d| d.launches()).collect();
+    assert_eq!(launches, vec![1 + 2 * 2, 1 + 2 * 3, 1 + 2 * 2]);
+    // Only halo rows crossed: 4 rows of 8 bytes per stencil.
+    assert_eq!(peer_bytes(&b) - before, 2 * 4 * 8);
+    let blur_of = |v: &[f64]| -> Vec<f64> {
+        let at = |j: isize| {
+            usize::try_from(j)
+                .ok()
+                .and_then(|j| v.get(j))
+                .copied()
+                .unwrap_or(0.0)
+        };
+        (0..v.len() as isize)
+            .map(|i| at(i - 1) + at(i) + at(i + 1))
+            .collect()
+    };
+    let want_z = blur_of(&(1..=12).map(f64::from).collect::<Vec<_>>());
+    assert_eq!(host(&z), want_z);
+    assert_eq!(host(&w), blur_of(&want_z));
+}

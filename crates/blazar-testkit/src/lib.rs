@@ -54,8 +54,10 @@ use std::path::{Path, PathBuf};
 /// every host loop it accepts runs as a serial kernel from its first iteration.
 /// `sim2` and `sim3` run every whole-array expression as a kernel over 2 or 3 simulated
 /// devices (`--devices sim:N`, CPU executors with memories of their own): a copy
-/// between devices that the placement forgets is a wrong answer there. `cuda2` runs
-/// them over the first two GPUs (`--devices 0,1`); it is unavailable with fewer.
+/// between devices that the placement forgets is a wrong answer there. `cuda` runs on
+/// GPU 0 alone (`--devices 0`: the single-GPU path, whatever the host has); `cuda2` over
+/// every GPU (`--devices all`, the default of `--device cuda` on a host with several,
+/// with every whole-array expression a kernel); it is unavailable with fewer than two.
 pub const ALL_BACKENDS: &[&str] = &[
     "cpu", "jit", "host", "nvrtc", "sim2", "sim3", "cuda", "cuda2",
 ];
@@ -99,8 +101,19 @@ pub fn backend_args(backend: &str) -> Vec<&str> {
             "--fuse-min",
             "0",
         ],
-        "cuda2" => vec!["--device", "cuda", "--devices", "0,1", "--fuse-min", "0"],
+        "cuda" => vec!["--device", "cuda", "--devices", "0"],
+        "cuda2" => vec!["--device", "cuda", "--devices", "all", "--fuse-min", "0"],
         b => vec!["--device", b],
+    }
+}
+
+/// The `blazar run` arguments that find whether `backend` is available: its own, except
+/// for `cuda2`, whose `--devices all` runs on one GPU where there is one: its probe names
+/// GPU 1, so that it is unavailable (exit status 69) on a host with fewer than two.
+pub fn probe_args(backend: &str) -> Vec<&str> {
+    match backend {
+        "cuda2" => vec!["--device", "cuda", "--devices", "0,1"],
+        b => backend_args(b),
     }
 }
 

@@ -102,7 +102,7 @@ pub fn probe_backend(blazar: &Path, backend: &str, tmp: &Path) -> Probe {
         return Probe::Broken(format!("cannot write {}: {e}", file.display()));
     }
     let mut cmd = Command::new(blazar);
-    cmd.arg("run").args(crate::backend_args(backend)).arg(&file);
+    cmd.arg("run").args(crate::probe_args(backend)).arg(&file);
     let result = run_limited(&mut cmd, Some(Duration::from_secs(300)));
     let _ = std::fs::remove_file(&file);
     let out = match result {
