@@ -36,6 +36,7 @@ pub fn choose(
             // test both), unless the variables ask for the GPUs' thresholds.
             b.set_split_min(env_num("BLAZAR_SPLIT_MIN").unwrap_or(0) as usize);
             b.set_spread_min(env_num("BLAZAR_SPREAD_MIN").unwrap_or(0));
+            b.set_overlap(overlap());
             let log = b.log();
             Ok(Some((BackendRef::new(b), log)))
         }
@@ -75,6 +76,7 @@ pub fn choose(
             // on one GPU (`--profile` says so per kernel).
             b.set_split_min(split_min());
             b.set_spread_min(spread_min());
+            b.set_overlap(overlap());
             let log = b.log();
             Ok(Some((BackendRef::new(b), log)))
         }
@@ -100,6 +102,12 @@ pub fn default_spec(device: Device) -> Option<DeviceSpec> {
 /// by placement instead.
 fn split_min() -> usize {
     env_num("BLAZAR_SPLIT_MIN").unwrap_or(1 << 25) as usize
+}
+
+/// Whether split stencils run their interior rows while their halo rows are copied
+/// (`BLAZAR_HALO_OVERLAP=0` turns it off, to measure what it gains).
+fn overlap() -> bool {
+    env_num("BLAZAR_HALO_OVERLAP") != Some(0)
 }
 
 /// The number in environment variable `name`, if it holds one.

@@ -167,6 +167,7 @@ fn lagging_simulated_devices_give_the_same_output() {
         "aliased_halo.q",
         "pipelines_meet.q",
         "split_sum.q",
+        "stencil_circular.q",
         "stencil_halo.q",
         "write_then_read.q",
     ] {

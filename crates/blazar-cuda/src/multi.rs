@@ -22,7 +22,9 @@ use crate::queue::Queue;
 use crate::CudaBackend;
 use blazar_kir::Kernel;
 use blazar_launch::{ArgVal, ArrayOp, Backend, KValue, KernelError, KernelErrorKind, LaunchPlan};
-use blazar_multi::{event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
+use blazar_multi::{
+    event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event, OpResult,
+};
 use blazar_runtime::{Array, ArrayRef, Buffer, ElemType, Residency, Value};
 use cudarc::driver::sys;
 use cudarc::driver::{CudaEvent, CudaStream, DevicePtr};
@@ -446,7 +448,7 @@ impl Device for CudaDevice {
         &mut self,
         op: ArrayOp,
         args: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
-    ) -> Option<Result<(Vec<usize>, ElemType, Box<dyn DeviceBuffer>), String>> {
+    ) -> Option<Result<OpResult, String>> {
         let refs = match self.views(args) {
             Ok(r) => r,
             Err(e) => return Some(Err(e.message)),

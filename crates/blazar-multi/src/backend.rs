@@ -42,6 +42,7 @@ pub struct MultiBackend {
     variants: HashMap<usize, (Rc<Kernel>, Rc<Kernel>)>,
     split_min: usize,
     spread_min: u64,
+    overlap: bool,
 }
 
 fn bad(msg: impl Into<String>) -> KernelError {
@@ -78,6 +79,7 @@ impl MultiBackend {
             variants: HashMap::new(),
             split_min: 0,
             spread_min: 0,
+            overlap: true,
         }
     }
 
@@ -498,7 +500,7 @@ impl MultiBackend {
             .iter()
             .enumerate()
             .map(|(p, &(r0, r1))| {
-                if outputs {
+                if outputs || !self.overlap {
                     return (0, 0);
                 }
                 let (mut lo, mut hi) = (0, 0);
@@ -671,6 +673,12 @@ impl MultiBackend {
     /// as the simulated devices do to test it).
     pub fn set_spread_min(&mut self, work: u64) {
         self.spread_min = work;
+    }
+
+    /// Whether a split launch whose halo rows are on other devices runs each band's
+    /// interior rows before their copies (the default), or waits for the copies first.
+    pub fn set_overlap(&mut self, on: bool) {
+        self.overlap = on;
     }
 
     /// Whether the devices can take a launch over `arrays`; the reason when not.
@@ -899,6 +907,12 @@ impl Backend for MultiBackend {
         // Over several devices a reduction is a thread per element, so that each band of
         // a split reduction reads only its own elements.
         self.devices.len() == 1 && self.devices[0].grid_stride_reductions()
+    }
+
+    fn compiled_ready(&mut self, kernel: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
+        // Serial launches the devices leave to the host executor (GPUs) are compiled
+        // there, as on one GPU chained with the CPU.
+        !self.devices[0].serial_launches() && self.host.compiled_ready(kernel, plan)
     }
 
     fn pin_device(&mut self, device: Option<usize>) -> Result<(), String> {

@@ -34,11 +34,11 @@ pub fn event_of<T: DeviceEvent>(event: &Event) -> Result<&T, String> {
 
 /// `buf` as a buffer of the device kind `T` that device `me` owns (`owner` tells which
 /// device owns a buffer of that kind): a device writes only into its own memory.
-pub fn own_buffer<'a, T: DeviceBuffer>(
-    buf: &'a mut dyn DeviceBuffer,
+pub fn own_buffer<T: DeviceBuffer>(
+    buf: &mut dyn DeviceBuffer,
     me: usize,
     owner: fn(&T) -> usize,
-) -> Result<&'a mut T, String> {
+) -> Result<&mut T, String> {
     match buf.as_any_mut().downcast_mut::<T>() {
         Some(b) if owner(b) == me => Ok(b),
         Some(b) => Err(format!(
@@ -50,6 +50,9 @@ pub fn own_buffer<'a, T: DeviceBuffer>(
         )),
     }
 }
+
+/// The result of a library operation on a device: its dims, element type and buffer.
+pub type OpResult = (Vec<usize>, ElemType, Box<dyn DeviceBuffer>);
 
 /// A buffer in one device's memory, holding the elements of one array.
 pub trait DeviceBuffer: Any {
@@ -158,7 +161,7 @@ pub trait Device {
         &mut self,
         _op: ArrayOp,
         _args: &mut [(Vec<usize>, &mut dyn DeviceBuffer)],
-    ) -> Option<Result<(Vec<usize>, ElemType, Box<dyn DeviceBuffer>), String>> {
+    ) -> Option<Result<OpResult, String>> {
         None
     }
 

@@ -37,7 +37,9 @@ pub mod variant;
 
 pub use backend::MultiBackend;
 pub use copy::{MultiCopy, Span};
-pub use device::{event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event};
+pub use device::{
+    event_of, own_buffer, CopyRoute, Device, DeviceBuffer, DeviceEvent, Event, OpResult,
+};
 pub use log::{DeviceLog, DeviceStats, LogRef};
 pub use sim::{SimBuffer, SimDevice};
 pub use spec::DeviceSpec;
