@@ -20,7 +20,7 @@ export XDG_CACHE_HOME="$out/cold-cache"
 rm -rf "$XDG_CACHE_HOME"
 for run in cold warm; do
     start=$(date +%s%N)
-    "$blazar" run benches/arrays/compile_latency.q --device cuda > /dev/null 2>&1
+    "$blazar" run benches/arrays/compile_latency.q --device cuda --devices 0 > /dev/null 2>&1
     end=$(date +%s%N)
     echo "compile latency ($run, 20 statements, cuda): $(( (end - start) / 1000000 )) ms"
 done

@@ -25,14 +25,14 @@ Q
 }
 prog 1000
 prog 11000
-t() { local a b; a=$(date +%s%N); "$blazar" run "$1" --device cuda > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000 )); }
+t() { local a b; a=$(date +%s%N); "$blazar" run "$1" --device cuda --devices 0 > /dev/null 2>&1; b=$(date +%s%N); echo $(( (b - a) / 1000 )); }
 # Both programs run once first: their kernels are then in the disk cache, and neither
 # timed run compiles (a compile in one of them alone would count as loop time).
 t "$tmp/l1000.q" > /dev/null
 t "$tmp/l11000.q" > /dev/null
 a=$(t "$tmp/l1000.q"); b=$(t "$tmp/l11000.q")
 echo "s = sum(x), $n elements: $(( (b - a) / 10000 )) us per iteration (host loop, read back included)"
-"$blazar" run "$tmp/l1000.q" --device cuda --profile 2>&1 | grep -E 'array_line|kernel ' | head -4
+"$blazar" run "$tmp/l1000.q" --device cuda --devices 0 --profile 2>&1 | grep -E 'array_line|kernel ' | head -4
 # Host time per launch in the backend (prepare, driver call, wait and read back), the
 # host's time between launches, and the whole loop per launch (first launch to last).
-BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda 2>&1 | grep -o 'launches=.*span_us=[0-9.]*' 
+BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda --devices 0 2>&1 | grep -o 'launches=.*span_us=[0-9.]*' 

@@ -21,7 +21,7 @@ print s > 0
 Q
 sed 's/    s = s + sum(x)/    y = 255 * (x \/ 255) .^ 0.45\n    s = s + sum(y)/' "$tmp/base.q" > "$tmp/chain.q"
 peak() {
-    "$blazar" run "$1" --device cuda > /dev/null 2>&1 &
+    "$blazar" run "$1" --device cuda --devices 0 > /dev/null 2>&1 &
     local pid=$! max=0 m
     while kill -0 "$pid" 2> /dev/null; do
         m=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)

@@ -273,6 +273,10 @@ pub(super) fn sized_program(prog: &Path, dest: &Path, sizes: &Sizes) -> Result<P
 pub(super) fn blazar(s: &Setup, device: &str, prog: &Path) -> Side {
     let mut run = Command::new(&s.exe);
     run.args(["run", "--device", device]);
+    if device == "cuda" {
+        // One GPU against CuPy on one (the default would use every GPU).
+        run.args(["--devices", "0"]);
+    }
     if device == "cpu" {
         // Native code from the first launch (under `auto` the first launches run on the
         // interpreter while the compiler works in the background).

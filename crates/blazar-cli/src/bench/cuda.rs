@@ -78,7 +78,8 @@ pub(super) fn run(s: &Setup) -> Outcome {
         let kernel = w.join("kernel.q");
         let head = read_head(&kernel);
         let mut run = Command::new(&s.exe);
-        run.args(["run", "--device", "cuda"])
+        // One GPU against one GPU's CUDA C (the default would use every GPU).
+        run.args(["run", "--device", "cuda", "--devices", "0"])
             .arg(&kernel)
             .env("BLAZAR_STATS", "1");
         let ours = measure(&mut run, s.limit);
