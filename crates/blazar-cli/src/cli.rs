@@ -540,6 +540,7 @@ fn run(args: &RunArgs) -> ExitCode {
     let mut device_log = None;
     let backend = if let Some((b, log)) = multi {
         device_log = Some(log);
+        ctx.device_timer = Some(Box::new(crate::multi::SyncTimer::new(b.clone())));
         b
     } else if args.check_races.is_some() || seed.is_some() {
         if args.device == Device::Cuda || args.check_cuda {

@@ -4,7 +4,10 @@ use crate::cli::Device;
 use blazar_interp::BackendRef;
 use blazar_multi::{DeviceSpec, LogRef, MultiBackend, SimDevice};
 use blazar_native::CpuBackend;
+use blazar_runtime::builtins::time::DeviceTimer;
+use std::collections::HashMap;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// The backend of `--devices SPEC`, with the log `--profile` prints; `Ok(None)` when
 /// the run keeps today's single-device path (`--devices all` or `0` on a host with at
@@ -122,6 +125,45 @@ fn env_num(name: &str) -> Option<u64> {
 /// GPUs, while independent images and frames still spread.
 fn spread_min() -> u64 {
     env_num("BLAZAR_SPREAD_MIN").unwrap_or(1 << 22)
+}
+
+/// `tic`/`toc` over several devices: `toc` waits for every device's work queued before
+/// it, then measures the host's time from the `tic` (as one GPU's events measure from
+/// the `tic` to the end of the work before the `toc`).
+pub struct SyncTimer {
+    backend: BackendRef,
+    marks: HashMap<u64, Instant>,
+    next: u64,
+}
+
+impl SyncTimer {
+    pub fn new(backend: BackendRef) -> SyncTimer {
+        SyncTimer {
+            backend,
+            marks: HashMap::new(),
+            next: 0,
+        }
+    }
+}
+
+impl DeviceTimer for SyncTimer {
+    fn mark(&mut self) -> Result<u64, String> {
+        self.next += 1;
+        if self.marks.len() > 64 {
+            let oldest = self.next.saturating_sub(64);
+            self.marks.retain(|&k, _| k >= oldest);
+        }
+        self.marks.insert(self.next, Instant::now());
+        Ok(self.next)
+    }
+
+    fn elapsed_ms(&mut self, from: u64) -> Result<f64, String> {
+        let at = *self.marks.get(&from).ok_or("the matching tic is too old")?;
+        if let Ok(mut b) = self.backend.0.try_borrow_mut() {
+            b.synchronize().map_err(|e| e.message)?;
+        }
+        Ok(at.elapsed().as_secs_f64() * 1e3)
+    }
 }
 
 /// `blazar info`: the devices a run can use.
