@@ -19,6 +19,7 @@
 
 use crate::cuda::kernel::Gen;
 use crate::names;
+use crate::printer::Dialect;
 use blazar_kir::visit::walk_stmts;
 use blazar_kir::{ArrId, Expr, ExprKind, ReadMode, Space, Stmt, StmtKind, Ty, VarId};
 
