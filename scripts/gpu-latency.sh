@@ -36,3 +36,14 @@ echo "s = sum(x), $n elements: $(( (b - a) / 10000 )) us per iteration (host loo
 # Host time per launch in the backend (prepare, driver call, wait and read back), the
 # host's time between launches, and the whole loop per launch (first launch to last).
 BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda --devices 0 2>&1 | grep -o 'launches=.*span_us=[0-9.]*' 
+# The same loop in CUDA C (scripts/gpu-latency-ref.cu), when nvcc is here: its launch
+# call, its kernel on the device and its whole iteration, beside Blazar's above.
+if command -v nvcc > /dev/null; then
+    here="$(cd "$(dirname "$0")" && pwd)"
+    if nvcc -O3 -arch=sm_90 -o "$tmp/ref" "$here/gpu-latency-ref.cu"; then
+        "$tmp/ref" "$n"
+    fi
+else
+    echo "cuda-c: nvcc not found: the CUDA C reference was not run"
+fi
+rm -rf "$tmp"

@@ -20,6 +20,9 @@
 //! - Coarsening ([`CodegenOptions::coarsen`] = R > 1): each thread runs R positions
 //!   along `pos` component 0 (`blockIdx * R + r` in place of `blockIdx`), so the grid
 //!   along that axis has `ceil(count / R)` blocks; positions past the extent are skipped.
+//!   A kernel with outputs runs a chunk of consecutive block rows instead, as many as
+//!   the grid leaves to each block (`ceil(rows / gridDim)`): any grid along that axis
+//!   is correct, and the launcher gives it one wave of the GPU's resident blocks.
 //! - Errors: a zeroed `bz_err` (4 × i32) in device memory; after synchronising, a
 //!   non-zero `code` is the first error (see [`ErrorKind`]) at `.q` line `line`.
 //! - Outputs: one device scalar per kernel output, initialised by the host to the
@@ -31,6 +34,7 @@ mod barrier;
 mod dialect;
 mod kernel;
 mod memory;
+mod prefetch;
 mod prelude_mem;
 mod shared;
 
@@ -112,13 +116,24 @@ pub struct Generated {
     pub uses_pool: bool,
     /// Positions per thread along `pos` component 0, as generated: the asked-for
     /// [`CodegenOptions::coarsen`] where the kernel allows it, else 1. The grid along
-    /// that axis has `ceil(count / coarsen)` blocks.
+    /// that axis has `ceil(count / coarsen)` blocks; with outputs and `coarsen > 1`, at
+    /// most that many (each block runs its share of the block rows, see
+    /// [`Generated::chunked`]).
     pub coarsen: u32,
     /// The kernel can record an error (an assert that may fail, a `'checked` access,
     /// a shared or dynamic allocation that may not fit): its launches read the error
     /// record back. Asserts and shared extents that the fixed block decides do not
     /// count ([`CodegenOptions::block`]).
     pub can_fail: bool,
+}
+
+impl Generated {
+    /// Each block of the grid's component-0 axis runs a chunk of consecutive block rows,
+    /// `ceil(rows / gridDim)` of them (a coarsened kernel with outputs): the launcher may
+    /// give that axis any number of blocks from 1 to `ceil(rows / coarsen)`.
+    pub fn chunked(&self) -> bool {
+        self.coarsen > 1 && !self.outputs.is_empty()
+    }
 }
 
 /// How one C parameter is passed (by value, with the C ABI's size and alignment).

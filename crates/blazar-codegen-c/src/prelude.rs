@@ -79,12 +79,33 @@ BZ_FN f64 __longlong_as_double(u64 x) { f64 f; memcpy(&f, &x, 8); return f; }
 #endif
 // fmin/fmax of both dialects (libm's are calls the C++ compiler cannot vectorise, and
 // CUDA's may give either zero): a NaN operand gives the other one; equal operands (+0
-// and -0) give the first, as the interpreter and the JIT do. `b < a ? b : a` is one
-// minss (the second operand when unordered), then a select.
+// and -0) give the first, as the interpreter and the JIT do.
+#ifdef __CUDACC__
+// NVRTC turns `b < a ? b : a` into the hardware's min (`min.f32`, which orders -0
+// below +0) once the NaN test of `a` folds away (`min(0, x)`), and sees through
+// integer selects of the bits too. The select is PTX here, which NVRTC cannot fold;
+// ptxas keeps it a compare and a select (FSETP, FSEL: no FMNMX).
+BZ_FN f32 bz_self(bool p, f32 b, f32 a) {
+  f32 r;
+  asm("{ .reg .pred q; setp.ne.u32 q, %3, 0; selp.f32 %0, %1, %2, q; }" : "=f"(r) : "f"(b), "f"(a), "r"((u32)p));
+  return r;
+}
+BZ_FN f64 bz_seld(bool p, f64 b, f64 a) {
+  f64 r;
+  asm("{ .reg .pred q; setp.ne.u32 q, %3, 0; selp.f64 %0, %1, %2, q; }" : "=d"(r) : "d"(b), "d"(a), "r"((u32)p));
+  return r;
+}
+BZ_FN f32 bz_fminf(f32 a, f32 b) { return bz_self(b < a || a != a, b, a); }
+BZ_FN f32 bz_fmaxf(f32 a, f32 b) { return bz_self(b > a || a != a, b, a); }
+BZ_FN f64 bz_fmin(f64 a, f64 b) { return bz_seld(b < a || a != a, b, a); }
+BZ_FN f64 bz_fmax(f64 a, f64 b) { return bz_seld(b > a || a != a, b, a); }
+#else
+// `b < a ? b : a` is one minss (the second operand when unordered), then a select.
 BZ_FN f32 bz_fminf(f32 a, f32 b) { const f32 m = b < a ? b : a; return a != a ? b : m; }
 BZ_FN f32 bz_fmaxf(f32 a, f32 b) { const f32 m = b > a ? b : a; return a != a ? b : m; }
 BZ_FN f64 bz_fmin(f64 a, f64 b) { const f64 m = b < a ? b : a; return a != a ? b : m; }
 BZ_FN f64 bz_fmax(f64 a, f64 b) { const f64 m = b > a ? b : a; return a != a ? b : m; }
+#endif
 BZ_FN f32 bz_fmin(f32 a, f32 b) { return bz_fminf(a, b); }
 BZ_FN f32 bz_fmax(f32 a, f32 b) { return bz_fmaxf(a, b); }
 

@@ -57,6 +57,8 @@ pub struct CudaBackend {
     slots: slots::Slots,
     pool: Option<(CudaSlice<u8>, CudaSlice<u64>)>,
     max_shared_optin: usize,
+    /// Multiprocessors of the GPU (chunked launches fill them once: `module::one_wave`).
+    sms: u32,
     stats: Stats,
     /// cuBLAS for matrix products, opened on first use.
     blas: Option<crate::blas::Blas>,
@@ -121,6 +123,11 @@ impl CudaBackend {
         let max_shared_optin = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .unwrap_or(48 << 10) as usize;
+        let sms = ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_or(0, |n| n.max(0) as u32);
         Ok(CudaBackend {
             ctx,
             pool_mem: Rc::new(crate::pool::Pool::new(Rc::new(crate::queue::Queue::new(
@@ -137,6 +144,7 @@ impl CudaBackend {
             slots,
             pool: None,
             max_shared_optin,
+            sms,
             stats: Stats::default(),
             blas: None,
             clock: None,

@@ -49,6 +49,9 @@ pub struct Module {
     pub can_fail: bool,
     binary: RefCell<Binary>,
     loaded: OnceCell<(CudaFunction, Arc<CudaModule>)>,
+    /// Blocks of its launch shape one multiprocessor holds at once (occupancy), found
+    /// at the first launch of a chunked kernel (`Generated::chunked`).
+    resident: OnceCell<u32>,
 }
 
 /// The plan a launch runs under on the GPU: the program's, except that a default block
@@ -273,6 +276,7 @@ impl Module {
             gen,
             binary: RefCell::new(binary),
             loaded: OnceCell::new(),
+            resident: OnceCell::new(),
         }
     }
 
@@ -289,6 +293,22 @@ impl Module {
             Binary::Ready { compiled: None, .. } | Binary::Loaded { compiled: None }
         );
         (b.compiled(), from_cache)
+    }
+
+    /// Blocks of `threads` threads with `shared` bytes of dynamic shared memory that one
+    /// multiprocessor runs at once (the driver's occupancy of the loaded function; the
+    /// block shape and shared size are fixed per module, so it is asked once). `None`
+    /// when not loaded or the driver cannot say.
+    pub fn resident(&self, threads: u32, shared: usize) -> Option<u32> {
+        if let Some(&n) = self.resident.get() {
+            return Some(n);
+        }
+        let (f, _) = self.loaded.get()?;
+        let n = f
+            .occupancy_max_active_blocks_per_multiprocessor(threads, shared, None)
+            .ok()
+            .filter(|&n| n > 0)?;
+        Some(*self.resident.get_or_init(|| n))
     }
 
     /// The loaded function, waiting for the compile first if it still runs.
@@ -373,6 +393,38 @@ mod tests {
     }
 
     #[test]
+    fn a_chunked_grid_is_one_wave_of_resident_blocks() {
+        use super::{config, one_wave};
+        // The three-statement pipeline: 4096x4096x3 under a block of [1, 64, 3], runs
+        // of 64 rows; 132 multiprocessors of 8 blocks each.
+        let p = gpu_plan(
+            &Kernel {
+                name: "k".into(),
+                rank: 3,
+                params: vec![],
+                outputs: vec![],
+                vars: vec![],
+                arrays: vec![],
+                body: vec![],
+                facts: Default::default(),
+            },
+            &plan(&[4096, 4096, 3], false),
+        );
+        let mut cfg = config(&p, 0, 64).expect("fits");
+        assert_eq!(cfg.grid_dim, (1, 64, 64));
+        one_wave(&mut cfg, 3, 132 * 8);
+        assert_eq!(cfg.grid_dim, (1, 64, 16), "1024 blocks of 1056 places");
+        // Never more blocks than `config` gave, never fewer than one.
+        let mut small = config(&plan(&[4096], false), 0, 4).expect("fits");
+        let before = small.grid_dim;
+        one_wave(&mut small, 1, 132 * 8);
+        assert_eq!(small.grid_dim, before);
+        let mut wide = config(&plan(&[64, 1 << 20], true), 0, 4).expect("fits");
+        one_wave(&mut wide, 2, 1056);
+        assert_eq!(wide.grid_dim.1, 1);
+    }
+
+    #[test]
     fn gpu_blocks_put_long_rows_on_threadidx_x() {
         assert_eq!(gpu_block(&[8192, 8192]), [1, 256]);
         assert_eq!(gpu_block(&[4096, 4096, 3]), [1, 64, 3]);
@@ -422,4 +474,25 @@ pub fn config(plan: &LaunchPlan, shared: u32, coarsen: u32) -> Result<LaunchConf
         block_dim: (block.0 as u32, block.1 as u32, block.2 as u32),
         shared_mem_bytes: shared,
     })
+}
+
+/// The grid of a chunked launch (`Generated::chunked`): along `pos` component 0 as many
+/// blocks as, with the grid's other axes, fill the GPU's resident blocks once (`slots`:
+/// blocks per multiprocessor times multiprocessors), between 1 and the `ceil(rows /
+/// coarsen)` that [`config`] gave. One wave: no last, partly filled wave of long runs.
+/// `BLAZAR_CUDA_WAVE=0` keeps [`config`]'s grid (for measuring).
+pub fn one_wave(cfg: &mut LaunchConfig, rank: u8, slots: u64) {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *OFF.get_or_init(|| std::env::var("BLAZAR_CUDA_WAVE").is_ok_and(|v| v == "0")) {
+        return;
+    }
+    let g = &mut cfg.grid_dim;
+    let (axis, other) = match rank {
+        1 => (&mut g.0, 1u64),
+        2 => (&mut g.1, g.0 as u64),
+        3 => (&mut g.2, g.0 as u64 * g.1 as u64),
+        _ => return,
+    };
+    let fit = (slots / other.max(1)).max(1);
+    *axis = (*axis as u64).min(fit) as u32;
 }

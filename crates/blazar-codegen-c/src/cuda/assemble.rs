@@ -9,48 +9,67 @@ use blazar_kir::{Bind, Space, Ty};
 use std::fmt::Write;
 
 impl Gen<'_> {
+    /// Component `c` of special `kind` (1 `threadIdx`, 2 `blockDim`, 3 `blockIdx`, 4
+    /// `gridDim`, as the index space sees them) as a C expression.
+    fn axis_part(&self, c: usize, kind: u8) -> String {
+        let r = self.k.rank.clamp(1, 4) as usize;
+        let axis = ["x", "y", "z"];
+        let a = r - 1 - c;
+        if r == 4 && a >= 2 {
+            // Components 0 and 1 share z.
+            let cnt1 = "(bz_sp.dims[1] / bz_sp.block[1])";
+            return match (kind, c) {
+                (1, 1) => "((i32)threadIdx.z % bz_sp.block[1])".into(),
+                (1, _) => "((i32)threadIdx.z / bz_sp.block[1])".into(),
+                (2, c) => format!("bz_sp.block[{c}]"),
+                (3, 1) => format!("((i32)blockIdx.z % {cnt1})"),
+                (3, _) => format!("((i32)blockIdx.z / {cnt1})"),
+                (4, 1) => cnt1.into(),
+                _ => "(bz_sp.dims[0] / bz_sp.block[0])".into(),
+            };
+        }
+        if let (2, Some(b)) = (kind, self.opts.block) {
+            return format!("{}", b[a]);
+        }
+        let src = match kind {
+            1 => "threadIdx",
+            2 => "blockDim",
+            3 => "blockIdx",
+            _ => "gridDim",
+        };
+        format!("(i32){src}.{}", axis[a])
+    }
+
+    /// A coarsened kernel with outputs runs a chunk of block rows per block, as many as
+    /// the grid leaves (see `CodegenOptions::coarsen`), rather than a fixed number.
+    fn chunked(&self) -> bool {
+        self.coarsen > 1 && !self.k.outputs.is_empty()
+    }
+
     /// The components of special `code` as C expressions (component 0 first; the last
     /// component is x).
     fn special_parts(&self, code: u8) -> Vec<String> {
         let r = self.k.rank.clamp(1, 4) as usize;
-        let axis = ["x", "y", "z"];
-        let part = |c: usize, kind: u8| -> String {
-            let a = r - 1 - c;
-            if r == 4 && a >= 2 {
-                // Components 0 and 1 share z.
-                let cnt1 = "(bz_sp.dims[1] / bz_sp.block[1])";
-                return match (kind, c) {
-                    (1, 1) => "((i32)threadIdx.z % bz_sp.block[1])".into(),
-                    (1, _) => "((i32)threadIdx.z / bz_sp.block[1])".into(),
-                    (2, c) => format!("bz_sp.block[{c}]"),
-                    (3, 1) => format!("((i32)blockIdx.z % {cnt1})"),
-                    (3, _) => format!("((i32)blockIdx.z / {cnt1})"),
-                    (4, 1) => cnt1.into(),
-                    _ => "(bz_sp.dims[0] / bz_sp.block[0])".into(),
-                };
-            }
-            if let (2, Some(b)) = (kind, self.opts.block) {
-                return format!("{}", b[a]);
-            }
-            let src = match kind {
-                1 => "threadIdx",
-                2 => "blockDim",
-                3 => "blockIdx",
-                _ => "gridDim",
-            };
-            format!("(i32){src}.{}", axis[a])
-        };
         let coarsen = self.coarsen;
         (0..r)
             .map(|c| match code {
+                // The run's block row `bz_r` in place of `blockIdx`.
+                0 if c == 0 && self.chunked() => {
+                    format!("bz_r * {} + {}", self.axis_part(c, 2), self.axis_part(c, 1))
+                }
                 0 if c == 0 && coarsen > 1 => format!(
                     "({} * {coarsen} + bz_r) * {} + {}",
-                    part(c, 3),
-                    part(c, 2),
-                    part(c, 1)
+                    self.axis_part(c, 3),
+                    self.axis_part(c, 2),
+                    self.axis_part(c, 1)
                 ),
-                0 => format!("{} * {} + {}", part(c, 3), part(c, 2), part(c, 1)),
-                kind => part(c, kind),
+                0 => format!(
+                    "{} * {} + {}",
+                    self.axis_part(c, 3),
+                    self.axis_part(c, 2),
+                    self.axis_part(c, 1)
+                ),
+                kind => self.axis_part(c, kind),
             })
             .collect()
     }
@@ -179,12 +198,18 @@ impl Gen<'_> {
             // `pos` decides which positions run, even where the body ignores it.
             self.specials.insert(0);
         }
-        if self.opts.block.is_some() && !self.opts.guard && k.rank <= 3 {
+        let exact = self.opts.block.is_some() && !self.opts.guard && k.rank <= 3;
+        if exact {
             // An exact grid: every position a thread runs lies inside the index space.
             // Stated before the run, so that a position's loads of its neighbour rows
             // are known to be inside too, and equal those of the neighbour's position.
+            // (A chunked run states component 0 inside the run: its rows vary.)
             for (c, part) in self.special_parts(0).iter().enumerate() {
-                let runs = if c == 0 { self.coarsen } else { 1 };
+                let runs = match c {
+                    0 if self.chunked() => 0,
+                    0 => self.coarsen,
+                    _ => 1,
+                };
                 for r in 0..runs {
                     let p = part.replace("bz_r", &r.to_string());
                     let _ = writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[{c}]);");
@@ -200,8 +225,29 @@ impl Gen<'_> {
                 t = scalar(o.ty)
             );
         }
-        if self.coarsen > 1 {
-            // Long runs (reductions) unroll by 4: the body is not copied 64 times.
+        if self.chunked() {
+            // Block `b` of the grid's component-0 axis runs block rows [b * chunk,
+            // (b + 1) * chunk) of the index space: consecutive rows, so neighbouring
+            // rows' loads are shared as in a fixed run, and any grid covers them all
+            // (the launcher sizes it to the blocks the GPU holds at once: one wave).
+            let (b0, i0, g0) = (
+                self.axis_part(0, 2),
+                self.axis_part(0, 3),
+                self.axis_part(0, 4),
+            );
+            let _ = writeln!(
+                s,
+                "  const i32 bz_rows = (bz_sp.dims[0] + {b0} - 1) / {b0};"
+            );
+            let _ = writeln!(s, "  const i32 bz_chunk = (bz_rows + {g0} - 1) / {g0};");
+            let _ = writeln!(s, "  const i32 bz_r0 = {i0} * bz_chunk;");
+            let _ = writeln!(s, "  const i32 bz_r1 = min(bz_r0 + bz_chunk, bz_rows);");
+            let _ = writeln!(
+                s,
+                "  #pragma unroll 4\n  for (i32 bz_r = bz_r0; bz_r < bz_r1; ++bz_r) {{"
+            );
+        } else if self.coarsen > 1 {
+            // Long runs unroll by 4: the body is not copied 64 times.
             let unroll = if self.coarsen > 8 { " 4" } else { "" };
             let _ = writeln!(
                 s,
@@ -223,6 +269,10 @@ impl Gen<'_> {
                     parts.join(", ")
                 );
             }
+        }
+        if exact && self.chunked() {
+            let p = &self.special_parts(0)[0];
+            let _ = writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[0]);");
         }
         if self.can_fail {
             // The position's row-major linear index in the index space.

@@ -46,7 +46,7 @@ impl Dialect for Gen<'_> {
     const CAPTURE: &'static str = "[]";
 
     fn var_read(&mut self, v: VarId) -> String {
-        names::var(self.k, v)
+        self.var_name(v)
     }
 
     fn var_target(&self, v: VarId) -> String {
@@ -57,8 +57,11 @@ impl Dialect for Gen<'_> {
         self.special(sp)
     }
 
-    fn load_expr(&mut self, _e: &Expr, arr: ArrId, index: &[Expr]) -> String {
-        self.load(arr, index)
+    fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
+        match self.read_ahead(e) {
+            Some(name) => name,
+            None => self.load(arr, index),
+        }
     }
 
     fn size_expr(&mut self, arr: ArrId, dim: Option<u8>) -> String {
@@ -122,7 +125,25 @@ impl Dialect for Gen<'_> {
             let known = [start, step, end]
                 .iter()
                 .all(|e| blazar_kir::fold::const_int(e, blk, rank).is_some());
-            if !known && blazar_kir::props::streaming(body) {
+            let streaming = !known && blazar_kir::props::streaming(body);
+            let ahead = if streaming && self.ahead.is_empty() && self.rename.is_none() {
+                crate::cuda::prefetch::ahead(self, var, body)
+            } else {
+                None
+            };
+            if let Some(ahead) = ahead {
+                // Batches with their loads first, then the iterations left one by one.
+                self.line_out(&format!(
+                    "auto bz_n{id} = bz_trips(bz_lo{id}, bz_st{id}, bz_hi{id});"
+                ));
+                self.print_batches(&ahead, var, body, id, v, t);
+                self.line_out("#pragma unroll 1");
+                self.line_out(&format!(
+                    "for (; bz_n{id} != 0; --bz_n{id}, {v} = bz_step({v}, bz_st{id})) {{"
+                ));
+                return;
+            }
+            if streaming {
                 self.line_out("#pragma unroll 8");
             }
             self.line_out(&format!(

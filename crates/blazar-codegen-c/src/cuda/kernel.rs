@@ -49,6 +49,11 @@ pub(crate) struct Gen<'k> {
     /// Some barrier sits under thread-dependent control flow: barriers are the
     /// software barrier of `barrier.rs`, and every thread leaving the kernel exits it.
     pub soft_barrier: bool,
+    /// While a batch of a streaming loop prints its loads: the loop variable and the
+    /// C name of its value in the iteration being loaded (`prefetch.rs`).
+    pub rename: Option<(blazar_kir::VarId, String)>,
+    /// While a batch prints an iteration: load nodes read ahead, and their C names.
+    pub ahead: Vec<(*const blazar_kir::Expr, String)>,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -91,6 +96,8 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         coarsen: 1,
         can_fail: false,
         soft_barrier: false,
+        rename: None,
+        ahead: Vec::new(),
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the

@@ -89,7 +89,7 @@ impl CudaBackend {
                 )
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
-        let cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
+        let mut cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
         let base = self.slots.base();
         // A launch that gives the host nothing back waits in the queue while its kernel
         // compiles (or while earlier ones do), and the host program goes on (`defer`).
@@ -116,6 +116,13 @@ impl CudaBackend {
         queue.flush().map_err(bad)?;
         let func = m.func(&self.ctx).map_err(bad)?;
         let waited = waited.elapsed();
+        if m.gen.chunked() && self.sms > 0 {
+            // Long runs of block rows: one wave of the blocks the GPU holds at once.
+            let (x, y, z) = cfg.block_dim;
+            if let Some(per_sm) = m.resident(x * y * z, shared) {
+                crate::module::one_wave(&mut cfg, plan.rank, per_sm as u64 * self.sms as u64);
+            }
+        }
         if let Some(c) = self.clock.as_mut() {
             c.compile = waited;
         }
@@ -275,11 +282,14 @@ pub(crate) fn gpu_shape(
 ) -> Result<Shape, KernelError> {
     let b = crate::module::config(plan, 0, 1).map_err(bad)?.block_dim;
     let coarsen = crate::module::coarsen_factor(k, plan);
+    // A chunked run (outputs) takes any number of block rows: only ragged blocks need
+    // the guard, not a row count that the run's length does not divide.
+    let run = if k.outputs.is_empty() { coarsen } else { 1 };
     Ok(Shape {
         block: [b.0, b.1, b.2],
         coarsen,
         noalias: crate::module::noalias(k, args, arrays, writes),
-        guard: crate::module::ragged(plan, coarsen),
+        guard: crate::module::ragged(plan, run),
         same_extents: crate::module::same_extents(k, plan, args, arrays),
     })
 }
