@@ -4,7 +4,7 @@
 use crate::abi::*;
 use crate::memory::Arr;
 use blazar_kir::affine::Ranges;
-use blazar_kir::{AtomicOp, Bind, Kernel, Scalar, Stmt, StmtKind, Ty};
+use blazar_kir::{AtomicOp, Bind, Expr, Kernel, Scalar, Stmt, StmtKind, Ty};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
 use cranelift_codegen::ir::{
@@ -58,6 +58,10 @@ pub(crate) struct Gen<'a, 'f> {
     pub proofs: Option<&'a Ranges>,
     /// In the current strip: each array's vector already loaded (`strip`).
     pub strip_loads: HashMap<u32, Value>,
+    /// In the current strip: the vectors of calls already made (`^` and math
+    /// functions), by expression, so that a value a fused group reads twice (`y` in
+    /// `t = y > 128; e = sum(t .* y)`) is computed once.
+    pub strip_calls: Vec<(Expr, Value)>,
     sigs: HashMap<(Vec<Type>, Type), SigRef>,
 }
 
@@ -81,6 +85,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             line: 0,
             proofs: None,
             strip_loads: HashMap::new(),
+            strip_calls: Vec::new(),
             sigs: HashMap::new(),
         }
     }
@@ -513,6 +518,7 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         line: 0,
         proofs: None,
         strip_loads: HashMap::new(),
+        strip_calls: Vec::new(),
         sigs: HashMap::new(),
     };
     for (i, o) in k.outputs.iter().enumerate() {

@@ -359,6 +359,7 @@ impl Gen<'_, '_> {
         // and strips run only when distinct arrays do not overlap; an array stored
         // before it is read again is read afresh).
         self.strip_loads.clear();
+        self.strip_calls.clear();
         for s in &self.k.body {
             match &s.kind {
                 StmtKind::Store { arr, value, .. } => {
@@ -372,6 +373,7 @@ impl Gen<'_, '_> {
                     let at = self.b.ins().iadd(a.data, off);
                     self.b.ins().store(MemFlags::new().with_notrap(), v, at, 0);
                     self.strip_loads.clear();
+                    self.strip_calls.clear();
                 }
                 StmtKind::Accumulate { output, value } => {
                     let o = *output as usize;
@@ -478,6 +480,24 @@ impl Gen<'_, '_> {
     }
 
     fn strip_expr(&mut self, plan: &Plan, e: &Expr, off: Value) -> Result<Value, String> {
+        let call = matches!(
+            e.kind,
+            ExprKind::Binary(BinOp::Pow, ..) | ExprKind::Math(..)
+        );
+        if call {
+            if let Some((_, v)) = self.strip_calls.iter().find(|(x, _)| x == e) {
+                return Ok(*v);
+            }
+        }
+        let v = self.strip_value(plan, e, off)?;
+        if call {
+            self.strip_calls.push((e.clone(), v));
+        }
+        Ok(v)
+    }
+
+    /// [`Gen::strip_expr`] computed afresh.
+    fn strip_value(&mut self, plan: &Plan, e: &Expr, off: Value) -> Result<Value, String> {
         let vty = plan.vty;
         Ok(match &e.kind {
             ExprKind::Const(_) | ExprKind::Var(_) => {

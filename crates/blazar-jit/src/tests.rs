@@ -37,6 +37,72 @@ pub(crate) struct Err {
     pos: i64,
 }
 
+/// The record of an `f32` array of `dims` at `data`.
+pub(crate) fn garr(data: *mut f32, dims: &[usize]) -> GArr {
+    let mut d = [0i64; 8];
+    for (x, &e) in d.iter_mut().zip(dims) {
+        *x = e as i64;
+    }
+    GArr {
+        data: data as *mut u8,
+        len: dims.iter().product::<usize>() as i64,
+        rank: dims.len() as i64,
+        dims: d,
+    }
+}
+
+/// Runs compiled kernel `code` over the index space `kd` (threads in row-major order,
+/// work items of `chunk` threads, one range) with the arrays `arrs` and no
+/// parameters, then folds its `nout` outputs when the run succeeded: the run's code,
+/// its error record and each output's 16 result bytes.
+pub(crate) fn call(
+    code: &crate::Compiled,
+    arrs: &[GArr],
+    kd: &[usize],
+    chunk: usize,
+    nout: usize,
+) -> (i32, Err, Vec<[u8; 16]>) {
+    let total: usize = kd.iter().product();
+    let mut dims = [1i64; 4];
+    for (d, &e) in dims.iter_mut().zip(kd) {
+        *d = e as i64;
+    }
+    let stop = i64::MAX;
+    let items = total.div_ceil(chunk) as i64;
+    let call = Call {
+        arrs: arrs.as_ptr(),
+        params: [0u8; 16].as_ptr(),
+        stop: &stop,
+        kd: dims,
+        kb: [1, 1, 1, 1],
+        total: total as i64,
+        items,
+        chunk: chunk as i64,
+    };
+    let nout = nout.max(1);
+    let mut parts = vec![0u8; items as usize * 16 * nout];
+    let mut out = vec![0u8; 16 * nout];
+    let mut err = Err::default();
+    type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
+    type Finish = unsafe extern "C" fn(*const u8, i64, *mut u8);
+    // SAFETY: the records are laid out as `abi` says and outlive the calls; the
+    // partials have room for every item's outputs, the arrays for every thread.
+    let rc = unsafe {
+        let run: Run = std::mem::transmute(code.run_ptr());
+        let finish: Finish = std::mem::transmute(code.finish_ptr());
+        let rc = run(&call, 0, items, parts.as_mut_ptr(), &mut err);
+        if rc == 0 {
+            finish(parts.as_ptr(), items, out.as_mut_ptr());
+        }
+        rc
+    };
+    let outs = out
+        .chunks(16)
+        .map(|b| b.try_into().expect("16 bytes"))
+        .collect();
+    (rc, err, outs)
+}
+
 fn stmt(kind: StmtKind, line: u32) -> Stmt {
     Stmt { kind, line }
 }
@@ -136,41 +202,9 @@ fn kernel(read: ReadMode, shift: i64) -> Kernel {
 fn launch(k: &Kernel, x: &mut [f32], n: usize) -> (Vec<f32>, f32, Err) {
     let code = compile(k, &[0, 0]).expect("compiles");
     let mut y = vec![0f32; n];
-    let garr = |v: &mut [f32]| GArr {
-        data: v.as_mut_ptr() as *mut u8,
-        len: v.len() as i64,
-        rank: 1,
-        dims: [v.len() as i64, 0, 0, 0, 0, 0, 0, 0],
-    };
-    let arrs = [garr(x), garr(&mut y)];
-    let stop = i64::MAX;
-    let chunk = 4;
-    let items = n.div_ceil(chunk) as i64;
-    let call = Call {
-        arrs: arrs.as_ptr(),
-        params: [0u8; 16].as_ptr(),
-        stop: &stop,
-        kd: [n as i64, 1, 1, 1],
-        kb: [1, 1, 1, 1],
-        total: n as i64,
-        items,
-        chunk: chunk as i64,
-    };
-    let mut parts = vec![0u8; items as usize * 16];
-    let mut out = [0u8; 16];
-    let mut err = Err::default();
-    type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
-    type Finish = unsafe extern "C" fn(*const u8, i64, *mut u8);
-    // SAFETY: the records above are laid out as `abi` says and outlive the calls; the
-    // partials have room for every item.
-    unsafe {
-        let run: Run = std::mem::transmute(code.run_ptr());
-        let finish: Finish = std::mem::transmute(code.finish_ptr());
-        if run(&call, 0, items, parts.as_mut_ptr(), &mut err) == 0 {
-            finish(parts.as_ptr(), items, out.as_mut_ptr());
-        }
-    }
-    let s = f32::from_ne_bytes([out[0], out[1], out[2], out[3]]);
+    let arrs = [garr(x.as_mut_ptr(), &[x.len()]), garr(y.as_mut_ptr(), &[n])];
+    let (_, err, outs) = call(&code, &arrs, &[n], 4, 1);
+    let s = f32::from_ne_bytes([outs[0][0], outs[0][1], outs[0][2], outs[0][3]]);
     (y, s, err)
 }
 
@@ -297,33 +331,8 @@ fn work_items_across_rows_read_inside_or_as_zero() {
     for chunk in [1usize, 3, 7, 9, 35] {
         let mut x: Vec<f32> = (0..r * c).map(|i| i as f32 + 1.0).collect();
         let mut y = vec![-1f32; r * c];
-        let garr = |v: &mut [f32]| GArr {
-            data: v.as_mut_ptr() as *mut u8,
-            len: v.len() as i64,
-            rank: 2,
-            dims: [r as i64, c as i64, 0, 0, 0, 0, 0, 0],
-        };
-        let arrs = [garr(&mut x), garr(&mut y)];
-        let stop = i64::MAX;
-        let items = (r * c).div_ceil(chunk) as i64;
-        let call = Call {
-            arrs: arrs.as_ptr(),
-            params: [0u8; 16].as_ptr(),
-            stop: &stop,
-            kd: [r as i64, c as i64, 1, 1],
-            kb: [1, 1, 1, 1],
-            total: (r * c) as i64,
-            items,
-            chunk: chunk as i64,
-        };
-        let mut parts = vec![0u8; items as usize * 16 + 16];
-        let mut err = Err::default();
-        type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
-        // SAFETY: as in `launch`.
-        let rc = unsafe {
-            let run: Run = std::mem::transmute(code.run_ptr());
-            run(&call, 0, items, parts.as_mut_ptr(), &mut err)
-        };
+        let arrs = [garr(x.as_mut_ptr(), &[r, c]), garr(y.as_mut_ptr(), &[r, c])];
+        let (rc, err, _) = call(&code, &arrs, &[r, c], chunk, 0);
         assert_eq!((rc, err.code), (0, 0));
         let want: Vec<f32> = (0..r * c)
             .map(|t| {
@@ -361,34 +370,9 @@ fn elementwise() -> Kernel {
 fn run_views(k: &Kernel, buf: &mut [f32], xo: usize, yo: usize, n: usize, chunk: usize) {
     let code = compile(k, &[0, 0]).expect("compiles");
     let base = buf.as_mut_ptr();
-    let garr = |o: usize| GArr {
-        // SAFETY: `o + n` is within the buffer (the callers' sizes).
-        data: unsafe { base.add(o) } as *mut u8,
-        len: n as i64,
-        rank: 1,
-        dims: [n as i64, 0, 0, 0, 0, 0, 0, 0],
-    };
-    let arrs = [garr(xo), garr(yo)];
-    let stop = i64::MAX;
-    let items = n.div_ceil(chunk) as i64;
-    let call = Call {
-        arrs: arrs.as_ptr(),
-        params: [0u8; 16].as_ptr(),
-        stop: &stop,
-        kd: [n as i64, 1, 1, 1],
-        kb: [1, 1, 1, 1],
-        total: n as i64,
-        items,
-        chunk: chunk as i64,
-    };
-    let mut parts = vec![0u8; items as usize * 16 + 16];
-    let mut err = Err::default();
-    type Run = unsafe extern "C" fn(*const Call, i64, i64, *mut u8, *mut Err) -> i32;
-    // SAFETY: as in `launch`.
-    let rc = unsafe {
-        let run: Run = std::mem::transmute(code.run_ptr());
-        run(&call, 0, items, parts.as_mut_ptr(), &mut err)
-    };
+    // SAFETY: `o + n` is within the buffer (the callers' sizes).
+    let at = |o: usize| garr(unsafe { base.add(o) }, &[n]);
+    let (rc, err, _) = call(&code, &[at(xo), at(yo)], &[n], chunk, 0);
     assert_eq!((rc, err.code), (0, 0));
 }
 

@@ -56,8 +56,10 @@
 //! Duplicate coordinates: the last write wins. The value array may be the target itself
 //! (`A[0..2] = A[1..3]`): it is copied first.
 
+mod moves;
 mod select;
 pub use crate::array::slice_dims;
+pub use moves::{join, tile};
 pub use select::copy_blocks;
 #[cfg(test)]
 mod tests;

@@ -305,36 +305,50 @@ fn contiguous_tail(sels: &[Vec<Option<usize>>]) -> Option<(usize, usize, usize)>
     (run >= MIN_RUN && outer_inside).then_some((split, run, base))
 }
 
+/// The offset of row `r` of the cartesian product of `outer` (row-major), `None` when
+/// a coordinate falls outside.
+fn row_offset(outer: &[Vec<Option<usize>>], mut r: usize) -> Option<usize> {
+    let mut at = 0;
+    for s in outer.iter().rev() {
+        at += s[r % s.len()]?;
+        r /= s.len();
+    }
+    Some(at)
+}
+
 /// The elements of `s` selected by `sels` when they come in blocks of consecutive
 /// elements (a slice of whole rows, `x[a..b, :, :]`): one copy per block, into memory
-/// from the host pool.
-fn gather_blocks<T: blazar_value::pool::PoolElem>(
+/// from the host pool, the blocks spread over threads when large (`moves::by_rows`).
+fn gather_blocks<T: blazar_value::pool::PoolElem + Send + Sync>(
     s: &[T],
     sels: &[Vec<Option<usize>>],
     n: usize,
 ) -> Option<Vec<T>> {
     let (split, run, base) = contiguous_tail(sels)?;
-    let mut out = blazar_value::pool::vec::<T>(n);
-    if split == 0 {
-        out.extend_from_slice(s.get(base..base + run)?);
-        return Some(out);
+    let outer = &sels[..split];
+    let rows: usize = outer.iter().map(Vec::len).product();
+    if rows * run != n
+        || (0..rows).any(|r| row_offset(outer, r).is_none_or(|o| o + base + run > s.len()))
+    {
+        return None;
     }
-    let mut ok = true;
-    for_each_offset(&sels[..split], |o| {
-        let at = o.unwrap_or(0) + base;
-        match s.get(at..at + run) {
-            Some(block) => out.extend_from_slice(block),
-            None => ok = false,
+    let mut out = super::moves::out_vec::<T>(n);
+    super::moves::by_rows(&mut out, run, |first, part| {
+        for (k, block) in part.chunks_mut(run).enumerate() {
+            // Checked above: every row is inside.
+            let at = row_offset(outer, first + k).unwrap_or(0) + base;
+            block.copy_from_slice(&s[at..at + run]);
         }
     });
-    (ok && out.len() == n).then_some(out)
+    Some(out)
 }
 
 /// The elements of `s` selected by `sels` when each row of the selection (its last
 /// dimension with more than one coordinate) reads source elements a constant step
 /// apart, all inside (a channel `x[:, :, k]`, a column, every other element): one
-/// strided run per row, into memory from the host pool.
-fn gather_strided<T: blazar_value::pool::PoolElem>(
+/// strided run per row, into memory from the host pool, the rows spread over threads
+/// when large.
+fn gather_strided<T: blazar_value::pool::PoolElem + Send + Sync>(
     s: &[T],
     sels: &[Vec<Option<usize>>],
     n: usize,
@@ -360,21 +374,24 @@ fn gather_strided<T: blazar_value::pool::PoolElem>(
     }
     let len = last.len();
     let span = (len - 1) * step;
-    let mut out = blazar_value::pool::vec::<T>(n);
-    let mut ok = true;
-    let mut row = |o: usize| {
-        let at = o + base + first;
-        match s.get(at..=at + span) {
-            Some(r) => out.extend((0..len).map(|i| r[i * step])),
-            None => ok = false,
-        }
-    };
-    if outer.is_empty() {
-        row(0);
-    } else {
-        for_each_offset(outer, |o| row(o.unwrap_or(0)));
+    let rows: usize = outer.iter().map(Vec::len).product();
+    if rows * len != n
+        || (0..rows)
+            .any(|r| row_offset(outer, r).is_none_or(|o| o + base + first + span >= s.len()))
+    {
+        return None;
     }
-    (ok && out.len() == n).then_some(out)
+    let mut out = super::moves::out_vec::<T>(n);
+    super::moves::by_rows(&mut out, len, |first_row, part| {
+        for (r, row) in part.chunks_mut(len).enumerate() {
+            // Checked above: every row is inside.
+            let at = row_offset(outer, first_row + r).unwrap_or(0) + base + first;
+            for (o, v) in row.iter_mut().zip(s[at..=at + span].iter().step_by(step)) {
+                *o = *v;
+            }
+        }
+    });
+    Some(out)
 }
 
 /// The elements of `src` (of `dims`) selected per dimension by `(start, step, len)`
