@@ -33,52 +33,95 @@ pub(crate) fn fit<T: Copy>(
 ) -> Preview {
     let k = block(w, h, max_side) as usize;
     let (w, h) = (w as usize, h as usize);
-    let oc = if chans == 1 { 1 } else { 3 };
-    let (nw, nh) = (w.div_ceil(k), h.div_ceil(k));
-    let mut pixels = vec![0u8; nw * nh * oc];
     // `max` before `min`: a NaN sample becomes 0.
     let level = |x: T| map(x).max(0.0).min(255.0);
+    // The channel counts are constants of each instance, so the loops unroll.
+    let (oc, pixels) = match chans {
+        1 => (1, blocks::<T, 1, 1>(src, w, h, k, &level)),
+        3 => (3, blocks::<T, 3, 3>(src, w, h, k, &level)),
+        _ => (3, blocks::<T, 4, 3>(src, w, h, k, &level)),
+    };
+    Preview {
+        width: w.div_ceil(k) as u32,
+        height: h.div_ceil(k) as u32,
+        chans: oc,
+        pixels,
+    }
+}
+
+/// The averages of the levels over blocks of `k` × `k` pixels of `C` samples, `OC` of
+/// them kept.
+fn blocks<T: Copy, const C: usize, const OC: usize>(
+    src: &[T],
+    w: usize,
+    h: usize,
+    k: usize,
+    level: &impl Fn(T) -> f64,
+) -> Vec<u8> {
+    let (nw, nh) = (w.div_ceil(k), h.div_ceil(k));
+    let mut pixels = vec![0u8; nw * nh * OC];
     if k == 1 {
-        for (o, p) in pixels.chunks_exact_mut(oc).zip(src.chunks_exact(chans)) {
-            for c in 0..oc {
+        for (o, p) in pixels.chunks_exact_mut(OC).zip(src.chunks_exact(C)) {
+            for c in 0..OC {
                 o[c] = (level(p[c]) + 0.5) as u8;
             }
         }
-    } else {
-        // The sums of one row of blocks, filled a row of samples at a time.
-        let mut acc = vec![0f64; nw * oc];
-        for (oy, out) in pixels.chunks_exact_mut(nw * oc).enumerate() {
-            acc.fill(0.0);
-            let rows = oy * k..((oy + 1) * k).min(h);
-            let bh = rows.len();
-            for y in rows {
-                let row = &src[y * w * chans..(y + 1) * w * chans];
-                for (a, blk) in acc.chunks_exact_mut(oc).zip(row.chunks(k * chans)) {
-                    for p in blk.chunks_exact(chans) {
-                        for c in 0..oc {
-                            a[c] += level(p[c]);
-                        }
-                    }
-                }
+        return pixels;
+    }
+    // The sums of one row of blocks, filled a row of samples at a time.
+    let mut acc = vec![[0f64; OC]; nw];
+    for (oy, out) in pixels.chunks_exact_mut(nw * OC).enumerate() {
+        acc.fill([0.0; OC]);
+        let rows = oy * k..((oy + 1) * k).min(h);
+        let bh = rows.len();
+        for y in rows {
+            let row = &src[y * w * C..(y + 1) * w * C];
+            // Halving (HD and full HD pictures) with the block's side a constant.
+            match k {
+                2 => add_row::<T, C, OC, 2>(&mut acc, row, k, level),
+                _ => add_row::<T, C, OC, 0>(&mut acc, row, k, level),
             }
-            for (ox, (o, a)) in out
-                .chunks_exact_mut(oc)
-                .zip(acc.chunks_exact(oc))
-                .enumerate()
-            {
-                let bw = ((ox + 1) * k).min(w) - ox * k;
-                let inv = 1.0 / (bh * bw) as f64;
-                for c in 0..oc {
-                    o[c] = (a[c] * inv + 0.5) as u8;
-                }
+        }
+        for (ox, (o, a)) in out.chunks_exact_mut(OC).zip(&acc).enumerate() {
+            let bw = ((ox + 1) * k).min(w) - ox * k;
+            let inv = 1.0 / (bh * bw) as f64;
+            for c in 0..OC {
+                o[c] = (a[c] * inv + 0.5) as u8;
             }
         }
     }
-    Preview {
-        width: nw as u32,
-        height: nh as u32,
-        chans: oc,
-        pixels,
+    pixels
+}
+
+/// Adds the levels of one row of samples to the sums of its blocks (`K`: the blocks'
+/// side as a constant; 0: `k`).
+#[inline(always)]
+fn add_row<T: Copy, const C: usize, const OC: usize, const K: usize>(
+    acc: &mut [[f64; OC]],
+    row: &[T],
+    k: usize,
+    level: &impl Fn(T) -> f64,
+) {
+    let k = if K > 0 { K } else { k };
+    let add = |a: &mut [f64; OC], blk: &[T]| {
+        let mut s = [0.0; OC];
+        for p in blk.chunks_exact(C) {
+            for c in 0..OC {
+                s[c] += level(p[c]);
+            }
+        }
+        for c in 0..OC {
+            a[c] += s[c];
+        }
+    };
+    let full = row.chunks_exact(k * C);
+    let rest = full.remainder();
+    let n = acc.len();
+    for (a, blk) in acc.iter_mut().zip(full) {
+        add(a, blk);
+    }
+    if !rest.is_empty() {
+        add(&mut acc[n - 1], rest);
     }
 }
 
