@@ -47,15 +47,12 @@ print "closed"
 /// The number of white pixels of display 0's first panel as the page shows it, with
 /// the number of pictures it got.
 const COUNT_WHITE: &str = r#"
-const img = document.querySelector('#display0 img');
-if (!img || !img.complete || !img.naturalWidth) return null;
-const c = document.createElement('canvas');
-c.width = img.naturalWidth; c.height = img.naturalHeight;
-const g = c.getContext('2d'); g.drawImage(img, 0, 0);
-const d = g.getImageData(0, 0, c.width, c.height).data;
+const c = document.querySelector('#display0 canvas');
+if (!c || !Number(c.dataset.frames)) return null;
+const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
 let n = 0;
 for (let i = 0; i < d.length; i += 4) if (d[i] > 128) n++;
-return [n, c.width, c.height, Number(img.dataset.frames)];
+return [n, c.width, c.height, Number(c.dataset.frames)];
 "#;
 
 #[test]

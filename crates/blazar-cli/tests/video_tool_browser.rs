@@ -92,13 +92,10 @@ print "played, ", params.changes, " change(s)"
 fn roughness_js(d: usize) -> String {
     format!(
         r#"
-const img = document.querySelector('#display{d} img');
-if (!img || !img.complete || !img.naturalWidth) return null;
-const c = document.createElement('canvas');
-const w = img.naturalWidth, h = img.naturalHeight;
-c.width = w; c.height = h;
-const g = c.getContext('2d'); g.drawImage(img, 0, 0);
-const p = g.getImageData(0, 0, w, h).data;
+const c = document.querySelector('#display{d} canvas');
+if (!c || !Number(c.dataset.frames)) return null;
+const w = c.width, h = c.height;
+const p = c.getContext('2d').getImageData(0, 0, w, h).data;
 let s = 0, n = 0;
 for (let y = 0; y < h; y++)
   for (let x = 0; x + 1 < w; x++)

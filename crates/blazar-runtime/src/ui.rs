@@ -10,9 +10,11 @@
 //! async runtime; the interpreter applies what the host reports between statements
 //! ([`UiState::due`], one relaxed atomic load per statement).
 
+mod preview;
 mod snapshot;
 
-pub use snapshot::{downscale, to_rgb, to_u8, Range, Snapshot};
+pub use preview::{block, Preview};
+pub use snapshot::{to_rgb, to_u8, Range, Snapshot};
 
 use crate::Value;
 use std::cell::RefCell;
@@ -84,11 +86,13 @@ pub enum Picture {
 }
 
 impl Picture {
-    /// RGB pixels with the longer side at most `max_side`: (width, height, pixels).
-    pub fn rgb_fitting(&self, max_side: u32) -> (u32, u32, Vec<u8>) {
+    /// The picture for a page, its longer side at most `max_side` ([`Preview`]).
+    pub fn preview(&self, max_side: u32) -> Preview {
         match self {
-            Picture::Image(s) => s.rgb_fitting(max_side),
-            Picture::Rgb { width, height, rgb } => downscale(*width, *height, rgb, max_side),
+            Picture::Image(s) => s.preview(max_side),
+            Picture::Rgb { width, height, rgb } => {
+                preview::fit(rgb, *width, *height, 3, max_side, |x| x as f64)
+            }
         }
     }
 }

@@ -1,65 +1,66 @@
-//! Pictures for the page, on a thread of their own: the newest of each panel is
-//! converted to 8-bit RGB, downscaled to at most [`MAX_SIDE`] pixels on its longer
-//! side and encoded as PNG here, at most once per [`MIN_INTERVAL`] (newer pictures that
-//! arrive meanwhile replace the waiting one). The program's thread only hands over the
-//! snapshot `imshow` took; the server's thread only forwards the encoded messages. With
-//! no page connected nothing is converted: the newest pictures wait for a page.
+//! Pictures for the page, on a thread of their own: the newest picture of each panel is
+//! turned into its preview (8-bit gray or RGB, averaged down to at most [`MAX_SIDE`]
+//! pixels on its longer side, in one pass over the samples) and its binary message,
+//! at most once per [`MIN_INTERVAL`], and only while a page is ready for a picture
+//! (connected, with every picture it was sent acknowledged). Newer pictures that arrive
+//! meanwhile replace the waiting one, so a program refreshing a display every frame
+//! pays for one conversion per picture a page draws, and for none without a page. The
+//! program's thread only hands over the snapshot `imshow` took; the server's thread
+//! sends each page the converted pictures it has not seen when it is ready for them.
 
-use crate::protocol::{picture, Out};
+use crate::protocol::picture;
 use crate::Shared;
-use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-use image::{ExtendedColorType, ImageEncoder};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest side of a picture on the page.
 pub const MAX_SIDE: u32 = 1024;
-/// The shortest time between two rounds of pictures sent (30 per second).
+/// The shortest time between two rounds of pictures converted (30 per second).
 pub const MIN_INTERVAL: Duration = Duration::from_millis(33);
 
-/// Starts the encoder's thread; `wake` gets a message when a picture arrives or a
-/// page connects.
+/// Starts the converter's thread; `wake` gets a message when a picture arrives or a
+/// page becomes ready for one.
 pub(crate) fn spawn(shared: Arc<Shared>, wake: Receiver<()>) -> Result<(), String> {
     std::thread::Builder::new()
         .name("blazar-ui-frames".into())
         .spawn(move || run(&shared, &wake))
         .map(|_| ())
-        .map_err(|e| format!("cannot start the page's picture encoder: {e}"))
+        .map_err(|e| format!("cannot start the page's picture converter: {e}"))
 }
 
-/// Encodes and sends pictures as they arrive, until the run ends.
+/// Converts pictures as pages are ready for them, until the run ends.
 fn run(shared: &Shared, wake: &Receiver<()>) {
     while wake.recv().is_ok() {
-        if shared.clients.load(Ordering::SeqCst) == 0 {
+        if shared.ready.load(Ordering::SeqCst) == 0 {
             continue;
         }
-        let raw: Vec<_> = {
-            let mut st = shared.state.lock().expect("ui state");
-            st.panels
-                .values_mut()
-                .filter_map(|p| p.raw.take())
-                .collect()
-        };
-        for f in raw {
-            let (w, h, rgb) = f.picture.rgb_fitting(MAX_SIDE);
-            let Some(png) = encode(w, h, &rgb) else {
-                continue;
-            };
-            let msg = picture(f.display, f.panel, &png);
-            let mut st = shared.state.lock().expect("ui state");
-            st.panels.entry((f.display, f.panel)).or_default().sent = Some(msg.clone());
-            let _ = shared.tx.send(Out::Binary(msg));
+        let start = Instant::now();
+        if convert(shared) == 0 {
+            continue;
         }
-        std::thread::sleep(MIN_INTERVAL);
+        // Tells the pages' tasks, which send what they have not seen.
+        shared.pictures.send_replace(());
+        if let Some(rest) = MIN_INTERVAL.checked_sub(start.elapsed()) {
+            std::thread::sleep(rest);
+        }
     }
 }
 
-fn encode(w: u32, h: u32, rgb: &[u8]) -> Option<Vec<u8>> {
-    let mut png = Vec::new();
-    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Sub)
-        .write_image(rgb, w, h, ExtendedColorType::Rgb8)
-        .ok()?;
-    Some(png)
+/// Converts the waiting picture of each panel; returns how many there were.
+pub(crate) fn convert(shared: &Shared) -> usize {
+    let raw: Vec<_> = {
+        let mut st = shared.state.lock().expect("ui state");
+        st.panels
+            .values_mut()
+            .filter_map(|p| p.raw.take())
+            .collect()
+    };
+    for f in &raw {
+        let msg = picture(f.display, f.panel, &f.picture.preview(MAX_SIDE));
+        let mut st = shared.state.lock().expect("ui state");
+        st.put_converted(f.display, f.panel, msg);
+    }
+    raw.len()
 }

@@ -6,16 +6,19 @@
 //! random per-run token in its path: any other path gets 403) and opens it in a
 //! browser when one is available. The page (`page.html`, embedded) talks to the server
 //! over a websocket (`protocol.rs`): the program's controls and values go to the page
-//! as JSON text, pictures as binary PNG messages; the user's changes come back as JSON
-//! and wait, with a flag set, for the interpreter to apply them between statements.
-//! Pictures are kept newest-first per panel and converted and encoded on a thread of
-//! their own at a bounded rate and size, only while a page is connected (`frames.rs`),
-//! so a program refreshing a display every frame pays only for the one copy of the
-//! samples `imshow` takes.
+//! as JSON text, pictures as binary messages of raw 8-bit pixels that the page draws
+//! into a canvas; the user's changes come back as JSON and wait, with a flag set, for
+//! the interpreter to apply them between statements. Pictures are kept newest-first per
+//! panel and converted on a thread of their own at a bounded rate and size, only when
+//! a page has drawn the pictures it was sent (`frames.rs`), so a program refreshing a
+//! display every frame pays for the one copy of the samples `imshow` takes, and for at
+//! most one conversion per picture a page draws.
 
 mod frames;
 mod protocol;
 mod server;
+#[cfg(test)]
+mod socket_tests;
 
 use blazar_runtime::ui::{Frame, FromPage, ToPage, UiHost};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,10 +31,14 @@ pub use frames::{MAX_SIDE, MIN_INTERVAL};
 /// What the program's thread and the server's thread share.
 pub(crate) struct Shared {
     pub state: std::sync::Mutex<protocol::State>,
-    /// Messages for every connected page.
-    pub tx: tokio::sync::broadcast::Sender<protocol::Out>,
-    /// Wakes the frame encoder when a picture arrives or a page connects.
+    /// The program's messages (JSON text) for every connected page.
+    pub tx: tokio::sync::broadcast::Sender<String>,
+    /// Wakes the picture converter when a picture arrives or a page becomes ready.
     pub wake: mpsc::SyncSender<()>,
+    /// Pages ready for a picture: connected, with every picture sent acknowledged.
+    pub ready: std::sync::atomic::AtomicUsize,
+    /// Changed by the converter after each round, for the pages' tasks.
+    pub pictures: tokio::sync::watch::Sender<()>,
     /// Events for the program, and the flag that tells the interpreter to look.
     pub events: mpsc::Sender<FromPage>,
     pub flag: Arc<AtomicBool>,
@@ -41,7 +48,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// Wakes the picture encoder (a wake-up already waiting is enough).
+    /// Wakes the picture converter (a wake-up already waiting is enough).
     pub(crate) fn wake(&self) {
         let _ = self.wake.try_send(());
     }
@@ -54,7 +61,7 @@ pub struct Browser {
     shared: Arc<Shared>,
     events: mpsc::Receiver<FromPage>,
     flag: Arc<AtomicBool>,
-    /// The encoder's end of `Shared::wake`, until `start` gives it to the encoder.
+    /// The converter's end of `Shared::wake`, until `start` gives it to the converter.
     wake: Option<mpsc::Receiver<()>>,
 }
 
@@ -70,6 +77,8 @@ impl Browser {
             state: Default::default(),
             tx,
             wake,
+            ready: Default::default(),
+            pictures: tokio::sync::watch::Sender::new(()),
             events: etx,
             flag: flag.clone(),
             clients: Default::default(),
@@ -219,37 +228,40 @@ mod tests {
     }
 
     #[test]
-    fn pictures_wait_for_a_page_then_are_encoded_off_the_program_thread() {
+    fn pictures_wait_for_a_ready_page_then_are_converted_off_the_program_thread() {
         let mut b = Browser::new(0, false);
         let wake = b.wake.take().unwrap();
         frames::spawn(b.shared.clone(), wake).unwrap();
+        let pictures = b.shared.pictures.subscribe();
         b.frame(gray_frame());
         std::thread::sleep(Duration::from_millis(100));
         {
             let st = b.shared.state.lock().unwrap();
             let p = &st.panels[&(0, 0)];
-            assert!(p.raw.is_some() && p.sent.is_none(), "encoded with no page");
+            assert!(
+                p.raw.is_some() && p.ready.is_none(),
+                "converted with no page"
+            );
         }
-        // A page connects: the waiting picture is encoded and sent.
-        let mut rx = b.shared.tx.subscribe();
-        b.shared.clients.fetch_add(1, Ordering::SeqCst);
+        // A page is ready: the waiting picture is converted, and the pages' tasks told.
+        b.shared.ready.fetch_add(1, Ordering::SeqCst);
         b.shared.wake();
         let end = std::time::Instant::now() + Duration::from_secs(10);
-        let msg = loop {
-            match rx.try_recv() {
-                Ok(protocol::Out::Binary(m)) => break m,
-                _ if std::time::Instant::now() < end => {
-                    std::thread::sleep(Duration::from_millis(10))
-                }
-                other => panic!("no picture sent: {other:?}"),
-            }
-        };
-        // Display 0, panel 0, then a PNG.
-        assert_eq!(&msg[..8], &[0, 0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(&msg[9..12], b"PNG");
+        while !pictures.has_changed().unwrap() {
+            assert!(std::time::Instant::now() < end, "no picture converted");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let st = b.shared.state.lock().unwrap();
+        let (all, _) = st.pictures_after(0);
+        // Display 0, panel 0, 2 x 2, RGB, then the pixels.
+        let head: Vec<u8> = [0u32, 0, 2, 2, 3]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        assert_eq!(all.len(), 1);
+        assert_eq!(&all[0][..protocol::PICTURE_HEAD], &head[..]);
+        assert_eq!(&all[0][protocol::PICTURE_HEAD..], &[9; 12]);
         assert!(st.panels[&(0, 0)].raw.is_none());
-        assert!(st.panels[&(0, 0)].sent.is_some());
     }
 
     #[test]

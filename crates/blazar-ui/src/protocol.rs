@@ -6,27 +6,26 @@
 //! `{"t":"checkbox","id":..,"label":..,"value":true|false}`,
 //! `{"t":"button","id":..,"label":..}`, `{"t":"display","id":..,"rows":..,"cols":..}`
 //! (a display added, or split by `subplot`), `{"t":"value","id":..,"value":..}` (the
-//! program set a control); and binary messages, a picture for a display's panel: the
-//! display's id and the panel's index as two little-endian u32, then a PNG file.
+//! program set a control); and binary messages, a picture for a display's panel: five
+//! little-endian u32 (the display's id, the panel's index, the width, the height and
+//! the channels: 1 gray, 3 RGB), then the 8-bit pixels row by row, channels
+//! interleaved (no compression: the page is on the same machine, and encoding costs
+//! the program's process far more than the bytes cost the loopback).
 //!
 //! Page to server, JSON text: `{"t":"set","id":..,"value":..}` (a slider moved, a box
-//! ticked: 1 or 0) and `{"t":"click","id":..}`.
+//! ticked: 1 or 0), `{"t":"click","id":..}`, and `{"t":"ack","n":..}`: `n` pictures
+//! were drawn. A page is sent no new picture while one it was sent is not acknowledged
+//! (back-pressure: a slow page gets fewer pictures, and the program's process converts
+//! no picture that no page is ready for).
 //!
 //! [`State`] keeps what a page that connects (or reloads) needs to show the form as it
 //! stands: the messages so far, with each control's value kept current, and the newest
 //! picture of each panel.
 
 use axum::body::Bytes;
-use blazar_runtime::ui::{Frame, FromPage, ToPage};
+use blazar_runtime::ui::{Frame, FromPage, Preview, ToPage};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-/// A message for the pages.
-#[derive(Clone, Debug)]
-pub enum Out {
-    Text(String),
-    Binary(Bytes),
-}
 
 #[derive(Default)]
 pub struct State {
@@ -34,19 +33,21 @@ pub struct State {
     pub log: Vec<Value>,
     /// The panels of displays, by (display, panel).
     pub panels: BTreeMap<(usize, usize), Panel>,
+    /// The number of the newest picture converted (they are numbered from 1).
+    pub converted: u64,
 }
 
 #[derive(Default)]
 pub struct Panel {
-    /// The newest picture not yet encoded.
+    /// The newest picture not yet converted.
     pub raw: Option<Frame>,
-    /// The newest picture sent, as its binary message.
-    pub sent: Option<Bytes>,
+    /// The newest picture converted, with its number, as its binary message.
+    pub ready: Option<(u64, Bytes)>,
 }
 
 impl State {
-    /// Records a message of the program and returns it for the pages.
-    pub fn record(&mut self, msg: &ToPage) -> Out {
+    /// Records a message of the program and returns its text for the pages.
+    pub fn record(&mut self, msg: &ToPage) -> String {
         let v = to_json(msg);
         match msg {
             ToPage::Value { id, value } => self.set_value(*id, *value),
@@ -59,7 +60,7 @@ impl State {
             }
             _ => self.log.push(v.clone()),
         }
-        Out::Text(v.to_string())
+        v.to_string()
     }
 
     /// Keeps control `id`'s value current in the log.
@@ -81,11 +82,32 @@ impl State {
         self.panels.entry(key).or_default().raw = Some(frame);
     }
 
-    /// What a page that connects now is sent first.
-    pub fn replay(&self) -> Vec<Out> {
-        let text = self.log.iter().map(|m| Out::Text(m.to_string()));
-        let pictures = self.panels.values().filter_map(|p| p.sent.clone());
-        text.chain(pictures.map(Out::Binary)).collect()
+    /// Keeps a converted picture as its panel's newest; returns its number.
+    pub fn put_converted(&mut self, display: usize, panel: usize, msg: Bytes) -> u64 {
+        self.converted += 1;
+        let n = self.converted;
+        self.panels.entry((display, panel)).or_default().ready = Some((n, msg));
+        n
+    }
+
+    /// The newest converted picture of each panel numbered above `after`, with the
+    /// highest number among them.
+    pub fn pictures_after(&self, after: u64) -> (Vec<Bytes>, u64) {
+        let mut upto = after;
+        let mut out = Vec::new();
+        for (n, msg) in self.panels.values().filter_map(|p| p.ready.as_ref()) {
+            if *n > after {
+                out.push(msg.clone());
+                upto = upto.max(*n);
+            }
+        }
+        (out, upto)
+    }
+
+    /// What a page that connects now is sent first (then the pictures, as it is ready
+    /// for them).
+    pub fn replay(&self) -> Vec<String> {
+        self.log.iter().map(|m| m.to_string()).collect()
     }
 }
 
@@ -113,9 +135,25 @@ pub fn to_json(msg: &ToPage) -> Value {
     }
 }
 
+/// What the page sent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FromClient {
+    /// Something the user did, for the program.
+    Event(FromPage),
+    /// The page drew this many pictures.
+    Ack(u64),
+}
+
 /// A message of the page; `None` for one that is not of the protocol (ignored).
-pub fn parse(text: &str) -> Option<FromPage> {
+pub fn parse(text: &str) -> Option<FromClient> {
     let v: Value = serde_json::from_str(text).ok()?;
+    if v["t"] == "ack" {
+        return Some(FromClient::Ack(v["n"].as_u64()?));
+    }
+    event(&v).map(FromClient::Event)
+}
+
+fn event(v: &Value) -> Option<FromPage> {
     let id = usize::try_from(v["id"].as_u64()?).ok()?;
     match v["t"].as_str()? {
         "set" => {
@@ -130,12 +168,16 @@ pub fn parse(text: &str) -> Option<FromPage> {
     }
 }
 
-/// A picture's binary message: display, panel, PNG.
-pub fn picture(display: usize, panel: usize, png: &[u8]) -> Bytes {
-    let mut b = Vec::with_capacity(8 + png.len());
-    b.extend_from_slice(&(display as u32).to_le_bytes());
-    b.extend_from_slice(&(panel as u32).to_le_bytes());
-    b.extend_from_slice(png);
+/// The bytes before a picture's pixels.
+pub const PICTURE_HEAD: usize = 20;
+
+/// A picture's binary message: display, panel, width, height, channels, pixels.
+pub fn picture(display: usize, panel: usize, p: &Preview) -> Bytes {
+    let mut b = Vec::with_capacity(PICTURE_HEAD + p.pixels.len());
+    for x in [display, panel, p.width as usize, p.height as usize, p.chans] {
+        b.extend_from_slice(&(x as u32).to_le_bytes());
+    }
+    b.extend_from_slice(&p.pixels);
     Bytes::from(b)
 }
 
@@ -145,20 +187,56 @@ mod tests {
 
     #[test]
     fn page_messages_parse() {
+        let ev = |e| Some(FromClient::Event(e));
         assert_eq!(
             parse(r#"{"t":"set","id":2,"value":0.25}"#),
-            Some(FromPage::Set { id: 2, value: 0.25 })
+            ev(FromPage::Set { id: 2, value: 0.25 })
         );
         assert_eq!(
             parse(r#"{"t":"set","id":1,"value":true}"#),
-            Some(FromPage::Set { id: 1, value: 1.0 })
+            ev(FromPage::Set { id: 1, value: 1.0 })
         );
         assert_eq!(
             parse(r#"{"t":"click","id":4}"#),
-            Some(FromPage::Click { id: 4 })
+            ev(FromPage::Click { id: 4 })
         );
+        assert_eq!(parse(r#"{"t":"ack","n":2}"#), Some(FromClient::Ack(2)));
+        assert_eq!(parse(r#"{"t":"ack","n":-1}"#), None);
         assert_eq!(parse(r#"{"t":"set","id":-1,"value":1}"#), None);
         assert_eq!(parse("not json"), None);
+    }
+
+    #[test]
+    fn a_picture_is_its_head_and_pixels() {
+        let p = Preview {
+            width: 2,
+            height: 1,
+            chans: 1,
+            pixels: vec![7, 9],
+        };
+        let m = picture(3, 1, &p);
+        assert_eq!(m.len(), PICTURE_HEAD + 2);
+        assert_eq!(&m[..4], &3u32.to_le_bytes());
+        assert_eq!(&m[4..8], &1u32.to_le_bytes());
+        assert_eq!(&m[8..12], &2u32.to_le_bytes());
+        assert_eq!(&m[12..16], &1u32.to_le_bytes());
+        assert_eq!(&m[16..20], &1u32.to_le_bytes());
+        assert_eq!(&m[20..], &[7, 9]);
+    }
+
+    #[test]
+    fn a_page_gets_each_panel_s_newest_picture_once() {
+        let mut s = State::default();
+        let n1 = s.put_converted(0, 0, Bytes::from_static(b"a"));
+        let n2 = s.put_converted(0, 1, Bytes::from_static(b"b"));
+        let (all, upto) = s.pictures_after(0);
+        assert_eq!((all.len(), upto), (2, n2));
+        assert!(n1 < n2);
+        // Panel 0 again: only its newest picture is new.
+        let n3 = s.put_converted(0, 0, Bytes::from_static(b"c"));
+        let (new, upto) = s.pictures_after(n2);
+        assert_eq!((new, upto), (vec![Bytes::from_static(b"c")], n3));
+        assert_eq!(s.pictures_after(n3).0.len(), 0);
     }
 
     #[test]

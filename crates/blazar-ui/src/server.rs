@@ -1,8 +1,9 @@
 //! The HTTP server: the page at `/<token>/`, its websocket at `/<token>/ws`, 403 for
 //! anything else. One thread runs a current-thread tokio runtime with the server and the
-//! websocket of each page (pictures are encoded on their own thread: `frames.rs`).
+//! websocket of each page (pictures are converted on their own thread: `frames.rs`;
+//! each page's task sends it the newest ones when it has drawn those it was sent).
 
-use crate::protocol::{self, Out};
+use crate::protocol::{self, FromClient};
 use crate::Shared;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -89,15 +90,12 @@ async fn socket(
     ws.on_upgrade(move |s| client(s, app.shared))
 }
 
-fn message(out: Out) -> Message {
-    match out {
-        Out::Text(t) => Message::Text(t.into()),
-        Out::Binary(b) => Message::Binary(b),
-    }
+fn message(text: String) -> Message {
+    Message::Text(text.into())
 }
 
-/// One page: sends it the form as it stands, then what changes; passes on what the
-/// user does.
+/// One page: sends it the form as it stands, then what changes, and the pictures as
+/// it is ready for them; passes on what the user does.
 async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
     shared.clients.fetch_add(1, Ordering::SeqCst);
     // Subscribed under the lock that orders every message: nothing is missed or
@@ -106,8 +104,8 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
         let st = shared.state.lock().expect("ui state");
         (shared.tx.subscribe(), st.replay())
     };
-    // Pictures that waited for a page are encoded now.
-    shared.wake();
+    let mut pictures = shared.pictures.subscribe();
+    let mut page = Page::default();
     let mut ok = true;
     for m in replay {
         if socket.send(message(m)).await.is_err() {
@@ -115,28 +113,46 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
             break;
         }
     }
+    // Pictures that waited for a page: those converted already, else a wake-up.
+    ok = ok && page.offer(&mut socket, &mut rx, &shared).await;
     while ok {
         tokio::select! {
+            biased;
             m = rx.recv() => match m {
                 Ok(out) => ok = socket.send(message(out)).await.is_ok(),
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                 Err(_) => ok = false,
             },
             m = socket.recv() => match m {
-                Some(Ok(Message::Text(t))) => {
-                    if let Some(ev) = protocol::parse(t.as_str()) {
+                Some(Ok(Message::Text(t))) => match protocol::parse(t.as_str()) {
+                    Some(FromClient::Ack(n)) => {
+                        page.unacknowledged = page.unacknowledged.saturating_sub(n);
+                        if page.unacknowledged == 0 {
+                            ok = page.offer(&mut socket, &mut rx, &shared).await;
+                        }
+                    }
+                    Some(FromClient::Event(ev)) => {
                         if let FromPage::Set { id, value } = ev {
                             shared.state.lock().expect("ui state").set_value(id, value);
                         }
                         let _ = shared.events.send(ev);
                         shared.flag.store(true, Ordering::Relaxed);
                     }
-                }
+                    None => {}
+                },
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => ok = false,
                 Some(Ok(_)) => {}
             },
+            r = pictures.changed() => match r {
+                Ok(()) if page.unacknowledged == 0 => {
+                    ok = page.offer(&mut socket, &mut rx, &shared).await;
+                }
+                Ok(()) => {}
+                Err(_) => ok = false,
+            },
         }
     }
+    page.set_ready(&shared, false);
     if shared.clients.fetch_sub(1, Ordering::SeqCst) == 1 {
         tokio::time::sleep(CLOSE_GRACE).await;
         if shared.clients.load(Ordering::SeqCst) == 0 && !shared.closed.swap(true, Ordering::SeqCst)
@@ -144,5 +160,72 @@ async fn client(mut socket: WebSocket, shared: Arc<Shared>) {
             let _ = shared.events.send(FromPage::Closed);
             shared.flag.store(true, Ordering::Relaxed);
         }
+    }
+}
+
+/// What one page was sent of the pictures.
+#[derive(Default)]
+struct Page {
+    /// The number of the newest converted picture it was sent.
+    seen: u64,
+    /// Pictures it was sent and has not acknowledged.
+    unacknowledged: u64,
+    /// Whether it counts in `Shared::ready`.
+    ready: bool,
+}
+
+impl Page {
+    fn set_ready(&mut self, shared: &Shared, ready: bool) {
+        if ready != self.ready {
+            self.ready = ready;
+            if ready {
+                shared.ready.fetch_add(1, Ordering::SeqCst);
+                shared.wake();
+            } else {
+                shared.ready.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// With every picture acknowledged: sends the pictures converted since those it
+    /// was sent, or, when there are none, counts the page as ready for the next ones.
+    /// False when the page is gone.
+    async fn offer(
+        &mut self,
+        socket: &mut WebSocket,
+        rx: &mut tokio::sync::broadcast::Receiver<String>,
+        shared: &Shared,
+    ) -> bool {
+        // The messages broadcast before the pictures were converted go first: a
+        // display reaches the page before its picture.
+        loop {
+            match rx.try_recv() {
+                Ok(out) => {
+                    if socket.send(message(out)).await.is_err() {
+                        return false;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+        let (new, upto) = shared
+            .state
+            .lock()
+            .expect("ui state")
+            .pictures_after(self.seen);
+        if new.is_empty() {
+            self.set_ready(shared, true);
+            return true;
+        }
+        self.set_ready(shared, false);
+        self.seen = upto;
+        for msg in new {
+            if socket.send(Message::Binary(msg)).await.is_err() {
+                return false;
+            }
+            self.unacknowledged += 1;
+        }
+        true
     }
 }

@@ -5,6 +5,7 @@
 //! it: a figure's file when the program ends, the page's encoder on its own thread.
 //! A snapshot is immutable and `Send`, so it is shared (`Arc`) rather than copied.
 
+use super::preview::{fit, Preview};
 use crate::array::Buffer;
 use crate::{rt_bail, RtResult, Value};
 
@@ -110,12 +111,17 @@ impl Snapshot {
         }
     }
 
-    /// The picture as RGB (gray repeated, alpha dropped), averaged over square blocks
-    /// so that its longer side is at most `max_side`: (width, height, pixels).
-    pub fn rgb_fitting(&self, max_side: u32) -> (u32, u32, Vec<u8>) {
-        let px = self.pixels();
-        let rgb = to_rgb(&px, self.chans);
-        downscale(self.width, self.height, &rgb, max_side)
+    /// The picture for a page: 8-bit gray or RGB, averaged over square blocks so that
+    /// its longer side is at most `max_side`, in one pass over the samples.
+    pub fn preview(&self, max_side: u32) -> Preview {
+        let (lo, scale) = self.scale();
+        let (w, h, c) = (self.width, self.height, self.chans);
+        match &self.samples {
+            Samples::U8(v) if self.range.is_none() => fit(v, w, h, c, max_side, |x| x as f64),
+            Samples::U8(v) => fit(v, w, h, c, max_side, |x| (x as f64 - lo) * scale),
+            Samples::F32(v) => fit(v, w, h, c, max_side, |x| (x as f64 - lo) * scale),
+            Samples::F64(v) => fit(v, w, h, c, max_side, |x| (x - lo) * scale),
+        }
     }
 
     /// The offset and factor that map the range to 0..255.
@@ -176,37 +182,6 @@ pub fn to_rgb(px: &[u8], chans: usize) -> Vec<u8> {
     }
 }
 
-/// RGB pixels `w` × `h` averaged over square blocks so that the longer side is at most
-/// `max_side`; returned as they are when they fit.
-pub fn downscale(w: u32, h: u32, rgb: &[u8], max_side: u32) -> (u32, u32, Vec<u8>) {
-    let k = w.max(h).div_ceil(max_side.max(1)).max(1);
-    if k == 1 {
-        return (w, h, rgb.to_vec());
-    }
-    let (nw, nh) = (w.div_ceil(k), h.div_ceil(k));
-    let mut out = vec![0u8; (nw * nh * 3) as usize];
-    for oy in 0..nh {
-        for ox in 0..nw {
-            let mut sum = [0u32; 3];
-            let mut n = 0;
-            for y in oy * k..((oy + 1) * k).min(h) {
-                for x in ox * k..((ox + 1) * k).min(w) {
-                    let i = ((y * w + x) * 3) as usize;
-                    for c in 0..3 {
-                        sum[c] += rgb[i + c] as u32;
-                    }
-                    n += 1;
-                }
-            }
-            let o = ((oy * nw + ox) * 3) as usize;
-            for c in 0..3 {
-                out[o + c] = ((sum[c] + n / 2) / n) as u8;
-            }
-        }
-    }
-    (nw, nh, out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,20 +231,16 @@ mod tests {
     }
 
     #[test]
-    fn large_pictures_are_averaged_down() {
-        let (w, h) = (2 * 1024 + 2, 4);
-        let mut rgb = vec![0u8; (w * h * 3) as usize];
-        // The first block of 3 x 3 pixels: one white pixel of nine.
-        rgb[..3].copy_from_slice(&[255, 255, 255]);
-        let (nw, nh, out) = downscale(w, h, &rgb, 1024);
-        assert_eq!((nw, nh), (w.div_ceil(3), 2));
-        assert_eq!(&out[..3], &[28, 28, 28]);
-        assert!(out[3..].iter().all(|&x| x == 0));
-    }
-
-    #[test]
-    fn small_pictures_are_kept() {
-        let rgb = vec![7u8; 2 * 3 * 3];
-        assert_eq!(downscale(2, 3, &rgb, 1024), (2, 3, rgb.clone()));
+    fn the_preview_at_full_size_is_the_figure_s_pixels() {
+        let v = image(vec![2, 3], vec![0.0, 0.25, 0.5, 0.75, 1.0, f32::NAN]);
+        let s = Snapshot::take("imshow", &v, Some(Some((0.0, 1.0)))).unwrap();
+        let p = s.preview(1024);
+        assert_eq!((p.width, p.height, p.chans), (3, 2, 1));
+        assert_eq!(p.pixels, s.pixels());
+        // Halved: the mapped samples of each block averaged, then rounded: (0 + 63.75 +
+        // 191.25 + 255) / 4 and (127.5 + 0) / 2 (NaN is 0).
+        let p = s.preview(2);
+        assert_eq!((p.width, p.height), (2, 1));
+        assert_eq!(p.pixels, vec![128, 64]);
     }
 }
