@@ -32,11 +32,12 @@ cases=${*:-none server client chromium}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-pin() { # pin CPUS COMMAND...: the command on those CPUs, or as it is
-    local cpus=$1
-    shift
-    if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
-}
+# Command prefixes that pin to the CPUs asked for (taskset execs the command, so `$!`
+# is the process itself and gets the signals).
+prog_pin=()
+page_pin=()
+[ -n "${PROGRAM_CPUS:-}" ] && prog_pin=(taskset -c "$PROGRAM_CPUS")
+[ -n "${PAGE_CPUS:-}" ] && page_pin=(taskset -c "$PAGE_CPUS")
 
 sed -e "s/^warmup = .*/warmup = ${WARMUP_MS:-3000}/" -e "s/^frames = .*/frames = ${FRAMES:-200}/" \
     "$here/refresh.q" >"$tmp/refresh.q"
@@ -48,7 +49,7 @@ one() {
     [ "$case" = none ] && mode=none
     : >"$out"
     : >"$err"
-    pin "${PROGRAM_CPUS:-}" "$blazar" run --device cpu --figures "$tmp" --ui "$mode" --ui-no-open \
+    ${prog_pin[@]+"${prog_pin[@]}"} "$blazar" run --device cpu --figures "$tmp" --ui "$mode" --ui-no-open \
         "$tmp/refresh.q" >"$out" 2>"$err" &
     local pid=$!
     if [ "$case" = client ] || [ "$case" = chromium ]; then
@@ -56,10 +57,10 @@ one() {
         local url
         url=$(sed -n 's/^blazar: the form is at //p' "$err")
         if [ "$case" = client ]; then
-            pin "${PAGE_CPUS:-}" python3 "$here/page_client.py" "$url" \
+            ${page_pin[@]+"${page_pin[@]}"} python3 "$here/page_client.py" "$url" \
                 --delay "${CLIENT_DELAY:-16}" --report "$tmp/client" &
         else
-            pin "${PAGE_CPUS:-}" chromium --headless --no-sandbox --disable-gpu --disable-quic \
+            ${page_pin[@]+"${page_pin[@]}"} chromium --headless --no-sandbox --disable-gpu --disable-quic \
                 --no-first-run --disable-background-networking --disable-component-update \
                 --disable-sync --user-data-dir="$tmp/profile" --remote-debugging-port=0 \
                 "$url" >/dev/null 2>&1 &
@@ -98,6 +99,8 @@ for case in $cases; do
     run_cases="$run_cases $case"
     : >"$tmp/times.$case"
 done
+# One run first, untimed: the CPU backend's compiled loops are cached for the others.
+one none >/dev/null
 for _ in $(seq "$reps"); do
     for case in $run_cases; do
         one "$case" >>"$tmp/times.$case"

@@ -33,7 +33,8 @@ pub(crate) fn fit<T: Copy>(
 ) -> Preview {
     let k = block(w, h, max_side) as usize;
     let (w, h) = (w as usize, h as usize);
-    // `max` before `min`: a NaN sample becomes 0.
+    // `max` before `min`, not `clamp`: a NaN sample becomes 0.
+    #[allow(clippy::manual_clamp)]
     let level = |x: T| map(x).max(0.0).min(255.0);
     // The channel counts are constants of each instance, so the loops unroll.
     let (oc, pixels) = match chans {
