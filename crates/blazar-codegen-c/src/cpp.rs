@@ -76,6 +76,8 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
+    /// Every access indexed by the `wide` variable alone is in range (`interleave`).
+    pub wide_in_range: bool,
     /// Variables that always hold a special when read (the kernel's facts):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
     pub aliases: &'k std::collections::HashMap<u32, Special>,
@@ -167,6 +169,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         lane_outputs: false,
         run_local: Vec::new(),
         wide: None,
+        wide_in_range: false,
         aliases: &k.facts().aliases,
         varying: Vec::new(),
         active: None,

@@ -25,6 +25,8 @@ mod tests;
 #[cfg(test)]
 mod tests_fast;
 #[cfg(test)]
+mod tests_interleave;
+#[cfg(test)]
 mod tests_pch;
 
 use blazar_codegen_c::cpp::{self as emit, self as support};

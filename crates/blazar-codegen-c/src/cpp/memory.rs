@@ -74,6 +74,11 @@ impl Gen<'_> {
         if let Some(forms) = proven {
             return self.proven_offset(a, &names, forms, code);
         }
+        let by_wide = matches!((index, &self.wide), ([e], Some((w, _))) if matches!(e.kind, ExprKind::Var(v) if v == *w));
+        if by_wide && self.wide_in_range && mode != ReadMode::Checked {
+            let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {};", names[0].0);
+            return code;
+        }
         let mut oks = Vec::new();
         for (i, n, d) in &names {
             match mode {

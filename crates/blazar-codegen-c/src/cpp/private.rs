@@ -79,19 +79,24 @@ impl Gen<'_> {
             .then(|| format!("{}_pv", self.arr_name(a)))
     }
 
+    /// The arrays updated through a private copy: slot, C name, element type and rank.
+    fn private_arrays(&self) -> Vec<(usize, String, &'static str, u8)> {
+        self.private
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p)
+            .filter_map(|(a, _)| match self.k.arrays[a].ty {
+                Ty::Array(t) => Some((a, self.arr_name(a as u32), spell::scalar(t.elem), t.rank)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Declarations of the private copies, after the global arrays in the header.
     pub(crate) fn private_decls(&self) -> String {
         let mut s = String::new();
-        for (a, &p) in self.private.iter().enumerate() {
-            if !p {
-                continue;
-            }
-            let Ty::Array(t) = self.k.arrays[a].ty else {
-                continue;
-            };
-            let name = self.arr_name(a as u32);
-            let ct = spell::scalar(t.elem);
-            let numel = (0..t.rank)
+        for (a, name, ct, rank) in self.private_arrays() {
+            let numel = (0..rank)
                 .map(|d| format!("(u64){name}_d{d}"))
                 .collect::<Vec<_>>()
                 .join(" * ");
@@ -135,15 +140,7 @@ impl Gen<'_> {
     /// Adds the private copies into their arrays and frees them (at every exit).
     pub(crate) fn private_merge(&self) -> String {
         let mut s = String::new();
-        for (a, &p) in self.private.iter().enumerate() {
-            if !p {
-                continue;
-            }
-            let Ty::Array(t) = self.k.arrays[a].ty else {
-                continue;
-            };
-            let name = self.arr_name(a as u32);
-            let ct = spell::scalar(t.elem);
+        for (_, name, ct, _) in self.private_arrays() {
             let _ = writeln!(
                 s,
                 "  if ({name}_pv) {{ for (u64 bz_q = 0; bz_q < {name}_pn; bz_q++) bz_atomic<0, {ct}>({name} + bz_q, {name}_pv[bz_q]); free({name}_pv); {name}_pv = nullptr; }}"
