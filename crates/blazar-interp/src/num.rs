@@ -228,7 +228,7 @@ fn of_result(v: Value) -> Option<Num> {
 /// runs: one load per call of a builtin. Each entry holds a bit per argument count
 /// below 7 and, in bit 7, whether the entry was filled.
 #[inline]
-fn elementwise(id: u32, nargs: usize) -> bool {
+pub(crate) fn elementwise(id: u32, nargs: usize) -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
     static TABLE: std::sync::OnceLock<Vec<AtomicU8>> = std::sync::OnceLock::new();
     const FILLED: u8 = 1 << 7;
