@@ -314,6 +314,42 @@ impl<'p> Interp<'p> {
                 ),
             ));
         }
+        let mut frame = self.enter(f, id, span)?;
+        for (slot, v) in f.capture_slots.iter().zip(captures) {
+            frame.locals[*slot as usize] = Some(v);
+        }
+        let nargs = args.len();
+        let mut args = args;
+        for (p, v) in f.params.iter().zip(args.drain(..)) {
+            frame.locals[p.slot as usize] = Some(self.param_value(f, p, v, span)?);
+        }
+        self.give_vals(args);
+        self.run_call(id, f, nargs, nout, frame, span)
+    }
+
+    /// Calls user function `id` with real or int scalar arguments, one for each of its
+    /// parameters (a function without captures, not a kernel), for its first result:
+    /// what [`Interp::call_user`] and then `eval` give, without vectors of arguments.
+    pub(crate) fn call_nums(&mut self, id: FnId, args: &[crate::num::Num], span: Span) -> R<Value> {
+        let prog = self.prog;
+        let f = &prog.functions[id as usize];
+        let mut frame = self.enter(f, id, span)?;
+        for (p, n) in f.params.iter().zip(args) {
+            frame.locals[p.slot as usize] = Some(self.param_value(f, p, n.value(), span)?);
+        }
+        let mut out = self.run_call(id, f, args.len(), 1, frame, span)?;
+        if out.is_empty() {
+            return Err(RunError::new(span, "this call returns no value"));
+        }
+        let v = out.swap_remove(0);
+        self.give_vals(out);
+        Ok(v)
+    }
+
+    /// The frame of a call of `f` (a reused one when there is), after the depth check
+    /// and the call's step.
+    #[inline]
+    fn enter(&mut self, f: &blazar_hir::Function, id: FnId, span: Span) -> R<Frame> {
         if self.depth >= self.max_depth {
             return Err(RunError::new(
                 span,
@@ -324,28 +360,43 @@ impl<'p> Interp<'p> {
             ));
         }
         self.step(span)?;
-        // A frame and argument vector of an earlier call, emptied, when there is one.
+        // A frame of an earlier call, emptied, when there is one.
         let mut locals = self.spare_locals.pop().unwrap_or_default();
         locals.resize(f.n_locals as usize, None);
-        let mut frame = Frame { locals, func: id };
-        for (slot, v) in f.capture_slots.iter().zip(captures) {
-            frame.locals[*slot as usize] = Some(v);
+        Ok(Frame { locals, func: id })
+    }
+
+    /// An argument converted to its parameter's declared type.
+    #[inline]
+    fn param_value(
+        &self,
+        f: &blazar_hir::Function,
+        p: &blazar_hir::Param,
+        v: Value,
+        span: Span,
+    ) -> R<Value> {
+        match &p.ty {
+            Some(t) => crate::coerce::coerce(v, t, self.prec).map_err(|m| {
+                RunError::new(
+                    span,
+                    format!("argument `{}` of `{}`: {}", p.name, f.name, m.message),
+                )
+            }),
+            None => Ok(v),
         }
-        let nargs = args.len();
-        let mut args = args;
-        for (p, v) in f.params.iter().zip(args.drain(..)) {
-            let v = match &p.ty {
-                Some(t) => crate::coerce::coerce(v, t, self.prec).map_err(|m| {
-                    RunError::new(
-                        span,
-                        format!("argument `{}` of `{}`: {}", p.name, f.name, m.message),
-                    )
-                })?,
-                None => v,
-            };
-            frame.locals[p.slot as usize] = Some(v);
-        }
-        self.give_vals(args);
+    }
+
+    /// Runs the body of a call whose frame holds its arguments; keeps the frame for
+    /// reuse and adds the call to the stack of an error from inside it.
+    fn run_call(
+        &mut self,
+        id: FnId,
+        f: &blazar_hir::Function,
+        nargs: usize,
+        nout: usize,
+        mut frame: Frame,
+        span: Span,
+    ) -> R<Vec<Value>> {
         self.depth += 1;
         let mut result = self.call_body(id, nargs, nout, &mut frame, span);
         self.depth -= 1;

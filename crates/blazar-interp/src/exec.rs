@@ -2,6 +2,7 @@
 
 use crate::error::{At, Flow, RunError, R};
 use crate::interp::{Frame, Interp};
+use crate::plan_run::LoopBody;
 use blazar_diagnostics::Span;
 use blazar_hir::{Expr, Stmt, StmtKind, Var};
 use blazar_runtime::{format, IntTy, Value};
@@ -11,20 +12,10 @@ impl<'p> Interp<'p> {
         if self.watched {
             return self.exec_block_watched(body, frame);
         }
-        // Nothing but a form's page asks for work between statements: one test each.
-        for s in body {
-            // Where the run is, for a report when it cannot stop by itself (a signal
-            // inside native code, memory that runs out, an internal error).
-            blazar_runtime::interrupt::set_at(s.span.file.0, s.span.lo, s.span.hi);
-            if self.ctx.ui.due() {
-                self.ui_events(s.span)?;
-            }
-            let flow = self.exec_stmt(s, frame)?;
-            if flow != Flow::Normal {
-                return Ok(flow);
-            }
-        }
-        Ok(Flow::Normal)
+        // Nothing but a form's page asks for work between statements: the body runs
+        // as its plan (`plan.rs`), built on its first run.
+        let plan = self.plan_of(body);
+        self.run_block(&plan, frame)
     }
 
     /// [`Interp::exec_block`] under the debugger's hook, the profiler, device arrays
@@ -87,21 +78,6 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Runs a loop body; returns `Some(flow)` when the loop must stop with that flow.
-    /// Every iteration costs a step, even of an empty body, so the step budget also
-    /// stops `repeat until false` and `while true end`.
-    #[inline]
-    fn loop_step(&mut self, body: &'p [Stmt], frame: &mut Frame, span: Span) -> R<Option<Flow>> {
-        self.step(body.first().map_or(span, |s| s.span))?;
-        Ok(match self.exec_block(body, frame)? {
-            Flow::Normal | Flow::Continue(0) => None,
-            Flow::Break(0) => Some(Flow::Normal),
-            Flow::Break(n) => Some(Flow::Break(n - 1)),
-            Flow::Continue(n) => Some(Flow::Continue(n - 1)),
-            Flow::Return => Some(Flow::Return),
-        })
-    }
-
     pub fn cond(&mut self, e: &'p Expr, frame: &mut Frame) -> R<bool> {
         if let Some(n) = self.num(e, frame) {
             return Ok(n.truth());
@@ -119,7 +95,7 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn exec_stmt(&mut self, s: &'p Stmt, frame: &mut Frame) -> R<Flow> {
+    pub(crate) fn exec_stmt(&mut self, s: &'p Stmt, frame: &mut Frame) -> R<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval_discard(e, frame)?;
@@ -169,7 +145,11 @@ impl<'p> Interp<'p> {
                 end,
                 body,
             } => {
-                return self.exec_for_range(*var, start, step.as_ref(), end, body, frame);
+                let body = Stmts {
+                    body,
+                    at: start.span.to(end.span),
+                };
+                return self.exec_for_range(*var, start, step.as_ref(), end, &body, frame);
             }
             StmtKind::ForEach { var, iter, body } => {
                 let v = self.eval(iter, frame)?;
@@ -186,28 +166,33 @@ impl<'p> Interp<'p> {
                         ))
                     }
                 };
+                let body = Stmts { body, at: s.span };
                 for item in items {
                     self.write_var(*var, frame, item);
-                    if let Some(f) = self.loop_step(body, frame, s.span)? {
+                    if let Some(f) = body.iterate(self, frame)? {
                         return Ok(f);
                     }
                 }
             }
             StmtKind::While { cond, body } => {
+                let body = Stmts { body, at: s.span };
                 while self.cond(cond, frame)? {
-                    if let Some(f) = self.loop_step(body, frame, s.span)? {
+                    if let Some(f) = body.iterate(self, frame)? {
                         return Ok(f);
                     }
                 }
             }
-            StmtKind::Repeat { body, cond } => loop {
-                if let Some(f) = self.loop_step(body, frame, s.span)? {
-                    return Ok(f);
+            StmtKind::Repeat { body, cond } => {
+                let body = Stmts { body, at: s.span };
+                loop {
+                    if let Some(f) = body.iterate(self, frame)? {
+                        return Ok(f);
+                    }
+                    if self.cond(cond, frame)? {
+                        break;
+                    }
                 }
-                if self.cond(cond, frame)? {
-                    break;
-                }
-            },
+            }
             StmtKind::Break(n) => return Ok(Flow::Break(*n)),
             StmtKind::Continue(n) => return Ok(Flow::Continue(*n)),
             StmtKind::Return => return Ok(Flow::Return),
@@ -246,13 +231,14 @@ impl<'p> Interp<'p> {
         Ok(Flow::Normal)
     }
 
-    fn exec_for_range(
+    /// A `for` loop over a range of numbers, its body on the general path or a plan.
+    pub(crate) fn exec_for_range<B: LoopBody<'p> + ?Sized>(
         &mut self,
         var: Var,
         start: &'p Expr,
         step: Option<&'p Expr>,
         end: &'p Expr,
-        body: &'p [Stmt],
+        body: &B,
         frame: &mut Frame,
     ) -> R<Flow> {
         let a = self.eval(start, frame)?;
@@ -273,7 +259,7 @@ impl<'p> Interp<'p> {
                 if let Some(slot) = self.slot_mut(var, frame) {
                     crate::num::store(slot, crate::num::Num::Int(i, IntTy::I32));
                 }
-                if let Some(f) = self.loop_step(body, frame, span)? {
+                if let Some(f) = body.iterate(self, frame)? {
                     return Ok(f);
                 }
                 i += st;
@@ -309,12 +295,42 @@ impl<'p> Interp<'p> {
             for k in 0..=(n as i64) {
                 let x = self.prec.round(a + k as f64 * st);
                 self.write_var(var, frame, Value::Real(x));
-                if let Some(f) = self.loop_step(body, frame, span)? {
+                if let Some(f) = body.iterate(self, frame)? {
                     return Ok(f);
                 }
             }
         }
         Ok(Flow::Normal)
+    }
+}
+
+/// A loop body on the general path: its statements, and where an empty one counts its
+/// steps.
+pub(crate) struct Stmts<'p> {
+    pub body: &'p [Stmt],
+    pub at: Span,
+}
+
+impl<'p> LoopBody<'p> for Stmts<'p> {
+    /// Every iteration costs a step, even of an empty body, so the step budget also
+    /// stops `repeat until false` and `while true end`.
+    #[inline]
+    fn iterate(&self, it: &mut Interp<'p>, frame: &mut Frame) -> R<Option<Flow>> {
+        it.step(self.body.first().map_or(self.at, |s| s.span))?;
+        Ok(after_iteration(it.exec_block(self.body, frame)?))
+    }
+}
+
+/// How a loop goes on after an iteration that ended with `flow`: `Some(flow)` when it
+/// must stop with that flow.
+#[inline(always)]
+pub(crate) fn after_iteration(flow: Flow) -> Option<Flow> {
+    match flow {
+        Flow::Normal | Flow::Continue(0) => None,
+        Flow::Break(0) => Some(Flow::Normal),
+        Flow::Break(n) => Some(Flow::Break(n - 1)),
+        Flow::Continue(n) => Some(Flow::Continue(n - 1)),
+        Flow::Return => Some(Flow::Return),
     }
 }
 

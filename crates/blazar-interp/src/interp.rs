@@ -81,6 +81,8 @@ pub struct Interp<'p> {
     pub(crate) num_left: u32,
     /// Which tier runs each user function's calls (`hostfn.rs`).
     pub(crate) fn_tiers: crate::hostfn::FnTiers,
+    /// The plans of the bodies run so far (`plan.rs`).
+    pub(crate) plans: crate::plan::Plans<'p>,
 }
 
 /// The most emptied vectors of each kind kept for reuse (deep recursion frees the rest).
@@ -156,6 +158,7 @@ impl<'p> Interp<'p> {
                 opts.backend.is_some() && opts.host_hook.is_none(),
                 opts.watchdog,
             ),
+            plans: Default::default(),
         };
         it.watched = it.host_hook.is_some()
             || it.profile.is_some()

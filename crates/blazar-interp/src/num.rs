@@ -200,6 +200,20 @@ impl<'p> Interp<'p> {
 /// `x op y` by the general path's rules (`ops::binary_scalar`).
 #[inline(always)]
 pub(crate) fn binary(op: BinOp, x: Num, y: Num, prec: blazar_runtime::Prec) -> Option<Num> {
+    // A real operand makes a real operation (as `binary_scalar` decides), computed
+    // without building `Value`s.
+    use blazar_runtime::ops::real_scalar;
+    let rt = crate::eval::rt_op(op).op;
+    match (x, y) {
+        (Num::Real(a), Num::Real(b)) => return Some(Num::Real(real_scalar(rt, a, b, prec)?)),
+        (Num::Real(a), Num::Int(b, u)) => {
+            return Some(Num::Real(real_scalar(rt, a, u.to_f64(b), prec)?))
+        }
+        (Num::Int(a, t), Num::Real(b)) => {
+            return Some(Num::Real(real_scalar(rt, t.to_f64(a), b, prec)?))
+        }
+        (Num::Int(..), Num::Int(..)) => {}
+    }
     // Scalars own nothing: no drop glue for the operands (see [`of_result`]).
     let (a, b) = (ManuallyDrop::new(x.value()), ManuallyDrop::new(y.value()));
     of_result(blazar_runtime::ops::binary_scalar(
@@ -228,7 +242,7 @@ fn of_result(v: Value) -> Option<Num> {
 /// runs: one load per call of a builtin. Each entry holds a bit per argument count
 /// below 7 and, in bit 7, whether the entry was filled.
 #[inline]
-fn elementwise(id: u32, nargs: usize) -> bool {
+pub(crate) fn elementwise(id: u32, nargs: usize) -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
     static TABLE: std::sync::OnceLock<Vec<AtomicU8>> = std::sync::OnceLock::new();
     const FILLED: u8 = 1 << 7;

@@ -74,9 +74,10 @@ fn b2f(b: bool) -> f64 {
 }
 
 /// A real scalar operation, rounded to `prec`; `None` for an operation that is no
-/// operator of host code (`mod`, `min`, bit operations: builtins).
+/// operator of host code (`mod`, `min`, bit operations: builtins). What
+/// [`binary_scalar`] computes when either operand is a real and neither is complex.
 #[inline(always)]
-fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> Option<f64> {
+pub fn real_scalar(op: BinOp, x: f64, y: f64, prec: Prec) -> Option<f64> {
     Some(match op {
         BinOp::Add => prec.round(A::add(x, y)),
         BinOp::Sub => prec.round(A::sub(x, y)),
