@@ -1,4 +1,6 @@
-% Host interpreter speed: recursive calls (fib(25), about 250 thousand calls).
+% Recursive calls (fib(25): 242785 calls). On the C++ tier the function compiles whole,
+% its calls of itself as real calls; `iterations` counts the calls.
+% iterations: 242785
 function y = fib(n : int)
     if n < 2
         y = n

@@ -13,6 +13,7 @@
 //! output's final op, as the executor does. The first error stops the range and is
 //! returned in `err`.
 
+mod calls;
 mod cmpabs;
 pub mod code;
 mod dialect;
@@ -106,6 +107,10 @@ pub(crate) struct Gen<'k> {
     pub thread_counters: bool,
     /// Variables that always hold a component of `blkpos` when read (`widen`).
     pub blkpos_vars: std::collections::HashMap<u32, usize>,
+    /// The functions that calls name (the kernel's table, `calls`).
+    pub funcs: &'k [blazar_kir::calls::Func],
+    /// Printing a function of the table, not the entry point.
+    pub in_fn: bool,
 }
 
 const SPECIAL_NAMES: [&str; 5] = ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"];
@@ -151,37 +156,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     let flat = last
         .filter(|&n| (1..=MAX_FLAT).contains(&n) && k.rank >= 2 && !plan.blocky)
         .map(|n| n as u32);
-    let mut g = Gen {
-        k,
-        plan,
-        o: Out {
-            depth: 4,
-            ..Out::default()
-        },
-        line: 0,
-        specials: BTreeSet::new(),
-        next_tmp: 0,
-        proofs: no_ranges(),
-        flat,
-        fast: false,
-        next: "bz_next".into(),
-        strip: None,
-        lane_outputs: false,
-        run_local: Vec::new(),
-        wide: None,
-        wide_in_range: false,
-        aliases: &k.facts().aliases,
-        varying: Vec::new(),
-        active: None,
-        masks: 0,
-        divergent: false,
-        catch: None,
-        next_catch: 0,
-        private: private::add_only(k, &plan.slots),
-        hoist_scopes: Vec::new(),
-        thread_counters: false,
-        blkpos_vars: widen::blkpos_vars(k),
-    };
+    let mut g = Gen::new(k, plan, flat);
     if plan.blocky {
         g.run_local = runlocal::run_local(k);
         g.varying = k.facts().varying.clone();
@@ -193,7 +168,8 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
     g.block(&k.body);
     let slow = std::mem::take(&mut g.o.text);
     let proofs = k.ranges();
-    if proofs.accesses.is_empty() {
+    // A kernel that calls functions (one thread of host code) has one copy of its body.
+    if proofs.accesses.is_empty() || blazar_kir::calls::has_calls(k) {
         return g.assemble(&slow, None);
     }
     g.proofs = proofs;
@@ -206,6 +182,45 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         g.strip = Some((code, g.strip_noalias(&st)));
     }
     g.assemble(&slow, Some(&fast))
+}
+
+impl<'k> Gen<'k> {
+    /// A generator for kernel `k` under `plan`, before any text.
+    fn new(k: &'k Kernel, plan: &'k Plan, flat: Option<u32>) -> Gen<'k> {
+        Gen {
+            k,
+            plan,
+            o: Out {
+                depth: 4,
+                ..Out::default()
+            },
+            line: 0,
+            specials: BTreeSet::new(),
+            next_tmp: 0,
+            proofs: no_ranges(),
+            flat,
+            fast: false,
+            next: "bz_next".into(),
+            strip: None,
+            lane_outputs: false,
+            run_local: Vec::new(),
+            wide: None,
+            wide_in_range: false,
+            aliases: &k.facts().aliases,
+            varying: Vec::new(),
+            active: None,
+            masks: 0,
+            divergent: false,
+            catch: None,
+            next_catch: 0,
+            private: private::add_only(k, &plan.slots),
+            hoist_scopes: Vec::new(),
+            thread_counters: false,
+            blkpos_vars: widen::blkpos_vars(k),
+            funcs: &k.calls.funcs,
+            in_fn: false,
+        }
+    }
 }
 
 impl Gen<'_> {
@@ -268,6 +283,7 @@ impl Gen<'_> {
         let r = k.rank.clamp(1, 4) as usize;
         let mut s = String::new();
         s.push_str(prelude());
+        s.push_str(&self.functions_text());
         let _ = writeln!(s, "\n// ---- kernel {} (rank {r}) ----", k.name);
         s.push_str("extern \"C\" __attribute__((visibility(\"default\")))\n");
         s.push_str("int bz_run(const bz_call* bz_c, i64 bz_lo, i64 bz_hi, u8* bz_parts, bz_err* bz_out) {\n");

@@ -150,4 +150,10 @@ pub(crate) trait Dialect {
     fn ret(&mut self);
     fn alloc_shared_stmt(&mut self, arr: ArrId, dims: &[Expr], zero: bool);
     fn alloc_local_stmt(&mut self, arr: ArrId, dims: &[Expr], fill: Fill);
+    /// A call of a function of the kernel's table (`blazar_kir::calls`); a dialect
+    /// without calls never receives one (its backend declines such kernels), and the
+    /// text says so to the compiler rather than silently skipping it.
+    fn call_stmt(&mut self, _func: u32, _args: &[Expr], _outs: &[VarId]) {
+        self.line_out("#error calls of functions are not supported in this dialect");
+    }
 }

@@ -90,7 +90,9 @@ impl PerKernel {
     fn of(k: &Rc<Kernel>) -> PerKernel {
         PerKernel {
             _keep: k.clone(),
-            too_deep: blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH,
+            // Calls of functions (recursion) are the C++ tier's only: on the CPU too.
+            too_deep: blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH
+                || blazar_kir::calls::has_calls(k),
             writes: blazar_kir::visit::written_params(k).into(),
         }
     }

@@ -320,6 +320,7 @@ mod tests {
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            calls: Default::default(),
             facts: Default::default(),
         })
     }

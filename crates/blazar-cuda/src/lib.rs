@@ -114,7 +114,9 @@ impl Backend for NvrtcCheck {
         let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays, &writes)?;
         if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
-            if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH {
+            if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH
+                || blazar_kir::calls::has_calls(k)
+            {
                 // The GPU declines it too (`CudaBackend::launch`): nothing to compile.
                 return Ok(None);
             }

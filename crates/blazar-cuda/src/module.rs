@@ -365,6 +365,7 @@ mod tests {
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            calls: Default::default(),
             facts: Default::default(),
         };
         let f = |dims: &[usize], given: bool| coarsen_factor(&k, &gpu_plan(&k, &plan(dims, given)));

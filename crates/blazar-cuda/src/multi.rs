@@ -487,6 +487,9 @@ impl Device for CudaDevice {
     fn declines(&self, kernel: &Kernel) -> Option<&'static str> {
         let deep =
             blazar_kir::visit::max_expr_depth(kernel) > blazar_kir::visit::MAX_COMPILED_DEPTH;
+        if blazar_kir::calls::has_calls(kernel) {
+            return Some("it calls functions (recursion), which CUDA code here cannot");
+        }
         deep.then_some("its expressions nest too deeply for NVRTC")
     }
 

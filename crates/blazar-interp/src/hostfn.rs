@@ -14,17 +14,22 @@
 //! no backend never do. A call whose arguments the kernel cannot take (a type kernels
 //! cannot hold, a signature the specialiser refuses) runs on the interpreter.
 //!
-//! The kernel takes the parameters as scalars (arrays by reference, as serial loops
-//! take them) and gives the outputs, which the interpreter's epilogue of the call then
+//! The kernel takes the iteration budget, the room of nested calls (`max_depth` less
+//! the current depth: a recursive function's kernel calls itself, `blazar_kir::calls`,
+//! and stops where the interpreter would, with its error) and the parameters as scalars
+//! (arrays by reference, as serial loops take them), and gives the outputs, which the interpreter's epilogue of the call then
 //! converts and checks as for an interpreted body. Its loops spend an iteration budget
 //! (the run's step budget); a kernel that runs out reports the budget exhausted. An
-//! error inside is located at the function's statement on the error's line. Ctrl-C is
+//! error inside is located at the function's statement on the error's line. A kernel
+//! with calls runs only as the C++ tier's code: a backend that cannot call declines it
+//! before running anything and the function stays on the interpreter; so does a run
+//! with a step budget, which compiled calls would not spend. Ctrl-C is
 //! not seen inside a compiled call: `blazar run`'s watchdog flushes the output and
 //! ends the process half a second after the signal. Where no watchdog runs
 //! (`Options::watchdog` off: Python, the REPL), a function with loops stays on the
 //! interpreter, whose serial loops move to native code in interruptible chunks.
 
-use crate::error::R;
+use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
 use crate::launch::Flat;
 use crate::serial::{located_error, serial_plan, HostTier, SWITCH_AFTER};
@@ -32,7 +37,7 @@ use blazar_diagnostics::Span;
 use blazar_hir::serial::STATE_BUDGET;
 use blazar_hir::FnId;
 use blazar_kir::{Kernel, Scalar};
-use blazar_launch::{KValue, KernelError};
+use blazar_launch::{DirectCall, KValue, KernelError};
 use blazar_passes::{ArgSig, Signature};
 use blazar_runtime::Value;
 use std::rc::Rc;
@@ -75,6 +80,9 @@ struct FnState {
     /// The body has a loop: its kernel is asked for at the first call (one long call
     /// cannot move to compiled code half-way, and the JIT compiles in a millisecond).
     loops: bool,
+    /// The last kernel's compiled code, called directly (no launch) when its
+    /// parameters are all values (`Backend::direct_call`).
+    direct: Option<(Rc<Kernel>, Box<dyn DirectCall>)>,
 }
 
 /// Per function of the program, its tier (see the module documentation).
@@ -119,6 +127,7 @@ impl FnTiers {
                     ask_at: 0,
                     trial: (0, Duration::ZERO),
                     warmed: false,
+                    direct: None,
                 }
             })
             .collect();
@@ -218,15 +227,20 @@ impl<'p> Interp<'p> {
         let kfn = plan.kernel;
         let f = &prog.functions[id as usize];
         let mut sig = Signature {
-            args: vec![ArgSig::Scalar(Scalar::I64)],
+            args: vec![ArgSig::Scalar(Scalar::I64); 2],
             captures: vec![],
             rank: 1,
             outputs: vec![Scalar::I32, Scalar::I64],
             extents: vec![],
         };
         let budget = self.steps_left.saturating_sub(1).min(i64::MAX as u64) as i64;
-        let mut flat = vec![Flat::Value(KValue::Int(budget))];
-        let mut data = vec![Value::int(0)];
+        // How many calls may still nest inside (the interpreter's depth limit).
+        let room = self.max_depth.saturating_sub(self.depth) as i64;
+        let mut flat = vec![
+            Flat::Value(KValue::Int(budget)),
+            Flat::Value(KValue::Int(room)),
+        ];
+        let mut data = vec![Value::int(0), Value::int(0)];
         for p in &f.params {
             let Some(v) = frame.locals[p.slot as usize].as_ref() else {
                 return Err(format!("`{}` has no value", p.name));
@@ -249,6 +263,10 @@ impl<'p> Interp<'p> {
             .ok_or("kernel code cannot express it for these types")?;
         if kernel.outputs.len() != 2 + f.outputs.len() {
             return Err("kernel outputs do not match the function".into());
+        }
+        if blazar_kir::calls::has_calls(&kernel) && self.steps_left < u64::MAX / 2 {
+            // Compiled calls do not spend steps as the interpreter's calls do.
+            return Err("its recursive calls would not spend the run's step budget".into());
         }
         if ask && !self.fn_tiers.forced {
             // A new signature: used once the backend has its compiled code.
@@ -290,9 +308,37 @@ impl<'p> Interp<'p> {
         let prog = self.prog;
         let f = &prog.functions[id as usize];
         let sources = self.sources;
-        let fail = |e: KernelError| located_error(sources, e, &f.body, f.span);
-        let outs =
-            self.run_kernel_mapped(&kernel, &serial_plan(), flat, "function", span, &fail)?;
+        let max_depth = self.max_depth;
+        // A backend that cannot run calls declined before running anything.
+        let declined = std::cell::Cell::new(false);
+        let fail = |e: KernelError| {
+            if e.message == blazar_kir::calls::NOT_COMPILED_MESSAGE {
+                declined.set(true);
+            }
+            if e.message == blazar_kir::calls::CALL_DEPTH_MESSAGE {
+                // As the interpreter words it, at the call that would go deeper.
+                let at = call_on_line(prog, sources, e.line).unwrap_or(span);
+                return RunError::new(
+                    at,
+                    format!("too many nested calls (more than {max_depth}): runaway recursion?"),
+                );
+            }
+            located_error(sources, e, &f.body, f.span)
+        };
+        let ran = match self.direct(id, &kernel, &flat) {
+            Some(r) => r.map_err(fail),
+            None => self.run_kernel_mapped(&kernel, &serial_plan(), flat, "function", span, &fail),
+        };
+        let outs = match ran {
+            Ok(outs) => outs,
+            Err(_) if declined.get() => {
+                let st = &mut self.fn_tiers.states[id as usize];
+                st.why = Some(blazar_kir::calls::NOT_COMPILED_MESSAGE.into());
+                st.phase = Phase::Off;
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        };
         let int = |v: &KValue| match v {
             KValue::Int(i) => *i,
             KValue::Bool(b) => *b as i64,
@@ -312,6 +358,37 @@ impl<'p> Interp<'p> {
             frame.locals[o.slot as usize] = Some(v);
         }
         Ok(true)
+    }
+
+    /// Runs `kernel` (function `id`'s) by a direct call of its compiled code when all
+    /// its arguments are values and the backend has the code: `None` when a launch
+    /// must run it.
+    fn direct(
+        &mut self,
+        id: FnId,
+        kernel: &Rc<Kernel>,
+        flat: &[Flat],
+    ) -> Option<Result<Vec<KValue>, KernelError>> {
+        if self.profile.is_some() {
+            // `--profile` times launches (and a GPU's events): the launch path.
+            return None;
+        }
+        let mut args = Vec::with_capacity(flat.len());
+        for f in flat {
+            match f {
+                Flat::Value(v) => args.push(v.clone()),
+                Flat::Array(_) => return None,
+            }
+        }
+        let st = &mut self.fn_tiers.states[id as usize];
+        if !matches!(&st.direct, Some((k, _)) if Rc::ptr_eq(k, kernel)) {
+            let backend = self.backend.clone()?;
+            let mut b = backend.0.try_borrow_mut().ok()?;
+            let d = b.direct_call(kernel)?;
+            st.direct = Some((kernel.clone(), d));
+        }
+        let (_, d) = st.direct.as_mut()?;
+        Some(d.call(&args))
     }
 
     /// `--profile`: each function's calls and time per tier, and why it stayed on the
@@ -341,6 +418,34 @@ impl<'p> Interp<'p> {
             );
         }
     }
+}
+
+/// The span of the first call of a user function on source line `line` (where a
+/// compiled call that would nest too deep is reported).
+fn call_on_line(
+    prog: &blazar_hir::Program,
+    sources: &blazar_diagnostics::SourceMap,
+    line: u32,
+) -> Option<Span> {
+    use blazar_hir::{Callee, ExprKind};
+    let mut found = None;
+    for f in &prog.functions {
+        blazar_hir::visit::each_expr_in(&f.body, &mut |x| {
+            if let ExprKind::Call {
+                callee: Callee::SelfCall(_) | Callee::Group(_) | Callee::Nested { .. },
+                ..
+            } = &x.kind
+            {
+                if found.is_none() && sources.line_of(x.span) as u32 == line {
+                    found = Some(x.span);
+                }
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
 }
 
 /// Whether the function outliner gave function `id` a kernel.

@@ -305,6 +305,7 @@ impl<'a, 'f> Gen<'a, 'f> {
             StmtKind::Barrier | StmtKind::AllocShared { .. } | StmtKind::AllocLocal { .. } => {
                 return Err("barriers and kernel memory".into())
             }
+            StmtKind::Call { .. } => return Err("calls of functions".into()),
         }
         Ok(())
     }

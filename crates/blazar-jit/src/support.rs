@@ -20,6 +20,9 @@ fn check(k: &Kernel) -> Result<(), String> {
     if max_expr_depth(k) > MAX_COMPILED_DEPTH || kernel_size(k) > MAX_COMPILED_SIZE {
         return Err("the kernel is too large".into());
     }
+    if blazar_kir::calls::has_calls(k) {
+        return Err("calls of functions (recursion)".into());
+    }
     for v in &k.vars {
         match v.ty {
             Ty::Array(_) => return Err("a variable holds an array".into()),
@@ -139,6 +142,7 @@ fn stmt(
         StmtKind::Barrier => Err("a barrier".into()),
         StmtKind::AllocShared { .. } => Err("shared memory".into()),
         StmtKind::AllocLocal { .. } => Err("dynamic kernel memory".into()),
+        StmtKind::Call { .. } => Err("calls of functions (recursion)".into()),
     }
 }
 

@@ -194,6 +194,7 @@ fn kernel(read: ReadMode, shift: i64) -> Kernel {
                 4,
             ),
         ],
+        calls: Default::default(),
         facts: Default::default(),
     }
 }
@@ -321,6 +322,7 @@ fn work_items_across_rows_read_inside_or_as_zero() {
             },
             2,
         )],
+        calls: Default::default(),
         facts: Default::default(),
     };
     assert!(

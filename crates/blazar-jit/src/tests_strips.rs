@@ -82,6 +82,7 @@ fn kernel(body: Vec<StmtKind>, outputs: Vec<(Scalar, AtomicOp)>) -> Kernel {
             .into_iter()
             .map(|kind| Stmt { kind, line: 1 })
             .collect(),
+        calls: Default::default(),
         facts: Default::default(),
     }
 }

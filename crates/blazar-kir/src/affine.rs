@@ -192,6 +192,7 @@ fn count_assigned(b: &[Stmt], n: &mut [usize]) {
         StmtKind::Assign { var, .. }
         | StmtKind::SetLane { var, .. }
         | StmtKind::For { var, .. } => n[*var as usize] += 1,
+        StmtKind::Call { outs, .. } => outs.iter().for_each(|v| n[*v as usize] += 2),
         _ => {}
     });
 }
@@ -274,6 +275,12 @@ impl Walker<'_> {
             StmtKind::Assert { cond } => exprs.push(cond),
             StmtKind::AllocLocal { dims, .. } | StmtKind::AllocShared { dims, .. } => {
                 exprs.extend(dims)
+            }
+            StmtKind::Call { args, outs, .. } => {
+                exprs.extend(args);
+                for v in outs {
+                    env.remove(v);
+                }
             }
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return | StmtKind::Barrier => {}
         }

@@ -30,6 +30,13 @@ pub fn count_assigns(b: &[Stmt], n: &mut [u32]) {
                 }
                 count_assigns(body, n);
             }
+            StmtKind::Call { outs, .. } => {
+                for v in outs {
+                    if let Some(c) = n.get_mut(*v as usize) {
+                        *c += 2;
+                    }
+                }
+            }
             StmtKind::If { then, els, .. } => {
                 count_assigns(then, n);
                 count_assigns(els, n);
@@ -132,6 +139,7 @@ fn stmt_reads(b: &[Stmt], v: u32) -> usize {
             StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
                 dims.iter().map(|e| expr_reads(e, v)).sum()
             }
+            StmtKind::Call { args, .. } => args.iter().map(|e| expr_reads(e, v)).sum(),
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => 0,
         })
         .sum()

@@ -81,6 +81,7 @@ mod tests {
             vars: vec![],
             arrays: vec![],
             body,
+            calls: Default::default(),
             facts: Default::default(),
         }
     }

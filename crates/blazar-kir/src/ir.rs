@@ -23,6 +23,8 @@ pub struct Kernel {
     pub vars: Vec<VarDecl>,
     pub arrays: Vec<ArrayDecl>,
     pub body: Block,
+    /// Functions called without being inlined (recursion), see [`crate::calls`].
+    pub calls: crate::calls::Calls,
     /// Facts about the kernel, computed on first use ([`Kernel::facts`]).
     pub facts: crate::facts::FactsCell,
 }
@@ -189,6 +191,13 @@ pub enum StmtKind {
         arr: ArrId,
         dims: Vec<Expr>,
         fill: Fill,
+    },
+    /// Calls function `func` of the kernel's [`crate::calls::Calls`] with `args` (of
+    /// its parameters' types) and assigns its outputs to `outs` (of their types).
+    Call {
+        func: u32,
+        args: Vec<Expr>,
+        outs: Vec<VarId>,
     },
 }
 

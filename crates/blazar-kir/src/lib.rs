@@ -9,6 +9,7 @@
 
 pub mod affine;
 pub mod alias;
+pub mod calls;
 pub mod cost;
 pub mod facts;
 pub mod fold;

@@ -40,6 +40,25 @@ pub fn print_kernel(k: &Kernel) -> String {
     }
     out.push_str("  body\n");
     print_block(k, &k.body, 2, &mut out);
+    for (i, f) in k.calls.funcs.iter().enumerate() {
+        let show = |vs: &[VarId]| {
+            vs.iter()
+                .map(|v| format!("%{v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "  function f{i} {}({}) -> [{}]",
+            f.kernel.name,
+            show(&f.params),
+            show(&f.outputs)
+        );
+        for (j, v) in f.kernel.vars.iter().enumerate() {
+            let _ = writeln!(out, "    var %{j} {} : {}", v.name, v.ty);
+        }
+        print_block(&f.kernel, &f.kernel.body, 3, &mut out);
+    }
     out
 }
 
@@ -335,6 +354,12 @@ fn stmt(k: &Kernel, st: &Stmt, depth: usize, out: &mut String) {
             let _ = writeln!(out, "assert {}", print_expr(cond));
         }
         StmtKind::Return => out.push_str("return\n"),
+        StmtKind::Call { func, args, outs } => {
+            let mut a = String::new();
+            list(args, &mut a);
+            let o: Vec<String> = outs.iter().map(|v| format!("%{v}")).collect();
+            let _ = writeln!(out, "[{}] = call f{func}({a})", o.join(", "));
+        }
         StmtKind::AllocShared { arr, dims, zero } => {
             let mut d = String::new();
             list(dims, &mut d);

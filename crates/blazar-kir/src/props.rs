@@ -95,6 +95,7 @@ pub fn assigns(body: &[Stmt], v: VarId) -> bool {
         StmtKind::Assign { var, .. }
         | StmtKind::SetLane { var, .. }
         | StmtKind::For { var, .. } => found |= *var == v,
+        StmtKind::Call { outs, .. } => found |= outs.contains(&v),
         _ => {}
     });
     found

@@ -109,6 +109,8 @@ fn mark_stmt(s: &Stmt, under: bool, varying: &mut Vec<bool>) {
         {
             set(varying, *var);
         }
+        // A function's results are taken to differ between threads.
+        StmtKind::Call { outs, .. } => outs.iter().for_each(|v| set(varying, *v)),
         StmtKind::If { cond, then, els } => {
             let u = under || is_varying(cond, varying);
             mark(then, u, varying);

@@ -16,21 +16,40 @@ use crate::types::{ArrayTy, Scalar, Space, Ty};
 pub fn verify(k: &Kernel) -> Result<(), Vec<String>> {
     let mut v = Verifier {
         k,
+        funcs: &k.calls.funcs,
         errors: Vec::new(),
         loops: 0,
         line: None,
     };
     v.header();
     v.block(&k.body);
-    if v.errors.is_empty() {
+    let mut errors = v.errors;
+    // Each called function's body, against its own variables and the kernel's table.
+    for (i, f) in k.calls.funcs.iter().enumerate() {
+        let mut v = Verifier {
+            k: &f.kernel,
+            funcs: &k.calls.funcs,
+            errors: Vec::new(),
+            loops: 0,
+            line: None,
+        };
+        for &p in f.params.iter().chain(&f.outputs) {
+            v.check(v.var_ty(p).map(|_| ()));
+        }
+        v.block(&f.kernel.body);
+        errors.extend(v.errors.into_iter().map(|e| format!("f{i}: {e}")));
+    }
+    if errors.is_empty() {
         Ok(())
     } else {
-        Err(v.errors)
+        Err(errors)
     }
 }
 
 struct Verifier<'a> {
     k: &'a Kernel,
+    /// The functions that calls name (the calling kernel's table).
+    funcs: &'a [crate::calls::Func],
     errors: Vec<String>,
     /// Number of loops enclosing the current statement.
     loops: u32,
@@ -364,6 +383,11 @@ impl<'a> Verifier<'a> {
                 let r = self.alloc(*arr, dims, Space::Local);
                 self.check(r);
             }
+            StmtKind::Call { func, args, outs } => {
+                self.exprs(args);
+                let r = self.call(*func, args, outs);
+                self.check(r);
+            }
         }
     }
 
@@ -392,6 +416,44 @@ impl<'a> Verifier<'a> {
             Some(op) => atomic_ok(op, t.elem).map_err(|m| format!("atomic update of @{arr}: {m}")),
             None => Ok(()),
         }
+    }
+
+    /// A call of function `f` of the table: arguments and outputs of its types.
+    fn call(&self, f: u32, args: &[Expr], outs: &[VarId]) -> Result<(), String> {
+        let Some(func) = self.funcs.get(f as usize) else {
+            return Err(format!(
+                "call of unknown function f{f} (the table has {})",
+                self.funcs.len()
+            ));
+        };
+        let fty = |v: VarId| func.kernel.vars.get(v as usize).map(|d| d.ty);
+        if args.len() != func.params.len() || outs.len() != func.outputs.len() {
+            return Err(format!(
+                "call of f{f} with {} arguments and {} outputs, but it has {} and {}",
+                args.len(),
+                outs.len(),
+                func.params.len(),
+                func.outputs.len()
+            ));
+        }
+        for (a, &p) in args.iter().zip(&func.params) {
+            if Some(a.ty) != fty(p) {
+                return Err(format!(
+                    "argument `{}` of type {} to f{f}, whose parameter is not of that type",
+                    show(a),
+                    a.ty
+                ));
+            }
+        }
+        for (&o, &fo) in outs.iter().zip(&func.outputs) {
+            let t = self.var_ty(o)?;
+            if Some(t) != fty(fo) {
+                return Err(format!(
+                    "output %{o} of type {t} of f{f}, whose output is not of that type"
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn alloc(&self, arr: ArrId, dims: &[Expr], space: Space) -> Result<(), String> {

@@ -105,6 +105,7 @@ pub fn max_expr_depth(k: &Kernel) -> usize {
                 StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
                     dims.iter().for_each(&mut e)
                 }
+                StmtKind::Call { args, .. } => args.iter().for_each(&mut e),
                 StmtKind::Break(_)
                 | StmtKind::Continue(_)
                 | StmtKind::Barrier
@@ -165,6 +166,7 @@ pub fn stmt_exprs<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
         StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
             dims.iter().for_each(&mut *f)
         }
+        StmtKind::Call { args, .. } => args.iter().for_each(&mut *f),
         StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
     }
 }
@@ -305,6 +307,7 @@ pub fn exprs_mut(b: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
             StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
                 dims.iter_mut().for_each(&mut *f)
             }
+            StmtKind::Call { args, .. } => args.iter_mut().for_each(&mut *f),
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
         }
     }

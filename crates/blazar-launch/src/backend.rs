@@ -83,6 +83,14 @@ pub trait Backend {
         false
     }
 
+    /// The compiled code of a one-thread `kernel` whose parameters are all values (no
+    /// arrays), to be called directly, many times, without a launch's preparation
+    /// (the compiled host tier's calls of small functions). `None` when the backend
+    /// has no compiled code for it now; the default.
+    fn direct_call(&mut self, _kernel: &Rc<Kernel>) -> Option<Box<dyn DirectCall>> {
+        None
+    }
+
     /// Runs the launches that follow on device `device` of a backend over several
     /// devices (`{!sched gpu_index=N}`), or lets placement choose again (`None`). A
     /// backend of one device ignores it, so a program pinned for several devices runs
@@ -110,6 +118,14 @@ pub trait Backend {
     fn last_timing(&mut self) -> LaunchTiming {
         LaunchTiming::default()
     }
+}
+
+/// A one-thread kernel's compiled code called directly ([`Backend::direct_call`]): the
+/// same results and errors as launching it with a serial plan.
+pub trait DirectCall {
+    /// Runs the kernel once with `args`, one value per kernel parameter in order; its
+    /// outputs in `kernel.outputs` order.
+    fn call(&mut self, args: &[KValue]) -> Result<Vec<KValue>, KernelError>;
 }
 
 /// The parts of one launch that `--profile` shows apart from its wall time.
@@ -194,6 +210,12 @@ impl<A: Backend, B: Backend> Backend for Chain<A, B> {
 
     fn grid_stride_reductions(&self) -> bool {
         self.first.grid_stride_reductions()
+    }
+
+    fn direct_call(&mut self, kernel: &Rc<Kernel>) -> Option<Box<dyn DirectCall>> {
+        self.first
+            .direct_call(kernel)
+            .or_else(|| self.then.direct_call(kernel))
     }
 
     fn compiled_ready(&mut self, kernel: &Rc<Kernel>, plan: &LaunchPlan) -> bool {

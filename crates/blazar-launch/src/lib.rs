@@ -14,7 +14,9 @@ mod notes;
 mod plan;
 mod value;
 
-pub use backend::{with_host_arrays, ArrayOp, Backend, BackendRef, Chain, LaunchTiming};
+pub use backend::{
+    with_host_arrays, ArrayOp, Backend, BackendRef, Chain, DirectCall, LaunchTiming,
+};
 pub use blazar_value::out_of_bounds_message;
 pub use error::{KernelError, KernelErrorKind};
 pub use notes::{note_compiled, set_compile_notes};

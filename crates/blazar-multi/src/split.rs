@@ -317,6 +317,7 @@ fn walk<'a>(b: &'a [Stmt], stmt: &mut dyn FnMut(&'a Stmt), expr: &mut dyn FnMut(
             StmtKind::AllocShared { dims, .. } | StmtKind::AllocLocal { dims, .. } => {
                 es.extend(dims.iter())
             }
+            StmtKind::Call { args, .. } => es.extend(args.iter()),
             StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Barrier | StmtKind::Return => {}
         }
         for e in es {

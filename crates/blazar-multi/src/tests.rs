@@ -153,6 +153,7 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
         vars: Vec::new(),
         arrays: vec![arr; inputs + 1],
         body: vec![Stmt { kind, line: 1 }],
+        calls: Default::default(),
         facts: Default::default(),
     })
 }

@@ -60,6 +60,10 @@ impl Backend for CpuBackend {
         }
     }
 
+    fn direct_call(&mut self, k: &Rc<Kernel>) -> Option<Box<dyn blazar_launch::DirectCall>> {
+        crate::direct_call(self.tier, k)
+    }
+
     fn grid_stride_reductions(&self) -> bool {
         false
     }

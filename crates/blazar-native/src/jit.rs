@@ -23,7 +23,12 @@ pub(crate) struct Jitted {
 }
 
 impl Jitted {
-    fn entry(&self) -> Entry {
+    /// The plan its parameters are laid out by.
+    pub(crate) fn plan(&self) -> &support::Plan {
+        &self.plan
+    }
+
+    pub(crate) fn entry(&self) -> Entry {
         // SAFETY: `blazar_jit` compiles `run` and `finish` with exactly these C
         // signatures (its `abi` module spells the layout of `crate::abi`, which a test
         // checks); the code lives as long as `self`.

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub(crate) const CHUNK: usize = 512;
 
 /// The kernel's index space: extents and block extents per `pos` component.
-fn kernel_space(plan: &LaunchPlan, kr: usize) -> Option<([i64; 4], [i64; 4], usize)> {
+pub(crate) fn kernel_space(plan: &LaunchPlan, kr: usize) -> Option<([i64; 4], [i64; 4], usize)> {
     let rank = plan.rank as usize;
     if !(1..=4).contains(&rank) || !(1..=4).contains(&kr) {
         return None;
@@ -80,7 +80,7 @@ fn as_i64(v: &KValue) -> i64 {
 }
 
 /// The bytes of `v` as a value of type `s` (the executor's conversions).
-fn scalar_bytes(v: &KValue, s: Scalar, out: &mut Vec<u8>) {
+pub(crate) fn scalar_bytes(v: &KValue, s: Scalar, out: &mut Vec<u8>) {
     let i = as_i64(v);
     match s {
         Scalar::Bool => out.push((i != 0) as u8),
@@ -107,7 +107,7 @@ fn scalar_bytes(v: &KValue, s: Scalar, out: &mut Vec<u8>) {
 }
 
 /// A kernel output from its bytes.
-fn output_value(b: &[u8], s: Scalar) -> KValue {
+pub(crate) fn output_value(b: &[u8], s: Scalar) -> KValue {
     let w = |n: usize| -> [u8; 8] {
         let mut x = [0u8; 8];
         x[..n].copy_from_slice(&b[..n]);
@@ -185,7 +185,7 @@ fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// The error of a failed range as the executor words it.
-fn kernel_error(e: &CErr) -> KernelError {
+pub(crate) fn kernel_error(e: &CErr) -> KernelError {
     let line = e.line.max(0) as u32;
     let (kind, message) = match e.code {
         code::ASSERT => (
@@ -221,6 +221,10 @@ fn kernel_error(e: &CErr) -> KernelError {
         code::SHARED_TOO_LARGE => (
             KernelErrorKind::OutOfMemory,
             format!("shared memory: an allocation of {} bytes is too large", e.a),
+        ),
+        code::CALL_DEPTH => (
+            KernelErrorKind::BadLaunch,
+            blazar_kir::calls::CALL_DEPTH_MESSAGE.to_string(),
         ),
         c => (
             KernelErrorKind::BadLaunch,

@@ -15,6 +15,7 @@ mod abi;
 mod backend;
 mod background;
 mod compile;
+mod direct;
 mod jit;
 mod launch;
 mod pch;
@@ -133,6 +134,39 @@ pub fn try_launch_on(
         finish: prepared.1.finish,
     };
     launch::run(entry, k, &prepared.0, plan, args, arrays, opts)
+}
+
+/// Kernel `k`'s compiled code on `tier` now, for direct calls of one thread
+/// ([`blazar_launch::Backend::direct_call`]): the C++ library when it is ready (never
+/// waiting for it), else, where the tier allows, the JIT's. `None`: a launch runs it.
+pub fn direct_call(tier: CpuTier, k: &Rc<Kernel>) -> Option<Box<dyn blazar_launch::DirectCall>> {
+    let serial = LaunchPlan {
+        rank: 1,
+        data_dims: [1, 1, 1, 1],
+        block_dims: [1, 1, 1, 1],
+        serial: true,
+        block_given: false,
+    };
+    if matches!(tier, CpuTier::Auto | CpuTier::Native) && available().is_ok() {
+        if let Prepared::Ready(kplan, lib) =
+            prepared(k, launch::last_extent(&serial, k.rank as usize), false)
+        {
+            let entry = launch::Entry {
+                run: lib.run,
+                finish: lib.finish,
+            };
+            let d = direct::Direct::new(k, entry, &kplan, direct::Keep::Library(lib))?;
+            return Some(Box::new(d));
+        }
+    }
+    if matches!(tier, CpuTier::Auto | CpuTier::Jit) {
+        let j = jit::jitted(k)?;
+        let entry = j.entry();
+        let plan = j.plan().clone();
+        let d = direct::Direct::new(k, entry, &plan, direct::Keep::Jit(j))?;
+        return Some(Box::new(d));
+    }
+    None
 }
 
 /// Why the JIT tier declines kernel `k` (`None`: it takes it).

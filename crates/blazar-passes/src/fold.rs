@@ -61,6 +61,7 @@ mod tests {
                 line: 1,
                 kind: StmtKind::Assign { var: 0, value },
             }],
+            calls: Default::default(),
             facts: Default::default(),
         }
     }

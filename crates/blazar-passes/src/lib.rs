@@ -23,6 +23,7 @@ mod lower_call;
 mod lower_expr;
 mod lower_index;
 mod lower_math;
+mod lower_rec;
 mod lower_region;
 mod lower_scan;
 mod lower_stmt;

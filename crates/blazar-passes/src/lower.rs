@@ -72,6 +72,9 @@ pub struct Lower<'a> {
     pub open_outputs: bool,
     /// Dims of array parameters known at the launch (`Signature::extents`).
     pub extents: std::collections::HashMap<ArrId, Vec<u32>>,
+    /// The functions lowered for real calls, when the kernel may make them
+    /// (`lower_rec`).
+    pub calls: Option<crate::lower_rec::Table>,
 }
 
 pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kernel, Diagnostic> {
@@ -91,6 +94,7 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
             vars: vec![],
             arrays: vec![],
             body: vec![],
+            calls: Default::default(),
             facts: Default::default(),
         },
         frames: vec![],
@@ -103,9 +107,24 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
         complex,
         open_outputs: !sig.outputs.is_empty(),
         extents: Default::default(),
+        calls: f
+            .params
+            .iter()
+            .any(|p| p.name == crate::lower_rec::ROOM_PARAM)
+            .then(Default::default),
     };
     match l.kernel(func, sig) {
-        Ok(()) => Ok(l.k),
+        Ok(()) => {
+            let mut k = l.k;
+            if let Some(t) = l.calls.take() {
+                k.calls.funcs = std::mem::take(&mut *t.borrow_mut()).into_funcs();
+                k.calls.room = k.params.iter().find_map(|p| match p.bind {
+                    Bind::Var(v) if p.name == crate::lower_rec::ROOM_PARAM => Some(v),
+                    _ => None,
+                });
+            }
+            Ok(k)
+        }
         Err(Fail::Error(d)) => Err(d),
         Err(Fail::Unknown) => Err(Diagnostic::error(
             f.span,

@@ -277,6 +277,9 @@ impl<'a> Lower<'a> {
         args: &'a [hir::Expr],
         span: Span,
     ) -> LR<Val> {
+        if caps.is_empty() && self.real_call_of(f) {
+            return self.real_call(f, args, span);
+        }
         let func = &self.env.prog.functions[f as usize];
         if func.kind == FnKind::Kernel {
             return err(

@@ -114,10 +114,47 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
+            H::Binary(op @ (hir::BinOp::And | hir::BinOp::Or), a, b) if self.calls.is_some() => {
+                let x = self.expr(a)?;
+                let (pre, y) = self.capture(|l| l.expr(b));
+                let y = y?;
+                if !Self::holds_call(&pre) {
+                    if let Some(o) = self.out.last_mut() {
+                        o.extend(pre);
+                    }
+                    self.binary(*op, x, y, span)?
+                } else {
+                    return self.short_circuit(*op == hir::BinOp::And, x, pre, y, span);
+                }
+            }
             H::Binary(op, a, b) => {
                 let x = self.expr(a)?;
                 let y = self.expr(b)?;
                 self.binary(*op, x, y, span)?
+            }
+            H::Ternary(c, a, b) if self.calls.is_some() => {
+                let c = cond_bool(self.expr(c)?, c.span)?;
+                let (pa, x) = self.capture(|l| l.expr(a));
+                let (pb, y) = self.capture(|l| l.expr(b));
+                let (x, y) = (x?, y?);
+                let t = crate::infer::join(x.ty, y.ty).ok_or_else(|| {
+                    Fail::Error(blazar_diagnostics::Diagnostic::error(
+                        span,
+                        "the branches of `? :` have different types",
+                    ))
+                })?;
+                if Self::holds_call(&pa) || Self::holds_call(&pb) {
+                    // Only the branch the condition picks runs its calls.
+                    return self.choose(c, (pa, cast(x, t)), (pb, cast(y, t)), t);
+                }
+                if let Some(o) = self.out.last_mut() {
+                    o.extend(pa);
+                    o.extend(pb);
+                }
+                Expr::new(
+                    K::Select(Box::new(c), Box::new(cast(x, t)), Box::new(cast(y, t))),
+                    t,
+                )
             }
             H::Ternary(c, a, b) => {
                 let c = cond_bool(self.expr(c)?, c.span)?;
@@ -358,6 +395,12 @@ impl<'a> Lower<'a> {
                     })
                     .collect::<LR<Vec<_>>>()?;
                 self.inline_call(*func, slots, args, span)
+            }
+            Callee::SelfCall(f)
+                if self.calls.is_some()
+                    && self.env.prog.functions[*f as usize].kind == hir::FnKind::Host =>
+            {
+                self.real_call(*f, args, span)
             }
             Callee::SelfCall(f) => {
                 let name = &self.env.prog.functions[*f as usize].name;

@@ -48,6 +48,7 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
         vars: Vec::new(),
         arrays: Vec::new(),
         body: Vec::new(),
+        calls: Default::default(),
         facts: Default::default(),
     };
     match (region.reduce, region.along) {

@@ -27,6 +27,7 @@ pub(crate) fn lower_chunk_scan(region: &Region, name: &str, line: u32) -> Kernel
         vars: Vec::new(),
         arrays: Vec::new(),
         body: Vec::new(),
+        calls: Default::default(),
         facts: Default::default(),
     };
     k.params.push(Param {

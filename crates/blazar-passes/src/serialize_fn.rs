@@ -6,11 +6,12 @@
 //!
 //! The body's rules are the serial-loop outliner's with `return` allowed (the
 //! [`serialize::eligible`] walker in function mode). On top of them a function is left
-//! on the interpreter when it calls itself (directly or through others: kernel code
-//! inlines calls), reads a global variable, declares an access mode on a parameter, or
-//! may return without assigning one of its outputs or read a variable before assigning
-//! it (the interpreter's errors for those are kept exact by never compiling such a
-//! function).
+//! on the interpreter when it reads a global variable, declares an access mode on a
+//! parameter, or may return without assigning one of its outputs or read a variable
+//! before assigning it (the interpreter's errors for those are kept exact by never
+//! compiling such a function); the host functions it calls, at any depth, must meet
+//! the same rules. A call cycle (recursion) is lowered as real calls (`lower_rec`):
+//! the kernel takes how many calls may still nest ([`crate::lower_rec::ROOM_PARAM`]).
 //!
 //! In the kernel every `return` and the end of the body give the outputs, and every loop
 //! iteration spends one unit of an iteration budget: when it runs out the kernel stops
@@ -56,8 +57,14 @@ fn check(prog: &Program, fid: FnId, names: &Names) -> Result<(), String> {
     {
         return Err("a parameter declares an access mode".into());
     }
-    if recursive(prog, fid) {
-        return Err("it calls itself (recursion)".into());
+    for g in reachable(prog, fid) {
+        let h = &prog.functions[g as usize];
+        if g == fid || h.kind != FnKind::Host {
+            continue;
+        }
+        if let Err(why) = callee_ok(h) {
+            return Err(format!("`{}`, which it calls, {why}", h.name));
+        }
     }
     let mut global = false;
     hir::visit::rename_stmts(&mut f.body.clone(), &mut |v| {
@@ -119,36 +126,49 @@ fn callees(prog: &Program, body: &[Stmt]) -> Vec<FnId> {
     out
 }
 
-/// Whether a call cycle is reachable from `fid` (kernel code inlines every call, so a
-/// cycle anywhere below the function keeps it on the interpreter).
-fn recursive(prog: &Program, fid: FnId) -> bool {
-    // 0: not seen, 1: on the path, 2: done.
-    let mut mark = vec![0u8; prog.functions.len()];
-    let mut stack = vec![(
-        fid,
-        callees(prog, &prog.functions[fid as usize].body),
-        0usize,
-    )];
-    mark[fid as usize] = 1;
-    while let Some((f, calls, i)) = stack.last_mut() {
-        if *i == calls.len() {
-            mark[*f as usize] = 2;
-            stack.pop();
-            continue;
-        }
-        let g = calls[*i];
-        *i += 1;
-        match mark.get(g as usize).copied() {
-            Some(1) => return true,
-            Some(0) => {
-                mark[g as usize] = 1;
-                let c = callees(prog, &prog.functions[g as usize].body);
-                stack.push((g, c, 0));
+/// Every function reachable by calls from `fid` (itself included), each once.
+fn reachable(prog: &Program, fid: FnId) -> Vec<FnId> {
+    let mut seen = vec![fid];
+    let mut work = vec![fid];
+    while let Some(f) = work.pop() {
+        for g in callees(prog, &prog.functions[f as usize].body) {
+            if (g as usize) < prog.functions.len() && !seen.contains(&g) {
+                seen.push(g);
+                work.push(g);
             }
-            _ => {}
         }
     }
-    false
+    seen
+}
+
+/// The rules on a host function that a compiled function calls (inlined, or as a
+/// real call when it recurses): no parameter access modes, no global variables, and
+/// every output assigned and every variable assigned before it is read on every path.
+fn callee_ok(f: &hir::Function) -> Result<(), String> {
+    if f.params
+        .iter()
+        .any(|p| p.ty.as_ref().is_some_and(|a| a.mode.is_some()))
+    {
+        return Err("declares an access mode on a parameter".into());
+    }
+    let mut global = false;
+    hir::visit::rename_stmts(&mut f.body.clone(), &mut |v| {
+        global |= matches!(v, Var::Global(_));
+        v
+    });
+    if global {
+        return Err("uses a global variable".into());
+    }
+    let mut set: Vec<Var> = f.params.iter().map(|p| Var::Local(p.slot)).collect();
+    let outs: Vec<Var> = f.outputs.iter().map(|o| Var::Local(o.slot)).collect();
+    let unset = match definite(&f.body, &mut set, &outs) {
+        Ok(()) => outs.iter().any(|o| !set.contains(o)),
+        Err(_) => true,
+    };
+    if unset {
+        return Err("may leave an output or a variable unassigned".into());
+    }
+    Ok(())
 }
 
 /// Walks `body` with `set` the variables certainly assigned; `Err` when a `return`
@@ -281,7 +301,11 @@ fn outline(prog: &mut Program, fid: FnId, names: &Names) -> FnId {
         span,
     };
     let budget = slot("budget".into());
-    let mut params = vec![param(budget, "budget".into())];
+    let room = slot(crate::lower_rec::ROOM_PARAM.into());
+    let mut params = vec![
+        param(budget, "budget".into()),
+        param(room, crate::lower_rec::ROOM_PARAM.into()),
+    ];
     let ins: Vec<u32> = f
         .params
         .iter()

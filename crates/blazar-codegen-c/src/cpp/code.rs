@@ -10,3 +10,5 @@ pub const NEGATIVE_EXTENT: i32 = 5;
 pub const SHARED_TOO_LARGE: i32 = 7;
 /// A thread that skipped a barrier reached another one (`line` the barrier).
 pub const DIVERGENCE: i32 = 8;
+/// A call of a function would nest deeper than the kernel's room (`blazar_kir::calls`).
+pub const CALL_DEPTH: i32 = 9;

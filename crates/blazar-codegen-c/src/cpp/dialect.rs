@@ -147,4 +147,8 @@ impl Dialect for Gen<'_> {
     fn alloc_local_stmt(&mut self, arr: ArrId, dims: &[Expr], fill: Fill) {
         self.alloc_local(arr, dims, fill)
     }
+
+    fn call_stmt(&mut self, func: u32, args: &[Expr], outs: &[VarId]) {
+        self.call(func, args, outs)
+    }
 }

@@ -57,6 +57,10 @@ fn mentions(s: &Stmt, f: &mut dyn FnMut(u32)) {
         }
         StmtKind::Assert { cond } => es.push(cond),
         StmtKind::AllocLocal { dims, .. } | StmtKind::AllocShared { dims, .. } => es.extend(dims),
+        StmtKind::Call { args, outs, .. } => {
+            outs.iter().for_each(|v| f(*v));
+            es.extend(args);
+        }
         StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return | StmtKind::Barrier => {}
     }
     for e in es {

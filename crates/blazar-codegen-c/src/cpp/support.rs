@@ -160,6 +160,9 @@ pub fn plan(k: &Kernel) -> Result<Plan, String> {
             blazar_kir::visit::MAX_COMPILED_SIZE
         ));
     }
+    if blazar_kir::calls::has_calls(k) {
+        calls_ok(k)?;
+    }
     let mut slots = vec![SlotKind::Unused; k.arrays.len()];
     for p in &k.params {
         if let Bind::Array(a) = p.bind {
@@ -247,4 +250,56 @@ pub fn plan(k: &Kernel) -> Result<Plan, String> {
         params_size: size,
         blocky,
     })
+}
+
+/// The rules on a kernel that calls functions (`blazar_kir::calls`): no barriers or
+/// shared memory around the calls, and functions of plain values (no arrays, kernel
+/// outputs, specials or dynamic memory) that the generator can print.
+fn calls_ok(k: &Kernel) -> Result<(), String> {
+    if k.body.iter().any(has_barrier) {
+        return Err("calls of functions in a kernel with barriers".into());
+    }
+    for f in &k.calls.funcs {
+        let fk = &f.kernel;
+        if !fk.arrays.is_empty() || !fk.outputs.is_empty() || !fk.params.is_empty() {
+            return Err(format!(
+                "function {} uses arrays or kernel outputs",
+                fk.name
+            ));
+        }
+        if fk.vars.iter().any(|v| matches!(v.ty, Ty::Array(_))) {
+            return Err(format!("a variable of function {} holds an array", fk.name));
+        }
+        let mut bad = None;
+        walk(&fk.body, false, &mut |s, _| {
+            if matches!(
+                s.kind,
+                StmtKind::Barrier
+                    | StmtKind::AllocShared { .. }
+                    | StmtKind::AllocLocal { .. }
+                    | StmtKind::Accumulate { .. }
+            ) {
+                bad = Some(s.line);
+            }
+            let mut special = false;
+            blazar_kir::visit::stmt_exprs(s, &mut |e| {
+                blazar_kir::visit::walk_expr(e, &mut |x| {
+                    special |= matches!(x.kind, ExprKind::Special(_));
+                })
+            });
+            if special {
+                bad = Some(s.line);
+            }
+        });
+        if let Some(line) = bad {
+            return Err(format!(
+                "function {} (line {line}) holds what only a kernel can",
+                fk.name
+            ));
+        }
+        if blazar_kir::visit::max_expr_depth(fk) > blazar_kir::visit::MAX_COMPILED_DEPTH {
+            return Err(format!("function {} nests too deeply", fk.name));
+        }
+    }
+    Ok(())
 }

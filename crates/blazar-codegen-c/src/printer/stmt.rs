@@ -172,6 +172,7 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
         StmtKind::Return => d.ret(),
         StmtKind::AllocShared { arr, dims, zero } => d.alloc_shared_stmt(*arr, dims, *zero),
         StmtKind::AllocLocal { arr, dims, fill } => d.alloc_local_stmt(*arr, dims, *fill),
+        StmtKind::Call { func, args, outs } => d.call_stmt(*func, args, outs),
     }
 }
 

@@ -287,6 +287,13 @@ impl Compiler<'_> {
                     _ => return Err(bad(format!("allocating @{arr} in the wrong space"))),
                 }
             }
+            // Calls of functions that are not inlined (`blazar_kir::calls`) run only as
+            // compiled code; the host runs such a function on its own interpreter.
+            StmtKind::Call { .. } => {
+                return Err(KernelError::bad_launch(
+                    blazar_kir::calls::NOT_COMPILED_MESSAGE,
+                ))
+            }
         };
         Ok(CStmt {
             kind,

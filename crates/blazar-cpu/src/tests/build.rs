@@ -25,6 +25,7 @@ impl KB {
                 vars: vec![],
                 arrays: vec![],
                 body: vec![],
+                calls: Default::default(),
                 facts: Default::default(),
             },
         }

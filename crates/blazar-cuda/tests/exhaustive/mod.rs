@@ -195,6 +195,7 @@ pub fn kernel() -> Kernel {
         vars,
         arrays,
         body,
+        calls: Default::default(),
         facts: Default::default(),
     }
 }

@@ -100,6 +100,7 @@ pub fn gamma() -> Kernel {
             },
             12,
         )],
+        calls: Default::default(),
         facts: Default::default(),
     }
 }
@@ -227,6 +228,7 @@ pub fn reduction() -> Kernel {
             adecl("vals", arr(Scalar::F32, 1, Space::Shared)),
         ],
         body,
+        calls: Default::default(),
         facts: Default::default(),
     }
 }
@@ -318,6 +320,7 @@ pub fn with_output() -> Kernel {
                 6,
             ),
         ],
+        calls: Default::default(),
         facts: Default::default(),
     }
 }
