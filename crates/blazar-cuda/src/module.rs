@@ -408,6 +408,7 @@ mod tests {
                 arrays: vec![],
                 body: vec![],
                 facts: Default::default(),
+                calls: Default::default(),
             },
             &plan(&[4096, 4096, 3], false),
         );
