@@ -34,8 +34,10 @@ pub struct Reach {
     /// Rows before the band's first and after its last that it reads.
     pub below: usize,
     pub above: usize,
-    /// Reads outside the array wrap around (`'circular`): an edge band reads the rows
-    /// at the other edge.
+    /// Reads outside the array land on rows inside it that may be far from the band
+    /// (`'circular`: the rows at the other edge; `'mirror`: the rows reflected back
+    /// in, as far from the edge as the read was outside): an edge band whose reads
+    /// leave the array needs the whole array.
     pub wraps: bool,
 }
 
@@ -175,7 +177,7 @@ pub fn analyse(
         }
         let wraps = matches!(
             k.arrays[*arr as usize].ty,
-            Ty::Array(a) if a.read == ReadMode::Circular
+            Ty::Array(a) if matches!(a.read, ReadMode::Circular | ReadMode::Mirror)
         );
         let this = shape(*arr).and_then(|(n_index, per_row)| {
             let forms = ranges.forms(e as *const Expr as usize)?;
