@@ -178,6 +178,37 @@ impl SyncTimer {
     }
 }
 
+/// `blazar info`: the devices a run can use.
+pub fn info() -> ExitCode {
+    println!("blazar {}", env!("CARGO_PKG_VERSION"));
+    match blazar_cuda::gpus::list() {
+        Ok(gpus) if gpus.is_empty() => println!("no CUDA device (the driver found no GPU)"),
+        Ok(gpus) => {
+            for g in gpus {
+                let peers = if g.peers.is_empty() {
+                    "none".to_string()
+                } else {
+                    let p: Vec<String> = g.peers.iter().map(|p| p.to_string()).collect();
+                    p.join(",")
+                };
+                println!(
+                    "cuda {}: {}, {:.1} GiB, peer access to: {peers}",
+                    g.index,
+                    g.name,
+                    g.memory as f64 / (1u64 << 30) as f64
+                );
+            }
+        }
+        Err(e) => println!("no CUDA device ({e})"),
+    }
+    println!(
+        "cpu: {} cores; `--devices sim:N` simulates N devices on it (`sim:N:lag`: each \
+         runs its queue only when something waits for it)",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::SyncTimer;
@@ -224,35 +255,4 @@ mod tests {
         t.elapsed_ms(m).expect("elapsed");
         assert_eq!(syncs.get(), 2);
     }
-}
-
-/// `blazar info`: the devices a run can use.
-pub fn info() -> ExitCode {
-    println!("blazar {}", env!("CARGO_PKG_VERSION"));
-    match blazar_cuda::gpus::list() {
-        Ok(gpus) if gpus.is_empty() => println!("no CUDA device (the driver found no GPU)"),
-        Ok(gpus) => {
-            for g in gpus {
-                let peers = if g.peers.is_empty() {
-                    "none".to_string()
-                } else {
-                    let p: Vec<String> = g.peers.iter().map(|p| p.to_string()).collect();
-                    p.join(",")
-                };
-                println!(
-                    "cuda {}: {}, {:.1} GiB, peer access to: {peers}",
-                    g.index,
-                    g.name,
-                    g.memory as f64 / (1u64 << 30) as f64
-                );
-            }
-        }
-        Err(e) => println!("no CUDA device ({e})"),
-    }
-    println!(
-        "cpu: {} cores; `--devices sim:N` simulates N devices on it (`sim:N:lag`: each \
-         runs its queue only when something waits for it)",
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    );
-    ExitCode::SUCCESS
 }

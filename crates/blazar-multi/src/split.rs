@@ -46,8 +46,9 @@ pub struct Reach {
 pub struct Split {
     /// The arrays the kernel writes: argument index and elements per row.
     pub written: Vec<(usize, usize)>,
-    /// The arrays it only reads: argument index and the rows a band reads (`None`:
-    /// anywhere, so every band's device needs the whole array).
+    /// The arrays it only reads, one entry per array: argument index and the rows a
+    /// band reads through all its parameters (`None`: anywhere, so every band's device
+    /// needs the whole array).
     pub reads: Vec<(usize, Option<Reach>)>,
 }
 
@@ -221,11 +222,26 @@ pub fn analyse(
                 wraps: false,
             }),
         };
-        reads.push((arg, r));
+        // An array passed to two parameters (`f(x, x)`) needs what both read.
+        match reads.iter_mut().find(|(a, _)| *a == arg) {
+            Some((_, have)) => *have = merge(*have, r),
+            None => reads.push((arg, r)),
+        }
     }
     Ok(Split {
         written: written_args,
         reads,
+    })
+}
+
+/// The rows of an array that two reads of it reach together (`None`: anywhere).
+fn merge(a: Option<Reach>, b: Option<Reach>) -> Option<Reach> {
+    let (a, b) = (a?, b?);
+    Some(Reach {
+        per_row: a.per_row,
+        below: a.below.max(b.below),
+        above: a.above.max(b.above),
+        wraps: a.wraps || b.wraps,
     })
 }
 
