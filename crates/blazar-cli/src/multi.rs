@@ -148,6 +148,9 @@ impl SyncTimer {
 
 impl DeviceTimer for SyncTimer {
     fn mark(&mut self) -> Result<u64, String> {
+        // The mark is a point in the devices' queues: the work queued before the `tic`
+        // ends first, or `toc` would count it.
+        self.synchronize()?;
         self.next += 1;
         if self.marks.len() > 64 {
             let oldest = self.next.saturating_sub(64);
@@ -159,10 +162,19 @@ impl DeviceTimer for SyncTimer {
 
     fn elapsed_ms(&mut self, from: u64) -> Result<f64, String> {
         let at = *self.marks.get(&from).ok_or("the matching tic is too old")?;
-        if let Ok(mut b) = self.backend.0.try_borrow_mut() {
-            b.synchronize().map_err(|e| e.message)?;
-        }
+        self.synchronize()?;
         Ok(at.elapsed().as_secs_f64() * 1e3)
+    }
+}
+
+impl SyncTimer {
+    /// Waits for every device's queued work (unless the backend is in use: then it
+    /// queues nothing either).
+    fn synchronize(&self) -> Result<(), String> {
+        match self.backend.0.try_borrow_mut() {
+            Ok(mut b) => b.synchronize().map_err(|e| e.message),
+            Err(_) => Ok(()),
+        }
     }
 }
 
@@ -195,4 +207,52 @@ pub fn info() -> ExitCode {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SyncTimer;
+    use blazar_interp::BackendRef;
+    use blazar_kir::Kernel;
+    use blazar_launch::{ArgVal, Backend, KValue, KernelError, LaunchPlan};
+    use blazar_runtime::builtins::time::DeviceTimer;
+    use blazar_runtime::ArrayRef;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// A backend that only counts its synchronisations.
+    struct Counting(Rc<Cell<usize>>);
+
+    impl Backend for Counting {
+        fn name(&self) -> &'static str {
+            "counting"
+        }
+        fn launch(
+            &mut self,
+            _kernel: &Rc<Kernel>,
+            _plan: &LaunchPlan,
+            _args: &[ArgVal],
+            _arrays: &[ArrayRef],
+        ) -> Result<Option<Vec<KValue>>, KernelError> {
+            Ok(None)
+        }
+        fn synchronize(&mut self) -> Result<(), KernelError> {
+            self.0.set(self.0.get() + 1);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn tic_waits_for_the_work_queued_before_it() {
+        let syncs = Rc::new(Cell::new(0));
+        let mut t = SyncTimer::new(BackendRef::new(Counting(syncs.clone())));
+        let m = t.mark().expect("mark");
+        assert_eq!(
+            syncs.get(),
+            1,
+            "earlier work ends before the tic's time is taken"
+        );
+        t.elapsed_ms(m).expect("elapsed");
+        assert_eq!(syncs.get(), 2);
+    }
 }

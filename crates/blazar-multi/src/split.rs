@@ -34,8 +34,10 @@ pub struct Reach {
     /// Rows before the band's first and after its last that it reads.
     pub below: usize,
     pub above: usize,
-    /// Reads outside the array wrap around (`'circular`): an edge band reads the rows
-    /// at the other edge.
+    /// Reads outside the array land on rows inside it that may be far from the band
+    /// (`'circular`: the rows at the other edge; `'mirror`: the rows reflected back
+    /// in, as far from the edge as the read was outside): an edge band whose reads
+    /// leave the array needs the whole array.
     pub wraps: bool,
 }
 
@@ -44,8 +46,9 @@ pub struct Reach {
 pub struct Split {
     /// The arrays the kernel writes: argument index and elements per row.
     pub written: Vec<(usize, usize)>,
-    /// The arrays it only reads: argument index and the rows a band reads (`None`:
-    /// anywhere, so every band's device needs the whole array).
+    /// The arrays it only reads, one entry per array: argument index and the rows a
+    /// band reads through all its parameters (`None`: anywhere, so every band's device
+    /// needs the whole array).
     pub reads: Vec<(usize, Option<Reach>)>,
 }
 
@@ -175,7 +178,7 @@ pub fn analyse(
         }
         let wraps = matches!(
             k.arrays[*arr as usize].ty,
-            Ty::Array(a) if a.read == ReadMode::Circular
+            Ty::Array(a) if matches!(a.read, ReadMode::Circular | ReadMode::Mirror)
         );
         let this = shape(*arr).and_then(|(n_index, per_row)| {
             let forms = ranges.forms(e as *const Expr as usize)?;
@@ -219,11 +222,26 @@ pub fn analyse(
                 wraps: false,
             }),
         };
-        reads.push((arg, r));
+        // An array passed to two parameters (`f(x, x)`) needs what both read.
+        match reads.iter_mut().find(|(a, _)| *a == arg) {
+            Some((_, have)) => *have = merge(*have, r),
+            None => reads.push((arg, r)),
+        }
     }
     Ok(Split {
         written: written_args,
         reads,
+    })
+}
+
+/// The rows of an array that two reads of it reach together (`None`: anywhere).
+fn merge(a: Option<Reach>, b: Option<Reach>) -> Option<Reach> {
+    let (a, b) = (a?, b?);
+    Some(Reach {
+        per_row: a.per_row,
+        below: a.below.max(b.below),
+        above: a.above.max(b.above),
+        wraps: a.wraps || b.wraps,
     })
 }
 
