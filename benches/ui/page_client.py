@@ -143,6 +143,9 @@ def main():
             send_text(s, '{"t":"ack","n":1}')
     except (EOFError, OSError, Stop):
         pass
+    # A second signal while the report is written must not cut it short.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     span = (last - first) if pictures > 1 else 0.0
     rate = (pictures - 1) / span if span > 0 else 0.0
     line = f"page_client: {pictures} pictures, {nbytes / 1e6:.1f} MB, {rate:.1f} per second\n"
