@@ -21,7 +21,11 @@ const SEEDS: std::ops::RangeInclusive<u64> = 1..=3;
 
 /// Programs left out under the random schedule, for time: each thread of a kernel
 /// without blocks is a coroutine there, and these launch a million threads.
-const TOO_SLOW_FOR_RANDOM: &[&str] = &["kernels/large_launches.q"];
+const TOO_SLOW_FOR_RANDOM: &[&str] = &[
+    "kernels/large_launches.q",
+    "fusion/large_reductions.q",
+    "fusion/block_moves.q",
+];
 
 /// Whether the program's source has a kernel with blocks (barriers, shared memory).
 fn blocky(src: &str) -> bool {
