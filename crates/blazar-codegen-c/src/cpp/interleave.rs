@@ -85,7 +85,10 @@ impl Gen<'_> {
             StmtKind::SetLane { lane, value, .. } => {
                 self.pure_read(lane, t) && self.pure_read(value, t)
             }
-            StmtKind::Store { arr, index, value } | StmtKind::Update { arr, index, value, .. } => {
+            StmtKind::Store { arr, index, value }
+            | StmtKind::Update {
+                arr, index, value, ..
+            } => {
                 let unchecked = matches!(
                     self.k.arrays.get(*arr as usize).map(|d| d.ty),
                     Some(Ty::Array(a)) if a.write != WriteMode::Checked
@@ -94,9 +97,7 @@ impl Gen<'_> {
                     Some(SlotKind::Global | SlotKind::Shared)
                 );
                 t.writes.push(*arr);
-                unchecked
-                    && index.iter().all(|e| self.pure_read(e, t))
-                    && self.pure_read(value, t)
+                unchecked && index.iter().all(|e| self.pure_read(e, t)) && self.pure_read(value, t)
             }
             StmtKind::If { cond, then, els } => {
                 self.pure_read(cond, t) && self.body_ok(then, t) && self.body_ok(els, t)
@@ -141,9 +142,7 @@ impl Gen<'_> {
         });
         let ok = self.int_var(*var)
             && pre_ok
-            && [start, step, end]
-                .iter()
-                .all(|e| self.pure_read(e, &mut t))
+            && [start, step, end].iter().all(|e| self.pure_read(e, &mut t))
             && self.body_ok(body, &mut t);
         if !ok {
             return None;

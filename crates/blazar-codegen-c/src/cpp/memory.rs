@@ -76,7 +76,11 @@ impl Gen<'_> {
         }
         let by_wide = matches!((index, &self.wide), ([e], Some((w, _))) if matches!(e.kind, ExprKind::Var(v) if v == *w));
         if by_wide && self.wide_in_range && mode != ReadMode::Checked {
-            let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {};", names[0].0);
+            let _ = write!(
+                code,
+                "const bool bz_ok = true; const i64 bz_off = {};",
+                names[0].0
+            );
             return code;
         }
         let mut oks = Vec::new();
