@@ -15,7 +15,7 @@
 //! own function), so the two cannot disagree on a value.
 
 use crate::interp::{Frame, Interp};
-use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp};
+use blazar_hir::{BinOp, Callee, Expr, ExprKind, UnOp, Var};
 use blazar_runtime::{ElemType, IntTy, Value};
 use std::mem::ManuallyDrop;
 
@@ -183,7 +183,13 @@ impl<'p> Interp<'p> {
         for (k, a) in args.iter().enumerate() {
             ints[k] = self.num_at(a, frame)?.coord()?;
         }
-        let Some(Value::Array(arr)) = self.var_ref(v, frame) else {
+        self.element_at(v, &ints[..args.len()], frame)
+    }
+
+    /// The element of variable `var`, a numeric host array (not a cell), at integer
+    /// coordinates; `None` for anything else (the general path then decides).
+    pub(crate) fn element_at(&self, var: Var, ints: &[i64], frame: &Frame) -> Option<Num> {
+        let Some(Value::Array(arr)) = self.var_ref(var, frame) else {
             return None;
         };
         if !arr
@@ -193,7 +199,7 @@ impl<'p> Interp<'p> {
         {
             return None;
         }
-        of_result(blazar_runtime::index::get_scalar_index(arr, &ints[..args.len()]).ok()?)
+        of_result(blazar_runtime::index::get_scalar_index(arr, ints).ok()?)
     }
 }
 

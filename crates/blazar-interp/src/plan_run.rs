@@ -290,17 +290,7 @@ impl<'p> Interp<'p> {
         for (k, a) in idx.iter().enumerate() {
             ints[k] = self.x(a, frame)?.coord()?;
         }
-        let Some(Value::Array(arr)) = self.var_ref(var, frame) else {
-            return None;
-        };
-        if !arr
-            .data
-            .meta_host()
-            .is_ok_and(|m| m.elem() != ElemType::Cell)
-        {
-            return None;
-        }
-        Num::of(&index::get_scalar_index(arr, &ints[..idx.len()]).ok()?)
+        self.element_at(var, &ints[..idx.len()], frame)
     }
 }
 
