@@ -4,7 +4,6 @@
 
 use blazar_interp::{check, run_profiled, BackendRef, HostTier, Options};
 use blazar_native::{CpuBackend, CpuTier};
-use blazar_runtime::builtins::Ctx;
 mod common;
 
 use common::Sink;
@@ -14,12 +13,7 @@ fn run_on(src: &str, tier: HostTier, max_steps: u64) -> (String, String) {
     let loaded = check("t.q", src, None);
     assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
     let sink = Sink::default();
-    let ctx = Ctx::new(
-        blazar_runtime::Prec::Single,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "t".into(),
-    );
+    let ctx = common::ctx(&sink, false);
     let opts = Options {
         max_depth: 100,
         max_steps,

@@ -5,7 +5,6 @@
 
 use blazar_interp::{check, run_profiled, BackendRef, HostTier, Options};
 use blazar_native::{CpuBackend, CpuTier};
-use blazar_runtime::builtins::Ctx;
 mod common;
 
 use common::Sink;
@@ -15,12 +14,7 @@ fn run_on(src: &str, tier: HostTier, cpu: CpuTier, max_depth: usize) -> (String,
     let loaded = check("t.q", src, None);
     assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
     let sink = Sink::default();
-    let ctx = Ctx::new(
-        blazar_runtime::Prec::Single,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "t".into(),
-    );
+    let ctx = common::ctx(&sink, false);
     let opts = Options {
         max_depth,
         backend: Some(BackendRef::new(CpuBackend::new(cpu, 1))),

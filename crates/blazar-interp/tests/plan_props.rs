@@ -9,7 +9,6 @@ mod common;
 
 use blazar_interp::{check, run_profiled, BackendRef, HostTier, Options};
 use blazar_native::CpuBackend;
-use blazar_runtime::builtins::Ctx;
 use common::Sink;
 use proptest::prelude::*;
 
@@ -18,17 +17,7 @@ fn output(src: &str, plans: bool, double: bool) -> String {
     let loaded = check("plan.q", src, None);
     assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
     let sink = Sink::default();
-    let prec = if double {
-        blazar_runtime::Prec::Double
-    } else {
-        blazar_runtime::Prec::Single
-    };
-    let ctx = Ctx::new(
-        prec,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "p".into(),
-    );
+    let ctx = common::ctx(&sink, double);
     let opts = Options {
         backend: Some(BackendRef::new(CpuBackend::default())),
         host_tier: HostTier::Interp,

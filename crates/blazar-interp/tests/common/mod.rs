@@ -23,6 +23,21 @@ impl Write for Sink {
     }
 }
 
+/// A run's context printing into `sink`, `scalar` 64-bit when `double`.
+pub fn ctx(sink: &Sink, double: bool) -> Ctx {
+    let prec = if double {
+        blazar_runtime::Prec::Double
+    } else {
+        blazar_runtime::Prec::Single
+    };
+    Ctx::new(
+        prec,
+        Box::new(sink.clone()),
+        std::env::temp_dir(),
+        "p".into(),
+    )
+}
+
 /// The output of program `src` (its error message appended as `ERROR: ...`) on the CPU
 /// backend, with whole-array expressions and loops as kernels from `fuse_min` elements
 /// or iterations (`usize::MAX`: none), `scalar` 64-bit when `double`.
@@ -30,17 +45,7 @@ pub fn output(src: &str, fuse_min: usize, double: bool) -> String {
     let loaded = check("prop.q", src, None);
     assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
     let sink = Sink::default();
-    let prec = if double {
-        blazar_runtime::Prec::Double
-    } else {
-        blazar_runtime::Prec::Single
-    };
-    let ctx = Ctx::new(
-        prec,
-        Box::new(sink.clone()),
-        std::env::temp_dir(),
-        "p".into(),
-    );
+    let ctx = ctx(&sink, double);
     let opts = Options {
         backend: Some(BackendRef::new(CpuBackend::default())),
         fuse_min: Some(fuse_min),
