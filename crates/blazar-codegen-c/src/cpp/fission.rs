@@ -74,10 +74,14 @@ impl Gen<'_> {
                     && !assigned.get(i).copied().unwrap_or(true)
             })
             .collect();
-        let any = hoisted.iter().any(|&h| h);
-        if any {
-            self.line_out("{");
-            self.o.depth += 1;
+        self.line_out("{");
+        self.o.depth += 1;
+        // No thread of the block has stopped when its lowest failure is unset (a thread
+        // that fails in this loop stops itself only): the loop's test of its stopped
+        // threads is then a constant, and the C++ compiler keeps a copy of the loop
+        // without it (vector code without masks of the flags).
+        self.line_out("const bool bz_nd = !bz_fe.code;");
+        if hoisted.iter().any(|&h| h) {
             self.line_out("const i64 bz_h = bz_u < bz_nt ? bz_u : 0;");
             for (i, v) in self.k.vars.iter().enumerate() {
                 if hoisted[i] {
@@ -87,7 +91,7 @@ impl Gen<'_> {
                 }
             }
         }
-        self.hoist_scopes.push(any);
+        self.hoist_scopes.push(true);
         // Nested loops over the block's components (row-major, no division per thread).
         let r = self.k.rank.clamp(1, 4) as usize;
         // The counters are i64 (`bz_b<c>`), so that indices computed from them are
@@ -111,9 +115,11 @@ impl Gen<'_> {
         match &self.active {
             Some(m) => {
                 let m = m.clone();
-                self.line_out(&format!("if (!{m}[bz_tid] || bz_dead_a[bz_tid]) continue;"));
+                self.line_out(&format!(
+                    "if (!{m}[bz_tid] || (!bz_nd && bz_dead_a[bz_tid])) continue;"
+                ));
             }
-            None => self.line_out("if (bz_dead_a[bz_tid]) continue;"),
+            None => self.line_out("if (!bz_nd && bz_dead_a[bz_tid]) continue;"),
         }
         // The thread's own scope: an error leaves it for the failure label below.
         self.line_out("{");

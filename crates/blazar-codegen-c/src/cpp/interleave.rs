@@ -377,6 +377,8 @@ impl Gen<'_> {
         self.line_out("for (i64 bz_b = bz_v0; bz_b <= bz_h0; bz_b += bz_s0) {");
         self.o.depth += 1;
         self.line_out("const i64 bz_n = bz_h0 - bz_b + 1 < bz_nt ? bz_h0 - bz_b + 1 : bz_nt;");
+        // As in `open_threads`: read once per iteration, before its loop over the threads.
+        self.line_out("const bool bz_nd = !bz_fe.code;");
         self.line_out("for (i64 bz_tid = 0; bz_tid < bz_n; bz_tid++) {");
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");
@@ -391,7 +393,7 @@ impl Gen<'_> {
             "const i32 bz_blkpos{last} = (i32)bz_tid; const i64 bz_b{last} = bz_tid; (void)bz_b{last};"
         ));
         if writes {
-            self.line_out("if (bz_dead_a[bz_tid]) continue;");
+            self.line_out("if (!bz_nd && bz_dead_a[bz_tid]) continue;");
         }
         self.thread_counters = true;
         self.line_out(super::fission::SPECIALS);
