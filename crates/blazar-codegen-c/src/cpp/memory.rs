@@ -49,6 +49,8 @@ impl Gen<'_> {
         let shape = self.shape(a, (t.rank as usize).max(1), k);
         let mut code = String::new();
         let mut names = Vec::new();
+        // A single index from a thread loop's counter: its i32 form (`widen.rs`).
+        let mut narrow = None;
         for (d, e) in index.iter().enumerate() {
             let x = self.expr(e);
             let i = self.tmp();
@@ -61,7 +63,13 @@ impl Gen<'_> {
             } else {
                 None
             };
-            let conv = if let Some(x64) = wide.or(exact) {
+            if let Some(x) = &exact {
+                code.push_str(&x.pre);
+                if k == 1 && matches!(t.space, Space::Shared | Space::Global) {
+                    narrow = Some(x.narrow.clone());
+                }
+            }
+            let conv = if let Some(x64) = wide.or(exact.map(|x| x.exact)) {
                 x64
             } else if e.ty.elem().is_int() {
                 format!("(i64)({x})")
@@ -103,7 +111,10 @@ impl Gen<'_> {
                     );
                     oks.push(format!("bz_in({i}, {n})"));
                 }
-                ReadMode::Zero | ReadMode::Unchecked => oks.push(format!("bz_in({i}, {n})")),
+                ReadMode::Zero | ReadMode::Unchecked => match &narrow {
+                    Some(x) => oks.push(format!("(u32){x} < (u32)({n})")),
+                    None => oks.push(format!("bz_in({i}, {n})")),
+                },
             }
         }
         let mut off = String::from("0");

@@ -101,13 +101,22 @@ impl Gen<'_> {
     /// The exact i64 form of index `e` of array `t` read under `mode`, inside a thread
     /// loop: the loop's counter for `blkpos[c]`, and for a shared array `blkpos ± c` or
     /// `c + blkpos` in 64 bits.
-    pub(crate) fn thread_index(&mut self, t: ArrayTy, mode: ReadMode, e: &Expr) -> Option<String> {
+    pub(crate) fn thread_index(
+        &mut self,
+        t: ArrayTy,
+        mode: ReadMode,
+        e: &Expr,
+    ) -> Option<ThreadIndex> {
         if !self.thread_counters {
             return None;
         }
         // `blkpos[c]` itself, or a variable holding it: the counter (the same value).
         if let Some(c) = self.blkpos_component(e) {
-            return Some(format!("bz_b{c}"));
+            return Some(ThreadIndex {
+                pre: String::new(),
+                exact: format!("bz_b{c}"),
+                narrow: format!("((i32)bz_b{c})"),
+            });
         }
         if !matches!(t.space, Space::Shared | Space::Global)
             || !matches!(mode, ReadMode::Zero | ReadMode::Unchecked)
@@ -123,12 +132,39 @@ impl Gen<'_> {
             return None;
         }
         let sign = if *op == BinOp::Add { "+" } else { "-" };
+        // The i32 operand is evaluated once, into a temporary both forms read.
+        let v = self.tmp();
         if let Some(c) = self.blkpos_component(a) {
             let y = self.expr(b);
-            return Some(format!("(bz_b{c} {sign} (i64)({y}))"));
+            return Some(ThreadIndex {
+                pre: format!("const i32 {v} = {y}; "),
+                exact: format!("(bz_b{c} {sign} (i64){v})"),
+                narrow: format!("((i32)bz_b{c} {sign} {v})"),
+            });
         }
         let c = self.blkpos_component(b)?;
         let x = self.expr(a);
-        Some(format!("((i64)({x}) {sign} bz_b{c})"))
+        Some(ThreadIndex {
+            pre: format!("const i32 {v} = {x}; "),
+            exact: format!("((i64){v} {sign} bz_b{c})"),
+            narrow: format!("({v} {sign} (i32)bz_b{c})"),
+        })
     }
+}
+
+/// An index computed from a thread loop's counter (`Gen::thread_index`).
+///
+/// `narrow` is the same index in wrapping i32 arithmetic, the value the kernel itself
+/// computes. Its bit pattern, as a `u32`, is below an extent `n` exactly when the
+/// exact value `exact` is in `[0, n)`, for every extent up to `MAX_WIDE_EXTENT` (every
+/// shared array, and every global one a native launch accepts): the exact value lies
+/// in `[-2^31 - 1023, 2^31 + 1023]` (a counter from 0 to 1023 and an i32 operand),
+/// so a negative one wraps to at least `2^31 - 1023` as a `u32`, above every such
+/// extent, and a non-negative one is its own pattern. The range check then compares
+/// 32-bit lanes, twice as many to a vector as the 64-bit index.
+pub(crate) struct ThreadIndex {
+    /// Statements that bind the operands (before the index's declaration).
+    pub pre: String,
+    pub exact: String,
+    pub narrow: String,
 }
