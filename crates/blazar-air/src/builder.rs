@@ -128,7 +128,8 @@ impl Builder {
     /// A view of an array with key `key` (a slice, a transpose, a repmat): `axes` per
     /// array dimension, with their parameters (a fixed index; a start and a step; a
     /// tile's extent), giving an array of `dims`. Every index must be inside the array
-    /// (the caller checks).
+    /// (the caller checks). A range of step 1 becomes an [`Axis::Shift`] (its step
+    /// parameter dropped).
     pub fn view(
         &mut self,
         key: usize,
@@ -140,6 +141,7 @@ impl Builder {
         if !array_elem(elem) || axes.len() > 4 || dims.is_empty() || dims.len() > 4 {
             return None;
         }
+        let (axes, params) = unit_steps(axes, params)?;
         let unit = dims
             .iter()
             .enumerate()
@@ -409,4 +411,34 @@ impl Builder {
         let clean = t == Scalar::F32;
         Some(self.push(NodeKind::Select(c, v.0, old.0), t, dims, clean))
     }
+}
+
+/// `axes` and their `params` with every range of step 1 written as an [`Axis::Shift`]
+/// (one parameter, the start); `None` when `params` is short of what `axes` take.
+fn unit_steps(axes: Vec<Axis>, params: Vec<i64>) -> Option<(Vec<Axis>, Vec<i64>)> {
+    let mut out = (
+        Vec::with_capacity(axes.len()),
+        Vec::with_capacity(params.len()),
+    );
+    let mut p = params.into_iter();
+    for a in axes {
+        let taken = match a {
+            Axis::Fixed | Axis::Tile(_) | Axis::Shift(_) => 1,
+            Axis::Range(_) | Axis::Rotate(_) => 2,
+        };
+        let mut these: Vec<i64> = p.by_ref().take(taken).collect();
+        if these.len() != taken {
+            return None;
+        }
+        let a = match a {
+            Axis::Range(d) if these[1] == 1 => {
+                these.pop();
+                Axis::Shift(d)
+            }
+            a => a,
+        };
+        out.0.push(a);
+        out.1.extend(these);
+    }
+    Some(out)
 }

@@ -130,6 +130,7 @@ fn print_axis(a: Axis) -> String {
     match a {
         Axis::Fixed => "fixed".into(),
         Axis::Range(d) => format!("range {d}"),
+        Axis::Shift(d) => format!("shift {d}"),
         Axis::Tile(d) => format!("tile {d}"),
         Axis::Rotate(d) => format!("rotate {d}"),
     }

@@ -45,6 +45,13 @@ pub enum Axis {
     Fixed,
     /// `start + step * i` for index `i` of the view's dimension.
     Range(u8),
+    /// `start + i` for index `i` of the view's dimension: a range of step 1, with one
+    /// parameter (the start), so the index is `pos` plus a uniform term and a backend's
+    /// range facts (`blazar_kir::affine`) prove it per row. [`Builder::view`] makes
+    /// every range of step 1 one of these.
+    ///
+    /// [`Builder::view`]: crate::Builder::view
+    Shift(u8),
     /// `i mod n` for index `i` of the view's dimension (`n`: the array's extent).
     Tile(u8),
     /// `(i + c) mod n` for index `i` of the view's dimension (`circshift`; parameters

@@ -106,7 +106,7 @@ impl Verifier<'_> {
                     errs.push(format!("a view of an array of rank {}", axes.len()));
                 }
                 for (k, a) in axes.iter().enumerate() {
-                    if let Axis::Range(d) | Axis::Tile(d) | Axis::Rotate(d) = *a {
+                    if let Axis::Range(d) | Axis::Shift(d) | Axis::Tile(d) | Axis::Rotate(d) = *a {
                         if d >= *rank {
                             errs.push(format!(
                                 "axis {k} reads dimension {d} of a view of rank {rank}"

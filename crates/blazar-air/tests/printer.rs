@@ -3,7 +3,7 @@
 //! the builder finishes passes the verifier.
 
 use blazar_air::{
-    print_region, verify, Axis, Builder, JoinKind, NodeRef, Prec, Reduce, Region, ScalarArg,
+    print_region, verify, Arg, Axis, Builder, JoinKind, NodeRef, Prec, Reduce, Region, ScalarArg,
 };
 use blazar_kir::{ReadMode, Scalar};
 use blazar_ops::{BinOp, Binary};
@@ -90,7 +90,7 @@ fn a_view_a_math_function_and_a_comparison() {
     assert_eq!(
         show(&done.region),
         "region t: rank 1, indexed\n\
-         \x20 in0 = view f64, rank 1, of [fixed, range 0]\n\
+         \x20 in0 = view f64, rank 1, of [fixed, shift 0]\n\
          \x20 %0: f64 = in0\n\
          \x20 %1: f64 = sqrt %0\n\
          \x20 %2: f64 = const 0.5\n\
@@ -98,7 +98,32 @@ fn a_view_a_math_function_and_a_comparison() {
          \x20 %4: f64 = cast %3\n\
          \x20 result %4\n"
     );
-    assert_eq!(done.args.len(), 1);
+    // The range of step 1 is a shift: its start alone is a parameter.
+    assert_eq!(done.args, vec![Arg::View(7, vec![2, 1])]);
+}
+
+#[test]
+fn a_view_keeps_a_range_of_another_step() {
+    // A[0..2..8, 3] and A[7..-1..0, 3]: ranges of steps 2 and -1 keep both parameters.
+    for (start, step) in [(0, 2), (7, -1)] {
+        let mut b = Builder::new(Prec::Single);
+        let v = b
+            .view(
+                3,
+                Scalar::F32,
+                vec![Axis::Range(0), Axis::Fixed],
+                vec![start, step, 3],
+                vec![5],
+            )
+            .unwrap();
+        let done = b.finish(v, None).unwrap();
+        assert!(
+            show(&done.region).contains("of [range 0, fixed]"),
+            "{}",
+            show(&done.region)
+        );
+        assert_eq!(done.args, vec![Arg::View(3, vec![start, step, 3])]);
+    }
 }
 
 #[test]

@@ -485,11 +485,17 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
     };
     b.def_var(t1, end);
     b.def_var(t, t0);
+    // A thread index below `total` (the product of the extents) in row-major
+    // components: what remains for component 0 is already below its extent, so a rank-1
+    // kernel's work item starts with no division at all.
     let decompose = |b: &mut FunctionBuilder, mut rest: Value| {
         let mut out = vec![rest; r];
-        for c in (0..r).rev() {
+        for c in (1..r).rev() {
             out[c] = b.ins().urem(rest, kd[c]);
             rest = b.ins().udiv(rest, kd[c]);
+        }
+        if let Some(o) = out.first_mut() {
+            *o = rest;
         }
         out
     };

@@ -25,8 +25,8 @@ use blazar_kir::{
     AtomicOp, BinOp, Expr, ExprKind, Kernel, MathFn, Scalar, Special, Stmt, StmtKind, Ty, UnOp,
 };
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32X4, F64X2, I32X4, I64, I64X2, I8};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::types::{F32X4, F64X2, I32X4, I64, I64X2, I8, I8X16};
+use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::Variable;
 
 /// How a strip accumulates one kernel output.
@@ -421,12 +421,14 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// The low and high halves of four `f32` lanes, each as two `f64` lanes.
+    /// The low and high halves of four `f32` lanes, each as two `f64` lanes (the high
+    /// half moved down by a byte shuffle of lanes 2 and 3: one `pshufd` on x86).
     fn halves_f64(&mut self, x: Value) -> (Value, Value) {
         let lo = self.b.ins().fvpromote_low(x);
-        let bits = self.b.ins().bitcast(I64X2, little(), x);
-        let h = self.b.ins().extractlane(bits, 1);
-        let h = self.b.ins().splat(I64X2, h);
+        let bytes = self.b.ins().bitcast(I8X16, little(), x);
+        let high: Vec<u8> = (8..16).chain(8..16).collect();
+        let high = self.b.func.dfg.immediates.push(ConstantData::from(high));
+        let h = self.b.ins().shuffle(bytes, bytes, high);
         let h = self.b.ins().bitcast(F32X4, little(), h);
         let hi = self.b.ins().fvpromote_low(h);
         (lo, hi)
@@ -442,14 +444,15 @@ impl Gen<'_, '_> {
     }
 
     /// `y` where it is below (`min`) or above (`max`) `x`, else `x` (so `x` where `y`
-    /// is NaN): `vminmax` when `x` is never NaN.
+    /// is NaN): `vminmax` when `x` is never NaN. Both tests are spelled `<` (`y < x`,
+    /// `x < y`), the form Cranelift's x86 back end turns into one `minps`/`maxps`
+    /// (which give the second operand when unordered or equal: the same lanes).
     fn vbetter(&mut self, vty: Type, op: BinOp, x: Value, y: Value) -> Value {
-        let cc = if op == BinOp::Min {
-            FloatCC::LessThan
+        let better = if op == BinOp::Min {
+            self.b.ins().fcmp(FloatCC::LessThan, y, x)
         } else {
-            FloatCC::GreaterThan
+            self.b.ins().fcmp(FloatCC::LessThan, x, y)
         };
-        let better = self.b.ins().fcmp(cc, y, x);
         let better = self.b.ins().bitcast(vty, little(), better);
         self.b.ins().bitselect(better, y, x)
     }

@@ -170,6 +170,41 @@ fn a_maximum_and_its_count_of_numbers_run_in_strips() {
 }
 
 #[test]
+fn a_maximum_of_signed_zeros_and_nans_keeps_the_first_zero() {
+    // `acc max= x[pos]` over zeros of both signs, NaNs and -1, element 0 a zero: the
+    // zero it gives, sign included, is element 0's, as with one thread a work item (no
+    // strips; the partials folded in thread order): the strip lane holding element 0
+    // is folded first, and equal values keep the first.
+    let k = kernel(
+        vec![StmtKind::Accumulate {
+            output: 0,
+            value: x(),
+        }],
+        vec![(Scalar::F32, AtomicOp::Max)],
+    );
+    assert!(plan(&k).is_some(), "the strips take it");
+    for first in [-0.0f32, 0.0] {
+        let mut v: Vec<f32> = (0..203)
+            .map(|i| match i % 5 {
+                0 => first,
+                1 => f32::NAN,
+                2 => -1.0,
+                _ => -first,
+            })
+            .collect();
+        let (_, one) = run(&k, &mut v, 1);
+        for chunk in [64, 512] {
+            let (_, outs) = run(&k, &mut v, chunk);
+            assert_eq!(
+                f32_of(&outs[0]).to_bits(),
+                f32_of(&one[0]).to_bits(),
+                "first zero {first}, chunk {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_sum_of_f32_values_runs_in_f64_strips() {
     let k = kernel(
         vec![StmtKind::Accumulate {
@@ -209,6 +244,12 @@ fn min_max_with_a_scalar_and_comparisons_run_in_strips() {
                 -0.0
             }
         }),
+        // Signed zeros against both operand orders: the first operand where they are
+        // equal, the other where one is NaN (as the threads compute, bit for bit).
+        (bin(BinOp::Max, x(), c(0.0), F), |v| lane_max(v, 0.0)),
+        (bin(BinOp::Max, c(-0.0), x(), F), |v| lane_max(-0.0, v)),
+        (bin(BinOp::Min, x(), c(0.0), F), |v| lane_min(v, 0.0)),
+        (bin(BinOp::Max, x(), x(), F), |v| lane_max(v, v)),
         // `f32(x > 20)`.
         (cast(bin(BinOp::Gt, x(), c(20.0), bool_t), F), |v| {
             (v > 20.0) as u8 as f32
@@ -231,6 +272,24 @@ fn min_max_with_a_scalar_and_comparisons_run_in_strips() {
                 );
             }
         }
+    }
+}
+
+/// The language's `max(a, b)`: `b` when `a` is NaN, else `b` only when it is greater.
+fn lane_max(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The language's `min(a, b)`: `b` when `a` is NaN, else `b` only when it is less.
+fn lane_min(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b < a {
+        b
+    } else {
+        a
     }
 }
 

@@ -117,16 +117,45 @@ pub fn wait_for_compiles() {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (Linux: `nice` is per thread, and the
-/// compilers it starts inherit it), so that while the program's kernels run on the fast
-/// tiers a background compile takes only the cores they leave idle (on two cores a
-/// compiler at the same priority halves a kernel's speed). Elsewhere: nothing.
+/// Lowers the calling thread's scheduling priority so that while the program's kernels
+/// run on the fast tiers a background compile takes only the cores they leave idle (on
+/// two cores a compiler at the same priority halves a kernel's speed, and one at a mere
+/// `nice` 10 still runs out its time slice before a waking kernel thread gets the core).
+/// Linux: the thread's policy becomes `SCHED_IDLE` (any runnable thread of normal policy
+/// preempts it at once) and its `nice` 19, for where that policy is refused; both are
+/// per thread, and the compiler processes it starts inherit them. Elsewhere: nothing.
 fn yield_to_kernels() {
     #[cfg(target_os = "linux")]
-    // SAFETY: `gettid` and `setpriority` only read their integer arguments; a failure
-    // leaves the priority as it was, which is harmless.
+    // SAFETY: `gettid` and `setpriority` only read their integer arguments, and
+    // `sched_setscheduler` reads the parameter block it is given, which lives across the
+    // call; a failure leaves the priority as it was, which is harmless.
     unsafe {
         let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+        let param = libc::sched_param { sched_priority: 0 };
+        libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// A compile worker runs at the idle policy and the lowest `nice` (the compilers it
+    /// starts inherit both).
+    #[test]
+    fn workers_yield_to_kernels() {
+        let (policy, nice) = std::thread::spawn(|| {
+            super::yield_to_kernels();
+            // SAFETY: as in `yield_to_kernels`: integer arguments only.
+            unsafe {
+                let tid = libc::gettid();
+                *libc::__errno_location() = 0;
+                let nice = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
+                (libc::sched_getscheduler(tid), nice)
+            }
+        })
+        .join()
+        .unwrap();
+        assert_eq!(policy, libc::SCHED_IDLE);
+        assert_eq!(nice, 19);
     }
 }

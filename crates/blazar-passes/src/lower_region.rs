@@ -84,7 +84,7 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
                     Reduce::Max => AtomicOp::Max,
                 },
             });
-            if nan_aware(r, ty) {
+            if nan_aware(r, ty) && grid_stride && region.flat {
                 k.outputs.push(Output {
                     name: "seen".into(),
                     ty: Scalar::I64,
@@ -229,18 +229,15 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
                 }
             }
         }
-        Some((r, ty)) if !strided => {
-            let value = cast(value, ty);
-            if nan_aware(r, ty) {
-                k.body.push(Stmt {
-                    kind: StmtKind::Accumulate {
-                        output: 1,
-                        value: not_nan(&value),
-                    },
-                    line,
-                });
+        Some((_, ty)) if !strided => {
+            // No count of numbers here (a thread per element: the count would cost as
+            // much as the reduction): min/max of reals that stays at the output's
+            // identity (±inf) saw only NaNs or infinities, and the host decides then
+            // (`blazar-interp`'s `fuse/reduce.rs`).
+            StmtKind::Accumulate {
+                output: 0,
+                value: cast(value, ty),
             }
-            StmtKind::Accumulate { output: 0, value }
         }
         Some((r, ty)) => {
             let var = |name: &str, ty: Ty, k: &mut Kernel| {
@@ -317,6 +314,8 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
 
 /// Whether a reduction also counts values that are not NaN (`min`/`max` of reals
 /// ignore NaN; when every element is NaN the host's result is NaN, not the identity).
+/// Only grid-stride reductions count; a reduction with a thread per element has one
+/// output, and a result at the identity is judged by the host.
 fn nan_aware(r: Reduce, ty: Scalar) -> bool {
     matches!(r, Reduce::Min | Reduce::Max) && ty.is_float()
 }

@@ -81,6 +81,7 @@ pub(crate) fn bind_inputs(region: &Region, k: &mut Kernel) -> (Vec<Bind>, Vec<Ve
                 let names: &[&str] = match axis {
                     Axis::Fixed => &["at"],
                     Axis::Range(_) => &["start", "step"],
+                    Axis::Shift(_) => &["start"],
                     Axis::Tile(_) => &["tile"],
                     Axis::Rotate(_) => &["rot", "ext"],
                 };
@@ -238,6 +239,16 @@ impl Values<'_> {
                                 } else {
                                     let l = Self::lane(at, vr, d as usize);
                                     i32b(BinOp::Add, start, i32b(BinOp::Mul, step, l))
+                                }
+                            }
+                            Axis::Shift(d) => {
+                                let start = var(ps[p]);
+                                p += 1;
+                                if unit & (1 << d) != 0 {
+                                    start
+                                } else {
+                                    let l = Self::lane(at, vr, d as usize);
+                                    i32b(BinOp::Add, start, l)
                                 }
                             }
                             Axis::Rotate(d) => {

@@ -161,6 +161,8 @@ impl<'k> Gen<'k> {
     /// The reduction strip: `pre` for every lane, then each output folded.
     fn reduce_code(&mut self, st: &Strip<'k>) {
         self.strip_bounds();
+        let body: Vec<&Stmt> = self.k.body.iter().collect();
+        let assigned = super::fission::assigned_in(&body, self.k.vars.len());
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             self.line_out(&format!("{} {name}_l[{LANES}];", spell::ty(v.ty)));
@@ -183,10 +185,15 @@ impl<'k> Gen<'k> {
             self.lane_pos();
             for (i, v) in self.k.vars.iter().enumerate() {
                 let name = self.var_base(i as u32);
-                self.line_out(&format!(
-                    "const {} {name} = {name}_l[bz_l];",
-                    spell::ty(v.ty)
-                ));
+                // A variable the body never assigns (a view's start) holds its
+                // parameter in every lane: read directly, the compiler sees it uniform
+                // and the lanes' loads as consecutive.
+                let from = if assigned[i] {
+                    format!("{name}_l[bz_l]")
+                } else {
+                    self.var_init(i)
+                };
+                self.line_out(&format!("const {} {name} = {from};", spell::ty(v.ty)));
             }
             let x = self.expr(value);
             let x = spell::cast(oty, vty, &x);

@@ -41,7 +41,10 @@ impl<'p> Interp<'p> {
             return None;
         }
         // A repmat: a dimension tiled, or one the source lacks.
-        let ranges = axes.iter().filter(|a| matches!(a, Axis::Range(_))).count();
+        let ranges = axes
+            .iter()
+            .filter(|a| matches!(a, Axis::Range(_) | Axis::Shift(_)))
+            .count();
         let buf = if ranges < done.dims.len() || axes.iter().any(|a| matches!(a, Axis::Tile(_))) {
             let s = tiled_dims(axes, params, &dims, &done.dims)?;
             blazar_runtime::index::tile(src.buf(), &s, &done.dims)?
@@ -54,13 +57,17 @@ impl<'p> Interp<'p> {
             for a in axes {
                 sel.push(match a {
                     Axis::Fixed => (usize::try_from(*p.next()?).ok()?, 0, 1),
-                    Axis::Range(v) => {
+                    Axis::Range(v) | Axis::Shift(v) => {
                         if *v < next_dim {
                             return None;
                         }
                         next_dim = *v + 1;
                         let start = usize::try_from(*p.next()?).ok()?;
-                        (start, *p.next()?, *done.dims.get(*v as usize)?)
+                        let step = match a {
+                            Axis::Shift(_) => 1,
+                            _ => *p.next()?,
+                        };
+                        (start, step, *done.dims.get(*v as usize)?)
                     }
                     Axis::Tile(_) | Axis::Rotate(_) => return None,
                 });
@@ -140,14 +147,18 @@ fn tiled_dims(axes: &[Axis], params: &[i64], src: &[usize], out: &[usize]) -> Op
                     return None;
                 }
             }
-            Axis::Range(v) | Axis::Tile(v) => {
+            Axis::Range(v) | Axis::Shift(v) | Axis::Tile(v) => {
                 let v = v as usize;
                 if v < next || v >= out.len() {
                     return None;
                 }
                 next = v + 1;
-                if let Axis::Range(_) = a {
-                    let (start, step) = (*p.next()?, *p.next()?);
+                if let Axis::Range(_) | Axis::Shift(_) = a {
+                    let start = *p.next()?;
+                    let step = match a {
+                        Axis::Shift(_) => 1,
+                        _ => *p.next()?,
+                    };
                     if start != 0 || step != 1 || out[v] != extent {
                         return None;
                     }

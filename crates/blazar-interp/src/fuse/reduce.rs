@@ -34,6 +34,12 @@ impl<'p> Interp<'p> {
             // min/max of reals that are all NaN.
             return Ok(Some(Value::Real(f64::NAN)));
         }
+        if at_identity(r, &outs) {
+            // A kernel without a count of numbers (a thread per element) whose
+            // min/max of reals stayed at ±inf saw only NaNs or infinities: the host's
+            // reduction tells NaN (all NaN) from ±inf.
+            return Ok(None);
+        }
         let Some(v) = outs.into_iter().next() else {
             return Err(RunError::new(
                 span,
@@ -127,5 +133,15 @@ impl<'p> Interp<'p> {
         let out = self.alloc_out(done.dims.clone(), elem_type(along.elem), span)?;
         self.launch_region(&done, Some(out.clone()), f, span)?;
         Ok(Some(Value::Array(out)))
+    }
+}
+
+/// Whether `outs`, a min/max kernel's outputs without a count of numbers (one output),
+/// holds the output's identity (`+inf` for `min`, `-inf` for `max`).
+fn at_identity(r: Reduce, outs: &[KValue]) -> bool {
+    match (r, outs) {
+        (Reduce::Min, [KValue::Float(x)]) => *x == f64::INFINITY,
+        (Reduce::Max, [KValue::Float(x)]) => *x == f64::NEG_INFINITY,
+        _ => false,
     }
 }
