@@ -32,6 +32,7 @@
 mod assemble;
 mod barrier;
 mod dialect;
+mod interior;
 mod kernel;
 mod memory;
 mod prefetch;
@@ -79,6 +80,18 @@ pub struct CodegenOptions {
     /// extents from the index space, so with an exact grid the bounds checks of
     /// components that `pos` indexes unshifted fold away. Only with a fixed `block`.
     pub same_extents: bool,
+    /// Kernel outputs are also handed to the host through page-locked memory the GPU
+    /// writes ([`ParamLayout::Mirror`]): the last block to finish copies the launch's
+    /// error record and accumulators there, then the launch's sequence number, which
+    /// the host polls for (no copy and no stream wait on the read-back's path). Only
+    /// for kernels with outputs.
+    pub mirror: bool,
+    /// A second copy of the body for blocks away from the edges: where the kernel's
+    /// range facts (`blazar_kir::affine`) show that every access of the block's
+    /// positions is in range (tested once per block), those accesses index without
+    /// checks or boundary modes, in 64-bit offsets the compiler can step from one
+    /// another (`cuda/interior.rs`).
+    pub interior: bool,
 }
 
 impl Default for CodegenOptions {
@@ -91,6 +104,8 @@ impl Default for CodegenOptions {
             noalias: false,
             guard: false,
             same_extents: false,
+            mirror: false,
+            interior: false,
         }
     }
 }
@@ -157,6 +172,12 @@ pub enum ParamLayout {
     Output { index: usize, ty: Scalar },
     /// `bz_pool` (24 bytes): `{ u8* base; u64 cap; u64* top; }`, `*top` zeroed.
     Pool,
+    /// `bz_mirror` (16 bytes, [`CodegenOptions::mirror`]): `{ u32* host; u32 seq; u32
+    /// words; }`: the device address of page-locked host memory, the launch's sequence
+    /// number (not 0) and the 32-bit words of the error record and accumulators to copy.
+    /// The last block writes the words at `host[4..]`, then `seq` at `host[0]`; it
+    /// counts finished blocks in the record's last word (`bz_err::pad`, left at 0).
+    Mirror,
 }
 
 impl ParamLayout {
@@ -174,6 +195,7 @@ impl ParamLayout {
                 (s * *len as usize, a)
             }
             ParamLayout::Pool => (24, 8),
+            ParamLayout::Mirror => (16, 8),
             ParamLayout::ArrayData { .. } => (8, 8),
             ParamLayout::ArrayExtents { .. } => (16, 4),
             ParamLayout::Space => (32, 4),

@@ -58,8 +58,11 @@ impl Dialect for Gen<'_> {
     }
 
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
-        match self.read_ahead(e) {
-            Some(name) => name,
+        if let Some(name) = self.read_ahead(e) {
+            return name;
+        }
+        match self.proven_access(e as *const Expr as usize, arr, index) {
+            Some(x) => x,
             None => self.load(arr, index),
         }
     }
@@ -94,12 +97,20 @@ impl Dialect for Gen<'_> {
 
     fn store_stmt(
         &mut self,
-        _s: &Stmt,
+        s: &Stmt,
         arr: ArrId,
         index: &[Expr],
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
+        if op.is_none() {
+            if let Some(place) = self.proven_access(s as *const Stmt as usize, arr, index) {
+                let x = self.expr(value);
+                let t = names::scalar(self.k.arrays[arr as usize].ty.elem());
+                self.line_out(&format!("{place} = ({t})({x});"));
+                return;
+            }
+        }
         self.store(arr, index, value, op)
     }
 
@@ -176,7 +187,9 @@ impl Dialect for Gen<'_> {
 
     fn ret(&mut self) {
         if self.coarsen > 1 {
-            self.line_out("goto bz_next;");
+            // The fast copy of the run has its own label (`interior.rs`).
+            let next = if self.fast { "bz_fnext" } else { "bz_next" };
+            self.line_out(&format!("goto {next};"));
         } else if self.k.outputs.is_empty() {
             let r = self.return_stmt();
             self.line_out(r);

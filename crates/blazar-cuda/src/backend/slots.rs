@@ -12,7 +12,10 @@
 //! it held an error.
 //!
 //! The read-back is two driver calls: an asynchronous copy into page-locked host memory
-//! that is not write-combined (the host reads it) and a wait for the stream.
+//! that is not write-combined (the host reads it) and a wait for the stream. Kernels
+//! generated with `CodegenOptions::mirror` need neither: their last block writes the
+//! region and the launch's sequence number into mapped page-locked memory ([`Mirror`]),
+//! and the host polls that memory (`BLAZAR_CUDA_MIRROR=0`: the copy and the wait).
 
 use super::{MAX_OUTPUTS, REC};
 use crate::memory::driver;
@@ -38,6 +41,56 @@ pub(crate) struct Slots {
     /// Page-locked host memory of one region (kept alive for `host`).
     _pinned: PinnedHostSlice<u8>,
     host: *mut u8,
+    /// Mapped memory for kernels that hand their outputs over themselves (`None` when
+    /// the driver gave none).
+    mirror: Option<Mirror>,
+}
+
+/// Page-locked host memory that kernels write through its device address: the launch's
+/// sequence number in the first 32-bit word, the region's bytes from byte 16.
+struct Mirror {
+    _pinned: PinnedHostSlice<u8>,
+    host: *mut u8,
+    dev: u64,
+    /// The last sequence number given to a launch.
+    seq: u32,
+    /// The launch whose read-back polls this memory, by its sequence number.
+    expect: Option<u32>,
+}
+
+/// How long the host polls mapped memory before it waits for the stream as usual: a
+/// long kernel then costs no busy core.
+const POLL: std::time::Duration = std::time::Duration::from_millis(1);
+
+impl Mirror {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Mirror, DriverError> {
+        // SAFETY: plain bytes; the first word is zeroed below before any launch can see
+        // the memory, and the rest are read only after a launch's sequence number.
+        let mut pinned = unsafe {
+            ctx.alloc_pinned_with_flags::<u8>(16 + REGION, sys::CU_MEMHOSTALLOC_DEVICEMAP)
+        }?;
+        let host = pinned.as_mut_ptr()?;
+        let mut dev: sys::CUdeviceptr = 0;
+        // SAFETY: `host` is mapped page-locked memory of this context (DEVICEMAP).
+        unsafe {
+            ctx.bind_to_thread()?;
+            sys::cuMemHostGetDevicePointer_v2(&mut dev, host as *mut _, 0).result()?;
+            std::ptr::write_bytes(host, 0, 16 + REGION);
+        }
+        Ok(Mirror {
+            _pinned: pinned,
+            host,
+            dev: dev as u64,
+            seq: 0,
+            expect: None,
+        })
+    }
+
+    /// The sequence number the GPU has published.
+    fn published(&self) -> u32 {
+        // SAFETY: the first word of live mapped memory, written by the GPU: read volatile.
+        unsafe { std::ptr::read_volatile(self.host as *const u32) }
+    }
 }
 
 impl Slots {
@@ -54,6 +107,11 @@ impl Slots {
         let host = pinned
             .as_mut_ptr()
             .map_err(|e| driver("a pinned host allocation", e))?;
+        let mirror = if crate::module::mirror_on() {
+            Mirror::new(ctx).ok()
+        } else {
+            None
+        };
         Ok(Slots {
             dev,
             base,
@@ -61,7 +119,26 @@ impl Slots {
             zero: true,
             _pinned: pinned,
             host,
+            mirror,
         })
+    }
+
+    /// Whether kernels may hand their outputs over through mapped memory.
+    pub fn can_mirror(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The `bz_mirror` parameter of a launch whose `words` 32-bit words of the current
+    /// region are read back through mapped memory: its read-back polls for it.
+    pub fn mirror_param(&mut self, words: u32) -> Option<crate::params::ParamBytes> {
+        let m = self.mirror.as_mut()?;
+        m.seq = m.seq.wrapping_add(1).max(1);
+        m.expect = Some(m.seq);
+        let mut p = crate::params::ParamBytes::default();
+        p.0[..8].copy_from_slice(&m.dev.to_le_bytes());
+        p.0[8..12].copy_from_slice(&m.seq.to_le_bytes());
+        p.0[12..16].copy_from_slice(&words.to_le_bytes());
+        Some(p)
     }
 
     /// The device address of the current region's error record (its accumulators
@@ -93,6 +170,11 @@ impl Slots {
     pub fn read(&mut self, queue: &Queue, n: usize) -> Result<[u8; REGION], DriverError> {
         let stream = queue.stream();
         let n = n.min(REGION);
+        if let Some(seq) = self.mirror.as_mut().and_then(|m| m.expect.take()) {
+            if let Some(bytes) = self.read_mirrored(queue, seq, n)? {
+                return Ok(bytes);
+            }
+        }
         // SAFETY: `host` is `REGION` bytes of page-locked memory owned by `self`, not
         // read until the stream has finished the copy (the synchronisation below); the
         // source is `n` bytes of `dev`, which lives as long as `self`. The stream is the
@@ -113,6 +195,54 @@ impl Slots {
         // SAFETY: the copy above has completed; `n` bytes at `host` are initialised.
         bytes[..n].copy_from_slice(unsafe { std::slice::from_raw_parts(self.host, n) });
         Ok(bytes)
+    }
+
+    /// A launch given a `bz_mirror` parameter was not issued: nothing to poll for.
+    pub fn forget_mirror(&mut self) {
+        if let Some(m) = self.mirror.as_mut() {
+            m.expect = None;
+        }
+    }
+
+    /// The region as the last block of launch `seq` wrote it into mapped memory: polled
+    /// for [`POLL`], then after a wait for the stream (which reports a failed kernel).
+    /// `None` when the stream finished without the launch's sequence number there (the
+    /// caller copies the region as usual).
+    fn read_mirrored(
+        &mut self,
+        queue: &Queue,
+        seq: u32,
+        n: usize,
+    ) -> Result<Option<[u8; REGION]>, DriverError> {
+        let Some(m) = self.mirror.as_ref() else {
+            return Ok(None);
+        };
+        queue.before_wait()?;
+        let start = std::time::Instant::now();
+        let mut spins = 0u32;
+        while m.published() != seq {
+            spins = spins.wrapping_add(1);
+            if spins % 64 == 0 && start.elapsed() > POLL {
+                let stream = queue.stream();
+                // SAFETY: the context's legacy stream, current on this thread.
+                unsafe {
+                    stream.context().bind_to_thread()?;
+                    sys::cuStreamSynchronize(stream.cu_stream()).result()?;
+                }
+                if m.published() != seq {
+                    return Ok(None);
+                }
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        // The words were written before the sequence number (a system fence between).
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        let mut bytes = [0u8; REGION];
+        // SAFETY: `16 + REGION` bytes of live mapped memory; the launch wrote its `n`
+        // bytes before publishing `seq`.
+        bytes[..n].copy_from_slice(unsafe { std::slice::from_raw_parts(m.host.add(16), n) });
+        Ok(Some(bytes))
     }
 
     /// Moves to the next region after the outputs of the current one were read; the
