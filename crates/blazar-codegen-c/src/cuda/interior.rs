@@ -28,7 +28,7 @@ impl Gen<'_> {
         let k = self.k;
         self.opts.interior
             && (1..=3).contains(&k.rank)
-            && !(self.coarsen > 1 && !k.outputs.is_empty())
+            && (self.coarsen <= 1 || k.outputs.is_empty())
             && !self.soft_barrier
             && !self.uses_pool
             && self.shared.iter().all(Option::is_none)

@@ -222,7 +222,7 @@ impl Slots {
         let mut spins = 0u32;
         while m.published() != seq {
             spins = spins.wrapping_add(1);
-            if spins % 64 == 0 && start.elapsed() > POLL {
+            if spins.is_multiple_of(64) && start.elapsed() > POLL {
                 let stream = queue.stream();
                 // SAFETY: the context's legacy stream, current on this thread.
                 unsafe {
