@@ -32,7 +32,6 @@
 mod assemble;
 mod barrier;
 mod dialect;
-mod interior;
 mod kernel;
 mod memory;
 mod prefetch;
@@ -86,12 +85,6 @@ pub struct CodegenOptions {
     /// the host polls for (no copy and no stream wait on the read-back's path). Only
     /// for kernels with outputs.
     pub mirror: bool,
-    /// A second copy of the body for blocks away from the edges: where the kernel's
-    /// range facts (`blazar_kir::affine`) show that every access of the block's
-    /// positions is in range (tested once per block), those accesses index without
-    /// checks or boundary modes, in 64-bit offsets the compiler can step from one
-    /// another (`cuda/interior.rs`).
-    pub interior: bool,
 }
 
 impl Default for CodegenOptions {
@@ -105,7 +98,6 @@ impl Default for CodegenOptions {
             guard: false,
             same_extents: false,
             mirror: false,
-            interior: false,
         }
     }
 }

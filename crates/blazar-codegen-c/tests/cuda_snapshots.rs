@@ -132,44 +132,6 @@ fn mirrored_outputs_take_a_parameter_and_a_last_block_copy() {
 }
 
 #[test]
-fn blocks_inside_the_arrays_run_a_copy_without_checks() {
-    let opts = CodegenOptions {
-        block: Some([64, 4, 1]),
-        interior: true,
-        ..CodegenOptions::default()
-    };
-    let text = kernel_text_with(&common::gamma(), &opts);
-    // One guard per block over the block's positions, then the two copies.
-    let guard = text.find("  if ((").expect("guard");
-    let fast = text.find(".data[(((i64)(").expect(&text);
-    let slow = text.find("} else {").expect("the checked copy");
-    assert!(guard < fast && fast < slow, "{text}");
-    assert!(text[..guard].contains("bz_sp.dims") || text[guard..fast].contains(".dims["));
-    assert!(
-        !text[guard..slow].contains("bz_idx<2>"),
-        "no boundary mode inside"
-    );
-    assert!(
-        text[slow..].contains("bz_idx<2>"),
-        "the mirror mode at the edges"
-    );
-    assert_eq!(text.matches("bz_pow(").count(), 2);
-    assert!(text[guard..fast].contains("<= 2147483647ll"));
-    // Off: one checked body, as before.
-    let plain = kernel_text_with(
-        &common::gamma(),
-        &CodegenOptions {
-            interior: false,
-            ..opts.clone()
-        },
-    );
-    assert!(!plain.contains("} else {") && plain.matches("bz_pow(").count() == 1);
-    // Kernels with shared memory keep one body.
-    let red = kernel_text_with(&common::reduction(), &opts);
-    assert!(!red.contains(".data[((i64)("));
-}
-
-#[test]
 fn dynamic_shared_size_from_block_dims() {
     let g = generate(&common::reduction(), &CodegenOptions::default());
     assert_eq!(g.shared_bytes, None);

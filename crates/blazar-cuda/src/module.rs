@@ -136,14 +136,6 @@ pub struct Shape {
     pub mirror: bool,
 }
 
-/// Whether kernels get a fast copy of their body for blocks away from the edges
-/// (`CodegenOptions::interior`); `BLAZAR_CUDA_INTERIOR=0` prints one checked body (for
-/// measuring).
-pub fn interior_on() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("BLAZAR_CUDA_INTERIOR").map_or(true, |v| v != "0"))
-}
-
 /// Whether kernels with outputs hand them to the host through mapped page-locked
 /// memory (`CodegenOptions::mirror`); `BLAZAR_CUDA_MIRROR=0` keeps the copy and the
 /// stream wait (for measuring).
@@ -245,7 +237,6 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         guard: shape.is_some_and(|s| s.guard),
         same_extents: shape.is_some_and(|s| s.same_extents),
         mirror: shape.is_some_and(|s| s.mirror),
-        interior: interior_on(),
     };
     let gen = generate(k, &opts);
     if let (Some(dir), Some(sh)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), shape) {

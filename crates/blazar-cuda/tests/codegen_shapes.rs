@@ -4,8 +4,7 @@
 //! - `min` and `max` of floats never become the hardware's `min.f32` / `max.f32`
 //!   (which do not keep the first of two equal zeros, as the CPU does);
 //! - the grid-stride loop of a fused reduction runs batches whose loads come first;
-//! - a coarsened kernel with outputs runs a chunk of block rows sized by its grid;
-//! - a stencil's blocks away from the edges load without checks or selects.
+//! - a coarsened kernel with outputs runs a chunk of block rows sized by its grid.
 //!
 //! Without libnvrtc the PTX checks print `SKIP nvrtc: libnvrtc not found`.
 
@@ -56,7 +55,6 @@ fn gen(k: &Kernel, block: [u32; 3], coarsen: u32) -> Generated {
         guard: false,
         same_extents: false,
         mirror: false,
-        interior: false,
     };
     generate(k, &opts)
 }
@@ -224,77 +222,4 @@ print parallel_do(size(x), x, ksum)
         "component 0 is the run's row"
     );
     ptx(&g);
-}
-
-#[test]
-fn stencil_blocks_inside_the_image_load_without_checks() {
-    let src = "\
-function [] = __kernel__ box(x : cube, y : cube'unchecked, pos : ivec3)
-    s = 0.0
-    for di = -1..1
-        for dj = -1..1
-            s += x[pos + [di, dj, 0]]
-        endfor
-    endfor
-    y[pos] = s * (1.0 / 9)
-endfunction
-x = zeros(64, 64, 3)
-y = zeros(size(x))
-parallel_do(size(y), x, y, box)
-print sum(y)
-";
-    let kernels = kernels_of("box.q", src, Prec::Single);
-    let k = kernels
-        .iter()
-        .find(|k| k.name == "box")
-        .expect("the box kernel");
-    // As the launcher specialises it for 4096x4096x3: blocks of 3x64, 8 rows a thread.
-    let opts = CodegenOptions {
-        file_name: "box.q".into(),
-        line_directives: false,
-        block: Some([3, 64, 1]),
-        coarsen: 8,
-        noalias: true,
-        guard: false,
-        same_extents: true,
-        mirror: false,
-        interior: true,
-    };
-    let g = generate(k, &opts);
-    let body = &g.source[g.source.find("---- kernel").expect("kernel text")..];
-    let (fast, slow) = body.split_at(body.find("} else {").expect("two copies"));
-    assert!(fast.contains("  if (("), "the block's guard");
-    assert!(
-        !fast.contains("bz_getz"),
-        "no checked load in the fast copy"
-    );
-    assert!(slow.contains("bz_getzu("), "zero extension at the edges");
-    assert!(fast.contains("bz_fnext:;") && slow.contains("bz_next:;"));
-    let Some(p) = ptx(&g) else { return };
-    // The fast copy's PTX comes first (the branch to it is taken): its loads need no
-    // select of a zero, where the checked copy has one per load.
-    let plain = ptx(&generate(
-        k,
-        &CodegenOptions {
-            interior: false,
-            ..opts.clone()
-        },
-    ))
-    .expect("nvrtc loaded above");
-    let count = |p: &str, what: &str| p.lines().filter(|l| l.trim().starts_with(what)).count();
-    let loads = count(&p, "ld.global.nc.f32");
-    assert_eq!(
-        loads,
-        2 * count(&plain, "ld.global.nc.f32"),
-        "both copies load"
-    );
-    assert_eq!(
-        count(&p, "selp.f32"),
-        count(&plain, "selp.f32"),
-        "only the checked copy selects"
-    );
-    assert!(
-        count(&p, "mul.wide.u32") < 2 * count(&plain, "mul.wide.u32"),
-        "the fast copy steps addresses instead of widening each offset"
-    );
 }

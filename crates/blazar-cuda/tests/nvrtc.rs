@@ -66,7 +66,6 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
         guard: true,
         same_extents: true,
         mirror: true,
-        interior: true,
     };
     generate(k, &opts)
 }

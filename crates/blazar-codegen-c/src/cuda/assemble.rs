@@ -11,7 +11,7 @@ use std::fmt::Write;
 impl Gen<'_> {
     /// Component `c` of special `kind` (1 `threadIdx`, 2 `blockDim`, 3 `blockIdx`, 4
     /// `gridDim`, as the index space sees them) as a C expression.
-    pub(crate) fn axis_part(&self, c: usize, kind: u8) -> String {
+    fn axis_part(&self, c: usize, kind: u8) -> String {
         let r = self.k.rank.clamp(1, 4) as usize;
         let axis = ["x", "y", "z"];
         let a = r - 1 - c;
@@ -74,152 +74,7 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The text of a thread's run: the coarsened loop (if any), the specials, the
-    /// declarations, the ragged guard and `body`, with `next` the label that ends one
-    /// position of a coarsened run.
-    fn run(&mut self, body: &str, next: &str, exact: bool, outputs: &[OutputLayout]) -> String {
-        let k = self.k;
-        let mut r = String::new();
-        if self.chunked() {
-            // Block `b` of the grid's component-0 axis runs block rows [b * chunk,
-            // (b + 1) * chunk) of the index space: consecutive rows, so neighbouring
-            // rows' loads are shared as in a fixed run, and any grid covers them all
-            // (the launcher sizes it to the blocks the GPU holds at once: one wave).
-            let (b0, i0, g0) = (
-                self.axis_part(0, 2),
-                self.axis_part(0, 3),
-                self.axis_part(0, 4),
-            );
-            let _ = writeln!(
-                r,
-                "  const i32 bz_rows = (bz_sp.dims[0] + {b0} - 1) / {b0};"
-            );
-            let _ = writeln!(r, "  const i32 bz_chunk = (bz_rows + {g0} - 1) / {g0};");
-            let _ = writeln!(r, "  const i32 bz_r0 = {i0} * bz_chunk;");
-            let _ = writeln!(r, "  const i32 bz_r1 = min(bz_r0 + bz_chunk, bz_rows);");
-            let _ = writeln!(
-                r,
-                "  #pragma unroll 4\n  for (i32 bz_r = bz_r0; bz_r < bz_r1; ++bz_r) {{"
-            );
-        } else if self.coarsen > 1 {
-            // Long runs unroll by 4: the body is not copied 64 times.
-            let unroll = if self.coarsen > 8 { " 4" } else { "" };
-            let _ = writeln!(
-                r,
-                "  #pragma unroll{unroll}\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
-                self.coarsen
-            );
-        }
-        for &code in &self.specials {
-            let name =
-                ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"][code as usize];
-            let parts = self.special_parts(code);
-            if parts.len() == 1 {
-                let _ = writeln!(r, "  const i32 {name} = {};", parts[0]);
-            } else {
-                let _ = writeln!(
-                    r,
-                    "  const bz_v<i32, {}> {name} = {{{{{}}}}};",
-                    parts.len(),
-                    parts.join(", ")
-                );
-            }
-        }
-        if exact && self.chunked() {
-            let p = &self.special_parts(0)[0];
-            let _ = writeln!(r, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[0]);");
-        }
-        if self.can_fail {
-            // The position's row-major linear index in the index space.
-            let rank = k.rank.clamp(1, 4) as usize;
-            let key = self
-                .special_parts(0)
-                .iter()
-                .take(rank)
-                .enumerate()
-                .fold("0ull".to_string(), |a, (c, p)| {
-                    format!("({a}) * (u64)bz_sp.dims[{c}] + (u64)({p})")
-                });
-            let _ = writeln!(r, "  bz_ec.key = {key};");
-        }
-        let bound: Vec<Bind> = k.params.iter().map(|p| p.bind).collect();
-        for (i, v) in k.vars.iter().enumerate() {
-            if !bound.contains(&Bind::Var(i as u32)) {
-                let _ = writeln!(
-                    r,
-                    "  {} {} = {{}};",
-                    names::ty(v.ty),
-                    names::var(k, i as u32)
-                );
-            }
-        }
-        for (i, a) in k.arrays.iter().enumerate() {
-            let Ty::Array(t) = a.ty else { continue };
-            if bound.contains(&Bind::Array(i as u32)) {
-                continue;
-            }
-            let name = names::arr(k, i as u32);
-            let ct = names::ty(a.ty);
-            match (t.space, self.shared[i]) {
-                (Space::Shared, Some(SharedSlot::Static(n))) => {
-                    let _ = writeln!(r, "  __shared__ {} {name}_s[{}];", scalar(t.elem), n.max(1));
-                    let _ = writeln!(r, "  {ct} {name} = {{}};");
-                }
-                (Space::Shared, Some(SharedSlot::Dynamic)) | (Space::Local, _) => {
-                    let _ = writeln!(r, "  {ct} {name} = {{}};");
-                    let _ = writeln!(r, "  u32 {name}_cap = 0;");
-                }
-                _ => {
-                    let _ = writeln!(r, "  {ct} {name} = {{}};");
-                }
-            }
-        }
-        if self.any_dyn_shared() {
-            r.push_str("  extern __shared__ __align__(16) u8 bz_smem[];\n  u32 bz_smem_top = 0;\n");
-        }
-        if self.opts.guard {
-            // Positions past the index space: past the end of a coarsened run (break)
-            // or in the ragged edge of the grid (there every position of a run is out:
-            // break, or leave the thread, through the output epilogue if there is one).
-            let rank = k.rank.clamp(1, 4) as usize;
-            let comp = |c: usize| {
-                if rank == 1 {
-                    "bz_pos".to_string()
-                } else {
-                    format!("bz_pos[{c}]")
-                }
-            };
-            let conds: Vec<String> = (0..rank)
-                .map(|c| format!("{} >= bz_sp.dims[{c}]", comp(c)))
-                .collect();
-            let leave = if self.coarsen > 1 {
-                "break"
-            } else if outputs.is_empty() {
-                self.return_stmt().trim_end_matches(';')
-            } else {
-                self.uses_done = true;
-                "goto bz_done"
-            };
-            let _ = writeln!(r, "  if ({}) {leave};", conds.join(" || "));
-        }
-        r.push_str(body);
-        if self.coarsen > 1 {
-            let _ = writeln!(r, "  {next}:;\n  }}");
-        }
-        r
-    }
-
-    /// Some shared array of the kernel gets its memory at run time (`bz_smem`).
-    fn any_dyn_shared(&self) -> bool {
-        let bound: Vec<Bind> = self.k.params.iter().map(|p| p.bind).collect();
-        self.k.arrays.iter().enumerate().any(|(i, a)| {
-            matches!(a.ty, Ty::Array(t) if t.space == Space::Shared)
-                && !bound.contains(&Bind::Array(i as u32))
-                && self.shared[i] == Some(SharedSlot::Dynamic)
-        })
-    }
-
-    pub(crate) fn assemble(mut self, body: String, fast: Option<(String, String)>) -> Generated {
+    pub(crate) fn assemble(mut self, body: String) -> Generated {
         let k = self.k;
         let mut params = Vec::new();
         let mut cparams = Vec::new();
@@ -376,19 +231,133 @@ impl Gen<'_> {
                 t = scalar(o.ty)
             );
         }
-        // The run: the positions of the thread and the body. Blocks whose accesses are
-        // all in range run the body's fast copy, if there is one (`interior.rs`).
-        let run = self.run(&body, "bz_next", exact, &outputs);
-        match fast {
-            Some((guard, fast_body)) => {
-                let fast_run = self.run(&fast_body, "bz_fnext", exact, &outputs);
-                let _ = writeln!(s, "  if ({guard}) {{");
-                s.push_str(&fast_run);
-                s.push_str("  } else {\n");
-                s.push_str(&run);
-                s.push_str("  }\n");
+        if self.chunked() {
+            // Block `b` of the grid's component-0 axis runs block rows [b * chunk,
+            // (b + 1) * chunk) of the index space: consecutive rows, so neighbouring
+            // rows' loads are shared as in a fixed run, and any grid covers them all
+            // (the launcher sizes it to the blocks the GPU holds at once: one wave).
+            let (b0, i0, g0) = (
+                self.axis_part(0, 2),
+                self.axis_part(0, 3),
+                self.axis_part(0, 4),
+            );
+            let _ = writeln!(
+                s,
+                "  const i32 bz_rows = (bz_sp.dims[0] + {b0} - 1) / {b0};"
+            );
+            let _ = writeln!(s, "  const i32 bz_chunk = (bz_rows + {g0} - 1) / {g0};");
+            let _ = writeln!(s, "  const i32 bz_r0 = {i0} * bz_chunk;");
+            let _ = writeln!(s, "  const i32 bz_r1 = min(bz_r0 + bz_chunk, bz_rows);");
+            let _ = writeln!(
+                s,
+                "  #pragma unroll 4\n  for (i32 bz_r = bz_r0; bz_r < bz_r1; ++bz_r) {{"
+            );
+        } else if self.coarsen > 1 {
+            // Long runs unroll by 4: the body is not copied 64 times.
+            let unroll = if self.coarsen > 8 { " 4" } else { "" };
+            let _ = writeln!(
+                s,
+                "  #pragma unroll{unroll}\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
+                self.coarsen
+            );
+        }
+        for &code in &self.specials {
+            let name =
+                ["bz_pos", "bz_blkpos", "bz_blkdim", "bz_blkidx", "bz_blkcnt"][code as usize];
+            let parts = self.special_parts(code);
+            if parts.len() == 1 {
+                let _ = writeln!(s, "  const i32 {name} = {};", parts[0]);
+            } else {
+                let _ = writeln!(
+                    s,
+                    "  const bz_v<i32, {}> {name} = {{{{{}}}}};",
+                    parts.len(),
+                    parts.join(", ")
+                );
             }
-            None => s.push_str(&run),
+        }
+        if exact && self.chunked() {
+            let p = &self.special_parts(0)[0];
+            let _ = writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[0]);");
+        }
+        if self.can_fail {
+            // The position's row-major linear index in the index space.
+            let r = k.rank.clamp(1, 4) as usize;
+            let key = self
+                .special_parts(0)
+                .iter()
+                .take(r)
+                .enumerate()
+                .fold("0ull".to_string(), |a, (c, p)| {
+                    format!("({a}) * (u64)bz_sp.dims[{c}] + (u64)({p})")
+                });
+            let _ = writeln!(s, "  bz_ec.key = {key};");
+        }
+        let bound: Vec<Bind> = k.params.iter().map(|p| p.bind).collect();
+        for (i, v) in k.vars.iter().enumerate() {
+            if !bound.contains(&Bind::Var(i as u32)) {
+                let _ = writeln!(
+                    s,
+                    "  {} {} = {{}};",
+                    names::ty(v.ty),
+                    names::var(k, i as u32)
+                );
+            }
+        }
+        let mut any_dyn = false;
+        for (i, a) in k.arrays.iter().enumerate() {
+            let Ty::Array(t) = a.ty else { continue };
+            if bound.contains(&Bind::Array(i as u32)) {
+                continue;
+            }
+            let name = names::arr(k, i as u32);
+            let ct = names::ty(a.ty);
+            match (t.space, self.shared[i]) {
+                (Space::Shared, Some(SharedSlot::Static(n))) => {
+                    let _ = writeln!(s, "  __shared__ {} {name}_s[{}];", scalar(t.elem), n.max(1));
+                    let _ = writeln!(s, "  {ct} {name} = {{}};");
+                }
+                (Space::Shared, Some(SharedSlot::Dynamic)) | (Space::Local, _) => {
+                    any_dyn |= t.space == Space::Shared;
+                    let _ = writeln!(s, "  {ct} {name} = {{}};");
+                    let _ = writeln!(s, "  u32 {name}_cap = 0;");
+                }
+                _ => {
+                    let _ = writeln!(s, "  {ct} {name} = {{}};");
+                }
+            }
+        }
+        if any_dyn {
+            s.push_str("  extern __shared__ __align__(16) u8 bz_smem[];\n  u32 bz_smem_top = 0;\n");
+        }
+        if self.opts.guard {
+            // Positions past the index space: past the end of a coarsened run (break)
+            // or in the ragged edge of the grid (there every position of a run is out:
+            // break, or leave the thread, through the output epilogue if there is one).
+            let r = k.rank.clamp(1, 4) as usize;
+            let comp = |c: usize| {
+                if r == 1 {
+                    "bz_pos".to_string()
+                } else {
+                    format!("bz_pos[{c}]")
+                }
+            };
+            let conds: Vec<String> = (0..r)
+                .map(|c| format!("{} >= bz_sp.dims[{c}]", comp(c)))
+                .collect();
+            let leave = if self.coarsen > 1 {
+                "break"
+            } else if outputs.is_empty() {
+                self.return_stmt().trim_end_matches(';')
+            } else {
+                self.uses_done = true;
+                "goto bz_done"
+            };
+            let _ = writeln!(s, "  if ({}) {leave};", conds.join(" || "));
+        }
+        s.push_str(&body);
+        if self.coarsen > 1 {
+            s.push_str("  bz_next:;\n  }\n");
         }
         if !outputs.is_empty() && self.uses_done {
             s.push_str("bz_done:;\n");
@@ -434,7 +403,7 @@ impl Gen<'_> {
             source: s,
             entry,
             params,
-            shared_bytes: (!self.any_dyn_shared()).then_some(static_bytes + red_bytes),
+            shared_bytes: (!any_dyn).then_some(static_bytes + red_bytes),
             dynamic_shared: self.dyn_shared,
             outputs,
             uses_pool: self.uses_pool,

@@ -58,11 +58,8 @@ impl Dialect for Gen<'_> {
     }
 
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
-        if let Some(name) = self.read_ahead(e) {
-            return name;
-        }
-        match self.proven_access(e as *const Expr as usize, arr, index) {
-            Some(x) => x,
+        match self.read_ahead(e) {
+            Some(name) => name,
             None => self.load(arr, index),
         }
     }
@@ -97,20 +94,12 @@ impl Dialect for Gen<'_> {
 
     fn store_stmt(
         &mut self,
-        s: &Stmt,
+        _s: &Stmt,
         arr: ArrId,
         index: &[Expr],
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
-        if op.is_none() {
-            if let Some(place) = self.proven_access(s as *const Stmt as usize, arr, index) {
-                let x = self.expr(value);
-                let t = names::scalar(self.k.arrays[arr as usize].ty.elem());
-                self.line_out(&format!("{place} = ({t})({x});"));
-                return;
-            }
-        }
         self.store(arr, index, value, op)
     }
 
@@ -187,9 +176,7 @@ impl Dialect for Gen<'_> {
 
     fn ret(&mut self) {
         if self.coarsen > 1 {
-            // The fast copy of the run has its own label (`interior.rs`).
-            let next = if self.fast { "bz_fnext" } else { "bz_next" };
-            self.line_out(&format!("goto {next};"));
+            self.line_out("goto bz_next;");
         } else if self.k.outputs.is_empty() {
             let r = self.return_stmt();
             self.line_out(r);

@@ -54,9 +54,6 @@ pub(crate) struct Gen<'k> {
     pub rename: Option<(blazar_kir::VarId, String)>,
     /// While a batch prints an iteration: load nodes read ahead, and their C names.
     pub ahead: Vec<(*const blazar_kir::Expr, String)>,
-    /// Printing the fast copy of the run, for blocks whose accesses with range facts
-    /// are all in range (`interior.rs`).
-    pub fast: bool,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -101,7 +98,6 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         soft_barrier: false,
         rename: None,
         ahead: Vec::new(),
-        fast: false,
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the
@@ -192,16 +188,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         .retain(|d| g.shared[d.arr as usize] == Some(SharedSlot::Dynamic));
     g.block(&k.body);
     let body = std::mem::take(&mut g.o.text);
-    // A second copy of the body, without the checks of accesses that blocks away from
-    // the edges cannot take out of range; loops keep numbering on, so its labels differ.
-    let fast = g.interior_guard().map(|guard| {
-        g.fast = true;
-        g.last_directive = None;
-        g.block(&k.body);
-        g.fast = false;
-        (guard, std::mem::take(&mut g.o.text))
-    });
-    g.assemble(body, fast)
+    g.assemble(body)
 }
 
 impl Gen<'_> {

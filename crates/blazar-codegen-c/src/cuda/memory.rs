@@ -38,7 +38,7 @@ impl Gen<'_> {
     }
 
     /// The extents used to index `@a` with `k` indices.
-    pub(crate) fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
+    fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
         let name = names::arr(self.k, a);
         let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
         let fixed = self.shared_dims.get(a as usize).copied().flatten();
