@@ -222,9 +222,12 @@ template<int OP, bool D = false, typename T> __device__ T bz_block_reduce(T v, T
 struct bz_mirror { u32* host; u32 seq; u32 words; };
 __device__ __noinline__ void bz_mirror_out(bz_err* rec, bz_mirror m) {
   __threadfence();
-  const u32 blocks = gridDim.x * gridDim.y * gridDim.z;
+  // A grid of 2^32 blocks or more does not fit the count (it would wrap and call a block
+  // the last too early): nothing is handed over, the host waits and copies as usual.
+  const u64 blocks = (u64)gridDim.x * (u64)gridDim.y * (u64)gridDim.z;
+  if (blocks > 0xffffffffull) return;
   u32* count = (u32*)&rec->pad;
-  if (atomicAdd(count, 1u) != blocks - 1u) return;
+  if (atomicAdd(count, 1u) != (u32)blocks - 1u) return;
   __threadfence();
   const volatile u32* src = (const volatile u32*)rec;
   volatile u32* dst = (volatile u32*)m.host;

@@ -86,10 +86,13 @@ impl Mirror {
         })
     }
 
-    /// The sequence number the GPU has published.
+    /// The sequence number the GPU has published, read with acquire order: the words
+    /// the last block wrote before it (a system-scope fence between) are read after it.
     fn published(&self) -> u32 {
-        // SAFETY: the first word of live mapped memory, written by the GPU: read volatile.
-        unsafe { std::ptr::read_volatile(self.host as *const u32) }
+        // SAFETY: the first word of live mapped memory, 4-byte aligned (page-locked
+        // allocations are page aligned), written by the GPU while the host reads it.
+        let word = unsafe { &*(self.host as *const std::sync::atomic::AtomicU32) };
+        word.load(std::sync::atomic::Ordering::Acquire)
     }
 }
 
@@ -218,30 +221,28 @@ impl Slots {
             return Ok(None);
         };
         queue.before_wait()?;
-        let start = std::time::Instant::now();
-        let mut spins = 0u32;
-        while m.published() != seq {
-            spins = spins.wrapping_add(1);
-            if spins.is_multiple_of(64) && start.elapsed() > POLL {
-                let stream = queue.stream();
-                // SAFETY: the context's legacy stream, current on this thread.
-                unsafe {
-                    stream.context().bind_to_thread()?;
-                    sys::cuStreamSynchronize(stream.cu_stream()).result()?;
-                }
-                if m.published() != seq {
-                    return Ok(None);
-                }
-                break;
-            }
-            std::hint::spin_loop();
+        let stream = queue.stream();
+        let seen = poll(
+            || m.published(),
+            seq,
+            POLL,
+            // SAFETY: the context's stream the launch was issued on, current on this
+            // thread.
+            || unsafe {
+                stream.context().bind_to_thread()?;
+                sys::cuStreamSynchronize(stream.cu_stream()).result()
+            },
+        )?;
+        if !seen {
+            return Ok(None);
         }
-        // The words were written before the sequence number (a system fence between).
-        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
         let mut bytes = [0u8; REGION];
         // SAFETY: `16 + REGION` bytes of live mapped memory; the launch wrote its `n`
-        // bytes before publishing `seq`.
-        bytes[..n].copy_from_slice(unsafe { std::slice::from_raw_parts(m.host.add(16), n) });
+        // bytes before publishing `seq` (read above with acquire order). Read volatile:
+        // the GPU writes this memory behind the compiler's back.
+        for (i, b) in bytes[..n].iter_mut().enumerate() {
+            *b = unsafe { std::ptr::read_volatile(m.host.add(16 + i)) };
+        }
         Ok(Some(bytes))
     }
 
@@ -264,5 +265,87 @@ impl Slots {
     pub fn clear_record(&mut self, stream: &Arc<CudaStream>) -> Result<(), DriverError> {
         let from = self.at * REGION;
         stream.memset_zeros(&mut self.dev.slice_mut(from..from + REC))
+    }
+}
+
+/// Polls `published` until it reads `seq`; after `limit` (checked every 64 reads) it
+/// waits for the stream with `sync` (which reports a failed kernel as its error) and
+/// looks once more. `false`: the stream finished without `seq` published (a kernel
+/// whose last block did not hand the outputs over: the caller reads them the usual
+/// way).
+fn poll<E>(
+    published: impl Fn() -> u32,
+    seq: u32,
+    limit: std::time::Duration,
+    sync: impl FnOnce() -> Result<(), E>,
+) -> Result<bool, E> {
+    let start = std::time::Instant::now();
+    let mut spins = 0u32;
+    while published() != seq {
+        spins = spins.wrapping_add(1);
+        if spins.is_multiple_of(64) && start.elapsed() > limit {
+            sync()?;
+            return Ok(published() == seq);
+        }
+        std::hint::spin_loop();
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::poll;
+    use std::cell::Cell;
+    use std::time::Duration;
+
+    #[test]
+    fn polling_sees_the_launch_number_without_a_wait() {
+        // Published after 100 reads: no wait for the stream.
+        let reads = Cell::new(0u32);
+        let published = || {
+            reads.set(reads.get() + 1);
+            if reads.get() > 100 {
+                7
+            } else {
+                6
+            }
+        };
+        let r: Result<bool, ()> = poll(published, 7, Duration::from_secs(60), || {
+            panic!("no wait for the stream")
+        });
+        assert_eq!(r, Ok(true));
+        assert_eq!(reads.get(), 101);
+    }
+
+    #[test]
+    fn polling_falls_back_to_the_stream_and_its_error() {
+        // A stale number (the previous launch's) is never taken for this launch's.
+        let waited = Cell::new(false);
+        let r: Result<bool, &str> = poll(
+            || 6,
+            7,
+            Duration::ZERO,
+            || {
+                waited.set(true);
+                Ok(())
+            },
+        );
+        assert_eq!(r, Ok(false), "finished without the number: copy as usual");
+        assert!(waited.get());
+        // The number published by the time the stream finished (a slow kernel).
+        let done = Cell::new(false);
+        let r: Result<bool, &str> = poll(
+            || if done.get() { 7 } else { 6 },
+            7,
+            Duration::ZERO,
+            || {
+                done.set(true);
+                Ok(())
+            },
+        );
+        assert_eq!(r, Ok(true));
+        // A kernel that failed (trapped): the stream's error, not a value.
+        let r: Result<bool, &str> = poll(|| 6, 7, Duration::ZERO, || Err("illegal address"));
+        assert_eq!(r, Err("illegal address"));
     }
 }
