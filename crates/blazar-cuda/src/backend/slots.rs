@@ -173,7 +173,11 @@ impl Slots {
     pub fn read(&mut self, queue: &Queue, n: usize) -> Result<[u8; REGION], DriverError> {
         let stream = queue.stream();
         let n = n.min(REGION);
-        if let Some(seq) = self.mirror.as_mut().and_then(|m| m.expect.take()) {
+        if let Some(seq) = self
+            .mirror
+            .as_mut()
+            .and_then(|m| mirrored(&mut m.expect, n))
+        {
             if let Some(bytes) = self.read_mirrored(queue, seq, n)? {
                 return Ok(bytes);
             }
@@ -268,6 +272,19 @@ impl Slots {
     }
 }
 
+/// The sequence number to poll for when `n` bytes of the region are read back, taken
+/// from `expect`: only a read-back of outputs (past the record) is answered by the
+/// hand-over. A wait for the device with a launch still unread (`synchronize` while a
+/// `start_only` launch is pending) waits for the stream, so that it also covers the
+/// work issued after that launch, and leaves the number to the launch's own read-back.
+fn mirrored(expect: &mut Option<u32>, n: usize) -> Option<u32> {
+    if n > REC {
+        expect.take()
+    } else {
+        None
+    }
+}
+
 /// Polls `published` until it reads `seq`; after `limit` (checked every 64 reads) it
 /// waits for the stream with `sync` (which reports a failed kernel as its error) and
 /// looks once more. `false`: the stream finished without `seq` published (a kernel
@@ -294,7 +311,7 @@ fn poll<E>(
 
 #[cfg(test)]
 mod tests {
-    use super::poll;
+    use super::{mirrored, poll, REC};
     use std::cell::Cell;
     use std::time::Duration;
 
@@ -347,5 +364,15 @@ mod tests {
         // A kernel that failed (trapped): the stream's error, not a value.
         let r: Result<bool, &str> = poll(|| 6, 7, Duration::ZERO, || Err("illegal address"));
         assert_eq!(r, Err("illegal address"));
+    }
+
+    #[test]
+    fn only_a_read_back_of_outputs_takes_the_launch_number() {
+        let mut expect = Some(9);
+        assert_eq!(mirrored(&mut expect, REC), None, "a plain wait");
+        assert_eq!(expect, Some(9), "left for the launch's read-back");
+        assert_eq!(mirrored(&mut expect, REC + 16), Some(9));
+        assert_eq!(expect, None, "polled for once");
+        assert_eq!(mirrored(&mut expect, REC + 16), None);
     }
 }
