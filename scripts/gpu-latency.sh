@@ -30,12 +30,19 @@ t() { local a b; a=$(date +%s%N); "$blazar" run "$1" --device cuda --devices 0 >
 # timed run compiles (a compile in one of them alone would count as loop time).
 t "$tmp/l1000.q" > /dev/null
 t "$tmp/l11000.q" > /dev/null
+BLAZAR_CUDA_MIRROR=0 t "$tmp/l1000.q" > /dev/null
+BLAZAR_CUDA_MIRROR=0 t "$tmp/l11000.q" > /dev/null
 a=$(t "$tmp/l1000.q"); b=$(t "$tmp/l11000.q")
 echo "s = sum(x), $n elements: $(( (b - a) / 10000 )) us per iteration (host loop, read back included)"
+# The same with the read-back of session 16 (an asynchronous copy and a stream wait in
+# place of the last block writing mapped host memory that the host polls), same run.
+a=$(BLAZAR_CUDA_MIRROR=0 t "$tmp/l1000.q"); b=$(BLAZAR_CUDA_MIRROR=0 t "$tmp/l11000.q")
+echo "  with BLAZAR_CUDA_MIRROR=0: $(( (b - a) / 10000 )) us per iteration"
 "$blazar" run "$tmp/l1000.q" --device cuda --devices 0 --profile 2>&1 | grep -E 'array_line|kernel ' | head -4
 # Host time per launch in the backend (prepare, driver call, wait and read back), the
 # host's time between launches, and the whole loop per launch (first launch to last).
 BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda --devices 0 2>&1 | grep -o 'launches=.*span_us=[0-9.]*' 
+BLAZAR_CUDA_MIRROR=0 BLAZAR_STATS=1 "$blazar" run "$tmp/l11000.q" --device cuda --devices 0 2>&1 | grep -o 'launches=.*span_us=[0-9.]*' 
 # The same loop in CUDA C (scripts/gpu-latency-ref.cu), when nvcc is here: its launch
 # call, its kernel on the device and its whole iteration, beside Blazar's above.
 if command -v nvcc > /dev/null; then

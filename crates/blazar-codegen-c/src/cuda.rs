@@ -79,6 +79,12 @@ pub struct CodegenOptions {
     /// extents from the index space, so with an exact grid the bounds checks of
     /// components that `pos` indexes unshifted fold away. Only with a fixed `block`.
     pub same_extents: bool,
+    /// Kernel outputs are also handed to the host through page-locked memory the GPU
+    /// writes ([`ParamLayout::Mirror`]): the last block to finish copies the launch's
+    /// error record and accumulators there, then the launch's sequence number, which
+    /// the host polls for (no copy and no stream wait on the read-back's path). Only
+    /// for kernels with outputs.
+    pub mirror: bool,
 }
 
 impl Default for CodegenOptions {
@@ -91,6 +97,7 @@ impl Default for CodegenOptions {
             noalias: false,
             guard: false,
             same_extents: false,
+            mirror: false,
         }
     }
 }
@@ -157,6 +164,12 @@ pub enum ParamLayout {
     Output { index: usize, ty: Scalar },
     /// `bz_pool` (24 bytes): `{ u8* base; u64 cap; u64* top; }`, `*top` zeroed.
     Pool,
+    /// `bz_mirror` (16 bytes, [`CodegenOptions::mirror`]): `{ u32* host; u32 seq; u32
+    /// words; }`: the device address of page-locked host memory, the launch's sequence
+    /// number (not 0) and the 32-bit words of the error record and accumulators to copy.
+    /// The last block writes the words at `host[4..]`, then `seq` at `host[0]`; it
+    /// counts finished blocks in the record's last word (`bz_err::pad`, left at 0).
+    Mirror,
 }
 
 impl ParamLayout {
@@ -174,6 +187,7 @@ impl ParamLayout {
                 (s * *len as usize, a)
             }
             ParamLayout::Pool => (24, 8),
+            ParamLayout::Mirror => (16, 8),
             ParamLayout::ArrayData { .. } => (8, 8),
             ParamLayout::ArrayExtents { .. } => (16, 4),
             ParamLayout::Space => (32, 4),

@@ -106,6 +106,44 @@ fn layout_of_parameters() {
 }
 
 #[test]
+fn mirrored_outputs_take_a_parameter_and_a_last_block_copy() {
+    let opts = CodegenOptions {
+        mirror: true,
+        ..CodegenOptions::default()
+    };
+    let g = generate(&common::with_output(), &opts);
+    let at = g.params.iter().position(|p| *p == ParamLayout::Mirror);
+    let out = g
+        .params
+        .iter()
+        .position(|p| matches!(p, ParamLayout::Output { .. }));
+    assert!(at > out, "after the outputs: {:?}", g.params);
+    assert_eq!(ParamLayout::Mirror.size_align(), (16, 8));
+    assert!(g.source.contains("bz_mirror bz_mr"));
+    // Once per block, after every output's atomic.
+    let text = kernel_text_with(&common::with_output(), &opts);
+    let copy = text.find("bz_mirror_out(bz_erec, bz_mr);").expect("copy");
+    assert!(text.rfind("bz_atomic<").expect("atomic") < copy);
+    assert_eq!(text.matches("bz_mirror_out(").count(), 1);
+    // The last block is counted against the grid's blocks in 64 bits: a grid too large
+    // for the record's 32-bit count hands nothing over instead of publishing early.
+    assert!(g
+        .source
+        .contains("(u64)gridDim.x * (u64)gridDim.y * (u64)gridDim.z"));
+    assert!(g.source.contains("if (blocks > 0xffffffffull) return;"));
+    // The words reach host memory before the sequence number: a system-scope fence.
+    let f = g.source.find("void bz_mirror_out(").expect("the hand-over");
+    let body = &g.source[f..];
+    let fence = body.find("__threadfence_system();").expect("system fence");
+    assert!(body.find("dst[4 + k] = src[k]").expect("copy") < fence);
+    assert!(fence < body.find("dst[0] = m.seq;").expect("publish"));
+    // Kernels without outputs have nothing to hand over.
+    let g = generate(&common::gamma(), &opts);
+    assert!(!g.params.contains(&ParamLayout::Mirror));
+    assert!(!kernel_text_with(&common::gamma(), &opts).contains("bz_mirror_out("));
+}
+
+#[test]
 fn dynamic_shared_size_from_block_dims() {
     let g = generate(&common::reduction(), &CodegenOptions::default());
     assert_eq!(g.shared_bytes, None);

@@ -5,7 +5,7 @@ use crate::binary::Binary;
 use crate::cache::DiskCache;
 use crate::compile::{compile_cubin, options};
 use crate::memory::driver;
-use blazar_codegen_c::cuda::{generate, written_params, CodegenOptions, Generated};
+use blazar_codegen_c::cuda::{generate, written_params, CodegenOptions, Generated, ParamLayout};
 use blazar_kir::{Bind, Kernel, Ty};
 use blazar_launch::{ArgVal, LaunchPlan};
 use blazar_runtime::ArrayRef;
@@ -83,8 +83,24 @@ pub fn ragged(plan: &LaunchPlan, coarsen: u32) -> bool {
 /// poor (under 32 and not the whole extent: a prime width such as 1031) and the rank is
 /// at most 3, a ragged extent instead (as many threads as are left, at most the extent
 /// rounded up to a power of two), whose last block is partly outside.
+/// `BLAZAR_CUDA_BLOCK=N` (a power of two from 32 to 1024) asks for N threads instead of
+/// 256, for measuring: wider blocks share more of their neighbour columns' cache lines
+/// (stencils) and start fewer blocks.
 pub fn gpu_block(data: &[usize]) -> Vec<usize> {
-    let mut left = 256usize;
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads = *THREADS.get_or_init(|| {
+        std::env::var("BLAZAR_CUDA_BLOCK")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|n| n.is_power_of_two() && (32..=1024).contains(n))
+            .unwrap_or(256)
+    });
+    gpu_block_within(data, threads)
+}
+
+/// [`gpu_block`] within `threads` threads.
+pub fn gpu_block_within(data: &[usize], threads: usize) -> Vec<usize> {
+    let mut left = threads;
     let mut out = vec![1; data.len()];
     for (i, &d) in data.iter().enumerate().rev() {
         let d = d.max(1);
@@ -116,6 +132,16 @@ pub struct Shape {
     /// Every array argument of the kernel's rank has the index space's extents
     /// (`same_extents`).
     pub same_extents: bool,
+    /// The kernel's outputs come back through mapped host memory (`mirror_on`).
+    pub mirror: bool,
+}
+
+/// Whether kernels with outputs hand them to the host through mapped page-locked
+/// memory (`CodegenOptions::mirror`); `BLAZAR_CUDA_MIRROR=0` keeps the copy and the
+/// stream wait (for measuring).
+pub fn mirror_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("BLAZAR_CUDA_MIRROR").map_or(true, |v| v != "0"))
 }
 
 /// Threads a coarsened launch keeps at least: about one full wave of an H100.
@@ -210,13 +236,14 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         noalias: shape.is_some_and(|s| s.noalias),
         guard: shape.is_some_and(|s| s.guard),
         same_extents: shape.is_some_and(|s| s.same_extents),
+        mirror: shape.is_some_and(|s| s.mirror),
     };
     let gen = generate(k, &opts);
     if let (Some(dir), Some(sh)) = (std::env::var_os("BLAZAR_DUMP_CUDA"), shape) {
         // For profiling and bug reports: the exact source each launch compiles.
         let b = sh.block;
         let path = std::path::Path::new(&dir).join(format!(
-            "{}_{}x{}x{}_c{}{}{}{}.cu",
+            "{}_{}x{}x{}_c{}{}{}{}{}.cu",
             gen.entry,
             b[0],
             b[1],
@@ -224,7 +251,12 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
             gen.coarsen,
             if sh.noalias { "_noalias" } else { "" },
             if sh.guard { "_guard" } else { "" },
-            if sh.same_extents { "_same" } else { "" }
+            if sh.same_extents { "_same" } else { "" },
+            if gen.params.contains(&ParamLayout::Mirror) {
+                "_mirror"
+            } else {
+                ""
+            }
         ));
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(path, &gen.source);
@@ -440,6 +472,14 @@ mod tests {
             gpu_block(&[5, 6, 7, 1031]),
             [5, 6, 7, 1],
             "rank 4 blocks divide"
+        );
+        // Wider blocks (`BLAZAR_CUDA_BLOCK`): longer rows on `threadIdx.x`.
+        use super::gpu_block_within;
+        assert_eq!(gpu_block_within(&[4096, 4096, 3], 1024), [1, 256, 3]);
+        assert_eq!(gpu_block_within(&[8192, 8192], 1024), [1, 1024]);
+        assert_eq!(
+            gpu_block_within(&[8192, 8192], 256),
+            gpu_block(&[8192, 8192])
         );
     }
 }

@@ -255,6 +255,8 @@ pub fn pack(
                 let (b, cap, t) = pool.ok_or("internal error: no pool for the kernel")?;
                 pool_param(b, cap, t)
             }
+            // Filled in by the launch, which polls for it (`Slots::mirror_param`).
+            ParamLayout::Mirror => ParamBytes::default(),
         });
     }
     Ok(params)

@@ -54,6 +54,7 @@ fn gen(k: &Kernel, block: [u32; 3], coarsen: u32) -> Generated {
         noalias: true,
         guard: false,
         same_extents: false,
+        mirror: false,
     };
     generate(k, &opts)
 }

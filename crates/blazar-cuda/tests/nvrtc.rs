@@ -50,8 +50,9 @@ fn kernels_under(sub: &str) -> Vec<(PathBuf, Kernel)> {
     out
 }
 
-/// The kernel for any block shape, coarsened by 4 with `__restrict__` pointers and a
-/// ragged-grid guard where the kernel allows it: the golden suite's `nvrtc` backend compiles the shapes its
+/// The kernel for any block shape, coarsened by 4 with `__restrict__` pointers, a
+/// ragged-grid guard where the kernel allows it and outputs handed over through mapped
+/// memory: the golden suite's `nvrtc` backend compiles the shapes its
 /// (small) launches choose, this test the large-launch variants of every kernel.
 fn gen(file: &Path, k: &Kernel) -> Generated {
     let opts = CodegenOptions {
@@ -64,6 +65,7 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
         noalias: true,
         guard: true,
         same_extents: true,
+        mirror: true,
     };
     generate(k, &opts)
 }

@@ -157,6 +157,12 @@ impl Gen<'_> {
                 finish: o.op,
             });
         }
+        // Outputs handed over through host memory (see `CodegenOptions::mirror`).
+        let mirror = self.opts.mirror && !outputs.is_empty();
+        if mirror {
+            cparams.push("bz_mirror bz_mr".into());
+            params.push(ParamLayout::Mirror);
+        }
         if self.uses_pool {
             cparams.push("bz_pool bz_pl".into());
             params.push(ParamLayout::Pool);
@@ -373,6 +379,11 @@ impl Gen<'_> {
                 let _ = writeln!(
                     s,
                     "    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) bz_atomic<{op}>(bz_out{i}, r);\n  }}"
+                );
+            }
+            if mirror {
+                s.push_str(
+                    "  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) bz_mirror_out(bz_erec, bz_mr);\n",
                 );
             }
         }

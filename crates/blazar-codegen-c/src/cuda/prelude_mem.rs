@@ -214,6 +214,29 @@ template<int OP, bool D = false, typename T> __device__ T bz_block_reduce(T v, T
   return v;
 }
 
+// Outputs handed to the host through page-locked memory (`CodegenOptions::mirror`):
+// called by thread 0 of every block after its atomics. Blocks count themselves in the
+// record's last word; the last one copies the record and accumulators (`words` 32-bit
+// words, read at L2, where the atomics are) to `host[4..]`, clears the count for the
+// region's next use, and then publishes `seq` at `host[0]`, which the host polls for.
+struct bz_mirror { u32* host; u32 seq; u32 words; };
+__device__ __noinline__ void bz_mirror_out(bz_err* rec, bz_mirror m) {
+  __threadfence();
+  // A grid of 2^32 blocks or more does not fit the count (it would wrap and call a block
+  // the last too early): nothing is handed over, the host waits and copies as usual.
+  const u64 blocks = (u64)gridDim.x * (u64)gridDim.y * (u64)gridDim.z;
+  if (blocks > 0xffffffffull) return;
+  u32* count = (u32*)&rec->pad;
+  if (atomicAdd(count, 1u) != (u32)blocks - 1u) return;
+  __threadfence();
+  const volatile u32* src = (const volatile u32*)rec;
+  volatile u32* dst = (volatile u32*)m.host;
+  for (u32 k = 0; k < m.words; k++) dst[4 + k] = src[k];
+  *(volatile u32*)count = 0u;
+  __threadfence_system();
+  dst[0] = m.seq;
+}
+
 // Fills n elements with x using every thread of the block (no barrier).
 template<typename T> __device__ __forceinline__ void bz_fill_block(T* p, i32 n, T x) {
   i32 nt = (i32)(blockDim.x * blockDim.y * blockDim.z);

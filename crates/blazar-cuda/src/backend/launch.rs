@@ -47,7 +47,9 @@ impl CudaBackend {
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
-        let m = self.module(k, gpu_shape(k, plan, args, arrays, &writes)?);
+        let mut shape = gpu_shape(k, plan, args, arrays, &writes)?;
+        shape.mirror &= self.slots.can_mirror();
+        let m = self.module(k, shape);
         let queue = self.pool_mem.queue().clone();
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
@@ -157,8 +159,16 @@ impl CudaBackend {
         if m.gen.params.iter().any(|p| matches!(p, ParamLayout::Pool)) {
             pool = Some(self.pool().map_err(bad)?);
         }
-        let params = crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, pool)
+        let mut params = crate::params::pack(&m.gen.params, args, arrays, &ptrs, plan, base, pool)
             .map_err(bad)?;
+        if let Some(at) = m.gen.params.iter().position(|p| *p == ParamLayout::Mirror) {
+            // The record and the accumulators, in 32-bit words.
+            let words = ((REC + 16 * nout) / 4) as u32;
+            params[at] = self
+                .slots
+                .mirror_param(words)
+                .ok_or_else(|| bad("internal error: no mapped memory for kernel outputs"))?;
+        }
         let mut builder = self.stream.launch_builder(func);
         for p in &params {
             builder.arg(p);
@@ -170,8 +180,10 @@ impl CudaBackend {
         if let Some(c) = self.clock.as_mut() {
             c.before(&self.stream);
         }
-        unsafe { builder.launch(cfg) }
-            .map_err(|e| bad(format!("launching kernel `{}` failed: {e}", k.name)))?;
+        if let Err(e) = unsafe { builder.launch(cfg) } {
+            self.slots.forget_mirror();
+            return Err(bad(format!("launching kernel `{}` failed: {e}", k.name)));
+        }
         if let Some(c) = self.clock.as_mut() {
             c.after(&self.stream);
         }
@@ -286,6 +298,7 @@ pub(crate) fn gpu_shape(
     // the guard, not a row count that the run's length does not divide.
     let run = if k.outputs.is_empty() { coarsen } else { 1 };
     Ok(Shape {
+        mirror: !k.outputs.is_empty() && crate::module::mirror_on(),
         block: [b.0, b.1, b.2],
         coarsen,
         noalias: crate::module::noalias(k, args, arrays, writes),
