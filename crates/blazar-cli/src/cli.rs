@@ -572,8 +572,6 @@ fn run(args: &RunArgs) -> ExitCode {
             HostTierArg::Interp => blazar_interp::HostTier::Interp,
             HostTierArg::Compiled => blazar_interp::HostTier::Compiled,
         },
-        // `signals::watchdog` above ends a run that an interrupt does not stop.
-        watchdog: true,
         ..Options::default()
     };
     let (result, profile) = blazar_interp::run_profiled(&loaded, ctx, opts);

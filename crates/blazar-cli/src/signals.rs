@@ -3,7 +3,9 @@
 //! builtins between blocks), its output is flushed, and `blazar` exits with 130, 143 or
 //! 129 as a shell does.
 //!
-//! Code that never tests the flag (a native-tier kernel, a device synchronisation)
+//! Compiled host functions (the JIT's and the C++ tier's code) test it every 65536
+//! loop iterations or calls. Code that never tests it (a parallel native-tier kernel, a
+//! device synchronisation)
 //! cannot stop there; for `blazar run` a watchdog thread ([`watchdog`]) then flushes
 //! the program's output itself, says where the run was, and ends the process.
 

@@ -6,7 +6,8 @@
 //! off and with every array expression fused (`--fuse-min off` and `0`), and with the
 //! compiled host tier forced on (serial host loops and whole host functions as kernels,
 //! against the host interpreter, which every other run uses: `--host-tier interp`;
-//! each program starts with random int functions, `kernel_fuzz/func.rs`). Every tier and
+//! on the SIMT interpreter and on the C++ tier, which also compiles recursion; each
+//! program starts with random int functions, `kernel_fuzz/func.rs`). Every tier and
 //! setting must print the same (errors included), and the host and the loop the same as
 //! the kernel.
 //!
@@ -63,6 +64,9 @@ enum Tier {
     /// The compiled host tier forced on (`--host-tier compiled`): every host loop it
     /// accepts runs as a serial kernel (on the SIMT interpreter).
     HostCompiled,
+    /// The compiled host tier forced on over the native C++ tier (2 threads), which
+    /// also compiles the recursive functions (real calls).
+    HostNative,
 }
 
 /// What a run printed, then its error (if any); `Err` for a panic.
@@ -82,7 +86,7 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
         Tier::Interp | Tier::Unfused | Tier::FuseAll | Tier::HostCompiled => {
             BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))
         }
-        Tier::Native => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
+        Tier::Native | Tier::HostNative => BackendRef::new(CpuBackend::new(CpuTier::Native, 2)),
         Tier::Jit => BackendRef::new(CpuBackend::new(CpuTier::Jit, 2)),
         Tier::Nvrtc => BackendRef::new(Chain {
             first: blazar_cuda::NvrtcCheck::new("fuzz.q").map_err(|e| e.to_string())?,
@@ -98,7 +102,7 @@ fn output(src: &str, tier: Tier) -> Result<String, String> {
             Tier::FuseAll => Some(0),
             _ => None,
         },
-        host_tier: if tier == Tier::HostCompiled {
+        host_tier: if matches!(tier, Tier::HostCompiled | Tier::HostNative) {
             blazar_interp::HostTier::Compiled
         } else {
             blazar_interp::HostTier::Interp
@@ -238,7 +242,7 @@ fn random_kernels_agree_across_tiers_and_with_the_host() {
         }
         let mut others = vec![Tier::Unfused, Tier::FuseAll, Tier::Jit, Tier::HostCompiled];
         if native {
-            others.push(Tier::Native);
+            others.extend([Tier::Native, Tier::HostNative]);
         }
         if nvrtc {
             others.push(Tier::Nvrtc);

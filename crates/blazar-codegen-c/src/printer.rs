@@ -150,6 +150,9 @@ pub(crate) trait Dialect {
     fn ret(&mut self);
     fn alloc_shared_stmt(&mut self, arr: ArrId, dims: &[Expr], zero: bool);
     fn alloc_local_stmt(&mut self, arr: ArrId, dims: &[Expr], fill: Fill);
+    /// The start of each iteration of loop `_s` (printed inside its body, before it);
+    /// nothing by default.
+    fn iteration(&mut self, _s: &Stmt) {}
     /// A call of a function of the kernel's table (`blazar_kir::calls`); a dialect
     /// without calls never receives one (its backend declines such kernels), and the
     /// text says so to the compiler rather than silently skipping it.

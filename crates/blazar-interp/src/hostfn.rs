@@ -20,14 +20,18 @@
 //! (arrays by reference, as serial loops take them), and gives the outputs, which the interpreter's epilogue of the call then
 //! converts and checks as for an interpreted body. Its loops spend an iteration budget
 //! (the run's step budget); a kernel that runs out reports the budget exhausted. An
-//! error inside is located at the function's statement on the error's line. A kernel
+//! error inside is located at the function's statement on the error's line; an index
+//! out of range, whose kernel error names no column, makes the interpreter run the
+//! call again when that cannot change what it finds (no array written: [`replayable`]),
+//! so that the error names the access that failed, as an interpreted call's does. A kernel
 //! with calls runs only as the C++ tier's code: a backend that cannot call declines it
-//! before running anything and the function stays on the interpreter; so does a run
-//! with a step budget, which compiled calls would not spend. Ctrl-C is
-//! not seen inside a compiled call: `blazar run`'s watchdog flushes the output and
-//! ends the process half a second after the signal. Where no watchdog runs
-//! (`Options::watchdog` off: Python, the REPL), a function with loops stays on the
-//! interpreter, whose serial loops move to native code in interruptible chunks.
+//! before running anything and the function stays on the interpreter. Its calls spend
+//! the budget too, one unit each, as the interpreter's calls spend a step (calls that
+//! the kernel inlines do not). Ctrl-C stops a compiled call too: its loops and real
+//! calls poll the process's interrupt flag every 65536 iterations or calls (one test
+//! of the budget's low bits; the SIMT interpreter tests it at every iteration), and the
+//! kernel's interrupt error is reported at the statement on its line, as an
+//! interpreted loop reports it, the output printed before it kept.
 
 use crate::error::{RunError, R};
 use crate::interp::{Frame, Interp};
@@ -92,25 +96,12 @@ pub struct FnTiers {
 }
 
 impl FnTiers {
-    pub(crate) fn new(
-        prog: &blazar_hir::Program,
-        tier: HostTier,
-        usable: bool,
-        watchdog: bool,
-    ) -> FnTiers {
+    pub(crate) fn new(prog: &blazar_hir::Program, tier: HostTier, usable: bool) -> FnTiers {
         let states = (0..prog.functions.len() as FnId)
             .map(|id| {
                 let body = &prog.functions[id as usize].body;
                 let loops = has_loop(body);
                 let (phase, why) = match prog.serial_fns.get(&id) {
-                    Some(Ok(_)) if loops && !watchdog => (
-                        Phase::Off,
-                        Some(
-                            "a compiled call of a function with loops cannot be interrupted here \
-                             (no watchdog); its loops run compiled in interruptible chunks"
-                                .into(),
-                        ),
-                    ),
                     Some(Ok(_)) if usable && tier == HostTier::Compiled => (Phase::On, None),
                     Some(Ok(_)) if usable && tier == HostTier::Auto => (Phase::Watch, None),
                     Some(Ok(_)) => (Phase::Off, Some("the interpreter was asked for".into())),
@@ -264,10 +255,6 @@ impl<'p> Interp<'p> {
         if kernel.outputs.len() != 2 + f.outputs.len() {
             return Err("kernel outputs do not match the function".into());
         }
-        if blazar_kir::calls::has_calls(&kernel) && self.steps_left < u64::MAX / 2 {
-            // Compiled calls do not spend steps as the interpreter's calls do.
-            return Err("its recursive calls would not spend the run's step budget".into());
-        }
         if ask && !self.fn_tiers.forced {
             // A new signature: used once the backend has its compiled code.
             let Some(backend) = self.backend.clone() else {
@@ -311,9 +298,19 @@ impl<'p> Interp<'p> {
         let max_depth = self.max_depth;
         // A backend that cannot run calls declined before running anything.
         let declined = std::cell::Cell::new(false);
+        // Its functions' calls and loops spent the rest of the step budget.
+        let exhausted = std::cell::Cell::new(false);
+        // An index out of range: the kernel names the line, not the access.
+        let out_of_bounds = std::cell::Cell::new(false);
         let fail = |e: KernelError| {
             if e.message == blazar_kir::calls::NOT_COMPILED_MESSAGE {
                 declined.set(true);
+            }
+            if e.message == blazar_kir::calls::BUDGET_MESSAGE {
+                exhausted.set(true);
+            }
+            if e.kind == blazar_launch::KernelErrorKind::OutOfBounds {
+                out_of_bounds.set(true);
             }
             if e.message == blazar_kir::calls::CALL_DEPTH_MESSAGE {
                 // As the interpreter words it, at the call that would go deeper.
@@ -335,6 +332,16 @@ impl<'p> Interp<'p> {
                 let st = &mut self.fn_tiers.states[id as usize];
                 st.why = Some(blazar_kir::calls::NOT_COMPILED_MESSAGE.into());
                 st.phase = Phase::Off;
+                return Ok(false);
+            }
+            Err(_) if exhausted.get() => {
+                let all = self.steps_left;
+                return self.spend(all, span).map(|()| true);
+            }
+            Err(_) if out_of_bounds.get() && replayable(prog, id) => {
+                // The call changed nothing the interpreter would see: it runs the call
+                // again and names the access that fails (the column, where a line has
+                // several; a line inside a function the call reached).
                 return Ok(false);
             }
             Err(e) => return Err(e),
@@ -446,6 +453,28 @@ fn call_on_line(
         }
     }
     found
+}
+
+/// Whether a failed compiled call of function `id` may run again on the interpreter
+/// with the same result: neither it nor a function it calls writes an element of an
+/// array (kernel code has no other effect the host sees, and draws no random numbers).
+fn replayable(prog: &blazar_hir::Program, id: FnId) -> bool {
+    use blazar_hir::StmtKind as S;
+    fn writes(body: &[blazar_hir::Stmt]) -> bool {
+        body.iter().any(|s| {
+            match &s.kind {
+                S::Assign { target, .. } if !target.path.is_empty() => return true,
+                S::MultiAssign { targets, .. } if targets.iter().any(|t| !t.path.is_empty()) => {
+                    return true
+                }
+                _ => {}
+            }
+            blazar_hir::visit::blocks(s).into_iter().any(writes)
+        })
+    }
+    blazar_passes::reachable(prog, id)
+        .into_iter()
+        .all(|f| !writes(&prog.functions[f as usize].body))
 }
 
 /// Whether the function outliner gave function `id` a kernel.

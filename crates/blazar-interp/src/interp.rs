@@ -31,11 +31,6 @@ pub struct Options {
     pub host_hook: Option<crate::hook::HostHookRef>,
     /// Which tier runs the host loops that can run as serial kernels (`--host-tier`).
     pub host_tier: crate::serial::HostTier,
-    /// The embedder ends a run that does not stop by itself soon after an interrupt
-    /// (`blazar run`'s watchdog). Only then may a function with loops run compiled
-    /// whole: such a call checks no interrupt until it returns. Without it (Python, the
-    /// REPL), the loops inside it still move to native code in chunks that do.
-    pub watchdog: bool,
 }
 
 pub struct Interp<'p> {
@@ -156,7 +151,6 @@ impl<'p> Interp<'p> {
                 prog,
                 opts.host_tier,
                 opts.backend.is_some() && opts.host_hook.is_none(),
-                opts.watchdog,
             ),
             plans: Default::default(),
         };

@@ -20,8 +20,6 @@ fn run_on(src: &str, tier: HostTier, max_steps: u64) -> (String, String) {
         backend: Some(BackendRef::new(CpuBackend::new(CpuTier::Interp, 1))),
         host_tier: tier,
         profile: true,
-        // No interrupt arrives here: functions with loops may run compiled whole.
-        watchdog: true,
         ..Options::default()
     };
     let (r, tables) = run_profiled(&loaded, ctx, opts);

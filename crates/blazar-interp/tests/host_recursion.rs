@@ -7,20 +7,31 @@ use blazar_interp::{check, run_profiled, BackendRef, HostTier, Options};
 use blazar_native::{CpuBackend, CpuTier};
 mod common;
 
-use common::Sink;
+use common::{calls, Sink};
 
 /// What `src` printed (then `ERROR: line L: message`), and the profile tables.
 fn run_on(src: &str, tier: HostTier, cpu: CpuTier, max_depth: usize) -> (String, String) {
+    run_with(src, tier, cpu, max_depth, 0)
+}
+
+/// [`run_on`] under a step budget (`max_steps`, 0: none).
+fn run_with(
+    src: &str,
+    tier: HostTier,
+    cpu: CpuTier,
+    max_depth: usize,
+    max_steps: u64,
+) -> (String, String) {
     let loaded = check("t.q", src, None);
     assert!(!loaded.has_errors(), "{src}\n{:?}", loaded.diagnostics);
     let sink = Sink::default();
     let ctx = common::ctx(&sink, false);
     let opts = Options {
         max_depth,
+        max_steps,
         backend: Some(BackendRef::new(CpuBackend::new(cpu, 1))),
         host_tier: tier,
         profile: true,
-        watchdog: true,
         ..Options::default()
     };
     let (r, tables) = run_profiled(&loaded, ctx, opts);
@@ -41,19 +52,6 @@ fn native() -> bool {
         return false;
     }
     true
-}
-
-/// The profile row of function `name`: (interpreted calls, compiled calls).
-fn calls(tables: &str, name: &str) -> (u64, u64) {
-    let row = tables
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some(name))
-        .unwrap_or_else(|| panic!("no row for {name}:\n{tables}"));
-    let cols: Vec<&str> = row.split_whitespace().collect();
-    (
-        cols[2].parse().unwrap_or(u64::MAX),
-        cols[4].parse().unwrap_or(u64::MAX),
-    )
 }
 
 const PROGRAM: &str = "\
@@ -176,4 +174,129 @@ print start(0)
         }
     }
     assert!(ok > 0 && failed > 0, "{ok} {failed}");
+}
+
+const LOOPS: &str = "\
+function y = tri_sum(n : int)
+    y = 0
+    if n <= 0
+        return
+    end
+    for k = 1..n
+        y += k
+        if y > 100000
+            break
+        end
+    end
+    y += tri_sum(n - 1)
+end
+function y = first_square_over(lo : int, hi : int, t : int)
+    y = -1
+    k = lo
+    while k <= hi
+        if k * k > t
+            y = k
+            return
+        end
+        k += 1
+    end
+    if hi < 1000
+        y = first_square_over(hi + 1, 2 * hi + 1, t)
+    end
+end
+function y = ping(n : int)
+    y = n <= 0 ? 0 : 1 + pong(n - 1)
+end
+function y = pong(n : int)
+    y = 0
+    for k = 0..n - 1
+        if mod(k, 3) == 2
+            continue
+        end
+        y += k
+        if y > 50
+            break
+        end
+    end
+    y += ping(n - 1)
+end
+function h = wrap_hash(n : int)
+    h = int(n)
+    for k = 1..3
+        h = h * 31 + 2147483000
+    end
+    if n > 0
+        h += wrap_hash(n - 1)
+    end
+end
+print tri_sum(30), \" \", first_square_over(1, 3, 5000), \" \", ping(12), \" \", wrap_hash(9)
+";
+
+#[test]
+fn recursive_functions_with_loops_compile_and_agree_with_the_interpreter() {
+    if !native() {
+        return;
+    }
+    let (a, _) = run_on(LOOPS, HostTier::Interp, CpuTier::Native, 2000);
+    let (b, tables) = run_on(LOOPS, HostTier::Compiled, CpuTier::Native, 2000);
+    assert_eq!(a, b, "{tables}");
+    assert!(a.starts_with("4960 71 "), "{a}");
+    for f in ["tri_sum", "first_square_over", "ping", "wrap_hash"] {
+        let (interp, compiled) = calls(&tables, f);
+        assert_eq!(interp, 0, "{f} ran on the interpreter:\n{tables}");
+        assert!(compiled >= 1, "{f}:\n{tables}");
+    }
+}
+
+#[test]
+fn recursion_spends_the_step_budget_as_the_interpreter_does() {
+    if !native() {
+        return;
+    }
+    // Without loops, the calls alone spend the budget: fib(25) makes 242785 calls.
+    let calls_only = "\
+function y = fib(n : int)
+    y = n < 2 ? n : fib(n - 1) + fib(n - 2)
+end
+print 1
+print fib(10)
+print fib(25)
+";
+    // With loops inside the recursion.
+    let looped = "\
+function y = spin(n : int)
+    y = 0
+    for k = 1..1000
+        y += k
+    end
+    if n > 0
+        y += spin(n - 1)
+    end
+end
+print 2
+print spin(3)
+print spin(500)
+";
+    for (src, head) in [(calls_only, "1\n55\n"), (looped, "2\n2002000\n")] {
+        for tier in [HostTier::Interp, HostTier::Compiled] {
+            let (out, tables) = run_with(src, tier, CpuTier::Native, 2000, 100_000);
+            // (Where: the interpreter names the statement that ran out; the compiled
+            // tier the call of the function, as for its loops.)
+            assert!(
+                out.starts_with(head) && out.ends_with("the step budget of this run is exhausted"),
+                "{tier:?}: {out}\n{tables}"
+            );
+        }
+        // Within the budget, the recursion runs compiled.
+        let small = src
+            .lines()
+            .filter(|l| !l.contains("(25)") && !l.contains("(500)"));
+        let small: String = small.map(|l| format!("{l}\n")).collect();
+        let (a, _) = run_with(&small, HostTier::Interp, CpuTier::Native, 2000, 100_000);
+        let (b, tables) = run_with(&small, HostTier::Compiled, CpuTier::Native, 2000, 100_000);
+        assert_eq!(a, head);
+        assert_eq!(a, b, "{tables}");
+        let f = if src.contains("fib") { "fib" } else { "spin" };
+        assert_eq!(calls(&tables, f).0, 0, "{tables}");
+    }
 }

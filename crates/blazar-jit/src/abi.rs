@@ -7,7 +7,7 @@ pub const GARR_SIZE: i32 = 88;
 pub const GARR_DATA: i32 = 0;
 pub const GARR_DIMS: i32 = 24;
 
-/// `Call`: `{ arrs, params, stop, kd: [i64; 4], kb: [i64; 4], total, items, chunk }`.
+/// `Call`: `{ arrs, params, stop, kd: [i64; 4], kb: [i64; 4], total, items, chunk, sig }`.
 pub const CALL_ARRS: i32 = 0;
 pub const CALL_PARAMS: i32 = 8;
 pub const CALL_STOP: i32 = 16;
@@ -15,6 +15,9 @@ pub const CALL_KD: i32 = 24;
 pub const CALL_KB: i32 = 56;
 pub const CALL_TOTAL: i32 = 88;
 pub const CALL_CHUNK: i32 = 104;
+/// `sig`: the process's interrupt flag (a `usize`, non-zero once a signal asked the run
+/// to stop), which an outlined host function's loops poll.
+pub const CALL_SIG: i32 = 112;
 
 /// `Err`: `{ code: i32, line: i32, item: i64, a: u64, b: i64, c: i64, pos: i64 }`.
 pub const ERR_CODE: i32 = 0;
@@ -31,3 +34,5 @@ pub const PARTIAL_BYTES: i64 = 16;
 /// outside (`a` index, `b` dimension, `c` extent).
 pub const ASSERT: i32 = 1;
 pub const OUT_OF_BOUNDS: i32 = 2;
+/// A signal asked the run to stop (`a` the flag's value: the signal's number).
+pub const INTERRUPTED: i32 = 11;

@@ -62,6 +62,9 @@ pub(crate) struct Gen<'a, 'f> {
     /// functions), by expression, so that a value a fused group reads twice (`y` in
     /// `t = y > 128; e = sum(t .* y)`) is computed once.
     pub strip_calls: Vec<(Expr, Value)>,
+    /// In an outlined host function (`blazar_kir::calls::Calls::budget`): the address
+    /// of the interrupt flag and the budget variable, which its loops poll by.
+    pub sig: Option<(Value, Variable)>,
     sigs: HashMap<(Vec<Type>, Type), SigRef>,
 }
 
@@ -73,6 +76,7 @@ impl<'a, 'f> Gen<'a, 'f> {
         Gen {
             k,
             b,
+            sig: None,
             vars: Vec::new(),
             arrs: Vec::new(),
             pos: Vec::new(),
@@ -107,6 +111,27 @@ impl<'a, 'f> Gen<'a, 'f> {
         self.b
             .ins()
             .jump(self.abort, &args(&[code, a, bb, c, line]));
+        self.b.switch_to_block(cont);
+    }
+
+    /// At the start of a loop iteration of an outlined host function: when its budget
+    /// is a multiple of 65536, a load of the interrupt flag, and the range stopped with
+    /// [`INTERRUPTED`] when a signal set it.
+    fn poll(&mut self) {
+        let Some((sig, left)) = self.sig else {
+            return;
+        };
+        let l = self.b.use_var(left);
+        let low = self.b.ins().band_imm(l, 0xffff);
+        let due = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        let (look, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(due, look, &[], cont, &[]);
+        self.b.switch_to_block(look);
+        let flag = self.b.ins().load(I64, MemFlags::trusted(), sig, 0);
+        let ok = self.b.ins().icmp_imm(IntCC::Equal, flag, 0);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.check(ok, INTERRUPTED, flag, zero, zero);
+        self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
     }
 
@@ -230,6 +255,7 @@ impl<'a, 'f> Gen<'a, 'f> {
                 let c = self.scalar(cond)?;
                 self.b.ins().brif(c, bod, &[], exit, &[]);
                 self.b.switch_to_block(bod);
+                self.poll();
                 self.loops.push((exit, head));
                 let r = self.block(body);
                 self.loops.pop();
@@ -266,6 +292,7 @@ impl<'a, 'f> Gen<'a, 'f> {
                 let c = self.b.ins().select(up, c_up, c_down);
                 self.b.ins().brif(c, bod, &[], exit, &[]);
                 self.b.switch_to_block(bod);
+                self.poll();
                 self.loops.push((exit, latch));
                 let r = self.block(body);
                 self.loops.pop();
@@ -404,6 +431,7 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
     let total = b.ins().load(I64, tr, call, CALL_TOTAL);
     let chunk = b.ins().load(I64, tr, call, CALL_CHUNK);
     let stop = b.ins().load(I64, tr, call, CALL_STOP);
+    let sig_p = b.ins().load(I64, tr, call, CALL_SIG);
     let arrs_p = b.ins().load(I64, tr, call, CALL_ARRS);
     let params_p = b.ins().load(I64, tr, call, CALL_PARAMS);
     // Arrays bound to arguments: data pointers and extents.
@@ -510,9 +538,16 @@ fn build_run(mut b: FunctionBuilder, k: &Kernel, offs: &[usize]) -> Result<(), S
         let e1 = b.ins().iadd_imm(end, -1);
         Some(decompose(&mut b, e1))
     };
+    // An outlined host function polls the interrupt flag as its loops spend its budget.
+    let sig = k
+        .calls
+        .budget
+        .filter(|&v| k.vars.get(v as usize).map(|d| d.ty) == Some(Ty::Scalar(Scalar::I64)))
+        .map(|v| (sig_p, vars[v as usize][0]));
     let mut g = Gen {
         k,
         b,
+        sig,
         vars,
         arrs,
         pos,

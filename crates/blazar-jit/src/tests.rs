@@ -13,6 +13,9 @@ pub(crate) struct GArr {
     pub dims: [i64; 8],
 }
 
+/// The interrupt flag the tests' launches pass (never set).
+static SIG: usize = 0;
+
 #[repr(C)]
 pub(crate) struct Call {
     pub arrs: *const GArr,
@@ -23,6 +26,7 @@ pub(crate) struct Call {
     pub total: i64,
     pub items: i64,
     pub chunk: i64,
+    pub sig: *const usize,
 }
 
 #[repr(C)]
@@ -78,6 +82,7 @@ pub(crate) fn call(
         total: total as i64,
         items,
         chunk: chunk as i64,
+        sig: &SIG,
     };
     let nout = nout.max(1);
     let mut parts = vec![0u8; items as usize * 16 * nout];

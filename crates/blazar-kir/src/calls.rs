@@ -12,7 +12,10 @@
 //! Calls nest at most [`Calls::room`] deep (a variable of the calling kernel, so that
 //! the host passes how many frames its own stack has left); the call that would go
 //! deeper fails with [`CALL_DEPTH_MESSAGE`] at its line, as the interpreter stops
-//! runaway recursion. Backends that cannot call (the SIMT interpreter, the JIT, CUDA)
+//! runaway recursion. The functions spend the kernel's iteration budget
+//! ([`Calls::budget`]) as the interpreter spends its step budget: one unit per call and
+//! per iteration of their loops; the unit that would leave it negative fails with
+//! [`BUDGET_MESSAGE`] (the host reports the run's step budget exhausted). Backends that cannot call (the SIMT interpreter, the JIT, CUDA)
 //! decline kernels whose table is not empty ([`has_calls`]).
 
 use crate::ir::{Kernel, VarId};
@@ -24,6 +27,10 @@ pub struct Calls {
     /// A variable of the kernel (an `i64` parameter) holding how many calls may nest;
     /// `None`: [`DEFAULT_ROOM`].
     pub room: Option<VarId>,
+    /// A variable of the kernel (`i64`) holding the iteration budget left, which the
+    /// kernel's own loops spend and its functions spend with it (see the module
+    /// documentation); `None`: the functions' loops and calls are not counted.
+    pub budget: Option<VarId>,
 }
 
 /// One function lowered for one signature.
@@ -43,6 +50,9 @@ pub const DEFAULT_ROOM: i64 = 2000;
 
 /// The message of a call that would nest deeper than the room allows.
 pub const CALL_DEPTH_MESSAGE: &str = "too many nested calls";
+
+/// The message of a kernel whose functions ran out of its iteration budget.
+pub const BUDGET_MESSAGE: &str = "the iteration budget of the kernel is exhausted";
 
 /// The message of a backend that cannot run calls (the SIMT interpreter) when it is
 /// handed a kernel with some: the host runs the function on its own interpreter.

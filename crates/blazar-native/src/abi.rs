@@ -35,6 +35,9 @@ pub(crate) struct Call {
     pub total: i64,
     pub items: i64,
     pub chunk: i64,
+    /// The process's interrupt flag (`blazar_runtime::interrupt::flag_ptr`), which
+    /// compiled host functions poll.
+    pub sig: *const std::sync::atomic::AtomicUsize,
 }
 
 /// The first error of a range (`bz_err`).

@@ -117,6 +117,7 @@ impl DirectCall for Direct {
             total: 1,
             items: 1,
             chunk: CHUNK as i64,
+            sig: blazar_runtime::interrupt::flag_ptr(),
         };
         let mut err = CErr::default();
         // SAFETY: the code is kept loaded by `_keep`; `call` and what it points to (the

@@ -226,6 +226,14 @@ pub(crate) fn kernel_error(e: &CErr) -> KernelError {
             KernelErrorKind::BadLaunch,
             blazar_kir::calls::CALL_DEPTH_MESSAGE.to_string(),
         ),
+        code::INTERRUPTED => (
+            KernelErrorKind::Interrupted,
+            blazar_runtime::interrupt::message(e.a as usize),
+        ),
+        code::BUDGET => (
+            KernelErrorKind::BadLaunch,
+            blazar_kir::calls::BUDGET_MESSAGE.to_string(),
+        ),
         c => (
             KernelErrorKind::BadLaunch,
             format!("native kernel error {c}"),
@@ -333,6 +341,7 @@ pub(crate) fn run(
         total: total as i64,
         items: items as i64,
         chunk: chunk as i64,
+        sig: blazar_runtime::interrupt::flag_ptr(),
     };
     let nout = k.outputs.len();
     let mut partials = vec![0u8; items * nout * PARTIAL_BYTES];

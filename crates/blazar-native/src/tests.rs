@@ -445,6 +445,8 @@ fn the_jit_reads_the_launch_records_where_they_are() {
     assert_eq!(offset_of!(Call, kb) as i32, CALL_KB);
     assert_eq!(offset_of!(Call, total) as i32, CALL_TOTAL);
     assert_eq!(offset_of!(Call, chunk) as i32, CALL_CHUNK);
+    assert_eq!(offset_of!(Call, sig) as i32, CALL_SIG);
+    assert_eq!(INTERRUPTED, crate::abi::code::INTERRUPTED);
     assert_eq!(offset_of!(CErr, code) as i32, ERR_CODE);
     assert_eq!(offset_of!(CErr, line) as i32, ERR_LINE);
     assert_eq!(offset_of!(CErr, item) as i32, ERR_ITEM);

@@ -41,7 +41,7 @@ pub use lower_math::int_scalar;
 pub use outline::Names;
 pub use parallelize::parallelize;
 pub use serialize::serialize;
-pub use serialize_fn::serialize_functions;
+pub use serialize_fn::{reachable, serialize_functions};
 pub use sig::{ArgSig, Signature, NEEDS_EXTENTS};
 
 use blazar_diagnostics::Diagnostic;

@@ -122,6 +122,11 @@ pub fn lower_kernel(env: &Env, func: FnId, sig: &Signature) -> Result<kir::Kerne
                     Bind::Var(v) if p.name == crate::lower_rec::ROOM_PARAM => Some(v),
                     _ => None,
                 });
+                k.calls.budget = k
+                    .vars
+                    .iter()
+                    .position(|d| d.name == crate::lower_rec::BUDGET_VAR)
+                    .map(|v| v as VarId);
             }
             Ok(k)
         }

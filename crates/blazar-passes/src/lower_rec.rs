@@ -10,10 +10,10 @@
 //! what the body assigns, the function lowered again until they stop changing.
 //! Device and kernel functions keep the old rule (they cannot be recursive).
 //!
-//! A function lowered here has scalar or vector parameters and outputs and no loops
-//! (a loop inside would not spend the run's step budget, which only the outlined
-//! function's loops do); anything else is a lowering error, so the host function stays
-//! on the interpreter. Conditional operands (`c ? a : b`, `a && b`, `a || b`) whose
+//! A function lowered here has scalar or vector parameters and outputs; anything else
+//! is a lowering error, so the host function stays on the interpreter. Its loops may
+//! hold anything kernel code can (they spend the kernel's iteration budget,
+//! [`BUDGET_VAR`], as its calls do: `blazar_kir::calls`). Conditional operands (`c ? a : b`, `a && b`, `a || b`) whose
 //! lowering holds a call run it only when the host would evaluate it.
 
 use crate::lower::{err, Fail, Frame, Lower, Slot, SlotTy, LR};
@@ -29,6 +29,10 @@ use std::rc::Rc;
 /// The name of the outlined kernel's parameter that holds how many calls may nest: a
 /// kernel with it may make real calls.
 pub const ROOM_PARAM: &str = "call@room";
+
+/// The name of the outlined kernel's variable that holds the iteration budget left
+/// (`blazar_kir::calls::Calls::budget`): the functions it calls spend it too.
+pub const BUDGET_VAR: &str = "call@left";
 
 /// The most functions (signatures) one kernel's table holds.
 const MAX_FUNCS: usize = 64;
@@ -270,18 +274,6 @@ impl<'a> Lower<'a> {
                 none,
             );
         }
-        if has_loop(&func.body) {
-            return (
-                err(
-                    func.span,
-                    format!(
-                        "`{}` is recursive and has a loop: it runs on the interpreter",
-                        func.name
-                    ),
-                ),
-                none,
-            );
-        }
         let mut slots = vec![Slot::Unset; func.n_locals as usize];
         let mut params = Vec::new();
         for (p, t) in func.params.iter().zip(&args) {
@@ -426,20 +418,4 @@ impl<'a> Lower<'a> {
         blazar_kir::visit::walk_stmts(b, &mut |s| found |= matches!(s.kind, StmtKind::Call { .. }));
         found
     }
-}
-
-/// Whether `body` holds a loop (of any kind, at any depth).
-fn has_loop(body: &[hir::Stmt]) -> bool {
-    use hir::StmtKind as S;
-    body.iter().any(|s| {
-        matches!(
-            s.kind,
-            S::ForRange { .. }
-                | S::ForEach { .. }
-                | S::While { .. }
-                | S::Repeat { .. }
-                | S::Serial(_)
-                | S::Parallel(_)
-        ) || hir::visit::blocks(s).into_iter().any(has_loop)
-    })
 }

@@ -295,6 +295,11 @@ impl<'a> Lower<'a> {
             },
             H::Match { scrutinee, arms } => self.match_stmt(scrutinee, arms)?,
             H::Print(_) => return err(s.span, "kernel and device functions cannot print"),
+            // A host function lowered for the compiled host tier (inlined, or a real
+            // call's) may hold a loop that a later pass gave a parallel or serial plan:
+            // the loop as written.
+            H::Parallel(p) if self.calls.is_some() => self.stmt(&p.serial)?,
+            H::Serial(p) if self.calls.is_some() => self.stmt(&p.serial)?,
             H::Parallel(_) | H::Serial(_) | H::Rewritten(_) => {
                 return err(s.span, "host code cannot be kernel code")
             }

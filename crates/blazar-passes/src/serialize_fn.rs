@@ -127,7 +127,7 @@ fn callees(prog: &Program, body: &[Stmt]) -> Vec<FnId> {
 }
 
 /// Every function reachable by calls from `fid` (itself included), each once.
-fn reachable(prog: &Program, fid: FnId) -> Vec<FnId> {
+pub fn reachable(prog: &Program, fid: FnId) -> Vec<FnId> {
     let mut seen = vec![fid];
     let mut work = vec![fid];
     while let Some(f) = work.pop() {
@@ -315,7 +315,7 @@ fn outline(prog: &mut Program, fid: FnId, names: &Names) -> FnId {
             s
         })
         .collect();
-    let left = slot("left".into());
+    let left = slot(crate::lower_rec::BUDGET_VAR.into());
     let state_out = slot("state@out".into());
     let left_out = slot("left@out".into());
     let mut outputs = vec![

@@ -1,6 +1,7 @@
 //! The signal that asks a run to stop (Ctrl-C, SIGTERM, SIGHUP), for code that runs
 //! long without returning to the interpreter: the kernels of the SIMT interpreter test
-//! it at every loop iteration, builtins that read or build without bound (`load`,
+//! it at every loop iteration, compiled host functions (the JIT's and the C++ tier's
+//! code, through [`flag_ptr`]) every 65536 iterations or calls, builtins that read or build without bound (`load`,
 //! `csvread`) between blocks. The embedding program's signal handler sets it (to the
 //! signal's number; 0: none) and clears it when a stopped input is over (the REPL).
 
@@ -12,6 +13,12 @@ static FLAG: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
 /// The process's flag, which signal handlers set and [`pending`] reads.
 pub fn flag() -> Arc<AtomicUsize> {
     FLAG.get_or_init(|| Arc::new(AtomicUsize::new(0))).clone()
+}
+
+/// The address of the process's flag, for compiled code to poll (the flag lives as
+/// long as the process).
+pub fn flag_ptr() -> *const AtomicUsize {
+    Arc::as_ptr(FLAG.get_or_init(|| Arc::new(AtomicUsize::new(0))))
 }
 
 /// The number of the signal that asked the run to stop, if one did.

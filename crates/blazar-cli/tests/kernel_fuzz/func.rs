@@ -1,8 +1,12 @@
 //! Random host functions of ints for the fuzzer (`gen.rs` puts them at the head of
 //! each program): one with a loop, `break`, `continue`, an early `return`, a bounded
 //! `while` and int32 arithmetic that wraps, which the compiled host tier runs whole
-//! under `--host-tier compiled`; and a recursive one, which stays on the interpreter.
-//! Both are called from interpreted code, and every tier must print the same.
+//! under `--host-tier compiled`; and a recursive one, `rf`: a plain recursion, or one
+//! with such statements and loops around its call of itself, or a mutual recursion
+//! through `rg`, whose loop makes the calls. The C++ tier compiles the recursive ones
+//! (real calls, `blazar_kir::calls`; the `HostNative` tier), the others leave them to
+//! the interpreter. All are called from interpreted code, and every tier must print
+//! the same.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -108,11 +112,41 @@ pub fn functions(seed: u64) -> String {
     f.stmts(&mut body, 1, false, 1);
     f.vars = vec!["n", "x"];
     let (e1, e2) = (f.expr(2), f.expr(2));
-    let mut src = format!(
-        "function r = sf(x : int, y : int)\n    r = x\n{body}end\n\
-         function r = rf(n : int, x : int)\n    if n <= 0\n        r = x\n    else\n        \
-         r = rf(n - 1, {e1}) + {e2}\n    end\nend\n"
-    );
+    let mut src = format!("function r = sf(x : int, y : int)\n    r = x\n{body}end\n");
+    match f.rng.random_range(0..3) {
+        0 => src.push_str(&format!(
+            "function r = rf(n : int, x : int)\n    if n <= 0\n        r = x\n    else\n        \
+             r = rf(n - 1, {e1}) + {e2}\n    end\nend\n"
+        )),
+        1 => {
+            // Statements (loops, early returns) around the call of itself.
+            f.vars = vec!["n", "x", "r"];
+            let (mut pre, mut post) = (String::new(), String::new());
+            f.stmts(&mut pre, 1, false, 2);
+            f.stmts(&mut post, 1, false, 2);
+            let e1 = f.expr(2);
+            src.push_str(&format!(
+                "function r = rf(n : int, x : int)\n    r = x\n    if n <= 0\n        return\n    \
+                 end\n{pre}    r = r + rf(n - 1, {e1})\n{post}end\n"
+            ));
+        }
+        _ => {
+            // Mutual recursion through a function whose loop makes the calls.
+            f.vars = vec!["n", "x", "r"];
+            let trips = f.rng.random_range(0..2);
+            let mut body = String::new();
+            f.vars.push("k");
+            f.stmts(&mut body, 2, true, 1);
+            let e3 = f.expr(2);
+            f.vars.pop();
+            src.push_str(&format!(
+                "function r = rf(n : int, x : int)\n    if n <= 0\n        r = x\n    else\n        \
+                 r = rg(n - 1, {e1}) + {e2}\n    end\nend\n\
+                 function r = rg(n : int, x : int)\n    r = x\n    for k = 0..{trips}\n{body}        \
+                 r = r + rf(n, {e3})\n    end\nend\n"
+            ));
+        }
+    }
     let mut calls = Vec::new();
     for _ in 0..3 {
         let a = f.pick(&["0", "1", "-3", "17", "1000", "2147483000", "-2147483000"]);

@@ -12,3 +12,8 @@ pub const SHARED_TOO_LARGE: i32 = 7;
 pub const DIVERGENCE: i32 = 8;
 /// A call of a function would nest deeper than the kernel's room (`blazar_kir::calls`).
 pub const CALL_DEPTH: i32 = 9;
+/// The functions of a kernel ran out of its iteration budget (`blazar_kir::calls`).
+pub const BUDGET: i32 = 10;
+/// A signal asked the run to stop (`a` the signal's number): an outlined host
+/// function's loops and calls poll the process's flag (`bz_call::sig`).
+pub const INTERRUPTED: i32 = 11;

@@ -151,4 +151,8 @@ impl Dialect for Gen<'_> {
     fn call_stmt(&mut self, func: u32, args: &[Expr], outs: &[VarId]) {
         self.call(func, args, outs)
     }
+
+    fn iteration(&mut self, s: &Stmt) {
+        self.spend_iteration(s)
+    }
 }

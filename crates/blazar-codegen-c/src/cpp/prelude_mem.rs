@@ -14,8 +14,10 @@ pub const PRELUDE_MEM: &str = r#"// ---- Blazar native prelude: ABI, boundary mo
 struct bz_garr { void* data; i64 len; i64 rank; i64 dims[8]; };
 struct bz_call {
   const bz_garr* arrs; const u8* params; i64* stop;
-  i64 kd[4]; i64 kb[4]; i64 total; i64 items; i64 chunk;
+  i64 kd[4]; i64 kb[4]; i64 total; i64 items; i64 chunk; const u64* sig;
 };
+// A signal asked the run to stop: the process's flag, read without ordering.
+static inline u64 bz_signal(const u64* sig) { return __atomic_load_n(sig, __ATOMIC_RELAXED); }
 struct bz_err { i32 code; i32 line; i64 item; u64 a; i64 b; i64 c; i64 pos; };
 // Under fission: thread `tid` failed with `e`; it stops, the block keeps its lowest
 // failing thread's error in `fe`, and `u` moves to the lowest thread still running.

@@ -113,7 +113,7 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
                 let c = expr(d, cond);
                 d.line_out(&format!("while ({c}) {{"));
             }
-            loop_body(d, body);
+            loop_body(d, s, body);
         }
         StmtKind::For {
             var,
@@ -141,7 +141,7 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
                 v,
                 t,
             });
-            loop_body(d, body);
+            loop_body(d, s, body);
             d.out().depth -= 1;
             d.line_out("}");
         }
@@ -178,7 +178,10 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
 
 /// The body of a loop whose header line is already out; closes it and prints the
 /// labels that labelled exits used.
-fn loop_body<D: Dialect>(d: &mut D, body: &[Stmt]) {
+fn loop_body<D: Dialect>(d: &mut D, s: &Stmt, body: &[Stmt]) {
+    d.out().depth += 1;
+    d.iteration(s);
+    d.out().depth -= 1;
     let o = d.out();
     let id = o.next_loop;
     o.next_loop += 1;

@@ -58,3 +58,17 @@ pub fn output(src: &str, fuse_min: usize, double: bool) -> String {
     }
     out
 }
+
+/// The `--profile` row of host function `name` in `tables`: (interpreted calls,
+/// compiled calls).
+pub fn calls(tables: &str, name: &str) -> (u64, u64) {
+    let row = tables
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name}:\n{tables}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    (
+        cols[2].parse().unwrap_or(u64::MAX),
+        cols[4].parse().unwrap_or(u64::MAX),
+    )
+}
