@@ -26,6 +26,7 @@ mod prelude_mem;
 mod private;
 mod range;
 mod rows;
+mod rowsplit;
 mod runlocal;
 mod strips;
 mod support;

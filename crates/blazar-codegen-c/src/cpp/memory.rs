@@ -164,6 +164,10 @@ impl Gen<'_> {
                     format!("({pre}) * {} + {inv} + bz_f", names[n - 1].1)
                 }
             }
+            // The last extent is the flattened row's (`rowsplit`).
+            (false, Some(k)) if self.channel_access(a, forms) => {
+                format!("({}) * {k} + {}", fold(&names[..n - 1]), names[n - 1].0)
+            }
             _ => fold(names),
         };
         let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {off};");
