@@ -108,6 +108,9 @@ pub(crate) struct Gen<'k> {
     pub thread_counters: bool,
     /// Variables that always hold a component of `blkpos` when read (`widen`).
     pub blkpos_vars: std::collections::HashMap<u32, usize>,
+    /// Under fission: variables that every thread holds alike, with the C expression of
+    /// their value, inside the loops of an interleaved uniform loop (`interleave`).
+    pub uniform_vals: Vec<(u32, String)>,
     /// The functions that calls name (the kernel's table, `calls`).
     pub funcs: &'k [blazar_kir::calls::Func],
     /// Printing a function of the table, not the entry point.
@@ -217,6 +220,7 @@ impl<'k> Gen<'k> {
             private: private::add_only(k, &plan.slots),
             hoist_scopes: Vec::new(),
             thread_counters: false,
+            uniform_vals: Vec::new(),
             blkpos_vars: widen::blkpos_vars(k),
             funcs: &k.calls.funcs,
             in_fn: false,

@@ -281,7 +281,15 @@ impl Gen<'_> {
         // The body's thread loops keep every variable they assign (its values cross
         // the iterations, which are now separate loops over the threads).
         let run_local = std::mem::take(&mut self.run_local);
+        // Unless the body assigns it, every thread holds `cur` in the body's loops.
+        let kept = !assigned_in(body, self.k.vars.len())[var as usize];
+        if kept {
+            self.uniform_vals.push((var, cur.clone()));
+        }
         self.thread_loop(body);
+        if kept {
+            self.uniform_vals.pop();
+        }
         self.run_local = run_local;
         self.o.depth -= 1;
         self.line_out("}");
@@ -318,6 +326,14 @@ impl Gen<'_> {
         ));
         self.line_out("if (bz_aff) {");
         self.o.depth += 1;
+        if writes {
+            // Whether any thread stopped, once: the iterations test it per thread only
+            // then (the C++ compiler unswitches the loop on it).
+            self.line_out("bool bz_nodead = true;");
+            self.line_out(
+                "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_nodead &= !bz_dead_a[bz_tid];",
+            );
+        }
         // Accesses indexed by the variable alone touch elements `v0..h0` only: when
         // those exist, they need no check.
         let mut direct = Vec::new();
@@ -391,15 +407,19 @@ impl Gen<'_> {
             "const i32 bz_blkpos{last} = (i32)bz_tid; const i64 bz_b{last} = bz_tid; (void)bz_b{last};"
         ));
         if writes {
-            self.line_out("if (bz_dead_a[bz_tid]) continue;");
+            self.line_out("if (!bz_nodead && bz_dead_a[bz_tid]) continue;");
         }
         self.thread_counters = true;
         self.line_out(super::fission::SPECIALS);
         for (i, d) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             let t = spell::ty(d.ty);
+            let uniform = self.uniform_vals.iter().rev().find(|(v, _)| *v == i as u32);
             if i as u32 == var {
                 self.line_out(&format!("{t} {name} = bz_vn;"));
+            } else if let Some((_, cur)) = uniform {
+                // Set alike in every thread by an enclosing `uniform_loop`.
+                self.line_out(&format!("{t} {name} = {cur};"));
             } else {
                 self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
             }
