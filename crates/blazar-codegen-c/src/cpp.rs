@@ -78,8 +78,9 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
-    /// Every access indexed by the `wide` variable alone is in range (`interleave`).
-    pub wide_in_range: bool,
+    /// Accesses proven in range for a whole interleaved loop (`interleave`): array and
+    /// index, the last index the `wide` variable, the others fixed over the loop.
+    pub wide_in_range: Vec<(u32, Vec<String>)>,
     /// Variables that always hold a special when read (the kernel's facts):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
     pub aliases: &'k std::collections::HashMap<u32, Special>,
@@ -209,7 +210,7 @@ impl<'k> Gen<'k> {
             lane_outputs: false,
             run_local: Vec::new(),
             wide: None,
-            wide_in_range: false,
+            wide_in_range: Vec::new(),
             aliases: &k.facts().aliases,
             varying: Vec::new(),
             active: None,

@@ -334,32 +334,37 @@ impl Gen<'_> {
                 "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_nodead &= !bz_dead_a[bz_tid];",
             );
         }
-        // Accesses indexed by the variable alone touch elements `v0..h0` only: when
-        // those exist, they need no check.
+        // Accesses indexed by the variable in their last index, and in the others by
+        // values alike in every thread (an enclosing uniform loop's, or constants),
+        // touch elements `v0..h0` of one line only: when those exist, they need no
+        // check.
         let mut direct = Vec::new();
         for s in body {
-            direct_accesses(std::slice::from_ref(*s), var, &mut direct);
+            self.direct_accesses(std::slice::from_ref(*s), var, &mut direct);
         }
-        direct.sort_unstable();
+        direct.sort();
         direct.dedup();
         if direct.is_empty() {
             self.affine_iterations(var, body, writes);
         } else {
-            let fits: Vec<String> = direct
-                .iter()
-                .map(|&a| {
-                    let r = match self.k.arrays.get(a as usize).map(|d| d.ty) {
-                        Some(Ty::Array(t)) => (t.rank as usize).max(1),
-                        _ => 1,
-                    };
-                    format!("bz_h0 < (i64)({})", self.shape(a, r, 1)[0])
-                })
-                .collect();
+            let mut fits = Vec::new();
+            for (a, atoms) in &direct {
+                let r = match self.k.arrays.get(*a as usize).map(|d| d.ty) {
+                    Some(Ty::Array(t)) => (t.rank as usize).max(1),
+                    _ => 1,
+                };
+                let shape = self.shape(*a, r, atoms.len());
+                let last = atoms.len() - 1;
+                fits.push(format!("bz_h0 < (i64)({})", shape[last]));
+                for (x, n) in atoms[..last].iter().zip(&shape) {
+                    fits.push(format!("bz_in((i64)({x}), (i64)({n}))"));
+                }
+            }
             self.line_out(&format!("if (bz_v0 >= 0 && {}) {{", fits.join(" && ")));
             self.o.depth += 1;
-            self.wide_in_range = true;
+            self.wide_in_range = direct;
             self.affine_iterations(var, body, writes);
-            self.wide_in_range = false;
+            self.wide_in_range = Vec::new();
             self.o.depth -= 1;
             self.line_out("} else {");
             self.o.depth += 1;
@@ -440,24 +445,52 @@ impl Gen<'_> {
     }
 }
 
-/// The arrays that statements of `b` load, store or update at the single index `var`.
-fn direct_accesses(b: &[Stmt], var: u32, out: &mut Vec<u32>) {
-    let is_var =
-        |index: &[Expr]| matches!(index, [e] if matches!(e.kind, ExprKind::Var(v) if v == var));
-    blazar_kir::visit::walk_stmts(b, &mut |s| {
-        if let StmtKind::Store { arr, index, .. } | StmtKind::Update { arr, index, .. } = &s.kind {
-            if is_var(index) {
-                out.push(*arr);
-            }
+impl Gen<'_> {
+    /// The fixed parts of an index whose last component is the variable `var` and whose
+    /// others are variables that an enclosing uniform loop sets alike in every thread,
+    /// or integer constants: their C values, then `var`'s name.
+    pub(crate) fn direct_index(&self, index: &[Expr], var: u32) -> Option<Vec<String>> {
+        let (last, rest) = index.split_last()?;
+        if !matches!(last.kind, ExprKind::Var(v) if v == var) {
+            return None;
         }
-        blazar_kir::visit::stmt_exprs(s, &mut |e| {
-            blazar_kir::visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Load { arr, index } = &x.kind {
-                    if is_var(index) {
-                        out.push(*arr);
-                    }
+        let mut atoms = Vec::new();
+        for e in rest {
+            atoms.push(match &e.kind {
+                ExprKind::Var(u) => self
+                    .uniform_vals
+                    .iter()
+                    .rev()
+                    .find(|(w, _)| w == u)
+                    .map(|(_, c)| c.clone())?,
+                ExprKind::Const(blazar_kir::Const::Int(c)) => format!("{c}ll"),
+                _ => return None,
+            });
+        }
+        atoms.push(self.var_base(var));
+        Some(atoms)
+    }
+
+    /// The arrays, with their indices' fixed parts (`direct_index`), that statements of
+    /// `b` load, store or update.
+    fn direct_accesses(&self, b: &[Stmt], var: u32, out: &mut Vec<(u32, Vec<String>)>) {
+        blazar_kir::visit::walk_stmts(b, &mut |s| {
+            if let StmtKind::Store { arr, index, .. } | StmtKind::Update { arr, index, .. } =
+                &s.kind
+            {
+                if let Some(atoms) = self.direct_index(index, var) {
+                    out.push((*arr, atoms));
                 }
-            })
+            }
+            blazar_kir::visit::stmt_exprs(s, &mut |e| {
+                blazar_kir::visit::walk_expr(e, &mut |x| {
+                    if let ExprKind::Load { arr, index } = &x.kind {
+                        if let Some(atoms) = self.direct_index(index, var) {
+                            out.push((*arr, atoms));
+                        }
+                    }
+                })
+            });
         });
-    });
+    }
 }
