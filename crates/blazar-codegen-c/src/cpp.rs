@@ -26,6 +26,7 @@ mod prelude_mem;
 mod private;
 mod range;
 mod rows;
+mod rowsplit;
 mod runlocal;
 mod strips;
 mod support;
@@ -77,8 +78,9 @@ pub(crate) struct Gen<'k> {
     /// A variable whose value is also held, exactly, by an i64 C expression (used to
     /// index with it: the compiler then sees an affine index).
     pub wide: Option<(u32, String)>,
-    /// Every access indexed by the `wide` variable alone is in range (`interleave`).
-    pub wide_in_range: bool,
+    /// Accesses proven in range for a whole interleaved loop (`interleave`): array and
+    /// index, the last index the `wide` variable, the others fixed over the loop.
+    pub wide_in_range: Vec<(u32, Vec<String>)>,
     /// Variables that always hold a special when read (the kernel's facts):
     /// reads use the special (a thread loop's own counter, which the compiler sees).
     pub aliases: &'k std::collections::HashMap<u32, Special>,
@@ -107,6 +109,9 @@ pub(crate) struct Gen<'k> {
     pub thread_counters: bool,
     /// Variables that always hold a component of `blkpos` when read (`widen`).
     pub blkpos_vars: std::collections::HashMap<u32, usize>,
+    /// Under fission: variables that every thread holds alike, with the C expression of
+    /// their value, inside the loops of an interleaved uniform loop (`interleave`).
+    pub uniform_vals: Vec<(u32, String)>,
     /// The functions that calls name (the kernel's table, `calls`).
     pub funcs: &'k [blazar_kir::calls::Func],
     /// Printing a function of the table, not the entry point.
@@ -205,7 +210,7 @@ impl<'k> Gen<'k> {
             lane_outputs: false,
             run_local: Vec::new(),
             wide: None,
-            wide_in_range: false,
+            wide_in_range: Vec::new(),
             aliases: &k.facts().aliases,
             varying: Vec::new(),
             active: None,
@@ -216,6 +221,7 @@ impl<'k> Gen<'k> {
             private: private::add_only(k, &plan.slots),
             hoist_scopes: Vec::new(),
             thread_counters: false,
+            uniform_vals: Vec::new(),
             blkpos_vars: widen::blkpos_vars(k),
             funcs: &k.calls.funcs,
             in_fn: false,

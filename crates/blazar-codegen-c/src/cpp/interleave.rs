@@ -281,7 +281,15 @@ impl Gen<'_> {
         // The body's thread loops keep every variable they assign (its values cross
         // the iterations, which are now separate loops over the threads).
         let run_local = std::mem::take(&mut self.run_local);
+        // Unless the body assigns it, every thread holds `cur` in the body's loops.
+        let kept = !assigned_in(body, self.k.vars.len())[var as usize];
+        if kept {
+            self.uniform_vals.push((var, cur.clone()));
+        }
         self.thread_loop(body);
+        if kept {
+            self.uniform_vals.pop();
+        }
         self.run_local = run_local;
         self.o.depth -= 1;
         self.line_out("}");
@@ -318,32 +326,37 @@ impl Gen<'_> {
         ));
         self.line_out("if (bz_aff) {");
         self.o.depth += 1;
-        // Accesses indexed by the variable alone touch elements `v0..h0` only: when
-        // those exist, they need no check.
+        // Accesses indexed by the variable in their last index, and in the others by
+        // values alike in every thread (an enclosing uniform loop's, or constants),
+        // touch elements `v0..h0` of one line only: when those exist, they need no
+        // check.
         let mut direct = Vec::new();
         for s in body {
-            direct_accesses(std::slice::from_ref(*s), var, &mut direct);
+            self.direct_accesses(std::slice::from_ref(*s), var, &mut direct);
         }
-        direct.sort_unstable();
+        direct.sort();
         direct.dedup();
         if direct.is_empty() {
             self.affine_iterations(var, body, writes);
         } else {
-            let fits: Vec<String> = direct
-                .iter()
-                .map(|&a| {
-                    let r = match self.k.arrays.get(a as usize).map(|d| d.ty) {
-                        Some(Ty::Array(t)) => (t.rank as usize).max(1),
-                        _ => 1,
-                    };
-                    format!("bz_h0 < (i64)({})", self.shape(a, r, 1)[0])
-                })
-                .collect();
+            let mut fits = Vec::new();
+            for (a, atoms) in &direct {
+                let r = match self.k.arrays.get(*a as usize).map(|d| d.ty) {
+                    Some(Ty::Array(t)) => (t.rank as usize).max(1),
+                    _ => 1,
+                };
+                let shape = self.shape(*a, r, atoms.len());
+                let last = atoms.len() - 1;
+                fits.push(format!("bz_h0 < (i64)({})", shape[last]));
+                for (x, n) in atoms[..last].iter().zip(&shape) {
+                    fits.push(format!("bz_in((i64)({x}), (i64)({n}))"));
+                }
+            }
             self.line_out(&format!("if (bz_v0 >= 0 && {}) {{", fits.join(" && ")));
             self.o.depth += 1;
-            self.wide_in_range = true;
+            self.wide_in_range = direct;
             self.affine_iterations(var, body, writes);
-            self.wide_in_range = false;
+            self.wide_in_range = Vec::new();
             self.o.depth -= 1;
             self.line_out("} else {");
             self.o.depth += 1;
@@ -400,8 +413,12 @@ impl Gen<'_> {
         for (i, d) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             let t = spell::ty(d.ty);
+            let uniform = self.uniform_vals.iter().rev().find(|(v, _)| *v == i as u32);
             if i as u32 == var {
                 self.line_out(&format!("{t} {name} = bz_vn;"));
+            } else if let Some((_, cur)) = uniform {
+                // Set alike in every thread by an enclosing `uniform_loop`.
+                self.line_out(&format!("{t} {name} = {cur};"));
             } else {
                 self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
             }
@@ -422,24 +439,52 @@ impl Gen<'_> {
     }
 }
 
-/// The arrays that statements of `b` load, store or update at the single index `var`.
-fn direct_accesses(b: &[Stmt], var: u32, out: &mut Vec<u32>) {
-    let is_var =
-        |index: &[Expr]| matches!(index, [e] if matches!(e.kind, ExprKind::Var(v) if v == var));
-    blazar_kir::visit::walk_stmts(b, &mut |s| {
-        if let StmtKind::Store { arr, index, .. } | StmtKind::Update { arr, index, .. } = &s.kind {
-            if is_var(index) {
-                out.push(*arr);
-            }
+impl Gen<'_> {
+    /// The fixed parts of an index whose last component is the variable `var` and whose
+    /// others are variables that an enclosing uniform loop sets alike in every thread,
+    /// or integer constants: their C values, then `var`'s name.
+    pub(crate) fn direct_index(&self, index: &[Expr], var: u32) -> Option<Vec<String>> {
+        let (last, rest) = index.split_last()?;
+        if !matches!(last.kind, ExprKind::Var(v) if v == var) {
+            return None;
         }
-        blazar_kir::visit::stmt_exprs(s, &mut |e| {
-            blazar_kir::visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Load { arr, index } = &x.kind {
-                    if is_var(index) {
-                        out.push(*arr);
-                    }
+        let mut atoms = Vec::new();
+        for e in rest {
+            atoms.push(match &e.kind {
+                ExprKind::Var(u) => self
+                    .uniform_vals
+                    .iter()
+                    .rev()
+                    .find(|(w, _)| w == u)
+                    .map(|(_, c)| c.clone())?,
+                ExprKind::Const(blazar_kir::Const::Int(c)) => format!("{c}ll"),
+                _ => return None,
+            });
+        }
+        atoms.push(self.var_base(var));
+        Some(atoms)
+    }
+
+    /// The arrays, with their indices' fixed parts (`direct_index`), that statements of
+    /// `b` load, store or update.
+    fn direct_accesses(&self, b: &[Stmt], var: u32, out: &mut Vec<(u32, Vec<String>)>) {
+        blazar_kir::visit::walk_stmts(b, &mut |s| {
+            if let StmtKind::Store { arr, index, .. } | StmtKind::Update { arr, index, .. } =
+                &s.kind
+            {
+                if let Some(atoms) = self.direct_index(index, var) {
+                    out.push((*arr, atoms));
                 }
-            })
+            }
+            blazar_kir::visit::stmt_exprs(s, &mut |e| {
+                blazar_kir::visit::walk_expr(e, &mut |x| {
+                    if let ExprKind::Load { arr, index } = &x.kind {
+                        if let Some(atoms) = self.direct_index(index, var) {
+                            out.push((*arr, atoms));
+                        }
+                    }
+                })
+            });
         });
-    });
+    }
 }

@@ -82,13 +82,18 @@ impl Gen<'_> {
         if let Some(forms) = proven {
             return self.proven_offset(a, &names, forms, code);
         }
-        let by_wide = matches!((index, &self.wide), ([e], Some((w, _))) if matches!(e.kind, ExprKind::Var(v) if v == *w));
-        if by_wide && self.wide_in_range && mode != ReadMode::Checked {
-            let _ = write!(
-                code,
-                "const bool bz_ok = true; const i64 bz_off = {};",
-                names[0].0
-            );
+        let in_range = match &self.wide {
+            Some((w, _)) if mode != ReadMode::Checked => self
+                .direct_index(index, *w)
+                .is_some_and(|atoms| self.wide_in_range.contains(&(a, atoms))),
+            _ => false,
+        };
+        if in_range {
+            let mut off = names[0].0.clone();
+            for (i, n, _) in &names[1..] {
+                off = format!("({off}) * {n} + {i}");
+            }
+            let _ = write!(code, "const bool bz_ok = true; const i64 bz_off = {off};");
             return code;
         }
         let mut oks = Vec::new();
@@ -174,6 +179,10 @@ impl Gen<'_> {
                 } else {
                     format!("({pre}) * {} + {inv} + bz_f", names[n - 1].1)
                 }
+            }
+            // The last extent is the flattened row's (`rowsplit`).
+            (false, Some(k)) if self.channel_access(a, forms) => {
+                format!("({}) * {k} + {}", fold(&names[..n - 1]), names[n - 1].0)
             }
             _ => fold(names),
         };

@@ -1,13 +1,14 @@
 //! The entry point of a kernel without barriers: chunks of threads walked row by row,
-//! each row as a counted loop, with a fast copy of the body for rows whose accesses are
-//! all in range.
+//! each row as a counted loop, with a fast copy of the body for the threads of a row
+//! whose accesses are all in range.
 //!
 //! A row is a run of consecutive threads that differ only in the last `pos` component;
 //! when the last extent is small (`Gen::flat`, e.g. the 3 channels of an image), a row
 //! covers the last two components as one flattened index `bz_f`, so that the row is
-//! long and contiguous in memory. Before each row a guard made of the kernel's range
-//! facts (`blazar_kir::affine`, printed by `range`) decides whether the fast copy
-//! runs: there, proven accesses index without checks, and in flattened rows an access
+//! long and contiguous in memory. Before each row the kernel's range facts
+//! (`blazar_kir::affine`, printed by `range`) give the run of its threads where the
+//! fast copy runs (`rowsplit`; the others run the checked copy): there, proven
+//! accesses index without checks, and in flattened rows an access
 //! whose last two indices are `pos` plus row-invariant terms is addressed from `bz_f`
 //! directly, which the C++ compiler sees as contiguous.
 
@@ -15,36 +16,9 @@ use super::Gen;
 use crate::spell;
 use blazar_kir::affine::Aff;
 use blazar_kir::Ty;
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 impl Gen<'_> {
-    /// The bounds of `pos[c]` over the current row, as i64 C expressions.
-    fn pos_bounds(&self, c: usize) -> (String, String) {
-        let r = self.k.rank.clamp(1, 4) as usize;
-        match self.flat {
-            Some(k) if c == r - 1 => ("0ll".into(), format!("{}ll", k - 1)),
-            Some(k) if c == r - 2 => (format!("(bz_x0 / {k})"), format!("((bz_x1 - 1) / {k})")),
-            None if c == r - 1 => ("bz_x0".into(), "(bz_x1 - 1)".into()),
-            _ => (format!("(i64)bz_pos{c}"), format!("(i64)bz_pos{c}")),
-        }
-    }
-
-    /// The bounds of an index over the current row.
-    fn index_bounds(&self, f: &Aff) -> (String, String) {
-        let (mut lo, mut hi) = (self.form(&f.lo), self.form(&f.hi));
-        for (c, &k) in f.coef.iter().enumerate() {
-            if k == 0 {
-                continue;
-            }
-            let (a, b) = self.pos_bounds(c);
-            let (l, h) = if k > 0 { (a, b) } else { (b, a) };
-            lo = format!("{lo} + {k}ll * {l}");
-            hi = format!("{hi} + {k}ll * {h}");
-        }
-        (lo, hi)
-    }
-
     /// Whether a proven access into `@a` is addressed from `bz_f`: its last index is
     /// the row's `pos` component plus row-invariant terms (flattened rows: its last two
     /// indices are the last two components plus row-invariant terms).
@@ -83,39 +57,8 @@ impl Gen<'_> {
         format!("({s})")
     }
 
-    /// The condition under which every proven access of the row is in range.
-    fn guard(&self) -> String {
-        let mut conds = BTreeSet::new();
-        let mut keys: Vec<&usize> = self.proofs.accesses.keys().collect();
-        keys.sort();
-        for key in keys {
-            let (a, forms) = &self.proofs.accesses[key];
-            let Some(Ty::Array(t)) = self.k.arrays.get(*a as usize).map(|d| d.ty) else {
-                continue;
-            };
-            let shape = self.shape(*a, (t.rank as usize).max(1), forms.len());
-            for (f, n) in forms.iter().zip(&shape) {
-                let (lo, hi) = self.index_bounds(f);
-                conds.insert(format!("({lo} >= 0)"));
-                conds.insert(format!("({hi} < (i64)({n}))"));
-                conds.insert(format!("({hi} <= 2147483647ll)"));
-                conds.extend(f.conds.iter().map(|c| format!("({})", self.form_cond(c))));
-            }
-            if let (true, Some(k)) = (self.row_access(*a, forms), self.flat) {
-                conds.insert(format!("({} == {k})", shape[forms.len() - 1]));
-            }
-        }
-        if conds.is_empty() {
-            return "true".into();
-        }
-        conds
-            .into_iter()
-            .collect::<Vec<_>>()
-            .join("\n          && ")
-    }
-
     /// Declarations at the start of each thread of a row.
-    fn thread_decls(&self) -> String {
+    pub(super) fn thread_decls(&self) -> String {
         let k = self.k;
         let mut s = self.special_decls();
         for (i, v) in k.vars.iter().enumerate() {
@@ -137,13 +80,13 @@ impl Gen<'_> {
     }
 
     /// One loop over the threads of the current row running `body`.
-    fn row_loop(&self, body: &str, next: &str, start: &str) -> String {
+    fn row_loop(&self, body: &str, next: &str, start: &str, end: &str) -> String {
         let r = self.k.rank.clamp(1, 4) as usize;
         let last = r - 1;
         let mut s = String::new();
         match self.flat {
             Some(k) => {
-                let _ = writeln!(s, "      for (i64 bz_f = {start}; bz_f < bz_x1; bz_f++) {{");
+                let _ = writeln!(s, "      for (i64 bz_f = {start}; bz_f < {end}; bz_f++) {{");
                 let _ = writeln!(
                     s,
                     "        const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{last} = (i32)(bz_f % {k});",
@@ -153,7 +96,7 @@ impl Gen<'_> {
             None => {
                 let _ = writeln!(
                     s,
-                    "      for (i32 bz_pos{last} = (i32){start}; bz_pos{last} < (i32)bz_x1; bz_pos{last}++) {{"
+                    "      for (i32 bz_pos{last} = (i32){start}; bz_pos{last} < (i32){end}; bz_pos{last}++) {{"
                 );
                 let _ = writeln!(s, "        const i64 bz_f = bz_pos{last};");
             }
@@ -219,21 +162,34 @@ impl Gen<'_> {
         s.push_str("      const i64 bz_x1 = bz_x0 + (bz_t1 - bz_t) < bz_len ? bz_x0 + (bz_t1 - bz_t) : bz_len;\n");
         match fast {
             Some(fast) => {
-                let _ = writeln!(s, "      if ({}) {{", self.guard());
-                s.push_str("      i64 bz_sp = bz_x0;\n");
+                // Checked threads before and after the row's fast run (`rowsplit`).
+                s.push_str(&self.split_range());
+                s.push_str("      for (int bz_seg = 0; bz_seg < 3; bz_seg++) {\n");
+                s.push_str(
+                    "      const i64 bz_sa = bz_seg == 0 ? bz_x0 : bz_seg == 1 ? bz_fa : bz_fb;\n",
+                );
+                s.push_str(
+                    "      const i64 bz_sb = bz_seg == 0 ? bz_fa : bz_seg == 1 ? bz_fb : bz_x1;\n",
+                );
+                s.push_str("      if (bz_sa >= bz_sb) continue;\n");
+                s.push_str("      if (bz_seg == 1) {\n");
+                s.push_str("      i64 bz_sp = bz_sa;\n");
                 if let Some((code, _)) = &self.strip {
                     let _ = writeln!(
                         s,
-                        "      if (bz_noalias) for (; bz_sp + {0} <= bz_x1; bz_sp += {0}) {{\n{code}      }}",
+                        "      if (bz_noalias) for (; bz_sp + {0} <= bz_sb; bz_sp += {0}) {{\n{code}      }}",
                         super::strips::LANES
                     );
                 }
-                s.push_str(&self.row_loop(fast, "bz_nextf", "bz_sp"));
+                match (self.flat, &self.strip) {
+                    (Some(kf), None) => s.push_str(&self.group_loop(fast, kf)),
+                    _ => s.push_str(&self.row_loop(fast, "bz_nextf", "bz_sp", "bz_sb")),
+                }
                 s.push_str("      } else {\n");
-                s.push_str(&self.row_loop(slow, "bz_next", "bz_x0"));
-                s.push_str("      }\n");
+                s.push_str(&self.row_loop(slow, "bz_next", "bz_sa", "bz_sb"));
+                s.push_str("      }\n      }\n");
             }
-            None => s.push_str(&self.row_loop(slow, "bz_next", "bz_x0")),
+            None => s.push_str(&self.row_loop(slow, "bz_next", "bz_x0", "bz_x1")),
         }
         s.push_str("      bz_t += bz_x1 - bz_x0;\n");
         let mut carry = String::new();
