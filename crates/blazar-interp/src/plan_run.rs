@@ -88,6 +88,7 @@ impl<'p> Interp<'p> {
                 self.write_var(*var, frame, v);
                 Ok(Flow::Normal)
             }
+            StepKind::Append { var, rest, at, s } => self.run_append(*var, rest, *at, s, frame),
             StepKind::If { arms, otherwise } => {
                 for (c, b) in arms.iter() {
                     if self.plan_cond(c, frame)? {
