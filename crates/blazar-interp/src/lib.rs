@@ -25,6 +25,7 @@ mod load;
 mod loops;
 mod num;
 mod plan;
+mod plan_append;
 mod plan_build;
 mod plan_run;
 mod precheck;

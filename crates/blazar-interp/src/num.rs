@@ -218,22 +218,16 @@ pub(crate) fn binary(op: BinOp, x: Num, y: Num, prec: blazar_runtime::Prec) -> O
         (Num::Int(a, t), Num::Real(b)) => {
             return Some(Num::Real(real_scalar(rt, t.to_f64(a), b, prec)?))
         }
-        (Num::Int(..), Num::Int(..)) => {}
+        (Num::Int(a, t), Num::Int(b, u)) => {
+            of_result(blazar_runtime::ops::int_scalar(rt, a, t, b, u, prec)?)
+        }
     }
-    // Scalars own nothing: no drop glue for the operands (see [`of_result`]).
-    let (a, b) = (ManuallyDrop::new(x.value()), ManuallyDrop::new(y.value()));
-    of_result(blazar_runtime::ops::binary_scalar(
-        crate::eval::rt_op(op),
-        &a,
-        &b,
-        prec,
-    )?)
 }
 
 /// The number a computed value holds, without running the `Value`'s drop glue when it
 /// is one (the common case); anything else is dropped.
 #[inline(always)]
-fn of_result(v: Value) -> Option<Num> {
+pub(crate) fn of_result(v: Value) -> Option<Num> {
     let v = ManuallyDrop::new(v);
     match Num::of(&v) {
         Some(n) => Some(n),

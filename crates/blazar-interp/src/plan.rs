@@ -80,6 +80,15 @@ pub(crate) enum StepKind<'p> {
         at: Span,
         s: &'p Stmt,
     },
+    /// `var = strcat(var, rest...)`: the text appended to `var`'s own buffer when no
+    /// other value shares it (`plan_append.rs`), else the statement `s` on the general
+    /// path. `at` is the call's span.
+    Append {
+        var: Var,
+        rest: &'p [Expr],
+        at: Span,
+        s: &'p Stmt,
+    },
     If {
         arms: Box<[(Cond<'p>, Block<'p>)]>,
         otherwise: Block<'p>,

@@ -47,7 +47,15 @@ impl<'p> Interp<'p> {
                     },
                     None => StepKind::General(s),
                 },
-                ([], None) if op.is_none() => self.build_call(target.var, value, s),
+                ([], None) if op.is_none() => match append_of(target.var, value) {
+                    Some(rest) => StepKind::Append {
+                        var: target.var,
+                        rest,
+                        at: value.span,
+                        s,
+                    },
+                    None => self.build_call(target.var, value, s),
+                },
                 _ => StepKind::General(s),
             },
             StmtKind::If { arms, otherwise } => StepKind::If {
@@ -192,4 +200,19 @@ impl<'p> Interp<'p> {
             _ => return None,
         })
     }
+}
+
+/// The arguments after the first of `value` when it is `strcat(var, ...)`, the builtin.
+fn append_of(var: Var, value: &Expr) -> Option<&[Expr]> {
+    let ExprKind::Call {
+        callee: Callee::Builtin(id),
+        args,
+    } = &value.kind
+    else {
+        return None;
+    };
+    let (first, rest) = args.split_first()?;
+    (blazar_runtime::builtins::get(*id).name == "strcat"
+        && matches!(first.kind, ExprKind::Var(v) if v == var))
+    .then_some(rest)
 }

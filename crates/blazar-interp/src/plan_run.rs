@@ -15,6 +15,7 @@ use blazar_diagnostics::Span;
 use blazar_hir::{BinOp, Stmt, Var};
 use blazar_runtime::index;
 use blazar_runtime::{ElemType, Value};
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 impl<'p> Interp<'p> {
@@ -88,6 +89,7 @@ impl<'p> Interp<'p> {
                 self.write_var(*var, frame, v);
                 Ok(Flow::Normal)
             }
+            StepKind::Append { var, rest, at, s } => self.run_append(*var, rest, *at, s, frame),
             StepKind::If { arms, otherwise } => {
                 for (c, b) in arms.iter() {
                     if self.plan_cond(c, frame)? {
@@ -263,14 +265,18 @@ impl<'p> Interp<'p> {
     /// [`Interp::x`] of an element-wise builtin's call.
     #[inline(never)]
     fn x_call(&mut self, id: u32, args: &[X<'p>], span: Span, frame: &Frame) -> Option<Num> {
+        // The arguments are scalars, which own nothing: no drop glue for them, nor for
+        // a scalar result (`num::of_result`).
         let v = match args {
             [a] => {
-                let a = self.x(a, frame)?.value();
-                self.call_builtin(id, std::slice::from_ref(&a), span).ok()?
+                let a = ManuallyDrop::new([self.x(a, frame)?.value()]);
+                self.call_builtin(id, &*a, span).ok()?
             }
             [a, b] => {
-                let ab = [self.x(a, frame)?.value(), self.x(b, frame)?.value()];
-                self.call_builtin(id, &ab, span).ok()?
+                let a = self.x(a, frame)?.value();
+                let b = self.x(b, frame)?.value();
+                let ab = ManuallyDrop::new([a, b]);
+                self.call_builtin(id, &*ab, span).ok()?
             }
             _ => {
                 let mut vals = Vec::with_capacity(args.len());
@@ -280,7 +286,7 @@ impl<'p> Interp<'p> {
                 self.call_builtin(id, &vals, span).ok()?
             }
         };
-        Num::of(&v)
+        num::of_result(v)
     }
 
     /// [`Interp::x`] of an element of a numeric array (not a cell).

@@ -252,6 +252,18 @@ fn locate(
 ) -> RtResult<Option<usize>> {
     check_shape(dims, buf)?;
     let k = idx.len();
+    if k == dims.len() && k > 0 {
+        // One coordinate per dimension, all inside (the common case): the offset
+        // directly. Anything else (outside, linear or padded indexing) below.
+        let mut off = 0usize;
+        let inside = idx.iter().zip(dims).all(|(&i, &n)| {
+            off = off.wrapping_mul(n).wrapping_add(i as usize);
+            i >= 0 && (i as u64) < n as u64
+        });
+        if inside {
+            return Ok(Some(off));
+        }
+    }
     if k == 0 {
         rt_bail!("an index is required");
     }

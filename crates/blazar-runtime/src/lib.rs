@@ -17,5 +17,6 @@ pub use blazar_value::{rt_bail, with_buffer, RtError, RtResult};
 
 pub use aref::{ArrRead, ArrWrite, ArrayRef, Meta};
 pub use array::{Access, Array, Buffer, ElemType, Mode};
+pub use blazar_value::Text;
 pub use store::{take_device_fault, DeviceCopy, Residency, Store};
 pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};

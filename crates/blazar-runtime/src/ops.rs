@@ -106,8 +106,9 @@ fn int_val(v: i64, t: IntTy) -> i128 {
     }
 }
 
+/// `x op y` of two int scalars (`binary_scalar`'s rule for them).
 #[inline(always)]
-fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Option<Value> {
+pub fn int_scalar(op: BinOp, x: i64, t: IntTy, y: i64, u: IntTy, prec: Prec) -> Option<Value> {
     let r = common_int(t, u);
     Some(match op {
         BinOp::Add => Value::Int(r.wrap(A::add(x, y)), r),

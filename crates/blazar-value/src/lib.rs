@@ -14,12 +14,14 @@ pub mod cycles;
 pub mod pool;
 pub mod store;
 mod teardown;
+pub mod text;
 pub mod traffic;
 pub mod value;
 
 pub use aref::{ArrRead, ArrWrite, ArrayRef, Meta};
 pub use array::{Access, Array, Buffer, ElemType, Mode};
 pub use store::{take_device_fault, DeviceCopy, Residency, Store};
+pub use text::Text;
 pub use value::{Closure, FuncRef, IntTy, Object, Prec, Value};
 
 /// A run-time error message; the interpreter attaches the source location.

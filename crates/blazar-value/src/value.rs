@@ -142,7 +142,7 @@ pub enum Value {
     Int(i64, IntTy),
     /// `cscalar`.
     Complex(Complex64),
-    Str(Rc<str>),
+    Str(crate::Text),
     /// Arrays of any element type and rank, cells included. Shared by reference.
     Array(ArrayRef),
     Func(Rc<Closure>),
@@ -156,7 +156,7 @@ impl Value {
     }
 
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        Value::Str(crate::Text::new(s))
     }
 
     pub fn array(a: Array) -> Value {

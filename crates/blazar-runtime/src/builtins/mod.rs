@@ -26,7 +26,7 @@ mod reduce;
 mod signal;
 mod sort;
 mod stats;
-mod strings;
+pub mod strings;
 #[cfg(test)]
 mod testing;
 pub mod time;

@@ -7,7 +7,8 @@
 use super::math::bi;
 use super::{Builtin, Ctx};
 use crate::format::{format_value, sprintf as format_printf};
-use crate::value::Value;
+use crate::value::{Prec, Value};
+use crate::Text;
 use crate::{rt_bail, RtError, RtResult};
 use std::io::Write;
 
@@ -21,16 +22,47 @@ fn write_out(ctx: &mut Ctx, name: &str, text: &str) -> RtResult<()> {
 /// The result's length is checked first (`alloc::reserve_string`): doubling a string
 /// in a loop ends in a located "out of memory" error, not an abort.
 fn strcat(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
-    let parts: Vec<std::borrow::Cow<str>> = args
+    let mut out = String::new();
+    strcat_onto(&mut out, args, ctx.prec)?;
+    Ok(Value::Str(Text::from(out)))
+}
+
+/// Appends what `strcat` makes of `args` to `out` (`strcat(out, args...)` is `out`
+/// afterwards), after the same length check: the interpreter's `s = strcat(s, ...)`
+/// grows a string no other value shares in place with it.
+pub fn strcat_onto(out: &mut String, args: &[Value], prec: Prec) -> RtResult<()> {
+    // Values other than strings, formatted (no allocation when there are none).
+    let formatted: Vec<String> = args
         .iter()
-        .map(|a| match a {
-            Value::Str(t) => std::borrow::Cow::Borrowed(&**t),
-            other => std::borrow::Cow::Owned(format_value(other, ctx.prec)),
-        })
+        .filter(|a| !matches!(a, Value::Str(_)))
+        .map(|a| format_value(a, prec))
         .collect();
-    let len = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len()));
+    let piece = |a: &'_ Value, f: &mut std::slice::Iter<'_, String>| -> usize {
+        match a {
+            Value::Str(t) => t.len(),
+            _ => f.next().map_or(0, String::len),
+        }
+    };
+    let mut f = formatted.iter();
+    let len = args
+        .iter()
+        .try_fold(out.len(), |n, a| n.checked_add(piece(a, &mut f)));
     crate::alloc::reserve_string("strcat", len)?;
-    Ok(Value::Str(std::rc::Rc::from(parts.concat())))
+    let len = len.unwrap_or(0);
+    if out.try_reserve(len - out.len()).is_err() {
+        rt_bail!(
+            "strcat: out of memory: cannot allocate {:.1} GB",
+            len as f64 / 1e9
+        );
+    }
+    let mut f = formatted.iter();
+    for a in args {
+        match a {
+            Value::Str(t) => out.push_str(t),
+            _ => out.push_str(f.next().map_or("", String::as_str)),
+        }
+    }
+    Ok(())
 }
 
 fn format_arg<'a>(name: &str, args: &'a [Value]) -> RtResult<&'a str> {
