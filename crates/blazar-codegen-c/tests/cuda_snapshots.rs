@@ -74,7 +74,7 @@ fn with_output_snapshot() {
 #[test]
 fn layout_of_parameters() {
     let g = generate(&common::with_output(), &CodegenOptions::default());
-    assert_eq!(g.entry, "bz_acc");
+    assert_eq!(g.entry, "bzk_acc");
     assert_eq!(
         g.params,
         vec![

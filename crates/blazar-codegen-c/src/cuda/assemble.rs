@@ -167,7 +167,9 @@ impl Gen<'_> {
             cparams.push("bz_pool bz_pl".into());
             params.push(ParamLayout::Pool);
         }
-        let entry = format!("bz_{}", names::ident(&k.name));
+        // `bzk_`: no name of the prelude starts so, whatever the kernel is called (a
+        // kernel `t` named `bz_t` clashed with the prelude's type traits).
+        let entry = format!("bzk_{}", names::ident(&k.name));
 
         let mut s = String::new();
         s.push_str(crate::prelude::PRELUDE_CORE);

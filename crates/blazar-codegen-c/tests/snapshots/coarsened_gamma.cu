@@ -1,5 +1,5 @@
 // ---- kernel gamma (rank 3) ----
-extern "C" __global__ void __launch_bounds__(256) bz_gamma(
+extern "C" __global__ void __launch_bounds__(256) bzk_gamma(
     f32* __restrict__ a0_y_p,
     bz_ext a0_y_d,
     f32 v0_gamma,

@@ -1,5 +1,5 @@
 // ---- kernel reduce (rank 1) ----
-extern "C" __global__ void __launch_bounds__(1024) bz_reduce(
+extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
     f32* a0_x_p,
     bz_ext a0_x_d,
     f32* a1_y_p,

@@ -1,5 +1,5 @@
 // ---- kernel acc (rank 2) ----
-extern "C" __global__ void __launch_bounds__(1024) bz_acc(
+extern "C" __global__ void __launch_bounds__(1024) bzk_acc(
     f32* a0_w_p,
     bz_ext a0_w_d,
     f32 v1_a,
