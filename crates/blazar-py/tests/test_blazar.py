@@ -68,6 +68,13 @@ function s = spin(n : int)
     end
 end
 
+function s = churn(n : int)
+    s = 1
+    for i = 1..n
+        s = mod(s * 48271 + i, 2147483647)
+    end
+end
+
 function [] = nothing()
 end
 """
@@ -640,7 +647,9 @@ def test_ctrl_c_stops_a_long_call(m):
     timer.start()
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        m.spin(2_000_000_000)
+        # A recurrence no compiler can fold: seconds even as native code, so the
+        # interrupt must stop it (compiled code polls the flag).
+        m.churn(2_000_000_000)
     timer.join()
     assert time.monotonic() - started < 1.3
     # The module still works, and the next call is not stopped.
