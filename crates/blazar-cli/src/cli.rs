@@ -115,8 +115,9 @@ pub struct RunArgs {
     cpu_tier: CpuTierArg,
     /// How host loops that can run as serial kernels run: `auto` (on the interpreter,
     /// then as a compiled kernel once one is ready), `interp` (always the interpreter)
-    /// or `compiled` (the kernel from the first iteration, on any backend).
-    #[arg(long, value_enum, default_value_t = HostTierArg::Auto)]
+    /// or `compiled` (the kernel from the first iteration, on any backend). Given
+    /// twice, the last one counts.
+    #[arg(long, value_enum, default_value_t = HostTierArg::Auto, overrides_with = "host_tier")]
     host_tier: HostTierArg,
     /// Bit-identical results on both CPU tiers: native kernels are compiled without
     /// the vector math library (the same scalar `exp`, `sin`, ... as the interpreter),

@@ -160,3 +160,19 @@ pub(crate) trait Dialect {
         self.line_out("#error calls of functions are not supported in this dialect");
     }
 }
+
+/// Where load `e` is written (not known for any other expression).
+pub fn access_at(e: &Expr) -> blazar_kir::Loc {
+    match e.kind {
+        blazar_kir::ExprKind::Load { at, .. } => at,
+        _ => Default::default(),
+    }
+}
+
+/// Where the store or update `s` is written (not known for any other statement).
+pub fn store_at(s: &Stmt) -> blazar_kir::Loc {
+    match s.kind {
+        blazar_kir::StmtKind::Store { at, .. } | blazar_kir::StmtKind::Update { at, .. } => at,
+        _ => Default::default(),
+    }
+}

@@ -402,6 +402,7 @@ impl Scratch {
                 op,
                 affine,
                 slow,
+                at,
             } => {
                 self.code(ctx, code, mask, line)?;
                 let full = self.full;
@@ -419,7 +420,8 @@ impl Scratch {
                     }
                     self.code(ctx, slow, mask, line)?;
                 }
-                self.store(ctx, *arr, idx, (*pos, aff), *val, *op, mask, full, line)?;
+                self.store(ctx, *arr, idx, (*pos, aff), *val, *op, mask, full, line)
+                    .map_err(|e| e.at_access(*at))?;
             }
             CKind::Accumulate { code, out, val } => {
                 self.code(ctx, code, mask, line)?;

@@ -67,6 +67,8 @@ pub(crate) enum Inst {
         affine: Option<Box<[Term]>>,
         uniform: bool,
         slow: Box<[Inst]>,
+        /// Where the access is written (a `'checked` miss reports it).
+        at: blazar_kir::Loc,
     },
     Size {
         arr: u32,
@@ -152,6 +154,8 @@ pub(crate) enum CKind {
         /// then computes `idx` when the contiguous path does not apply.
         affine: Option<Box<[Term]>>,
         slow: Vec<Inst>,
+        /// Where the access is written (a `'checked` miss reports it).
+        at: blazar_kir::Loc,
     },
     Accumulate {
         code: Vec<Inst>,

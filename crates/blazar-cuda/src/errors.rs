@@ -8,7 +8,8 @@ use blazar_launch::{KValue, KernelError, KernelErrorKind};
 /// The error of a non-zero record `[code, line, a, b]`.
 pub fn decode(rec: [i32; 4]) -> KernelError {
     let [code, line, a, b] = rec;
-    let line = line.max(0) as u32;
+    // The line, or a failing access's line and column (`blazar_kir::Loc::record`).
+    let line = line as u32;
     match ErrorKind::decode(code) {
         Some((ErrorKind::AssertFailed, _)) => {
             KernelError::new(line, KernelErrorKind::AssertFailed, "assertion failed")

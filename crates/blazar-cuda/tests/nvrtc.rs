@@ -261,6 +261,44 @@ parallel_do([[512], [256]], x, y, tree)
     assert!(large.can_fail, "an assert that does not hold stays");
 }
 
+#[test]
+fn checked_accesses_record_their_line_and_column() {
+    // Two 'checked reads on line 2, the second past column 2048 (its packed place is
+    // negative as the record's i32), and a 'checked store: each access passes its own
+    // place to `bz_idx`, and the source compiles.
+    let pad = " ".repeat(2100);
+    let src = format!(
+        "\
+function [] = __kernel__ two(x : vec'checked, y : vec'checked, pos : int)
+    y[pos] = x[pos] +{pad}x[max(pos - 1, 0)]
+end
+parallel_do(8, ones(8), zeros(8), two)
+"
+    );
+    let line = src.lines().nth(1).expect("line 2");
+    let col = |s: &str| line.find(s).expect("the access") as u32 + 1;
+    let k = &kernels_of("columns.q", &src)[0];
+    let g = generate(k, &CodegenOptions::default());
+    let body = &g.source[g.source.find("---- kernel").expect("kernel text")..];
+    for c in [col("x[pos]"), col("x[max"), col("y[pos]")] {
+        let at = blazar_kir::Loc::new(2, c).record(2) as i32;
+        assert!(
+            body.contains(&format!("bz_idx<4>(bz_e, {at}, ")),
+            "the access at column {c} records {at}:\n{body}"
+        );
+    }
+    assert!(
+        col("x[max") > 2048,
+        "the second read's place prints negative"
+    );
+    // SAFETY: only tries to dlopen libnvrtc under its usual names; no other effect.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        println!("SKIP nvrtc: libnvrtc not found");
+        return;
+    }
+    nvrtc(&g.source, "columns").expect("compiles");
+}
+
 /// Options that run kernels on the CPU backend (the SIMT interpreter).
 fn cpu() -> Options {
     Options {

@@ -203,6 +203,11 @@ impl SourceMap {
     pub fn line_of(&self, span: Span) -> usize {
         self.get(span.file).line_col(span.lo as usize).0
     }
+
+    /// 1-based column (in characters) of a span's start, as messages print it.
+    pub fn col_of(&self, span: Span) -> usize {
+        self.get(span.file).line_col(span.lo as usize).1
+    }
 }
 
 #[cfg(test)]

@@ -21,9 +21,11 @@
 //! converts and checks as for an interpreted body. Its loops spend an iteration budget
 //! (the run's step budget); a kernel that runs out reports the budget exhausted. An
 //! error inside is located at the function's statement on the error's line; an index
-//! out of range, whose kernel error names no column, makes the interpreter run the
-//! call again when that cannot change what it finds (no array written: [`replayable`]),
-//! so that the error names the access that failed, as an interpreted call's does. A kernel
+//! out of range at the access that failed (the kernel's error record names its line
+//! and column, `blazar_kir::Loc`). One that failed in a function the call reached (a
+//! call the kernel inlined or makes) makes the interpreter run the call again when that
+//! cannot change what it finds (no array written: [`replayable`]), so that the error
+//! names the access and the calls that led to it, as an interpreted call's does. A kernel
 //! with calls runs only as the C++ tier's code: a backend that cannot call declines it
 //! before running anything and the function stays on the interpreter. Its calls spend
 //! the budget too, one unit each, as the interpreter's calls spend a step (calls that
@@ -300,7 +302,8 @@ impl<'p> Interp<'p> {
         let declined = std::cell::Cell::new(false);
         // Its functions' calls and loops spent the rest of the step budget.
         let exhausted = std::cell::Cell::new(false);
-        // An index out of range: the kernel names the line, not the access.
+        // An index out of range at an access outside the function's own body (in a
+        // function the call reached), which the kernel names by line and column only.
         let out_of_bounds = std::cell::Cell::new(false);
         let fail = |e: KernelError| {
             if e.message == blazar_kir::calls::NOT_COMPILED_MESSAGE {
@@ -309,7 +312,9 @@ impl<'p> Interp<'p> {
             if e.message == blazar_kir::calls::BUDGET_MESSAGE {
                 exhausted.set(true);
             }
-            if e.kind == blazar_launch::KernelErrorKind::OutOfBounds {
+            if e.kind == blazar_launch::KernelErrorKind::OutOfBounds
+                && crate::access_at::access_at(sources, &f.body, e.line, e.col).is_none()
+            {
                 out_of_bounds.set(true);
             }
             if e.message == blazar_kir::calls::CALL_DEPTH_MESSAGE {
@@ -340,8 +345,8 @@ impl<'p> Interp<'p> {
             }
             Err(_) if out_of_bounds.get() && replayable(prog, id) => {
                 // The call changed nothing the interpreter would see: it runs the call
-                // again and names the access that fails (the column, where a line has
-                // several; a line inside a function the call reached).
+                // again and reports the access that fails inside the function the call
+                // reached, with the calls that led there, as an interpreted call does.
                 return Ok(false);
             }
             Err(e) => return Err(e),

@@ -345,12 +345,14 @@ impl<'p> Interp<'p> {
         }
         let sources = self.sources;
         let line_of = |s: Span| sources.line_of(s) as u32;
+        let col_of = |s: Span| sources.col_of(s) as u32;
         let name = |id: u32| blazar_runtime::builtins::get(id).name;
         let env = blazar_passes::Env {
             prog: self.prog,
             builtin_name: &name,
             double: self.prec == Prec::Double,
             line_of: &line_of,
+            col_of: &col_of,
         };
         let k = match blazar_passes::specialize(&env, fid, &key.1) {
             Err(d) if d.message == blazar_passes::NEEDS_EXTENTS && key.1.extents.is_empty() => {
@@ -431,8 +433,19 @@ impl<'p> Interp<'p> {
                 _ => e.message.clone(),
             };
             let mut err = RunError::new(span, format!("({name}) {} - {what}", k.name));
-            // Located at the kernel's own line, with the launch as a note.
-            if let Some(at) = kernel_line_span(prog, sources, &k.name, e.line, span) {
+            // Located at the kernel's own line (an index out of range: at the access
+            // that failed), with the launch as a note.
+            let home = prog
+                .functions
+                .iter()
+                .find(|f| f.name == k.name)
+                .map_or(span, |f| f.span);
+            let access = (e.kind == KernelErrorKind::OutOfBounds)
+                .then(|| crate::access_at::access_in_program(prog, sources, home, e.line, e.col))
+                .flatten();
+            if let Some(at) =
+                access.or_else(|| kernel_line_span(prog, sources, &k.name, e.line, span))
+            {
                 err.span = at;
                 err.related
                     .push((span, format!("`{}` was launched here", k.name)));

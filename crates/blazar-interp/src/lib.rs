@@ -5,6 +5,7 @@
 //! for array operations and builtins. Whole-array expressions over large arrays run as
 //! fused kernels (`fuse`) on the backend that runs `parallel_do`.
 
+mod access_at;
 mod assign;
 mod call;
 mod coerce;

@@ -315,13 +315,21 @@ fn inside(p: &ParallelLoop, v: Var, a: &ArrayRef, ranges: &[Range]) -> bool {
     })
 }
 
-/// A loop kernel's error, located at the loop's statement on its line.
+/// A loop kernel's error, located at the loop's statement on its line (an index out of
+/// range: at the access that failed, as the interpreter locates it).
 fn loop_error(sources: &SourceMap, e: KernelError, p: &ParallelLoop) -> Box<RunError> {
     let loop_span = p.serial.span;
-    let at = (e.line > 0)
-        .then(|| stmt_on_line(sources, std::slice::from_ref(&*p.serial), e.line))
-        .flatten()
-        .map(|s| s.span)
+    let whole = std::slice::from_ref(&*p.serial);
+    let access = (e.kind == KernelErrorKind::OutOfBounds)
+        .then(|| crate::access_at::access_at(sources, whole, e.line, e.col))
+        .flatten();
+    let at = access
+        .or_else(|| {
+            (e.line > 0)
+                .then(|| stmt_on_line(sources, whole, e.line))
+                .flatten()
+                .map(|s| s.span)
+        })
         .unwrap_or(loop_span);
     let what = match e.kind {
         KernelErrorKind::AssertFailed => "assertion failed".to_string(),

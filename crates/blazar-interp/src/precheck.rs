@@ -70,12 +70,14 @@ fn signature(p: &Program, f: &blazar_hir::Function) -> Option<Signature> {
 /// Compiles every kernel whose declared types fix a signature; their errors.
 pub fn check_kernels(p: &Program, sources: &SourceMap) -> Vec<Diagnostic> {
     let line_of = |s: blazar_diagnostics::Span| sources.line_of(s) as u32;
+    let col_of = |s: blazar_diagnostics::Span| sources.col_of(s) as u32;
     let name = |id: u32| blazar_runtime::builtins::get(id).name;
     let env = blazar_passes::Env {
         prog: p,
         builtin_name: &name,
         double: false,
         line_of: &line_of,
+        col_of: &col_of,
     };
     let mut out = Vec::new();
     for (id, f) in p.functions.iter().enumerate() {

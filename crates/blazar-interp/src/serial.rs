@@ -539,9 +539,8 @@ fn var_name(prog: &blazar_hir::Program, func: blazar_hir::FnId, v: Var) -> Strin
     .unwrap_or_default()
 }
 
-/// A serial kernel's error, located as the interpreter locates it: at the first
-/// element access of the statement on the error's line (an index out of range), else
-/// at that statement.
+/// A serial kernel's error, located as the interpreter locates it: at the element
+/// access that failed (an index out of range), else at the statement on its line.
 fn serial_error(
     sources: &blazar_diagnostics::SourceMap,
     e: KernelError,
@@ -550,8 +549,10 @@ fn serial_error(
     located_error(sources, e, std::slice::from_ref(lp), lp.span)
 }
 
-/// A host-tier kernel's error, located at the statement of `block` on the error's line
-/// (an index out of range: at its first element access), else at `fallback`.
+/// A host-tier kernel's error, located at the statement of `block` on the error's line,
+/// else at `fallback`. An index out of range is located at the access that failed (the
+/// kernel's record names its column); where a kernel could not name it, at the first
+/// element access of that statement.
 pub(crate) fn located_error(
     sources: &blazar_diagnostics::SourceMap,
     e: KernelError,
@@ -562,8 +563,14 @@ pub(crate) fn located_error(
     let stmt = (e.line > 0)
         .then(|| crate::loops::stmt_on_line(sources, block, e.line))
         .flatten();
-    let at = match (&e.kind, stmt) {
-        (KernelErrorKind::OutOfBounds, Some(s)) => {
+    let access = match e.kind {
+        KernelErrorKind::OutOfBounds => crate::access_at::access_at(sources, block, e.line, e.col),
+        _ => None,
+    };
+    let at = match (&e.kind, stmt, access) {
+        (_, _, Some(a)) => a,
+        // A record without the access's column: the statement's first access.
+        (KernelErrorKind::OutOfBounds, Some(s), None) => {
             let mut first = None;
             for x in blazar_hir::visit::own_exprs(s) {
                 blazar_hir::visit::each_expr(x, &mut |y| {
@@ -574,7 +581,7 @@ pub(crate) fn located_error(
             }
             first.unwrap_or(s.span)
         }
-        (_, Some(s)) => s.span,
+        (_, Some(s), None) => s.span,
         _ => fallback,
     };
     let what = match e.kind {

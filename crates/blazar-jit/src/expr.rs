@@ -28,7 +28,7 @@ impl Gen<'_, '_> {
     fn has_checked_load(&self, e: &Expr) -> bool {
         let sub = |x: &Expr| self.has_checked_load(x);
         match &e.kind {
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, .. } => {
                 matches!(
                     self.k.arrays.get(*arr as usize).map(|a| a.ty),
                     Some(Ty::Array(t)) if t.read == ReadMode::Checked
@@ -164,9 +164,9 @@ impl Gen<'_, '_> {
                 }
                 out
             }
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, at } => {
                 let idx = self.index_values(index)?;
-                vec![self.load(e as *const Expr as usize, *arr, &idx)?]
+                vec![self.load(e as *const Expr as usize, *arr, &idx, *at)?]
             }
             ExprKind::Size { arr, dim } => {
                 let a = self

@@ -197,20 +197,26 @@ impl<'a, 'f> Gen<'a, 'f> {
                     self.b.def_var(v, n);
                 }
             }
-            StmtKind::Store { arr, index, value } => {
+            StmtKind::Store {
+                arr,
+                index,
+                value,
+                at,
+            } => {
                 let idx = self.index_values(index)?;
                 let x = self.scalar(value)?;
-                self.store(key, *arr, &idx, x, value.ty.elem(), None)?;
+                self.store(key, *arr, &idx, x, value.ty.elem(), None, *at)?;
             }
             StmtKind::Update {
                 arr,
                 index,
                 op,
                 value,
+                at,
             } => {
                 let idx = self.index_values(index)?;
                 let x = self.scalar(value)?;
-                self.store(key, *arr, &idx, x, value.ty.elem(), Some(*op))?;
+                self.store(key, *arr, &idx, x, value.ty.elem(), Some(*op), *at)?;
             }
             StmtKind::Accumulate { output, value } => {
                 let o = self

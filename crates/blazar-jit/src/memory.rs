@@ -4,7 +4,7 @@
 use crate::abi::OUT_OF_BOUNDS;
 use crate::gen::{args, cty, Gen};
 use crate::helpers;
-use blazar_kir::{ArrayTy, AtomicOp, Expr, ReadMode, Scalar, WriteMode};
+use blazar_kir::{ArrayTy, AtomicOp, Expr, Loc, ReadMode, Scalar, WriteMode};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, MemFlags, Value};
@@ -149,13 +149,29 @@ impl Gen<'_, '_> {
         self.b.ins().iadd(a.data, bytes)
     }
 
+    /// The element offset of `idx` into `a` under `mode` ([`Gen::offset`]), a
+    /// `'checked` miss recording the access's place `at` (its line and column).
+    fn offset_at(
+        &mut self,
+        a: &Arr,
+        idx: &[Value],
+        mode: ReadMode,
+        at: Loc,
+    ) -> (Value, Option<Value>) {
+        let line = self.line;
+        self.line = at.record(line);
+        let r = self.offset(a, idx, mode);
+        self.line = line;
+        r
+    }
+
     /// `arr[idx]` under the array's read mode (0 outside unless remapped); `key` is
-    /// the address of the load in the kernel (for the range facts).
-    pub fn load(&mut self, key: usize, arr: u32, idx: &[Value]) -> Result<Value, String> {
+    /// the address of the load in the kernel (for the range facts), `at` its place.
+    pub fn load(&mut self, key: usize, arr: u32, idx: &[Value], at: Loc) -> Result<Value, String> {
         let a = self.arr(arr)?;
         let (off, ok) = match self.proven_offset(key, &a, idx) {
             Some(off) => (off, None),
-            None => self.offset(&a, idx, a.t.read),
+            None => self.offset_at(&a, idx, a.t.read, at),
         };
         let ty = cty(a.t.elem);
         let fl = MemFlags::trusted();
@@ -180,7 +196,9 @@ impl Gen<'_, '_> {
     }
 
     /// `arr[idx] = x` (or `op=`) under the array's write mode (skipped outside);
-    /// `key` is the address of the statement in the kernel (for the range facts).
+    /// `key` is the address of the statement in the kernel (for the range facts), `at`
+    /// the access's place.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
         key: usize,
@@ -189,6 +207,7 @@ impl Gen<'_, '_> {
         x: Value,
         s: Scalar,
         op: Option<AtomicOp>,
+        at: Loc,
     ) -> Result<(), String> {
         let a = self.arr(arr)?;
         if s != a.t.elem {
@@ -201,7 +220,7 @@ impl Gen<'_, '_> {
         };
         let (off, ok) = match self.proven_offset(key, &a, idx) {
             Some(off) => (off, None),
-            None => self.offset(&a, idx, mode),
+            None => self.offset_at(&a, idx, mode, at),
         };
         let merge = self.b.create_block();
         if let Some(ok) = ok {

@@ -108,7 +108,7 @@ impl Check<'_> {
             ExprKind::Const(_) => true,
             // Variables are never assigned in such a body: they hold their parameter (or 0).
             ExprKind::Var(_) => true,
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, .. } => {
                 let ok = index.len() == 1
                     && self.is_pos(&index[0])
                     && arr_elem(self.k, *arr) == Some(t)
@@ -178,7 +178,9 @@ pub(crate) fn plan(k: &Kernel) -> Option<Plan> {
     let mut accs: Vec<Option<Acc>> = vec![None; k.outputs.len()];
     for s in &k.body {
         match &s.kind {
-            StmtKind::Store { arr, index, value } => {
+            StmtKind::Store {
+                arr, index, value, ..
+            } => {
                 if index.len() != 1 || !c.is_pos(&index[0]) {
                     return None;
                 }

@@ -103,7 +103,9 @@ fn stmt(
     match &s.kind {
         StmtKind::Assign { value, .. } => ex(value),
         StmtKind::SetLane { lane, value, .. } => ex(lane).and(ex(value)),
-        StmtKind::Store { arr, index, value }
+        StmtKind::Store {
+            arr, index, value, ..
+        }
         | StmtKind::Update {
             arr, index, value, ..
         } => {
@@ -154,7 +156,7 @@ fn expr(e: &Expr, global: &[bool]) -> Result<(), String> {
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Special(_) => Ok(()),
         ExprKind::Size { arr, .. } | ExprKind::Numel(arr) => array(global, *arr),
-        ExprKind::Load { arr, index } => {
+        ExprKind::Load { arr, index, .. } => {
             array(global, *arr)?;
             index.iter().try_for_each(sub)
         }

@@ -140,6 +140,7 @@ fn kernel(read: ReadMode, shift: i64) -> Kernel {
             ExprKind::Load {
                 arr: 0,
                 index: vec![i],
+                at: Default::default(),
             },
             f32t,
         )
@@ -188,6 +189,7 @@ fn kernel(read: ReadMode, shift: i64) -> Kernel {
                     arr: 1,
                     index: vec![pos.clone()],
                     value,
+                    at: Default::default(),
                 },
                 3,
             ),
@@ -321,9 +323,11 @@ fn work_items_across_rows_read_inside_or_as_zero() {
                     ExprKind::Load {
                         arr: 0,
                         index: vec![lane(0), right],
+                        at: Default::default(),
                     },
                     f32t,
                 ),
+                at: Default::default(),
             },
             2,
         )],

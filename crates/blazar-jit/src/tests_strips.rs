@@ -21,6 +21,7 @@ fn x() -> Expr {
         ExprKind::Load {
             arr: 0,
             index: vec![pos()],
+            at: Default::default(),
         },
         F,
     )
@@ -92,6 +93,7 @@ fn store(value: Expr) -> StmtKind {
         arr: 1,
         index: vec![pos()],
         value,
+        at: Default::default(),
     }
 }
 

@@ -223,7 +223,9 @@ impl Walker<'_> {
                 exprs.push(value)
             }
             StmtKind::SetLane { lane, value, .. } => exprs.extend([lane, value]),
-            StmtKind::Store { arr, index, value }
+            StmtKind::Store {
+                arr, index, value, ..
+            }
             | StmtKind::Update {
                 arr, index, value, ..
             } => {
@@ -291,7 +293,7 @@ impl Walker<'_> {
     fn exprs(&mut self, es: &[&Expr], env: &HashMap<VarId, Aff>) {
         for e in es {
             crate::visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Load { arr, index } = &x.kind {
+                if let ExprKind::Load { arr, index, .. } = &x.kind {
                     self.access(x as *const Expr as usize, *arr, index, env);
                 }
             });

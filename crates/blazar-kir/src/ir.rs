@@ -78,6 +78,54 @@ pub struct Stmt {
     pub line: u32,
 }
 
+/// Where an element access is written in the `.q` source: its 1-based line and column
+/// (0: not known, e.g. an access the compiler made). A `'checked` access that misses
+/// reports it, so that the error names the access that failed, not only its line.
+///
+/// Error records carry it in their 32-bit line field ([`Loc::record`]): the line in the
+/// low [`Loc::LINE_BITS`] bits, the column above. A line or column too large for its
+/// bits keeps the line alone (column 0: the host then names the statement's first
+/// access, as it does for an unknown column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Loc {
+    /// Bits of an error record's line field that hold the line.
+    pub const LINE_BITS: u32 = 20;
+    const LINE_MASK: u32 = (1 << Loc::LINE_BITS) - 1;
+
+    pub fn new(line: u32, col: u32) -> Loc {
+        Loc { line, col }
+    }
+
+    /// The value an error record's line field carries for a failure of this access,
+    /// inside a statement of line `stmt_line` (used when the access has no line).
+    pub fn record(self, stmt_line: u32) -> u32 {
+        if self.line == 0 {
+            return stmt_line;
+        }
+        if self.line > Loc::LINE_MASK || self.col >= 1 << (32 - Loc::LINE_BITS) {
+            return self.line;
+        }
+        self.line | (self.col << Loc::LINE_BITS)
+    }
+
+    /// The line and column of an error record's line field ([`Loc::record`]); a plain
+    /// line (a statement's) has column 0.
+    pub fn from_record(v: u32) -> Loc {
+        if v <= Loc::LINE_MASK {
+            return Loc { line: v, col: 0 };
+        }
+        Loc {
+            line: v & Loc::LINE_MASK,
+            col: v >> Loc::LINE_BITS,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     Add,
@@ -134,11 +182,13 @@ pub enum StmtKind {
         lane: Expr,
         value: Expr,
     },
-    /// `arr[index] = value`; one index per dimension, or one linear index.
+    /// `arr[index] = value`; one index per dimension, or one linear index. `at`: where
+    /// the access is written (a `'checked` miss reports it).
     Store {
         arr: ArrId,
         index: Vec<Expr>,
         value: Expr,
+        at: Loc,
     },
     /// An atomic read-modify-write: `arr[index] op= value`.
     Update {
@@ -146,6 +196,7 @@ pub enum StmtKind {
         index: Vec<Expr>,
         op: AtomicOp,
         value: Expr,
+        at: Loc,
     },
     /// `y op= value` on kernel output `output`.
     Accumulate {
@@ -278,10 +329,12 @@ pub enum ExprKind {
     Cast(Box<Expr>),
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
     Math(MathFn, Vec<Expr>),
-    /// One element; one index per dimension, or one linear index.
+    /// One element; one index per dimension, or one linear index. `at`: where the
+    /// access is written (a `'checked` miss reports it).
     Load {
         arr: ArrId,
         index: Vec<Expr>,
+        at: Loc,
     },
     /// `size(arr, dim)` as i32 (dims past the rank are 1).
     Size {

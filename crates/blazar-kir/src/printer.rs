@@ -221,7 +221,7 @@ fn expr(e: &Expr, s: &mut String) {
             list(args, s);
             s.push(')');
         }
-        ExprKind::Load { arr, index } => {
+        ExprKind::Load { arr, index, .. } => {
             let _ = write!(s, "@{arr}[");
             list(index, s);
             s.push(']');
@@ -290,7 +290,9 @@ fn stmt(k: &Kernel, st: &Stmt, depth: usize, out: &mut String) {
         StmtKind::SetLane { var, lane, value } => {
             let _ = writeln!(out, "%{var}[{}] = {}", print_expr(lane), print_expr(value));
         }
-        StmtKind::Store { arr, index, value } => {
+        StmtKind::Store {
+            arr, index, value, ..
+        } => {
             let mut idx = String::new();
             list(index, &mut idx);
             let _ = writeln!(out, "@{arr}[{idx}] = {}", print_expr(value));
@@ -300,6 +302,7 @@ fn stmt(k: &Kernel, st: &Stmt, depth: usize, out: &mut String) {
             index,
             op,
             value,
+            ..
         } => {
             let mut idx = String::new();
             list(index, &mut idx);

@@ -59,7 +59,7 @@ pub fn speculable(e: &Expr, k: &Kernel) -> bool {
             }
             ExprKind::Lane(a, b) => go(a, k, budget) && go(b, k, budget),
             ExprKind::Select(a, b, c) => go(a, k, budget) && go(b, k, budget) && go(c, k, budget),
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, .. } => {
                 let safe = match k.arrays.get(*arr as usize).map(|a| a.ty) {
                     Some(Ty::Array(t)) => {
                         !matches!(t.read, ReadMode::Checked | ReadMode::Unchecked)

@@ -284,7 +284,9 @@ impl<'a> Verifier<'a> {
                 });
                 self.check(r);
             }
-            StmtKind::Store { arr, index, value } => {
+            StmtKind::Store {
+                arr, index, value, ..
+            } => {
                 self.exprs(index);
                 self.expr(value);
                 let r = self.write(*arr, index, value, None);
@@ -295,6 +297,7 @@ impl<'a> Verifier<'a> {
                 index,
                 op,
                 value,
+                ..
             } => {
                 self.exprs(index);
                 self.expr(value);

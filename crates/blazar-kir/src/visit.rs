@@ -185,9 +185,10 @@ pub fn map_expr(e: &Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
         ExprKind::Cast(a) => ExprKind::Cast(m(a)),
         ExprKind::Select(c, a, b) => ExprKind::Select(m(c), m(a), m(b)),
         ExprKind::Math(g, args) => ExprKind::Math(*g, args.iter().map(|a| *m(a)).collect()),
-        ExprKind::Load { arr, index } => ExprKind::Load {
+        ExprKind::Load { arr, index, at } => ExprKind::Load {
             arr: *arr,
             index: index.iter().map(|a| *m(a)).collect(),
+            at: *at,
         },
         ExprKind::VecLit(items) => ExprKind::VecLit(items.iter().map(|a| *m(a)).collect()),
         ExprKind::Splat(a) => ExprKind::Splat(m(a)),

@@ -62,6 +62,7 @@ fn a_counted_loop_variable_has_bounds_and_a_no_wrap_condition() {
                     arr: 0,
                     index: vec![var(i, Ty::I32), lane(pos.clone(), 1), lane(pos, 2)],
                     value: f32c(0.0),
+                    at: Default::default(),
                 },
                 3,
             )],

@@ -90,7 +90,14 @@ fn statement_errors() {
         &k,
         "lane `0.0f32` of %0 has type f32, not an integer scalar",
     );
-    let store = |arr, index, value| gamma_with(StmtKind::Store { arr, index, value });
+    let store = |arr, index, value| {
+        gamma_with(StmtKind::Store {
+            arr,
+            index,
+            value,
+            at: Default::default(),
+        })
+    };
     rejects(&store(0, vec![], f32c(1.0)), "@0 is indexed with no index");
     rejects(
         &store(0, vec![Expr::int(0); 4], f32c(1.0)),
@@ -114,6 +121,7 @@ fn statement_errors() {
             arr: 0,
             index: vec![Expr::int(0)],
             value: f32c(1.0),
+            at: Default::default(),
         },
         99,
     ));
@@ -123,6 +131,7 @@ fn statement_errors() {
         index: vec![Expr::int(0)],
         op: AtomicOp::Xor,
         value: f32c(1.0),
+        at: Default::default(),
     });
     rejects(&upd, "atomic update of @0: `^=` is not defined on f32");
     rejects(

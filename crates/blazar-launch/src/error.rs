@@ -1,9 +1,11 @@
 //! Run-time errors of a kernel, as every backend reports them.
 
-/// A run-time error of a kernel, located at a `.q` line.
+/// A run-time error of a kernel, located at a `.q` line, and at the column of the
+/// element access that failed where the kernel knows it (`col`; 0: the line alone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelError {
     pub line: u32,
+    pub col: u32,
     pub kind: KernelErrorKind,
     pub message: String,
 }
@@ -23,9 +25,13 @@ pub enum KernelErrorKind {
 }
 
 impl KernelError {
+    /// An error at `line` as error records carry it: a statement's line, or a failing
+    /// access's line and column packed in one word ([`blazar_kir::Loc::record`]).
     pub fn new(line: u32, kind: KernelErrorKind, message: impl Into<String>) -> Self {
+        let at = blazar_kir::Loc::from_record(line);
         KernelError {
-            line,
+            line: at.line,
+            col: at.col,
             kind,
             message: message.into(),
         }
@@ -40,6 +46,16 @@ impl KernelError {
             self.kind,
             KernelErrorKind::AssertFailed | KernelErrorKind::OutOfBounds
         )
+    }
+
+    /// An index out of range located at the access that failed (`at`, where the
+    /// kernel's statement line alone would name the whole statement); other errors,
+    /// and accesses without a known place, unchanged.
+    pub fn at_access(mut self, at: blazar_kir::Loc) -> Self {
+        if self.kind == KernelErrorKind::OutOfBounds && at.line > 0 {
+            (self.line, self.col) = (at.line, at.col);
+        }
+        self
     }
 
     pub fn bad_launch(message: impl Into<String>) -> Self {

@@ -166,7 +166,7 @@ pub fn analyse(
     // Per array only read: the rows its reads reach (`None`: anywhere).
     let mut reach: HashMap<u32, Option<Reach>> = HashMap::new();
     for e in loads {
-        let ExprKind::Load { arr, index } = &e.kind else {
+        let ExprKind::Load { arr, index, .. } = &e.kind else {
             continue;
         };
         if written.contains(arr) {

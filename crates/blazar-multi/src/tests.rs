@@ -88,6 +88,7 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
             ExprKind::Load {
                 arr,
                 index: vec![index],
+                at: Default::default(),
             },
             Ty::Scalar(Scalar::F64),
         )
@@ -128,6 +129,7 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
                     f64_add(load(1, shifted(-1)), load(1, pos())),
                     load(1, shifted(1)),
                 ),
+                at: Default::default(),
             },
             Vec::new(),
         ),
@@ -136,6 +138,7 @@ fn kernel(name: &str, inputs: usize) -> Rc<Kernel> {
                 arr: 0,
                 index: vec![pos()],
                 value: load(1, pos()),
+                at: Default::default(),
             },
             Vec::new(),
         ),
@@ -455,6 +458,7 @@ fn kernels_that_read_other_rows_of_what_they_write_run_whole() {
             ExprKind::Load {
                 arr: 0,
                 index: vec![next],
+                at: Default::default(),
             },
             Ty::Scalar(Scalar::F64),
         );

@@ -186,7 +186,9 @@ fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 
 /// The error of a failed range as the executor words it.
 pub(crate) fn kernel_error(e: &CErr) -> KernelError {
-    let line = e.line.max(0) as u32;
+    // The line, or a failing access's line and column (`blazar_kir::Loc::record`).
+    let record = e.line as u32;
+    let line = blazar_kir::Loc::from_record(record).line;
     let (kind, message) = match e.code {
         code::ASSERT => (
             KernelErrorKind::AssertFailed,
@@ -239,11 +241,7 @@ pub(crate) fn kernel_error(e: &CErr) -> KernelError {
             format!("native kernel error {c}"),
         ),
     };
-    KernelError {
-        line,
-        kind,
-        message,
-    }
+    KernelError::new(record, kind, message)
 }
 
 /// The entry points of a compiled kernel: the C++ tier's library or the JIT's code.

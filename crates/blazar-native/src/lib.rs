@@ -76,11 +76,11 @@ pub fn source(k: &Kernel) -> Option<String> {
 }
 
 fn tier_error(message: String) -> KernelError {
-    KernelError {
-        line: 0,
-        kind: KernelErrorKind::BadLaunch,
-        message: format!("native CPU tier: {message}"),
-    }
+    KernelError::new(
+        0,
+        KernelErrorKind::BadLaunch,
+        format!("native CPU tier: {message}"),
+    )
 }
 
 /// Runs kernel `k` natively over `plan`, like [`blazar_cpu::launch`]. `None`: not

@@ -104,6 +104,9 @@ pub struct Env<'a> {
     pub double: bool,
     /// The 1-based source line of a span (KIR statements carry lines).
     pub line_of: &'a dyn Fn(blazar_diagnostics::Span) -> u32,
+    /// The 1-based column (in characters) of a span's start (element accesses carry
+    /// their line and column: a failing one is reported where it is written).
+    pub col_of: &'a dyn Fn(blazar_diagnostics::Span) -> u32,
 }
 
 /// Lowers kernel `func` for `sig` and runs the pipeline.

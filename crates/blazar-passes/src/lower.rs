@@ -462,6 +462,11 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// Where the element access written at `span` is (its line and column).
+    pub fn loc(&self, span: Span) -> kir::Loc {
+        kir::Loc::new((self.env.line_of)(span), (self.env.col_of)(span))
+    }
+
     pub fn set_line(&mut self, span: Span) {
         self.span = span;
         self.line = (self.env.line_of)(span);

@@ -352,6 +352,7 @@ impl<'a> Lower<'a> {
         }
         let (index, range) = self.index_list(arr, args)?;
         let elem = Ty::Scalar(t.elem);
+        let loc = self.loc(span);
         let targets: Vec<(Vec<Expr>, Expr)> = match range {
             None => vec![(index, v)],
             Some((at, items)) => {
@@ -384,12 +385,14 @@ impl<'a> Lower<'a> {
                     arr,
                     index,
                     value: cast(v, elem),
+                    at: loc,
                 }),
                 Some(op) if t.space == Space::Local => {
                     let old = Expr::new(
                         K::Load {
                             arr,
                             index: index.clone(),
+                            at: loc,
                         },
                         elem,
                     );
@@ -398,6 +401,7 @@ impl<'a> Lower<'a> {
                         arr,
                         index,
                         value: cast(nv, elem),
+                        at: loc,
                     });
                 }
                 Some(op) => {
@@ -407,6 +411,7 @@ impl<'a> Lower<'a> {
                         index,
                         op: aop,
                         value: cast(v, elem),
+                        at: loc,
                     });
                 }
             }

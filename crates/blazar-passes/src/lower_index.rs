@@ -96,9 +96,17 @@ impl<'a> Lower<'a> {
                 let (idx, range) = self.index_list(a, args)?;
                 let t = self.arr_ty(a);
                 let elem = t.elem;
+                let loc = self.loc(span);
                 let load = |idx: Vec<Expr>| {
                     let index = fit_rank(a, t, true, idx);
-                    Expr::new(K::Load { arr: a, index }, Ty::Scalar(elem))
+                    Expr::new(
+                        K::Load {
+                            arr: a,
+                            index,
+                            at: loc,
+                        },
+                        Ty::Scalar(elem),
+                    )
                 };
                 Ok(Val::E(match range {
                     None => load(idx),

@@ -151,6 +151,7 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
             arr: 0,
             index: out_index,
             value,
+            at: Default::default(),
         },
         Some((r, ty)) if along.is_some() => {
             let (a, kv) = along.expect("matched");
@@ -209,6 +210,7 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
                         arr: 0,
                         index: full,
                         value: cast(acc_e, a.elem),
+                        at: Default::default(),
                     }));
                 }
                 k.body
@@ -226,6 +228,7 @@ pub(crate) fn lower_region(region: &Region, name: &str, line: u32, grid_stride: 
                     arr: 0,
                     index: out_index,
                     value: cast(result, a.elem),
+                    at: Default::default(),
                 }
             }
         }

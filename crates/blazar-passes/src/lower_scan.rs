@@ -93,6 +93,7 @@ pub(crate) fn lower_chunk_scan(region: &Region, name: &str, line: u32) -> Kernel
             ExprKind::Load {
                 arr: a,
                 index: vec![pos.clone()],
+                at: Default::default(),
             },
             Ty::Scalar(acc_ty),
         ),
@@ -116,6 +117,7 @@ pub(crate) fn lower_chunk_scan(region: &Region, name: &str, line: u32) -> Kernel
             arr: 0,
             index: vec![elem],
             value: cast(acc_e.clone(), along.elem),
+            at: Default::default(),
         }));
     }
     k.body.push(stmt(StmtKind::Assign {
@@ -134,6 +136,7 @@ pub(crate) fn lower_chunk_scan(region: &Region, name: &str, line: u32) -> Kernel
             arr: 0,
             index: vec![pos],
             value: acc_e,
+            at: Default::default(),
         }));
     }
     k

@@ -209,7 +209,11 @@ impl Values<'_> {
                             })
                             .collect(),
                     };
-                    ExprKind::Load { arr: a, index }
+                    ExprKind::Load {
+                        arr: a,
+                        index,
+                        at: Default::default(),
+                    }
                 }
                 (
                     Bind::Array(a),
@@ -272,12 +276,17 @@ impl Values<'_> {
                             }
                         });
                     }
-                    ExprKind::Load { arr: a, index }
+                    ExprKind::Load {
+                        arr: a,
+                        index,
+                        at: Default::default(),
+                    }
                 }
                 (Bind::Array(a), Input::Linear { .. }) => match at {
                     At::Flat(e) => ExprKind::Load {
                         arr: a,
                         index: vec![e.clone()],
+                        at: Default::default(),
                     },
                     At::Index(_) => unreachable!("a reshaped array is read in flat regions only"),
                 },
@@ -301,6 +310,7 @@ impl Values<'_> {
                 Bind::Array(a) => ExprKind::Load {
                     arr: a,
                     index: vec![get(*i)],
+                    at: Default::default(),
                 },
                 Bind::Var(_) => unreachable!("a table is an array"),
             },

@@ -3,7 +3,7 @@
 % masks as they were (the failing read left its branch mask behind). Every tier reports
 % the failure of the lowest failing position, a read of af[200].
 % ==
-% error: (?s)failure_in_select_branch\.q:9:9: error: \(parallel_do\) k - index 200 is out of bounds for dimension 0 of size 19: line 9
+% error: (?s)failure_in_select_branch\.q:9:48: error: \(parallel_do\) k - index 200 is out of bounds for dimension 0 of size 19: line 9
 function [] = __kernel__ k(ai : vec[int]'safe, af : vec'checked, ac : cvec'safe, au : vec[uint8]'clamped, yf : vec, yc : cvec, pos : int)
     if mod(ai[pos + 2], ai[pos - 3]) >= shr(ai[max(pos, 5)], ai[pos - 2])
         yf[pos] = ((ac[pos + 1] != (1 + 2i)) ? af[int(au[numel(ai) - 1 - pos])] : mod(af[pos], af[pos])) + -0.1

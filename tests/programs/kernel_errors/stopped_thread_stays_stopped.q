@@ -9,7 +9,7 @@
 % its assertion is reported.
 % ==
 % backends { cpu nvrtc }
-% error: (?s)stopped_thread_stays_stopped\.q:22:9: error: \(parallel_do\) t - index 2 is out of bounds for dimension 0 of size 2.*stopped_thread_stays_stopped\.q:27:1: note: `t` was launched here
+% error: (?s)stopped_thread_stays_stopped\.q:22:18: error: \(parallel_do\) t - index 2 is out of bounds for dimension 0 of size 2.*stopped_thread_stays_stopped\.q:27:1: note: `t` was launched here
 function [] = __kernel__ t(y : vec, c : vec'checked, pos : int, blkpos : int, blkidx : int)
     s = shared(8)
     s[blkpos] = blkpos

@@ -49,7 +49,12 @@ impl Dialect for Gen<'_> {
     }
 
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
-        self.load(e as *const Expr as usize, arr, index)
+        self.load(
+            e as *const Expr as usize,
+            arr,
+            index,
+            crate::printer::access_at(e),
+        )
     }
 
     fn size_expr(&mut self, arr: ArrId, dim: Option<u8>) -> String {
@@ -102,7 +107,8 @@ impl Dialect for Gen<'_> {
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
-        self.store(s as *const Stmt as usize, arr, index, value, op)
+        let at = crate::printer::store_at(s);
+        self.store(s as *const Stmt as usize, (arr, at), index, value, op)
     }
 
     /// A plain counted loop when the step is a positive constant (so that the C++

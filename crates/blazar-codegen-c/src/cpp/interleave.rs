@@ -85,7 +85,9 @@ impl Gen<'_> {
             StmtKind::SetLane { lane, value, .. } => {
                 self.pure_read(lane, t) && self.pure_read(value, t)
             }
-            StmtKind::Store { arr, index, value }
+            StmtKind::Store {
+                arr, index, value, ..
+            }
             | StmtKind::Update {
                 arr, index, value, ..
             } => {
@@ -478,7 +480,7 @@ impl Gen<'_> {
             }
             blazar_kir::visit::stmt_exprs(s, &mut |e| {
                 blazar_kir::visit::walk_expr(e, &mut |x| {
-                    if let ExprKind::Load { arr, index } = &x.kind {
+                    if let ExprKind::Load { arr, index, .. } = &x.kind {
                         if let Some(atoms) = self.direct_index(index, var) {
                             out.push((*arr, atoms));
                         }

@@ -12,7 +12,9 @@
 use super::Gen;
 use crate::printer::Dialect;
 use crate::spell::{self, scalar};
-use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, ReadMode, Space, Ty, WriteMode};
+use blazar_kir::{
+    ArrId, ArrayTy, AtomicOp, Expr, ExprKind, Fill, Loc, ReadMode, Space, Ty, WriteMode,
+};
 use std::fmt::Write;
 
 impl Gen<'_> {
@@ -31,11 +33,12 @@ impl Gen<'_> {
     }
 
     /// Statements (inside a statement expression or block) that compute `bz_ok` and
-    /// `bz_off` for `@a[index]` under `mode`; returns them as one string.
+    /// `bz_off` for `@a[index]` under `mode`; returns them as one string. A `'checked`
+    /// miss records the access's place `at` (its line and column, `Loc::record`).
     fn offset_code(
         &mut self,
         key: usize,
-        a: ArrId,
+        (a, at): (ArrId, Loc),
         t: ArrayTy,
         index: &[Expr],
         mode: ReadMode,
@@ -109,7 +112,8 @@ impl Gen<'_> {
                     oks.push(format!("{i} >= 0"));
                 }
                 ReadMode::Checked => {
-                    let line = self.line;
+                    // (An i32 in the record: the packed place may print negative.)
+                    let line = at.record(self.line) as i32;
                     let _ = write!(
                         code,
                         "if (!bz_in({i}, {n})) bz_oob(bz_e, {line}, {i}, {d}, {n}); "
@@ -190,12 +194,13 @@ impl Gen<'_> {
         code
     }
 
-    /// A load `@a[index]` (`key`: the address of the load, for the row proofs).
-    pub fn load(&mut self, key: usize, a: ArrId, index: &[Expr]) -> String {
+    /// A load `@a[index]` written at `at` (`key`: the address of the load, for the
+    /// row proofs).
+    pub fn load(&mut self, key: usize, a: ArrId, index: &[Expr], at: Loc) -> String {
         let Some(t) = self.arr_ty(a) else {
             return "0".into();
         };
-        let code = self.offset_code(key, a, t, index, t.read);
+        let code = self.offset_code(key, (a, at), t, index, t.read);
         let name = self.arr_name(a);
         format!(
             "({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})",
@@ -221,11 +226,12 @@ impl Gen<'_> {
         }
     }
 
-    /// A store (`op == None`) or a read-modify-write update of `@a[index]`.
+    /// A store (`op == None`) or a read-modify-write update of `@a[index]`, written at
+    /// `at`.
     pub fn store(
         &mut self,
         key: usize,
-        a: ArrId,
+        (a, at): (ArrId, Loc),
         index: &[Expr],
         value: &Expr,
         op: Option<AtomicOp>,
@@ -241,7 +247,7 @@ impl Gen<'_> {
         let checked = mode == ReadMode::Checked
             || index.iter().any(|e| self.has_checked(e))
             || self.has_checked(value);
-        let code = self.offset_code(key, a, t, index, mode);
+        let code = self.offset_code(key, (a, at), t, index, mode);
         let x = self.expr(value);
         let x = spell::cast(t.elem, value.ty.elem(), &x);
         let ct = scalar(t.elem);

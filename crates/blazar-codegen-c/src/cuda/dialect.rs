@@ -60,7 +60,7 @@ impl Dialect for Gen<'_> {
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
         match self.read_ahead(e) {
             Some(name) => name,
-            None => self.load(arr, index),
+            None => self.load(arr, index, crate::printer::access_at(e)),
         }
     }
 
@@ -94,13 +94,13 @@ impl Dialect for Gen<'_> {
 
     fn store_stmt(
         &mut self,
-        _s: &Stmt,
+        s: &Stmt,
         arr: ArrId,
         index: &[Expr],
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
-        self.store(arr, index, value, op)
+        self.store((arr, crate::printer::store_at(s)), index, value, op)
     }
 
     fn for_header(&mut self, l: &ForLoop) {

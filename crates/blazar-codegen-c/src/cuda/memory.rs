@@ -10,7 +10,7 @@
 use crate::cuda::kernel::{Gen, SharedSlot};
 use crate::names::{self, scalar};
 use crate::printer::Dialect;
-use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Scalar, Space, Ty};
+use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Loc, Scalar, Space, Ty};
 
 impl Gen<'_> {
     fn arr_ty(&self, a: ArrId) -> ArrayTy {
@@ -49,14 +49,15 @@ impl Gen<'_> {
         crate::printer::index_extents(r, k, dim)
     }
 
-    /// `bz_idx<MODE>(...)`: the element offset of `@a[index]`, or -1.
-    fn offset(&mut self, a: ArrId, index: &[Expr], mode: u8) -> String {
-        // 'checked accesses record an error outside the array.
+    /// `bz_idx<MODE>(...)`: the element offset of `@a[index]` (written at `at`), or -1.
+    fn offset(&mut self, a: ArrId, index: &[Expr], mode: u8, at: Loc) -> String {
+        // 'checked accesses record an error outside the array, at the access's place
+        // (an i32 in the record: the packed place may print negative).
         self.can_fail |= mode == 4;
         let shape = self.shape(a, index.len().max(1));
         let mut args = vec![
             "bz_e".to_string(),
-            self.line.to_string(),
+            (at.record(self.line) as i32).to_string(),
             "0".into(),
             "0".into(),
         ];
@@ -78,8 +79,8 @@ impl Gen<'_> {
         args.join(", ")
     }
 
-    /// A load `@a[index]`.
-    pub fn load(&mut self, a: ArrId, index: &[Expr]) -> String {
+    /// A load `@a[index]`, written at `at`.
+    pub fn load(&mut self, a: ArrId, index: &[Expr], at: Loc) -> String {
         let t = self.arr_ty(a);
         let mode = names::read_mode(t.read);
         if mode == 0 && !index.is_empty() {
@@ -96,7 +97,7 @@ impl Gen<'_> {
             };
             return format!("{f}({}.data, {pairs})", names::arr(self.k, a));
         }
-        let off = self.offset(a, index, mode);
+        let off = self.offset(a, index, mode, at);
         if mode == 5 {
             // 'unchecked: the offset is always used as is.
             return format!("{}.data[{off}]", names::arr(self.k, a));
@@ -118,8 +119,14 @@ impl Gen<'_> {
         }
     }
 
-    /// A store (`op == None`) or an atomic update of `@a[index]`.
-    pub fn store(&mut self, a: ArrId, index: &[Expr], value: &Expr, op: Option<AtomicOp>) {
+    /// A store (`op == None`) or an atomic update of `@a[index]`, written at `at`.
+    pub fn store(
+        &mut self,
+        (a, at): (ArrId, Loc),
+        index: &[Expr],
+        value: &Expr,
+        op: Option<AtomicOp>,
+    ) {
         let t = self.arr_ty(a);
         let name = names::arr(self.k, a);
         let mode = names::write_mode(t.write);
@@ -129,7 +136,7 @@ impl Gen<'_> {
             self.line_out(&format!("bz_putz({name}.data, {x}, {pairs});"));
             return;
         }
-        let off = self.offset(a, index, mode);
+        let off = self.offset(a, index, mode, at);
         let x = self.expr(value);
         let ct = scalar(t.elem);
         match op {

@@ -107,7 +107,7 @@ fn array_ty(gen: &Gen, arr: ArrId) -> Option<blazar_kir::ArrayTy> {
 /// Adds the loads of `e` that every evaluation of `e` executes and that qualify.
 fn collect<'b>(gen: &Gen, var: VarId, body: &[Stmt], e: &'b Expr, found: &mut Ahead<'b>) {
     match &e.kind {
-        ExprKind::Load { arr, index } => {
+        ExprKind::Load { arr, index, .. } => {
             if qualifies(gen, var, body, *arr, index) {
                 let at = match found
                     .distinct
@@ -213,7 +213,8 @@ impl Gen<'_> {
         for k in 0..BATCH {
             self.rename = Some((var, iv(k)));
             for (j, (arr, index)) in ahead.distinct.iter().enumerate() {
-                let x = self.load(*arr, index);
+                // (Read-ahead loads are never `'checked`: no place to record.)
+                let x = self.load(*arr, index, Default::default());
                 self.line_out(&format!("const auto bz_h{id}_{k}_{j} = {x};"));
             }
         }

@@ -44,7 +44,7 @@ fn leaf<D: Dialect>(d: &mut D, e: &Expr) -> String {
         },
         ExprKind::Var(v) => d.var_read(*v),
         ExprKind::Special(sp) => d.special_expr(*sp),
-        ExprKind::Load { arr, index } => d.load_expr(e, *arr, index),
+        ExprKind::Load { arr, index, .. } => d.load_expr(e, *arr, index),
         ExprKind::Size { arr, dim } => d.size_expr(*arr, Some(*dim)),
         ExprKind::Numel(arr) => d.size_expr(*arr, None),
         ExprKind::VecLit(es) => {

@@ -69,12 +69,15 @@ fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
             }
             close(d);
         }
-        StmtKind::Store { arr, index, value } => d.store_stmt(s, *arr, index, value, None),
+        StmtKind::Store {
+            arr, index, value, ..
+        } => d.store_stmt(s, *arr, index, value, None),
         StmtKind::Update {
             arr,
             index,
             op,
             value,
+            ..
         } => d.store_stmt(s, *arr, index, value, Some(*op)),
         StmtKind::Accumulate { output, value } => {
             let Some(o) = d.kernel().outputs.get(*output as usize) else {

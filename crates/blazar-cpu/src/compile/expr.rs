@@ -20,7 +20,7 @@ impl Compiler<'_> {
     fn has_checked_load(&self, e: &Expr) -> bool {
         let sub = |x: &Expr| self.has_checked_load(x);
         match &e.kind {
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, .. } => {
                 self.arrays
                     .get(*arr as usize)
                     .is_some_and(|t| t.read == ReadMode::Checked)
@@ -196,7 +196,7 @@ impl Compiler<'_> {
                 }
                 out
             }
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, at } => {
                 let t = self.array(*arr)?;
                 let uniform =
                     t.space != blazar_kir::Space::Local && index.iter().all(|e| self.uni.expr(e));
@@ -225,6 +225,7 @@ impl Compiler<'_> {
                     affine: affine.map(Into::into),
                     uniform,
                     slow: slow.into(),
+                    at: *at,
                 });
                 self.release(&idx);
                 self.release(&terms);

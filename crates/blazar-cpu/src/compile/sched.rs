@@ -96,6 +96,7 @@ mod tests {
             op: None,
             affine: None,
             slow: vec![],
+            at: Default::default(),
         })
     }
 

@@ -77,13 +77,16 @@ impl Compiler<'_> {
                     val,
                 }
             }
-            StmtKind::Store { arr, index, value }
+            StmtKind::Store {
+                arr, index, value, ..
+            }
             | StmtKind::Update {
                 arr, index, value, ..
             } => {
-                let op = match &s.kind {
-                    StmtKind::Update { op, .. } => Some(*op),
-                    _ => None,
+                let (op, at) = match &s.kind {
+                    StmtKind::Update { op, at, .. } => (Some(*op), *at),
+                    StmtKind::Store { at, .. } => (None, *at),
+                    _ => (None, Default::default()),
                 };
                 let t = self.array(*arr)?;
                 let affine = if op.is_none() {
@@ -125,6 +128,7 @@ impl Compiler<'_> {
                     op,
                     affine: affine.map(Into::into),
                     slow,
+                    at,
                 }
             }
             StmtKind::Accumulate { output, value } => {

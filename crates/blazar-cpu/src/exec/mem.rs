@@ -143,6 +143,7 @@ impl Scratch {
             affine,
             uniform,
             slow,
+            at,
         } = i
         else {
             return Ok(());
@@ -154,7 +155,7 @@ impl Scratch {
             if let Some(m) = m {
                 self.emask.push(m);
             }
-            return res;
+            return res.map_err(|e| e.at_access(*at));
         }
         let fast = self.load_span(ctx, a, *pos, affine.as_deref(), mask);
         if fast.is_none() {
@@ -168,7 +169,7 @@ impl Scratch {
         if let Some(m) = m {
             self.emask.push(m);
         }
-        res
+        res.map_err(|e| e.at_access(*at))
     }
 
     /// The contiguous run of a (non-uniform) load from array `a`, if it takes the fast

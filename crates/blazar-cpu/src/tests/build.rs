@@ -134,6 +134,7 @@ impl Arr {
             ExprKind::Load {
                 arr: self.id,
                 index: idx,
+                at: Default::default(),
             },
             Ty::Scalar(self.elem),
         )
@@ -143,6 +144,7 @@ impl Arr {
             arr: self.id,
             index: idx,
             value: v,
+            at: Default::default(),
         })
     }
     pub fn upd(self, idx: Vec<Expr>, op: AtomicOp, v: Expr) -> Stmt {
@@ -151,6 +153,7 @@ impl Arr {
             index: idx,
             op,
             value: v,
+            at: Default::default(),
         })
     }
     #[allow(dead_code)]

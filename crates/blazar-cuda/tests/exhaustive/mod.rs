@@ -83,6 +83,7 @@ pub fn kernel() -> Kernel {
                     ExprKind::Load {
                         arr: a,
                         index: vec![pos.clone()],
+                        at: Default::default(),
                     },
                     Ty::Scalar(*s),
                 ),
@@ -100,6 +101,7 @@ pub fn kernel() -> Kernel {
                         index: vec![Expr::int(0)],
                         op,
                         value: var(*s),
+                        at: Default::default(),
                     }));
                     if space == Space::Global {
                         outputs.push(Output {

@@ -140,7 +140,7 @@ impl Verifier<'_> {
                 })
             }
             ExprKind::Math(f, args) => math(*f, args, ty),
-            ExprKind::Load { arr, index } => {
+            ExprKind::Load { arr, index, .. } => {
                 let t = self.arr_ty(*arr)?;
                 self.index(*arr, &t, index)?;
                 need(ty == Ty::Scalar(t.elem), || {

@@ -36,7 +36,14 @@ pub fn lane(v: Expr, i: i64) -> Expr {
 }
 
 pub fn load(arr: ArrId, elem: Scalar, index: Vec<Expr>) -> Expr {
-    e(ExprKind::Load { arr, index }, Ty::Scalar(elem))
+    e(
+        ExprKind::Load {
+            arr,
+            index,
+            at: Default::default(),
+        },
+        Ty::Scalar(elem),
+    )
 }
 
 pub fn arr(elem: Scalar, rank: u8, space: Space) -> Ty {
@@ -97,6 +104,7 @@ pub fn gamma() -> Kernel {
                 arr: 0,
                 index: idx(),
                 value,
+                at: Default::default(),
             },
             12,
         )],
@@ -125,6 +133,7 @@ pub fn reduction() -> Kernel {
                         index: vec![blkpos()],
                         op: AtomicOp::Add,
                         value: load(2, Scalar::F32, vec![bin(BinOp::Add, blkpos(), i32v(0))]),
+                        at: Default::default(),
                     },
                     8,
                 )],
@@ -155,6 +164,7 @@ pub fn reduction() -> Kernel {
                 arr: 2,
                 index: vec![blkpos()],
                 value: load(0, Scalar::F32, vec![special(Special::Pos, Ty::I32)]),
+                at: Default::default(),
             },
             4,
         ),
@@ -181,6 +191,7 @@ pub fn reduction() -> Kernel {
                         arr: 1,
                         index: vec![special(Special::BlkIdx, Ty::I32)],
                         value: load(2, Scalar::F32, vec![Expr::int(0)]),
+                        at: Default::default(),
                     },
                     14,
                 )],
