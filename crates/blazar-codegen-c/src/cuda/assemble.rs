@@ -311,7 +311,7 @@ impl Gen<'_> {
             }
         }
         if self.stops != Stops::Off {
-            s.push_str("  bool bz_stop = false;\n");
+            s.push_str("  bool bz_stop = false;\n  (void)bz_stop;\n");
         }
         for (t, name) in &self.temps {
             let _ = writeln!(s, "  {t} {name} = {{}};");

@@ -129,8 +129,9 @@ impl Gen<'_> {
         let t = self.arr_ty(a);
         let name = names::arr(self.k, a);
         let mode = names::write_mode(t.write);
-        // With a stopped flag, the store tests it after its operands (`stop.rs`).
-        let stops = self.stops != Stops::Off;
+        // With a stopped flag, a store whose operands may stop the thread tests it
+        // after them (`stop.rs`).
+        let stops = self.stops != Stops::Off && self.store_may_fail(a, index, value);
         if mode == 0 && op.is_none() && !index.is_empty() {
             let pairs = self.index_pairs(a, index);
             let x = self.expr(value);

@@ -144,8 +144,13 @@ impl Gen<'_> {
     }
 
     /// A barrier under [`Stops::Guard`]: when every thread of the block has stopped,
-    /// they all leave together.
+    /// they all leave together. (`BLAZAR_CUDA_STOP_VOTE=0` keeps `__syncthreads()`, for
+    /// measuring what the vote costs.)
     pub(crate) fn voting_barrier(&mut self) -> String {
+        static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *OFF.get_or_init(|| std::env::var("BLAZAR_CUDA_STOP_VOTE").is_ok_and(|v| v == "0")) {
+            return "__syncthreads();".into();
+        }
         let leave = if self.k.outputs.is_empty() {
             "return;"
         } else {
