@@ -304,8 +304,19 @@ fn divergent_barrier_snapshot() {
         text.trim_end().ends_with("bz_sbar_exit(&bz_sb);\n}"),
         "{text}"
     );
+    // A failing assert stops the thread: it leaves the kernel as a `return` does.
+    assert!(
+        text.contains(
+            "bz_fail(bz_e, 1, 19, 0, 0); bz_stop = true; { bz_sbar_exit(&bz_sb); return; } }"
+        ),
+        "{text}"
+    );
     let full = generate(&k, &CodegenOptions::default()).source;
     assert!(full.contains("struct bz_sbar"));
+    assert!(
+        full.contains("bz_chk(bool& st, i32 o)"),
+        "the stopped-thread prelude"
+    );
     snapshot("divergent_barrier", &text);
     // Kernels whose barriers every thread reaches keep the hardware barrier.
     let plain = generate(&common::reduction(), &CodegenOptions::default()).source;
