@@ -44,25 +44,9 @@ pub fn options(arch: u32) -> Vec<String> {
         // f32 powers in f64 rounded once, as the CPU computes them (`bz_pow`).
         o.push("-DBZ_DETERMINISTIC".into());
     }
-    if let Some(n) = max_registers() {
-        o.push(format!("-maxrregcount={n}"));
-    }
     o.push(format!("-arch=sm_{arch}"));
     o.push("-lineinfo".into());
     o
-}
-
-/// `BLAZAR_CUDA_MAXREG=N` caps every kernel at N registers per thread (for measuring
-/// occupancy against register pressure: a stencil coarsened over 8 rows holds its
-/// loads in registers); unset, NVRTC decides within each kernel's launch bounds.
-fn max_registers() -> Option<u32> {
-    static N: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    *N.get_or_init(|| {
-        std::env::var("BLAZAR_CUDA_MAXREG")
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-            .filter(|n| (16..=255).contains(n))
-    })
 }
 
 /// Why a compilation failed: the compiler log (an internal error of Blazar: generated

@@ -33,7 +33,6 @@ mod parallelize;
 mod region_value;
 mod serialize;
 mod serialize_fn;
-mod share;
 pub mod sig;
 
 pub use apply_rules::apply_rules;
@@ -63,9 +62,8 @@ pub const MAX_EXTENT: usize = 1 << 31;
 /// A KIR pass: a verb over a kernel.
 pub type Pass = fn(&mut Kernel);
 
-/// Every pass after lowering, in the order they run: `fold` (constant folding), then
-/// `share` (a costly subexpression a statement repeats becomes a variable).
-pub const PIPELINE: &[(&str, Pass)] = &[("fold", fold::fold), ("share", share::share)];
+/// Every pass after lowering, in the order they run: `fold` (constant folding).
+pub const PIPELINE: &[(&str, Pass)] = &[("fold", fold::fold)];
 
 /// The stages whose KIR [`set_dump_after`] can show: lowering, then each pass.
 pub fn stages() -> impl Iterator<Item = &'static str> {
