@@ -89,6 +89,7 @@ impl Dialect for Gen<'_> {
 
     fn begin_stmt(&mut self, s: &Stmt) {
         self.line = s.line;
+        self.cur_stmt = s as *const Stmt;
         self.directive();
     }
 

@@ -60,6 +60,10 @@ pub(crate) struct Gen<'k> {
     /// Variables the generator adds (type, name), declared with the kernel's: operands
     /// evaluated before their statement under [`Stops::Leave`].
     pub temps: Vec<(String, String)>,
+    /// Under [`Stops::Guard`], the barriers that vote (`stop.rs`).
+    pub votes: std::collections::HashSet<*const Stmt>,
+    /// The statement being printed.
+    pub cur_stmt: *const Stmt,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -123,6 +127,12 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
         ahead: Vec::new(),
         stops,
         temps: Vec::new(),
+        votes: if stops == Stops::Guard {
+            crate::cuda::stop::voting_barriers(k)
+        } else {
+            Default::default()
+        },
+        cur_stmt: std::ptr::null(),
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the

@@ -21,10 +21,14 @@
 //!   thread fills its part), assignments of block-uniform variables (they decide the
 //!   uniform branches and loops; every thread computes the same value), `break`,
 //!   `continue` and `return`, and the control statements that hold one of these. A loop
-//!   holding none of them is left as soon as the thread has stopped. A barrier is
-//!   `__syncthreads_or(!bz_stop)`: when every thread of the block has stopped, all of
-//!   them leave together there (a uniform loop computed from reads that failed could
-//!   otherwise run on forever).
+//!   holding none of them is left as soon as the thread has stopped. Stopped threads
+//!   skip their stores, so a uniform loop whose trip count depends on memory (its
+//!   condition or bounds, or an exit under a condition, read an array, directly or
+//!   through variables) could run on forever once every thread of the block has
+//!   stopped: a barrier inside such a loop is `__syncthreads_or(!bz_stop)`, where such
+//!   a block leaves together. Other barriers stay `__syncthreads()` (the vote cost
+//!   row_sort 7% on an H200), since the control flow around them is the same with or
+//!   without the skipped stores.
 //!
 //! The error record keeps the failure of the lowest position, so a stopped thread's
 //! further failures (its reads while it runs on) change nothing there.
@@ -32,7 +36,9 @@
 use crate::cuda::kernel::Gen;
 use crate::names;
 use crate::printer::Dialect;
-use blazar_kir::{Expr, ExprKind, ReadMode, Stmt, StmtKind, Ty, WriteMode};
+use blazar_kir::visit::walk_stmts;
+use blazar_kir::{Expr, ExprKind, Kernel, ReadMode, Stmt, StmtKind, Ty, WriteMode};
+use std::collections::HashSet;
 
 /// How a failing thread stops (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +66,123 @@ template<typename T, typename V, typename... R> __device__ __forceinline__ void 
 template<typename T, typename V> __device__ __forceinline__ void bz_put_s(const bool& st, T* p, i32 o, V v) { if (o >= 0 && !st) p[(u32)o] = (T)v; }
 template<typename T, typename V> __device__ __forceinline__ void bz_put_u(const bool& st, T* p, i32 o, V v) { if (!st) p[o] = (T)v; }
 "#;
+
+/// Per variable of `k`: whether its value may come from memory (a load, a call's
+/// result, or such a variable).
+fn from_memory(k: &Kernel) -> Vec<bool> {
+    fn mark(b: &[Stmt], m: &mut Vec<bool>) {
+        for s in b {
+            match &s.kind {
+                StmtKind::Assign { var, value } | StmtKind::SetLane { var, value, .. } => {
+                    if reads_memory(value, m) {
+                        m[*var as usize] = true;
+                    }
+                }
+                StmtKind::Call { outs, .. } => outs.iter().for_each(|v| m[*v as usize] = true),
+                StmtKind::If { then, els, .. } => {
+                    mark(then, m);
+                    mark(els, m);
+                }
+                StmtKind::While { body, .. } => mark(body, m),
+                StmtKind::For {
+                    var,
+                    start,
+                    step,
+                    end,
+                    body,
+                } => {
+                    if [start, step, end].iter().any(|e| reads_memory(e, m)) {
+                        m[*var as usize] = true;
+                    }
+                    mark(body, m);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut m = vec![false; k.vars.len()];
+    loop {
+        let before = m.clone();
+        mark(&k.body, &mut m);
+        if before == m {
+            return m;
+        }
+    }
+}
+
+fn reads_memory(e: &Expr, m: &[bool]) -> bool {
+    let mut found = false;
+    blazar_kir::visit::walk_expr(e, &mut |x| {
+        found |= match &x.kind {
+            ExprKind::Load { .. } => true,
+            ExprKind::Var(v) => m.get(*v as usize).copied().unwrap_or(true),
+            _ => false,
+        }
+    });
+    found
+}
+
+/// A loop whose trip count may depend on memory: its condition or bounds, or the
+/// condition of an `if` inside it that holds an exit, read it.
+fn memory_loop(s: &Stmt, m: &[bool]) -> bool {
+    fn exits(b: &[Stmt]) -> bool {
+        let mut found = false;
+        walk_stmts(b, &mut |s| {
+            found |= matches!(
+                s.kind,
+                StmtKind::Break(_) | StmtKind::Continue(_) | StmtKind::Return
+            )
+        });
+        found
+    }
+    fn guarded_exit(b: &[Stmt], m: &[bool]) -> bool {
+        b.iter().any(|s| match &s.kind {
+            StmtKind::If { cond, then, els } => {
+                (reads_memory(cond, m) && (exits(then) || exits(els)))
+                    || guarded_exit(then, m)
+                    || guarded_exit(els, m)
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => guarded_exit(body, m),
+            _ => false,
+        })
+    }
+    match &s.kind {
+        StmtKind::While { cond, body } => reads_memory(cond, m) || guarded_exit(body, m),
+        StmtKind::For {
+            start,
+            step,
+            end,
+            body,
+            ..
+        } => [start, step, end].iter().any(|e| reads_memory(e, m)) || guarded_exit(body, m),
+        _ => false,
+    }
+}
+
+/// The barriers of `k` inside a loop whose trip count may depend on memory.
+pub(crate) fn voting_barriers(k: &Kernel) -> HashSet<*const Stmt> {
+    fn walk(b: &[Stmt], inside: bool, m: &[bool], out: &mut HashSet<*const Stmt>) {
+        for s in b {
+            match &s.kind {
+                StmtKind::Barrier if inside => {
+                    out.insert(s as *const Stmt);
+                }
+                StmtKind::If { then, els, .. } => {
+                    walk(then, inside, m, out);
+                    walk(els, inside, m, out);
+                }
+                StmtKind::While { body, .. } | StmtKind::For { body, .. } => {
+                    walk(body, inside || memory_loop(s, m), m, out)
+                }
+                _ => {}
+            }
+        }
+    }
+    let m = from_memory(k);
+    let mut out = HashSet::new();
+    walk(&k.body, false, &m, &mut out);
+    out
+}
 
 /// Whether `s`, or a statement inside it, is one the block's control flow needs.
 fn needed(s: &Stmt, varying: &[bool]) -> bool {
@@ -143,12 +266,10 @@ impl Gen<'_> {
             .then_some("if (bz_stop) break;")
     }
 
-    /// A barrier under [`Stops::Guard`]: when every thread of the block has stopped,
-    /// they all leave together. (`BLAZAR_CUDA_STOP_VOTE=0` keeps `__syncthreads()`, for
-    /// measuring what the vote costs.)
+    /// A barrier under [`Stops::Guard`]: inside a loop whose trip count may depend on
+    /// memory, when every thread of the block has stopped, they all leave together.
     pub(crate) fn voting_barrier(&mut self) -> String {
-        static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if *OFF.get_or_init(|| std::env::var("BLAZAR_CUDA_STOP_VOTE").is_ok_and(|v| v == "0")) {
+        if !self.votes.contains(&self.cur_stmt) {
             return "__syncthreads();".into();
         }
         let leave = if self.k.outputs.is_empty() {

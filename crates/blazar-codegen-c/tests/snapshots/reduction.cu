@@ -36,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
     bz_putz(a2_vals.data, a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])], bz_blkpos, a2_vals.dims[0]);
   }
 #line 5 "test.q"
-  if (!__syncthreads_or(!bz_stop)) return;
+  __syncthreads();
   v0_bit = 1;
 #line 6 "test.q"
   while ((v0_bit < bz_blkdim)) {
@@ -49,7 +49,7 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
       }
     }
 #line 10 "test.q"
-    if (!__syncthreads_or(!bz_stop)) return;
+    __syncthreads();
     v0_bit = (v0_bit * 2);
   }
   if ((bz_blkpos == 0)) {
