@@ -3,7 +3,7 @@
 % would never end for them; the block leaves it together (on CUDA the loop's barriers
 % ask whether any thread still runs). Thread 0 is the lowest failing thread.
 % ==
-% error: (?s)stopped_block_leaves_loop\.q:14:9: error: \(parallel_do\) drain - assertion failed: line 14.*stopped_block_leaves_loop\.q:25:1: note: `drain` was launched here
+% error: (?s)stopped_block_leaves_loop\.q:14:9: error: \(parallel_do\) drain - assertion failed: line 14.*stopped_block_leaves_loop\.q:24:1: note: `drain` was launched here
 function [] = __kernel__ drain(y : vec, pos : int, blkpos : int)
     s = shared(1)
     if blkpos == 0
