@@ -37,6 +37,7 @@ mod memory;
 mod prefetch;
 mod prelude_mem;
 mod shared;
+mod stop;
 
 pub use blazar_kir::visit::{written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;

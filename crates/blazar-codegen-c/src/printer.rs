@@ -118,6 +118,12 @@ pub(crate) trait Dialect {
 
     /// Called before each statement is printed.
     fn begin_stmt(&mut self, s: &Stmt);
+    /// After `begin_stmt`: opens a condition the statement runs under and returns
+    /// `true` (then [`Dialect::guard_close`] follows the statement), or prints nothing.
+    fn guard_open(&mut self, _s: &Stmt) -> bool {
+        false
+    }
+    fn guard_close(&mut self) {}
     /// Statements evaluate their operands first, in a `{ }` scope of their own (for
     /// operands that may record an error: see [`Dialect::operand`]).
     const SCOPED: bool;

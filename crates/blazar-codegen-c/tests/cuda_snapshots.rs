@@ -55,9 +55,15 @@ fn reduction_snapshot() {
         text.contains("extern __shared__"),
         "shared(blkdim) is dynamic"
     );
+    // It may fail (an assert, a dynamic shared allocation): a failing thread stops and
+    // runs on to the barriers with its stores skipped. Its loop's trip count does not
+    // depend on memory, so the barriers need not ask whether any thread still runs.
+    assert!(text.contains("bool bz_stop = false;"));
+    assert!(text.contains("if (!bz_stop) {"));
     assert!(text.contains("__syncthreads();"));
+    assert!(!text.contains("__syncthreads_or"));
     assert!(text.contains("bz_atomic<0, f32>"));
-    assert!(text.contains("bz_fail(bz_e, 1, 19, 0, 0);"));
+    assert!(text.contains("bz_fail(bz_e, 1, 19, 0, 0); bz_stop = true;"));
     assert!(text.contains("return;"));
     snapshot("reduction", &text);
 }
@@ -302,8 +308,19 @@ fn divergent_barrier_snapshot() {
         text.trim_end().ends_with("bz_sbar_exit(&bz_sb);\n}"),
         "{text}"
     );
+    // A failing assert stops the thread: it leaves the kernel as a `return` does.
+    assert!(
+        text.contains(
+            "bz_fail(bz_e, 1, 19, 0, 0); bz_stop = true; { bz_sbar_exit(&bz_sb); return; } }"
+        ),
+        "{text}"
+    );
     let full = generate(&k, &CodegenOptions::default()).source;
     assert!(full.contains("struct bz_sbar"));
+    assert!(
+        full.contains("bz_chk(bool& st, i32 o)"),
+        "the stopped-thread prelude"
+    );
     snapshot("divergent_barrier", &text);
     // Kernels whose barriers every thread reaches keep the hardware barrier.
     let plain = generate(&common::reduction(), &CodegenOptions::default()).source;

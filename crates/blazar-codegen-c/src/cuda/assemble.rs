@@ -3,6 +3,7 @@
 //! declarations, the coarsened run and the ragged-grid guard, and the output epilogue.
 
 use crate::cuda::kernel::{Gen, SharedSlot};
+use crate::cuda::stop::Stops;
 use crate::cuda::{Generated, OutputLayout, ParamLayout};
 use crate::names::{self, scalar};
 use blazar_kir::{Bind, Space, Ty};
@@ -177,6 +178,9 @@ impl Gen<'_> {
         if self.soft_barrier {
             s.push_str(crate::cuda::barrier::PRELUDE_BARRIER);
         }
+        if self.stops != Stops::Off {
+            s.push_str(crate::cuda::stop::PRELUDE_STOP);
+        }
         let _ = writeln!(s, "\n// ---- kernel {} (rank {}) ----", k.name, k.rank);
         let bounds = self
             .opts
@@ -305,6 +309,12 @@ impl Gen<'_> {
                     names::var(k, i as u32)
                 );
             }
+        }
+        if self.stops != Stops::Off {
+            s.push_str("  bool bz_stop = false;\n  (void)bz_stop;\n");
+        }
+        for (t, name) in &self.temps {
+            let _ = writeln!(s, "  {t} {name} = {{}};");
         }
         let mut any_dyn = false;
         for (i, a) in k.arrays.iter().enumerate() {

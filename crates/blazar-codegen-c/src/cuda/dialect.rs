@@ -4,6 +4,7 @@
 //! that every thread reaches the block reduction).
 
 use crate::cuda::kernel::Gen;
+use crate::cuda::stop::Stops;
 use crate::names;
 use crate::printer::{expr, Dialect, ForLoop, Out};
 use blazar_kir::{ArrId, AtomicOp, BinOp, Expr, ExprKind, Fill, Kernel, Special, Stmt, Ty, VarId};
@@ -20,15 +21,18 @@ impl Gen<'_> {
     }
 
     /// What a thread does after recording an error: stop when no barrier can be
-    /// waiting for it, carry on (with zeros for failed reads) otherwise.
-    pub fn abort_stmt(&mut self) -> &'static str {
-        if self.has_barrier {
-            ""
+    /// waiting for it, else as its stopped flag says (`stop.rs`). (A kernel with
+    /// barriers is printed a first time without the flag, to learn whether it can fail.)
+    pub fn abort_stmt(&mut self) -> String {
+        if self.stops != Stops::Off {
+            self.stop_now()
+        } else if self.has_barrier {
+            String::new()
         } else if self.k.outputs.is_empty() {
-            " return;"
+            " return;".into()
         } else {
             self.uses_done = true;
-            " goto bz_done;"
+            " goto bz_done;".into()
         }
     }
 }
@@ -85,7 +89,50 @@ impl Dialect for Gen<'_> {
 
     fn begin_stmt(&mut self, s: &Stmt) {
         self.line = s.line;
+        self.cur_stmt = s as *const Stmt;
         self.directive();
+    }
+
+    fn guard_open(&mut self, s: &Stmt) -> bool {
+        if !self.guarded(s) {
+            return false;
+        }
+        self.line_out("if (!bz_stop) {");
+        self.o.depth += 1;
+        true
+    }
+
+    fn guard_close(&mut self) {
+        self.o.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// Under a stopped flag that leaves the kernel: an operand that may fail is
+    /// evaluated first, into a variable, and the thread leaves if it failed.
+    fn checked(&self, e: &Expr) -> bool {
+        self.stops == Stops::Leave && self.may_fail(e)
+    }
+
+    fn operand(&mut self, e: &Expr) -> String {
+        let x = self.expr(e);
+        if !self.checked(e) {
+            return x;
+        }
+        let t = format!("bz_o{}", self.temps.len());
+        self.temps.push((names::ty(e.ty), t.clone()));
+        self.line_out(&format!("{t} = {x};"));
+        self.leave_if_stopped();
+        t
+    }
+
+    fn abort_if_failed(&mut self) {
+        self.leave_if_stopped();
+    }
+
+    fn iteration(&mut self, s: &Stmt) {
+        if let Some(exit) = self.loop_exit(s) {
+            self.line_out(exit);
+        }
     }
 
     // A failed access reads zero and the thread carries on or stops at once
@@ -100,7 +147,10 @@ impl Dialect for Gen<'_> {
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
-        self.store((arr, crate::printer::store_at(s)), index, value, op)
+        self.store((arr, crate::printer::store_at(s)), index, value, op);
+        if self.store_may_fail(arr, index, value) {
+            self.leave_if_stopped();
+        }
     }
 
     fn for_header(&mut self, l: &ForLoop) {
@@ -157,8 +207,12 @@ impl Dialect for Gen<'_> {
     }
 
     fn barrier(&mut self) {
-        let b = self.barrier_stmt();
-        self.line_out(b);
+        let b = if self.stops == Stops::Guard {
+            self.voting_barrier()
+        } else {
+            self.barrier_stmt().to_string()
+        };
+        self.line_out(&b);
     }
 
     fn assert_stmt(&mut self, line: u32, cond: &Expr) {
@@ -172,6 +226,9 @@ impl Dialect for Gen<'_> {
         self.line_out(&format!(
             "if (!{c}) {{ bz_fail(bz_e, 1, {line}, 0, 0);{abort} }}"
         ));
+        if self.may_fail(cond) {
+            self.leave_if_stopped();
+        }
     }
 
     fn ret(&mut self) {

@@ -6,6 +6,7 @@
 //! kernel, before the first statement, so that `goto` (multi-level `break`, `return`
 //! with outputs) never jumps over an initialisation.
 
+use crate::cuda::stop::Stops;
 use crate::cuda::{CodegenOptions, DynShared, Generated};
 use crate::names;
 use crate::printer::Out;
@@ -54,6 +55,15 @@ pub(crate) struct Gen<'k> {
     pub rename: Option<(blazar_kir::VarId, String)>,
     /// While a batch prints an iteration: load nodes read ahead, and their C names.
     pub ahead: Vec<(*const blazar_kir::Expr, String)>,
+    /// How a failing thread stops (`stop.rs`).
+    pub stops: Stops,
+    /// Variables the generator adds (type, name), declared with the kernel's: operands
+    /// evaluated before their statement under [`Stops::Leave`].
+    pub temps: Vec<(String, String)>,
+    /// Under [`Stops::Guard`], the barriers that vote (`stop.rs`).
+    pub votes: std::collections::HashSet<*const Stmt>,
+    /// The statement being printed.
+    pub cur_stmt: *const Stmt,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -77,6 +87,23 @@ fn padded_const_dims(
 }
 
 pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
+    let mut g = body(k, opts, Stops::Off);
+    if g.has_barrier && g.can_fail {
+        // A thread that may fail in a kernel with barriers keeps a stopped flag.
+        let stops = if g.soft_barrier {
+            Stops::Leave
+        } else {
+            Stops::Guard
+        };
+        g = body(k, opts, stops);
+    }
+    let text = std::mem::take(&mut g.o.text);
+    g.assemble(text)
+}
+
+/// The generator with kernel `k`'s body printed, failing threads stopping as `stops`
+/// says.
+fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
     let mut g = Gen {
         k,
         opts,
@@ -98,6 +125,14 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         soft_barrier: false,
         rename: None,
         ahead: Vec::new(),
+        stops,
+        temps: Vec::new(),
+        votes: if stops == Stops::Guard {
+            crate::cuda::stop::voting_barriers(k)
+        } else {
+            Default::default()
+        },
+        cur_stmt: std::ptr::null(),
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the
@@ -187,8 +222,7 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
     g.dyn_shared
         .retain(|d| g.shared[d.arr as usize] == Some(SharedSlot::Dynamic));
     g.block(&k.body);
-    let body = std::mem::take(&mut g.o.text);
-    g.assemble(body)
+    g
 }
 
 impl Gen<'_> {

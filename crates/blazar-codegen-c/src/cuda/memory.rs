@@ -8,6 +8,7 @@
 //! zero and is skipped by writes.
 
 use crate::cuda::kernel::{Gen, SharedSlot};
+use crate::cuda::stop::Stops;
 use crate::names::{self, scalar};
 use crate::printer::Dialect;
 use blazar_kir::{ArrId, ArrayTy, AtomicOp, Expr, Fill, Loc, Scalar, Space, Ty};
@@ -65,7 +66,12 @@ impl Gen<'_> {
             args.push(self.i32_of(e));
             args.push(n);
         }
-        format!("bz_idx<{mode}>({})", args.join(", "))
+        let off = format!("bz_idx<{mode}>({})", args.join(", "));
+        if mode == 4 && self.stops != Stops::Off {
+            // Outside the array: the thread stops (`stop.rs`).
+            return format!("bz_chk(bz_stop, {off})");
+        }
+        off
     }
 
     /// `i0, n0, i1, n1, ...`: each index with its extent (zero extension helpers).
@@ -130,18 +136,40 @@ impl Gen<'_> {
         let t = self.arr_ty(a);
         let name = names::arr(self.k, a);
         let mode = names::write_mode(t.write);
+        // With a stopped flag, a store whose operands may stop the thread tests it
+        // after them (`stop.rs`).
+        let stops = self.stops != Stops::Off && self.store_may_fail(a, index, value);
         if mode == 0 && op.is_none() && !index.is_empty() {
             let pairs = self.index_pairs(a, index);
             let x = self.expr(value);
-            self.line_out(&format!("bz_putz({name}.data, {x}, {pairs});"));
+            if stops {
+                self.line_out(&format!("bz_putz_s(bz_stop, {name}.data, {x}, {pairs});"));
+            } else {
+                self.line_out(&format!("bz_putz({name}.data, {x}, {pairs});"));
+            }
             return;
         }
         let off = self.offset(a, index, mode, at);
         let x = self.expr(value);
         let ct = scalar(t.elem);
         match op {
+            None if mode == 5 && stops => self.line_out(&format!(
+                "bz_put_u(bz_stop, {name}.data, {off}, ({ct})({x}));"
+            )),
             None if mode == 5 => self.line_out(&format!("{name}.data[{off}] = ({ct})({x});")),
+            None if stops => self.line_out(&format!("bz_put_s(bz_stop, {name}.data, {off}, {x});")),
             None => self.line_out(&format!("bz_put({name}.data, {off}, {x});")),
+            Some(op) if stops => {
+                let code = names::op_code(op);
+                let update = if t.space == Space::Local {
+                    format!("{name}.data[o] = bz_combine<{code}, {ct}>({name}.data[o], bz_v);")
+                } else {
+                    format!("bz_atomic<{code}, {ct}>({name}.data + o, bz_v);")
+                };
+                self.line_out(&format!(
+                    "{{ const i32 o = {off}; const auto bz_v = {x}; if (o >= 0 && !bz_stop) {update} }}"
+                ));
+            }
             Some(op) => {
                 let code = names::op_code(op);
                 let update = if t.space == Space::Local {
@@ -207,7 +235,10 @@ impl Gen<'_> {
                 self.can_fail = true;
                 self.line_out(&format!(
                     "bz_shared_alloc({name}, {name}_cap, bz_smem_top, bz_smem, bz_d, bz_e, {line});"
-                ))
+                ));
+                if let Some(check) = self.alloc_check(a) {
+                    self.line_out(&check);
+                }
             }
         }
         if zero {
@@ -232,7 +263,19 @@ impl Gen<'_> {
         let decl = self.dims_decl(a, dims, fill);
         let line = self.line;
         self.can_fail = true;
-        if decl.contains('\n') {
+        if let Some(check) = self.alloc_check(a) {
+            self.line_out("{");
+            self.o.depth += 1;
+            for l in decl.lines() {
+                self.line_out(l);
+            }
+            self.line_out(&format!(
+                "bz_local_alloc({name}, {name}_cap, bz_pl, bz_d, {fill}, bz_e, {line});"
+            ));
+            self.line_out(&check);
+            self.o.depth -= 1;
+            self.line_out("}");
+        } else if decl.contains('\n') {
             self.line_out("{");
             self.o.depth += 1;
             for l in decl.lines() {

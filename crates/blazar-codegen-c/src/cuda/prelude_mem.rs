@@ -52,7 +52,7 @@ template<typename I> __device__ __forceinline__ i32 bz_ix(I i) {
 // Returns the index inside [0, n), or -1 when the element does not exist.
 template<int M> __device__ __forceinline__ i32 bz_fold(i32 i, i32 n, i32 d, i32 line, bz_ectx* e) {
   if (M == 5 || (u32)i < (u32)n) return i;
-  if (n <= 0) return -1;
+  if (n <= 0) { if (M == 4) bz_fail(e, 2 | (d << 8), line, i, n); return -1; }
   if (M == 1) { i32 r = i % n; return r < 0 ? r + n : r; }
   if (M == 2) { u32 j = (i < 0 ? 0u - (u32)i : (u32)i) % (2u * (u32)n); return (i32)(j >= (u32)n ? 2u * (u32)n - 1u - j : j); }
   if (M == 3) return i < 0 ? 0 : n - 1;

@@ -38,6 +38,14 @@ fn close<D: Dialect>(d: &mut D) {
 
 fn stmt<D: Dialect>(d: &mut D, s: &Stmt) {
     d.begin_stmt(s);
+    let guarded = d.guard_open(s);
+    stmt_body(d, s);
+    if guarded {
+        d.guard_close();
+    }
+}
+
+fn stmt_body<D: Dialect>(d: &mut D, s: &Stmt) {
     match &s.kind {
         StmtKind::Assign { var, value } => {
             let v = expr(d, value);

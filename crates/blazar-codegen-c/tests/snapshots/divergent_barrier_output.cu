@@ -23,6 +23,8 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
   bz_ec.key = (0ull) * (u64)bz_sp.dims[0] + (u64)((i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x);
   i32 v0_bit = {};
   i32 v1_i = {};
+  bool bz_stop = false;
+  (void)bz_stop;
   bz_arr<f32> a2_vals = {};
   u32 a2_vals_cap = 0;
   extern __shared__ __align__(16) u8 bz_smem[];
@@ -31,6 +33,7 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
   {
     const i32 bz_d[4] = {max(bz_blkdim, 0), 1, 1, 1};
     bz_shared_alloc(a2_vals, a2_vals_cap, bz_smem_top, bz_smem, bz_d, bz_e, 3);
+    if (!a2_vals.data && (u64)bz_d[0] * (u64)bz_d[1] * (u64)bz_d[2] * (u64)bz_d[3] != 0ull) { bz_stop = true; goto bz_done; }
   }
 #line 4 "test.q"
   bz_putz(a2_vals.data, a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])], bz_blkpos, a2_vals.dims[0]);
@@ -59,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
     #pragma unroll 8
     for (auto bz_n1 = bz_trips(bz_lo1, bz_st1, bz_hi1); bz_n1 != 0; --bz_n1, v1_i = bz_step(v1_i, bz_st1)) {
 #line 19 "test.q"
-      if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); }
+      if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); bz_stop = true; goto bz_done; }
       break;
     }
   }

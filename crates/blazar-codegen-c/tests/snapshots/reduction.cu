@@ -19,6 +19,8 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
   bz_ec.key = (0ull) * (u64)bz_sp.dims[0] + (u64)((i32)blockIdx.x * (i32)blockDim.x + (i32)threadIdx.x);
   i32 v0_bit = {};
   i32 v1_i = {};
+  bool bz_stop = false;
+  (void)bz_stop;
   bz_arr<f32> a2_vals = {};
   u32 a2_vals_cap = 0;
   extern __shared__ __align__(16) u8 bz_smem[];
@@ -27,22 +29,35 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
   {
     const i32 bz_d[4] = {max(bz_blkdim, 0), 1, 1, 1};
     bz_shared_alloc(a2_vals, a2_vals_cap, bz_smem_top, bz_smem, bz_d, bz_e, 3);
+    if (!a2_vals.data && (u64)bz_d[0] * (u64)bz_d[1] * (u64)bz_d[2] * (u64)bz_d[3] != 0ull) { bz_stop = true; }
   }
 #line 4 "test.q"
-  bz_putz(a2_vals.data, a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])], bz_blkpos, a2_vals.dims[0]);
+  if (!bz_stop) {
+    bz_putz(a2_vals.data, a0_x.data[bz_idx<5>(bz_e, 4, 0, 0, bz_pos, a0_x.dims[0])], bz_blkpos, a2_vals.dims[0]);
+  }
+#line 5 "test.q"
   __syncthreads();
   v0_bit = 1;
 #line 6 "test.q"
   while ((v0_bit < bz_blkdim)) {
-    if ((bz_rem(bz_blkpos, (v0_bit * 2)) == 0)) {
-      { const i32 o = bz_idx<0>(bz_e, 8, 0, 0, bz_blkpos, a2_vals.dims[0]); if (o >= 0) bz_atomic<0, f32>(a2_vals.data + o, bz_getz(a2_vals.data, (bz_blkpos + v0_bit), a2_vals.dims[0])); }
+    if (!bz_stop) {
+      if ((bz_rem(bz_blkpos, (v0_bit * 2)) == 0)) {
+#line 8 "test.q"
+        if (!bz_stop) {
+          { const i32 o = bz_idx<0>(bz_e, 8, 0, 0, bz_blkpos, a2_vals.dims[0]); if (o >= 0) bz_atomic<0, f32>(a2_vals.data + o, bz_getz(a2_vals.data, (bz_blkpos + v0_bit), a2_vals.dims[0])); }
+        }
+      }
     }
+#line 10 "test.q"
     __syncthreads();
     v0_bit = (v0_bit * 2);
   }
   if ((bz_blkpos == 0)) {
-    bz_putz(a1_y.data, bz_getz(a2_vals.data, 0, a2_vals.dims[0]), bz_blkidx, a1_y.dims[0]);
+    if (!bz_stop) {
+      bz_putz(a1_y.data, bz_getz(a2_vals.data, 0, a2_vals.dims[0]), bz_blkidx, a1_y.dims[0]);
+    }
   } else {
+#line 16 "test.q"
     return;
   }
   {
@@ -53,7 +68,10 @@ extern "C" __global__ void __launch_bounds__(1024) bzk_reduce(
     #pragma unroll 8
     for (auto bz_n1 = bz_trips(bz_lo1, bz_st1, bz_hi1); bz_n1 != 0; --bz_n1, v1_i = bz_step(v1_i, bz_st1)) {
 #line 19 "test.q"
-      if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); }
+      if (!bz_stop) {
+        if (!(v1_i >= 0)) { bz_fail(bz_e, 1, 19, 0, 0); bz_stop = true; }
+      }
+#line 20 "test.q"
       break;
     }
   }
