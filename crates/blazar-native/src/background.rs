@@ -5,6 +5,8 @@
 //! cache is queued here and its launch runs on the interpreter (the same results: the
 //! interpreter is the oracle); a later launch of it finds the library ready. At most one
 //! compiler per core runs at once. `--cpu-tier native` compiles in the foreground.
+//! When the process ends, the compiles not done yet are [`close`]d: their compilers
+//! stopped and their jobs returned (`crate::handoff` gives them to a detached process).
 
 use crate::compile::{self, Library};
 use std::collections::{HashMap, VecDeque};
@@ -18,15 +20,18 @@ pub(crate) enum Ready {
 }
 
 enum Job {
-    Queued,
+    /// Waiting or compiling: the source.
+    Queued(Arc<str>),
     Done(Result<(), String>),
 }
 
 #[derive(Default)]
 struct Queue {
     jobs: HashMap<String, Job>,
-    waiting: VecDeque<(String, String)>,
+    waiting: VecDeque<(String, Arc<str>)>,
     workers: usize,
+    /// No more compiles in this process ([`close`]).
+    closed: bool,
 }
 
 fn queue() -> &'static Mutex<Queue> {
@@ -46,9 +51,14 @@ pub(crate) fn load_or_queue(source: &str) -> Ready {
         Err(e) => return Ready::Failed(e),
     };
     let key = compile::key(tc, source);
+    queue_job(key, source)
+}
+
+/// Queues the compile of `source` under cache key `key` (once); how it stands now.
+pub(crate) fn queue_job(key: String, source: &str) -> Ready {
     let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
     match q.jobs.get(&key) {
-        Some(Job::Queued) => return Ready::Building,
+        Some(Job::Queued(_)) => return Ready::Building,
         Some(Job::Done(Err(e))) => return Ready::Failed(e.clone()),
         Some(Job::Done(Ok(()))) => {
             drop(q);
@@ -58,12 +68,15 @@ pub(crate) fn load_or_queue(source: &str) -> Ready {
                 Err(e) => Ready::Failed(e),
             };
         }
+        None if q.closed => return Ready::Building,
         None => {}
     }
-    q.jobs.insert(key.clone(), Job::Queued);
-    q.waiting.push_back((key, source.to_string()));
+    let source: Arc<str> = source.into();
+    q.jobs.insert(key.clone(), Job::Queued(source.clone()));
+    q.waiting.push_back((key, source));
     let max = std::thread::available_parallelism().map_or(1, |n| n.get());
     if q.workers < max {
+        crate::handoff::stop_compilers_at_exit();
         q.workers += 1;
         let spawned = std::thread::Builder::new()
             .name("blazar-cxx".into())
@@ -94,17 +107,56 @@ fn work() {
         let result = crate::toolchain::toolchain()
             .and_then(|tc| compile::build(tc, compile::store(), &key, &source));
         let result = result.map(|_| ());
+        let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
+        if q.closed {
+            // The process is ending and its compiler was stopped: this job was handed
+            // on (or abandoned), and there is nothing to report.
+            q.workers -= 1;
+            return;
+        }
+        q.jobs.insert(key, Job::Done(result.clone()));
+        drop(q);
         if let Err(e) = &result {
             // Launches of this kernel stay on the interpreter.
             crate::note_fallback(&compile::kernel_names(&source), e);
         }
-        let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
-        q.jobs.insert(key, Job::Done(result));
     }
 }
 
+/// Ends background compiling in this process: no compile starts from now on, running
+/// compilers are killed, and the jobs not done (key, source; those that were compiling
+/// first) are returned.
+pub(crate) fn close() -> Vec<(String, Arc<str>)> {
+    let mut q = queue().lock().unwrap_or_else(|e| e.into_inner());
+    q.closed = true;
+    let waiting: Vec<(String, Arc<str>)> = q.waiting.drain(..).collect();
+    let mut jobs: Vec<(String, Arc<str>)> = q
+        .jobs
+        .iter()
+        .filter_map(|(key, job)| match job {
+            Job::Queued(src) if !waiting.iter().any(|(k, _)| k == key) => {
+                Some((key.clone(), src.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    jobs.extend(waiting);
+    drop(q);
+    crate::children::stop_all();
+    // The workers of the stopped compilers remove their scratch folders; a moment is
+    // given to them (what is left is cleaned by a later run, as after a crash).
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(50);
+    while queue().lock().unwrap_or_else(|e| e.into_inner()).workers > 0
+        && std::time::Instant::now() < until
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    jobs
+}
+
 /// Waits until every queued kernel is compiled and stored, so that the next run of the
-/// program finds them in the cache (the CLI calls this after the program's output).
+/// program finds them in the cache (`blazar` does at its end under
+/// `BLAZAR_WAIT_COMPILES=1`, and a detached filler always: `crate::handoff`).
 pub fn wait_for_compiles() {
     loop {
         {
@@ -124,7 +176,7 @@ pub fn wait_for_compiles() {
 /// Linux: the thread's policy becomes `SCHED_IDLE` (any runnable thread of normal policy
 /// preempts it at once) and its `nice` 19, for where that policy is refused; both are
 /// per thread, and the compiler processes it starts inherit them. Elsewhere: nothing.
-fn yield_to_kernels() {
+pub(crate) fn yield_to_kernels() {
     #[cfg(target_os = "linux")]
     // SAFETY: `gettid` and `setpriority` only read their integer arguments, and
     // `sched_setscheduler` reads the parameter block it is given, which lives across the

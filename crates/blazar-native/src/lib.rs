@@ -14,8 +14,10 @@
 mod abi;
 mod backend;
 mod background;
+mod children;
 mod compile;
 mod direct;
+mod handoff;
 mod jit;
 mod launch;
 mod pch;
@@ -42,6 +44,7 @@ use std::sync::Arc;
 
 pub use backend::CpuBackend;
 pub use background::wait_for_compiles;
+pub use handoff::{abandon_compiles, end_compiles, fill_cache, wait_requested};
 pub use toolchain::{set_deterministic, FLAGS};
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is

@@ -36,6 +36,11 @@ pub fn set_deterministic() {
     blazar_jit::set_deterministic();
 }
 
+/// Whether [`set_deterministic`] was called.
+pub(crate) fn deterministic() -> bool {
+    DETERMINISTIC.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The compiler this process uses.
 pub(crate) struct Toolchain {
     pub cxx: String,
