@@ -10,8 +10,8 @@
 //! once) and the jobs on standard input: an in-memory file holding a header and each
 //! job's cache key and source. The filler ([`fill_cache`]) reads them, lowers its
 //! priority as the background workers do, compiles each kernel that its own toolchain
-//! gives the same key (so it never stores an entry under a key that does not describe
-//! it) and that the cache does not hold yet, through the same queue, and stores it as
+//! gives the same key (so that a filler whose toolchain differs stores nothing; a job
+//! the process could not key yet has an empty key) and that the cache does not hold yet, through the same queue, and stores it as
 //! any compile does (an authenticated entry written whole and renamed into place: two
 //! writers of one key leave one whole entry). Nothing it does is reported: a failure
 //! only means that the next run compiles again. `BLAZAR_WAIT_COMPILES=1` waits in the
@@ -171,8 +171,10 @@ pub fn fill_cache(input: &mut dyn Read) {
         return;
     };
     for (key, source) in jobs {
-        if compile::key(tc, &source) == key && !compile::stored(store, &key, &source) {
-            background::queue_job(key, &source);
+        // An empty key: the ended process had not probed its toolchain yet.
+        let ours = compile::key(tc, &source);
+        if (key.is_empty() || ours == key) && !compile::stored(store, &ours, &source) {
+            background::queue_job(ours, &source);
         }
     }
     background::wait_for_compiles();
