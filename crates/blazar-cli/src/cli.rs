@@ -77,7 +77,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Internal: compiles into the kernel cache the kernels that an ended process
+    /// handed on (the jobs on standard input; `blazar_native::end_compiles`).
+    #[command(name = FILL_CACHE, hide = true)]
+    FillCache,
 }
+
+/// The hidden command of the detached process that finishes a run's compiles.
+pub const FILL_CACHE: &str = "internal-fill-cache";
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -252,6 +259,10 @@ pub fn main(cli: Cli) -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(code) => code,
         },
+        Some(Command::FillCache) => {
+            blazar_native::fill_cache(&mut std::io::stdin().lock());
+            ExitCode::SUCCESS
+        }
     }
 }
 
@@ -591,10 +602,10 @@ fn run(args: &RunArgs) -> ExitCode {
             eprint!("{}", log.borrow().render());
         }
     }
-    // Kernels still compiling in the background finish into the cache, so that the next
-    // run of this program compiles nothing (its output is already complete).
-    if crate::signals::exit_code(&interrupt).is_none() {
-        blazar_native::wait_for_compiles();
+    // A run a signal stopped compiles nothing more; otherwise kernels still compiling
+    // are handed on as the process ends (`main.rs`), or waited for here.
+    if crate::signals::exit_code(&interrupt).is_some() {
+        blazar_native::abandon_compiles();
     }
     match (result, crate::signals::exit_code(&interrupt)) {
         (Err(d), Some(code)) => {

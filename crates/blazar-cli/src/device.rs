@@ -115,7 +115,9 @@ pub fn note_cpu_tier(backend: &BackendRef, tier: CpuTierArg) {
         return;
     }
     let on_cpu = backend.0.try_borrow().is_ok_and(|b| b.name() == "cpu");
-    if let (true, Err(e)) = (on_cpu, blazar_native::available()) {
+    // Only whether the compiler exists: probing it (tens of milliseconds) waits for
+    // the first kernel that needs it, in the background.
+    if let (true, Err(e)) = (on_cpu, blazar_native::compiler_found()) {
         eprintln!(
             "blazar: note: CPU kernels run on the interpreter, several times slower than \
              compiled code ({e}; install a C++ compiler or set CXX)"

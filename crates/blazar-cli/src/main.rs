@@ -47,8 +47,23 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || cli::main(args));
-    match worker.map(|h| h.join()) {
+    let code = match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => ExitCode::from(101),
+    };
+    // Kernels still compiling in the background: a detached `blazar` finishes them
+    // into the cache, so that the process ends now and the next run compiles nothing
+    // (under `BLAZAR_WAIT_COMPILES=1`, this process waits for them instead).
+    blazar_native::end_compiles(&this_program(), &[cli::FILL_CACHE]);
+    code
+}
+
+/// This executable, for starting it again (`/proc/self/exe` still names it where its
+/// file was replaced since it started).
+fn this_program() -> std::path::PathBuf {
+    let proc = std::path::PathBuf::from("/proc/self/exe");
+    if std::fs::symlink_metadata(&proc).is_ok() {
+        return proc;
     }
+    std::env::current_exe().unwrap_or(proc)
 }

@@ -130,6 +130,7 @@ pub fn watchdog(
                 out.flush_within(Duration::from_millis(200));
                 let _ = std::io::stdout().flush();
                 report_here(&sources, &blazar_runtime::interrupt::message(sig));
+                blazar_native::abandon_compiles();
                 // `_exit`: the main thread is still inside native code; exit handlers
                 // (C++ destructors of loaded kernels) must not run under it.
                 unsafe { libc::_exit(128 + sig as i32) };

@@ -29,6 +29,9 @@ fn a_failed_build_is_noted_once_and_the_results_stay() {
         .arg(&file)
         .env("CXX", &cxx)
         .env("BLAZAR_CACHE_DIR", dir.join("cache"))
+        // Both compiles fail before the run ends (without it a short run hands them
+        // to a detached process, which reports nothing).
+        .env("BLAZAR_WAIT_COMPILES", "1")
         .env_remove("BLAZAR_QUIET")
         .output()
         .expect("runs blazar");

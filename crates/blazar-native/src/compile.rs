@@ -141,6 +141,17 @@ pub(crate) fn from_disk(store: &Store, key: &str, source: &str) -> Option<Librar
     open(object).ok()
 }
 
+/// Whether `store` holds a verified entry of `key` for `source` (not loaded).
+pub(crate) fn stored(store: &Store, key: &str, source: &str) -> bool {
+    store.get(&entry_name(key)).is_some_and(|bytes| {
+        bytes
+            .get(8..)
+            .and_then(|rest| rest.get(..source.len()))
+            .is_some_and(|src| src == source.as_bytes())
+            && bytes.get(..8) == Some(&(source.len() as u64).to_le_bytes()[..])
+    })
+}
+
 /// Loads the shared object `bytes` from a private copy of exactly these bytes.
 fn open(bytes: &[u8]) -> Result<Library, String> {
     let mut file =
@@ -249,13 +260,10 @@ pub(crate) fn run_cxx(
     if let Some(p) = pch {
         cmd.arg("-include").arg(p.join(pch::HEADER));
     }
-    let out = cmd
-        .arg(&cpp)
-        .args(&tc.libs)
-        .output()
+    let (status, stderr) = crate::children::output(cmd.arg(&cpp).args(&tc.libs))
         .map_err(|e| format!("cannot run `{}`: {e}", tc.cxx))?;
-    if !out.status.success() {
-        let log: String = String::from_utf8_lossy(&out.stderr)
+    if !status.success() {
+        let log: String = String::from_utf8_lossy(&stderr)
             .lines()
             .take(20)
             .collect::<Vec<_>>()

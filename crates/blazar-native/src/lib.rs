@@ -14,8 +14,10 @@
 mod abi;
 mod backend;
 mod background;
+mod children;
 mod compile;
 mod direct;
+mod handoff;
 mod jit;
 mod launch;
 mod pch;
@@ -42,7 +44,8 @@ use std::sync::Arc;
 
 pub use backend::CpuBackend;
 pub use background::wait_for_compiles;
-pub use toolchain::{set_deterministic, FLAGS};
+pub use handoff::{abandon_compiles, end_compiles, fill_cache, wait_requested};
+pub use toolchain::{compiler_found, set_deterministic, FLAGS};
 
 /// Which CPU tier runs kernels. The library default is the interpreter (no compiler is
 /// ever run unless asked for); `blazar run` defaults to `Auto`.
@@ -63,6 +66,11 @@ pub enum CpuTier {
 /// Whether the native tier can compile code here (`Err` says why not).
 pub fn available() -> Result<(), String> {
     toolchain::toolchain().map(|_| ())
+}
+
+/// Whether the toolchain was probed and does not work (never waits for the probe).
+fn probe_failed() -> bool {
+    matches!(toolchain::probed(), Some(Err(_)))
 }
 
 /// Why kernel `k` does not run natively (`None`: it does).
@@ -147,7 +155,9 @@ pub fn direct_call(tier: CpuTier, k: &Rc<Kernel>) -> Option<Box<dyn blazar_launc
         serial: true,
         block_given: false,
     };
-    if matches!(tier, CpuTier::Auto | CpuTier::Native) && available().is_ok() {
+    // Never waits for the toolchain's probe: until it is known, `prepared` says
+    // `Building` and the JIT's code runs.
+    if matches!(tier, CpuTier::Auto | CpuTier::Native) && !probe_failed() {
         if let Prepared::Ready(kplan, lib) =
             prepared(k, launch::last_extent(&serial, k.rank as usize), false)
         {
@@ -177,7 +187,7 @@ pub fn jit_unsupported(k: &Kernel) -> Option<String> {
 /// Whether kernel `k` has native code for `plan` now; queues its compile in the
 /// background when it has not been asked for yet ([`blazar_launch::Backend::compiled_ready`]).
 pub fn compiled_ready(k: &Rc<Kernel>, plan: &LaunchPlan) -> bool {
-    if available().is_err() {
+    if probe_failed() {
         return false;
     }
     matches!(

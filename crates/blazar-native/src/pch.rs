@@ -147,10 +147,10 @@ pub(crate) fn check(tc: &Toolchain, dir: &Path) -> Result<(), String> {
 
 /// Runs a compiler command; `Err` with its first lines of diagnostics when it fails.
 fn run(cmd: &mut Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| e.to_string())?;
-    if out.status.success() {
+    let (status, stderr) = crate::children::output(cmd).map_err(|e| e.to_string())?;
+    if status.success() {
         return Ok(());
     }
-    let log = String::from_utf8_lossy(&out.stderr);
+    let log = String::from_utf8_lossy(&stderr);
     Err(log.lines().take(5).collect::<Vec<_>>().join("\n"))
 }

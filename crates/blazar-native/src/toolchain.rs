@@ -36,6 +36,11 @@ pub fn set_deterministic() {
     blazar_jit::set_deterministic();
 }
 
+/// Whether [`set_deterministic`] was called.
+pub(crate) fn deterministic() -> bool {
+    DETERMINISTIC.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The compiler this process uses.
 pub(crate) struct Toolchain {
     pub cxx: String,
@@ -54,16 +59,56 @@ pub(crate) struct Toolchain {
 
 /// The toolchain, probed once: `Err` says why there is none.
 pub(crate) fn toolchain() -> Result<&'static Toolchain, String> {
+    static_toolchain()
+        .get_or_init(probe)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn static_toolchain() -> &'static OnceLock<Result<Toolchain, String>> {
     static TC: OnceLock<Result<Toolchain, String>> = OnceLock::new();
-    TC.get_or_init(probe).as_ref().map_err(Clone::clone)
+    &TC
+}
+
+/// The toolchain when it has been probed already (never waits for a probe).
+pub(crate) fn probed() -> Option<Result<&'static Toolchain, String>> {
+    static_toolchain()
+        .get()
+        .map(|r| r.as_ref().map_err(Clone::clone))
+}
+
+/// The compiler's name: `$CXX`, else `c++`.
+fn compiler() -> String {
+    std::env::var("CXX")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "c++".into())
+}
+
+/// Whether the compiler is an executable file (a path, or found on `PATH`), without
+/// running it: `Err` says why not. For a note at the start of a run; the probe, when a
+/// kernel first needs the compiler, finds the rest.
+pub fn compiler_found() -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let cxx = compiler();
+    let runnable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if cxx.contains('/') {
+        runnable(std::path::Path::new(&cxx))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| runnable(&dir.join(&cxx))))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!("cannot find the C++ compiler `{cxx}`"))
+    }
 }
 
 fn probe() -> Result<Toolchain, String> {
-    let cxx = std::env::var("CXX")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "c++".into());
-    probe_cxx(cxx)
+    probe_cxx(compiler())
 }
 
 /// The toolchain of compiler `cxx`, or why it does not work.

@@ -13,7 +13,8 @@
 //! On the CPU each program runs twice, as a user runs a new script twice: a first run
 //! with an empty kernel cache (a fresh `BLAZAR_CACHE_DIR`, the default tier: statements
 //! start on the interpreter while their C++ compiles) and a second run with the cache
-//! that run filled. The table shows both against the same peer.
+//! that run filled (the first waits at its end for its compiles,
+//! `BLAZAR_WAIT_COMPILES=1`, which a user's run hands to a detached process). The table shows both against the same peer.
 //!
 //! `blazar bench --suite linalg` runs `benches/linalg/` the same way: decompositions and
 //! solves of S x S matrices (`[U, S, V] = svd(G)`, `symeig`, `inv`, `linsolve`,
@@ -302,8 +303,11 @@ fn blazar_with_cache(s: &Setup, prog: &Path, cache: &Path) -> Side {
         };
     }
     let mut run = Command::new(&s.exe);
+    // The first run waits at its end for the kernels it compiles in the background
+    // (after its timed repetitions), so that the second finds them all in the cache.
     run.args(["run", "--device", "cpu"])
-        .env("BLAZAR_CACHE_DIR", cache);
+        .env("BLAZAR_CACHE_DIR", cache)
+        .env("BLAZAR_WAIT_COMPILES", "1");
     if let Some(n) = s.args.threads {
         run.arg("--threads")
             .arg(n.to_string())
