@@ -82,13 +82,13 @@ fn block_tests_fail_in_late_groups() {
 function [] = __kernel__ k(x : vec, y : vec, odd : int, pos : int, blkpos : int, blkdim : int)
     s = shared(blkdim)
     acc = 0.0
-    hi = numel(x) - 1 - 3 * int(blkpos == odd)
+    hi = numel(x) - 1 - 300 * int(blkpos == odd)
     for c = blkpos..blkdim..hi
         acc += x[c] * (1 + mod(c, 5))
     endfor
     lo = int(blkpos == odd)
     for i = lo..3
-        acc += i * blkpos
+        acc += (i + 1) * blkpos
     endfor
     s[blkpos] = acc
     syncthreads
@@ -98,7 +98,7 @@ x = mod((0..1999) * 37, 101) * 0.5
 for odd = [-1, 0, 63, 64, 130, 199]
     y = zeros(400)
     parallel_do([[400], [200]], x, y, odd, k)
-    print odd, sum(y .* (1..400))
+    print odd, " ", sum(y .* (1..400))
 endfor
 ",
     );
@@ -106,7 +106,7 @@ endfor
 
 /// Grid-stride sums whose step exceeds the block: a vector and the rows of a matrix
 /// (the row fixed by an enclosing loop alike in every thread), the prefetched
-/// iterations running past the arrays' ends, with steps of 1.5 and 40 blocks.
+/// iterations running past the arrays' ends, with steps of 2 and 40 blocks.
 #[test]
 fn grid_stride_loops_with_prefetches_match() {
     same(
@@ -135,7 +135,7 @@ function [y : scalar] = __kernel__ k(x : vec, a : mat, stride : int, _
 endfunction
 x = mod((0..20010) * 7, 1000) / 1000
 a = mod(reshape(0..(5 * 3001 - 1), [5, 3001]) * 3, 17)
-for stride = [96, 64 * 40]
+for stride = [128, 64 * 40]
     print parallel_do([[stride], [64]], x, a, stride, k)
 endfor
 ",
@@ -153,7 +153,7 @@ function [] = __kernel__ k(h : vec, n : int, pos : int)
 endfunction
 h = zeros(1000)
 parallel_do(200000, h, 1000, k)
-print sum(h), h[0], h[999], max(h), min(h)
+print sum(h), " ", h[0], " ", h[999], " ", max(h), " ", min(h)
 ",
     );
 }
