@@ -98,7 +98,7 @@ x = mod((0..1999) * 37, 101) * 0.5
 for odd = [-1, 0, 63, 64, 130, 199]
     y = zeros(400)
     parallel_do([[400], [200]], x, y, odd, k)
-    print odd, " ", sum(y .* (1..400))
+    print odd, \" \", sum(y .* (1..400))
 endfor
 ",
     );
@@ -153,7 +153,7 @@ function [] = __kernel__ k(h : vec, n : int, pos : int)
 endfunction
 h = zeros(1000)
 parallel_do(200000, h, 1000, k)
-print sum(h), " ", h[0], " ", h[999], " ", max(h), " ", min(h)
+print sum(h), \" \", h[0], \" \", h[999], \" \", max(h), \" \", min(h)
 ",
     );
 }
