@@ -13,12 +13,14 @@
 //! output's final op, as the executor does. The first error stops the range and is
 //! returned in `err`.
 
+mod alike;
 mod calls;
 mod cmpabs;
 pub mod code;
 mod dialect;
 mod expr;
 mod fission;
+mod index_cast;
 mod interleave;
 mod masked;
 mod memory;
@@ -28,6 +30,7 @@ mod range;
 mod rows;
 mod rowsplit;
 mod runlocal;
+mod stride_prefetch;
 mod strips;
 mod support;
 mod widen;
@@ -137,6 +140,7 @@ pub fn prelude() -> &'static str {
         [
             crate::prelude::PRELUDE_CORE,
             crate::cpp::prelude_mem::PRELUDE_MEM,
+            crate::cpp::index_cast::PRELUDE_INDEX,
         ]
         .concat()
     })

@@ -116,7 +116,7 @@ pub(crate) fn same(src: &str) -> String {
     same_in(src, false)
 }
 
-fn same_in(src: &str, double: bool) -> String {
+pub(crate) fn same_in(src: &str, double: bool) -> String {
     let (want, kernels) = run_on(src, CpuTier::Interp, 1, double);
     // The JIT tier needs no compiler: it runs what it takes, the interpreter the rest;
     // what it takes, Cranelift compiles.

@@ -264,9 +264,10 @@ impl Gen<'_> {
             "const i64 bz_ua = (i64){v}_a[bz_uh], bz_us = bz_ist_a[bz_uh], bz_ue = bz_ihi_a[bz_uh];"
         ));
         self.line_out("bool bz_uni = bz_u < bz_nt;");
-        self.line_out(&format!(
-            "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_uni &= bz_dead_a[bz_tid] || ((i64){v}_a[bz_tid] == bz_ua && bz_ist_a[bz_tid] == bz_us && bz_ihi_a[bz_tid] == bz_ue);"
-        ));
+        self.all_threads(
+            "bz_uni",
+            &format!("(bz_dead_a[bz_tid] == 0) & (((i64){v}_a[bz_tid] != bz_ua) | (bz_ist_a[bz_tid] != bz_us) | (bz_ihi_a[bz_tid] != bz_ue))"),
+        );
         self.line_out("if (bz_uni) {");
         self.o.depth += 1;
         let (cur, st, hi) = (self.tmp(), self.tmp(), self.tmp());
@@ -323,9 +324,10 @@ impl Gen<'_> {
         self.line_out(&format!(
             "bool bz_aff = bz_s0 > 0 && bz_h0 + bz_s0 <= 2147483647ll{row};"
         ));
-        self.line_out(&format!(
-            "for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) bz_aff &= (i64){v}_a[bz_tid] == bz_v0 + bz_tid && bz_ist_a[bz_tid] == bz_s0 && bz_ihi_a[bz_tid] == bz_h0;"
-        ));
+        self.all_threads(
+            "bz_aff",
+            &format!("((i64){v}_a[bz_tid] != bz_v0 + bz_tid) | (bz_ist_a[bz_tid] != bz_s0) | (bz_ihi_a[bz_tid] != bz_h0)"),
+        );
         self.line_out("if (bz_aff) {");
         self.o.depth += 1;
         // Accesses indexed by the variable in their last index, and in the others by
@@ -394,6 +396,7 @@ impl Gen<'_> {
         self.line_out("const i64 bz_n = bz_h0 - bz_b + 1 < bz_nt ? bz_h0 - bz_b + 1 : bz_nt;");
         // As in `open_threads`: read once per iteration, before its loop over the threads.
         self.line_out("const bool bz_nd = !bz_fe.code;");
+        self.stride_prefetch(body, var);
         self.line_out("for (i64 bz_tid = 0; bz_tid < bz_n; bz_tid++) {");
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");

@@ -42,6 +42,7 @@ impl Gen<'_> {
         t: ArrayTy,
         index: &[Expr],
         mode: ReadMode,
+        scatter: bool,
     ) -> String {
         let k = index.len().max(1);
         let proven = if self.fast {
@@ -72,8 +73,12 @@ impl Gen<'_> {
                     narrow = Some(x.narrow.clone());
                 }
             }
+            let icast = if scatter { self.index_cast(e) } else { None };
             let conv = if let Some(x64) = wide.or(exact.map(|x| x.exact)) {
                 x64
+            } else if let Some(c) = icast {
+                // An update's index converted from a real (`index_cast`).
+                c
             } else if e.ty.elem().is_int() {
                 format!("(i64)({x})")
             } else {
@@ -200,7 +205,7 @@ impl Gen<'_> {
         let Some(t) = self.arr_ty(a) else {
             return "0".into();
         };
-        let code = self.offset_code(key, (a, at), t, index, t.read);
+        let code = self.offset_code(key, (a, at), t, index, t.read, false);
         let name = self.arr_name(a);
         format!(
             "({{ {code} bz_ok ? {name}[bz_off] : {}{{}}; }})",
@@ -247,7 +252,7 @@ impl Gen<'_> {
         let checked = mode == ReadMode::Checked
             || index.iter().any(|e| self.has_checked(e))
             || self.has_checked(value);
-        let code = self.offset_code(key, (a, at), t, index, mode);
+        let code = self.offset_code(key, (a, at), t, index, mode, op.is_some());
         let x = self.expr(value);
         let x = spell::cast(t.elem, value.ty.elem(), &x);
         let ct = scalar(t.elem);

@@ -137,13 +137,17 @@ impl Gen<'_> {
         s
     }
 
-    /// Adds the private copies into their arrays and frees them (at every exit).
+    /// Adds the private copies into their arrays and frees them (at every exit). The
+    /// ranges of a launch are alike and end at about the same time: each starts its
+    /// merge at a cache line of its own (the range's number, in lines, around the
+    /// array), so that concurrent merges walk different lines instead of contending
+    /// for each element of the first ones.
     pub(crate) fn private_merge(&self) -> String {
         let mut s = String::new();
         for (_, name, ct, _) in self.private_arrays() {
             let _ = writeln!(
                 s,
-                "  if ({name}_pv) {{ for (u64 bz_q = 0; bz_q < {name}_pn; bz_q++) bz_atomic<0, {ct}>({name} + bz_q, {name}_pv[bz_q]); free({name}_pv); {name}_pv = nullptr; }}"
+                "  if ({name}_pv) {{ const u64 bz_q0 = {name}_pn ? (u64)(bz_lo / (bz_hi > bz_lo ? bz_hi - bz_lo : 1)) * (64 / sizeof({ct}) ? 64 / sizeof({ct}) : 1) % {name}_pn : 0; for (u64 bz_k = 0; bz_k < {name}_pn; bz_k++) {{ const u64 bz_q = bz_q0 + bz_k < {name}_pn ? bz_q0 + bz_k : bz_q0 + bz_k - {name}_pn; bz_atomic<0, {ct}>({name} + bz_q, {name}_pv[bz_q]); }} free({name}_pv); {name}_pv = nullptr; }}"
             );
         }
         s
