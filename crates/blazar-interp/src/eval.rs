@@ -99,6 +99,13 @@ impl<'p> Interp<'p> {
                 return Ok(n.value());
             }
         }
+        // A row of real and int scalars (`[M, N * C]`, the dims of a `reshape` or
+        // `zeros`): built directly, without the region walk of a literal of arrays.
+        if let ExprKind::Matrix(items) = &e.kind {
+            if let Some(v) = self.scalar_row(items, frame) {
+                return v.at(e.span);
+            }
+        }
         match &e.kind {
             _ if self.fuse_min != usize::MAX && crate::fuse::fusable(e) => {
                 match self.try_scalar(e, frame) {
@@ -326,6 +333,24 @@ impl<'p> Interp<'p> {
         }
         let idx = self.index_args(args, frame)?;
         index::get(arr, &idx).at(span)
+    }
+
+    /// `[a, b, c]` whose items are all real or int scalars ([`Interp::num`], pure:
+    /// giving up evaluates nothing twice that could differ or fail), as the host's
+    /// matrix literal builds it; `None` for anything else.
+    fn scalar_row(
+        &mut self,
+        items: &'p [Expr],
+        frame: &mut Frame,
+    ) -> Option<blazar_runtime::RtResult<Value>> {
+        if items.is_empty() || items.len() > 16 {
+            return None;
+        }
+        let mut vals = Vec::with_capacity(items.len());
+        for i in items {
+            vals.push(self.num(i, frame)?.value());
+        }
+        Some(crate::coerce::build_matrix(vals, self.prec, false))
     }
 
     /// `[a, b, c]`: a row of scalars, or rows stacked from vectors/matrices.

@@ -370,9 +370,12 @@ impl<'p> Interp<'p> {
                 }
                 Some(BuiltinOp::Move(m)) => {
                     let x = self.operand(&args[0], frame, f)?;
-                    let mut rest = Vec::with_capacity(args.len() - 1);
+                    // The builtin's arguments in one vector; the first one, `x`, is
+                    // set once forced, after the others are evaluated (source order).
+                    let mut all = Vec::with_capacity(args.len());
+                    all.push(Value::Real(0.0));
                     for a in &args[1..] {
-                        rest.push(self.eval(a, frame)?);
+                        all.push(self.eval(a, frame)?);
                     }
                     if m == Move::Copy && matches!(x, Operand::Node(_)) {
                         // The copy of a computed value is that value.
@@ -384,12 +387,11 @@ impl<'p> Interp<'p> {
                     // builtin, O(1)), which a parent reads as an input of its own shape.
                     let big = big && m != Move::Reshape;
                     if let (true, Value::Array(arr)) = (big, &x) {
-                        if let Some(n) = self.move_node(m, arr, &rest, f) {
+                        if let Some(n) = self.move_node(m, arr, &all[1..], f) {
                             return Ok(Operand::Node(n));
                         }
                     }
-                    let mut all = vec![x];
-                    all.extend(rest);
+                    all[0] = x;
                     Ok(Operand::Val(self.call_builtin(*id, &all, e.span)?, false))
                 }
                 Some(BuiltinOp::Join(which)) => {
@@ -493,7 +495,9 @@ impl<'p> Interp<'p> {
         match o {
             Operand::Node(_) => true,
             Operand::Val(Value::Array(a), _) => {
-                a.meta().is_ok_and(|m| m.len() >= self.fuse_min)
+                // The store's count, without copying dims: a view (`reshape`) has the
+                // element count of its store.
+                a.data.meta_host().is_ok_and(|m| m.len() >= self.fuse_min)
                     || (self.device_arrays
                         && a.data.residency() == blazar_runtime::Residency::Device)
             }

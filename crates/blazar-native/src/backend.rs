@@ -44,7 +44,7 @@ impl Backend for CpuBackend {
         with_host_arrays(arrays, |arrays| {
             let native = try_launch_on(self.tier, k, plan, args, arrays, &opts);
             native
-                .unwrap_or_else(|| blazar_cpu::launch(k, plan, args, arrays, &opts))
+                .unwrap_or_else(|| crate::interp_launch(k, plan, args, arrays, &opts))
                 .map(Some)
         })
     }

@@ -22,6 +22,7 @@ mod jit;
 mod launch;
 mod pch;
 mod toolchain;
+mod trace;
 
 #[cfg(test)]
 mod tests;
@@ -128,12 +129,13 @@ pub fn try_launch_on(
     let strict = tier == CpuTier::Native;
     match tier {
         CpuTier::Interp => return None,
-        CpuTier::Jit => return jit::try_launch(k, plan, args, arrays, opts),
+        CpuTier::Jit => return jit_launch(k, plan, args, arrays, opts),
         CpuTier::Auto | CpuTier::Native => {}
     }
+    let start = std::time::Instant::now();
     let prepared = match prepared(k, launch::last_extent(plan, k.rank as usize), strict) {
         Prepared::Unsupported | Prepared::Building(..) | Prepared::Failed(_) if !strict => {
-            return jit::try_launch(k, plan, args, arrays, opts)
+            return jit_launch(k, plan, args, arrays, opts)
         }
         Prepared::Unsupported | Prepared::Building(..) => return None,
         Prepared::Failed(e) => return Some(Err(tier_error(format!("kernel {}: {e}", k.name)))),
@@ -143,7 +145,44 @@ pub fn try_launch_on(
         run: prepared.1.run,
         finish: prepared.1.finish,
     };
-    launch::run(entry, k, &prepared.0, plan, args, arrays, opts)
+    let r = launch::run(entry, k, &prepared.0, plan, args, arrays, opts);
+    if trace::on() && r.is_some() {
+        trace::note(&k.name, trace::Ran::Cpp, start);
+    }
+    r
+}
+
+/// [`jit::try_launch`], traced (`BLAZAR_TIER_TRACE`).
+fn jit_launch(
+    k: &Rc<Kernel>,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+) -> Option<Result<Vec<KValue>, KernelError>> {
+    let start = std::time::Instant::now();
+    let r = jit::try_launch(k, plan, args, arrays, opts);
+    if trace::on() && r.is_some() {
+        trace::note(&k.name, trace::Ran::Jit, start);
+    }
+    r
+}
+
+/// Runs `k` on the SIMT interpreter (the fallback of every tier), traced
+/// (`BLAZAR_TIER_TRACE`).
+pub(crate) fn interp_launch(
+    k: &Rc<Kernel>,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &mut [ArrayArg],
+    opts: &ExecOptions,
+) -> Result<Vec<KValue>, KernelError> {
+    let start = std::time::Instant::now();
+    let r = blazar_cpu::launch(k, plan, args, arrays, opts);
+    if trace::on() {
+        trace::note(&k.name, trace::Ran::Interp, start);
+    }
+    r
 }
 
 /// Kernel `k`'s compiled code on `tier` now, for direct calls of one thread
