@@ -30,7 +30,7 @@ impl Gen<'_> {
             blazar_kir::visit::walk_stmts(std::slice::from_ref(*s), &mut |s| {
                 blazar_kir::visit::stmt_exprs(s, &mut |e| {
                     blazar_kir::visit::walk_expr(e, &mut |x| {
-                        if let ExprKind::Load { arr, index } = &x.kind {
+                        if let ExprKind::Load { arr, index, .. } = &x.kind {
                             let global =
                                 self.plan.slots.get(*arr as usize) == Some(&SlotKind::Global);
                             if let (true, Some(atoms)) = (global, self.direct_index(index, var)) {
