@@ -28,6 +28,7 @@ mod range;
 mod rows;
 mod rowsplit;
 mod runlocal;
+mod selects;
 mod strips;
 mod support;
 mod widen;

@@ -118,6 +118,11 @@ pub(crate) trait Dialect {
 
     /// Called before each statement is printed.
     fn begin_stmt(&mut self, s: &Stmt);
+    /// Prints `s`, an `if`, in a form of the dialect's own and returns true; false
+    /// (nothing printed) leaves it to the walk.
+    fn if_form(&mut self, _s: &Stmt) -> bool {
+        false
+    }
     /// Statements evaluate their operands first, in a `{ }` scope of their own (for
     /// operands that may record an error: see [`Dialect::operand`]).
     const SCOPED: bool;

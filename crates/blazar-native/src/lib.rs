@@ -29,6 +29,8 @@ mod tests_fast;
 mod tests_interleave;
 #[cfg(test)]
 mod tests_pch;
+#[cfg(test)]
+mod tests_selects;
 
 use blazar_codegen_c::cpp::{self as emit, self as support};
 use blazar_kir::Kernel;
