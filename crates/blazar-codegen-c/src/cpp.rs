@@ -31,6 +31,7 @@ mod rows;
 mod rowsplit;
 mod runlocal;
 mod stride_prefetch;
+mod selects;
 mod strips;
 mod support;
 mod widen;

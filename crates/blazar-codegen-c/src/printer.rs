@@ -124,6 +124,11 @@ pub(crate) trait Dialect {
         false
     }
     fn guard_close(&mut self) {}
+    /// Prints `s`, an `if`, in a form of the dialect's own and returns true; false
+    /// (nothing printed) leaves it to the walk.
+    fn if_form(&mut self, _s: &Stmt) -> bool {
+        false
+    }
     /// Statements evaluate their operands first, in a `{ }` scope of their own (for
     /// operands that may record an error: see [`Dialect::operand`]).
     const SCOPED: bool;

@@ -34,6 +34,8 @@ mod tests_interleave;
 mod tests_pch;
 #[cfg(test)]
 mod tests_updates;
+#[cfg(test)]
+mod tests_selects;
 
 use blazar_codegen_c::cpp::{self as emit, self as support};
 use blazar_kir::Kernel;

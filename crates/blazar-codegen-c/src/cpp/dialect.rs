@@ -76,6 +76,11 @@ impl Dialect for Gen<'_> {
         self.line = s.line;
     }
 
+    /// Both branches storing the same elements: stores of selects (`selects`).
+    fn if_form(&mut self, s: &Stmt) -> bool {
+        self.select_stores(s)
+    }
+
     const SCOPED: bool = true;
 
     fn checked(&self, e: &Expr) -> bool {

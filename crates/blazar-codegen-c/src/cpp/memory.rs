@@ -241,6 +241,25 @@ impl Gen<'_> {
         value: &Expr,
         op: Option<AtomicOp>,
     ) {
+        self.store_of(key, (a, at), index, op, false, |g| {
+            let x = g.expr(value);
+            (x, value.ty.elem(), g.has_checked(value))
+        })
+    }
+
+    /// `store` of a value that `value` prints (after the index, as C text of its
+    /// scalar type, and whether it may record a `'checked` error). A plain store of an
+    /// `inline` value writes the text itself under the range test (for a select of
+    /// values already computed, GCC then keeps a branch-free conditional store).
+    pub(crate) fn store_of(
+        &mut self,
+        key: usize,
+        (a, at): (ArrId, Loc),
+        index: &[Expr],
+        op: Option<AtomicOp>,
+        inline: bool,
+        value: impl FnOnce(&mut Self) -> (String, blazar_kir::Scalar, bool),
+    ) {
         let Some(t) = self.arr_ty(a) else {
             return;
         };
@@ -249,20 +268,23 @@ impl Gen<'_> {
             WriteMode::Checked => ReadMode::Checked,
             _ => ReadMode::Zero,
         };
-        let checked = mode == ReadMode::Checked
-            || index.iter().any(|e| self.has_checked(e))
-            || self.has_checked(value);
         let code = self.offset_code(key, (a, at), t, index, mode, op.is_some());
-        let x = self.expr(value);
-        let x = spell::cast(t.elem, value.ty.elem(), &x);
+        let (x, from, value_checked) = value(self);
+        let checked =
+            mode == ReadMode::Checked || index.iter().any(|e| self.has_checked(e)) || value_checked;
+        let x = spell::cast(t.elem, from, &x);
         let ct = scalar(t.elem);
         self.line_out(&format!("{{ {code}"));
         self.o.depth += 1;
-        self.line_out(&format!("const {ct} bz_x = {x};"));
+        let inline = inline && op.is_none();
+        if !inline {
+            self.line_out(&format!("const {ct} bz_x = {x};"));
+        }
         if checked {
             self.line_out("if (bz_e.code) goto bz_abort;");
         }
         let update = match op {
+            None if inline => format!("{name}[bz_off] = {x};"),
             None => format!("{name}[bz_off] = bz_x;"),
             Some(op) if t.space == Space::Global => {
                 let atomic = format!(

@@ -101,6 +101,7 @@ fn stmt_body<D: Dialect>(d: &mut D, s: &Stmt) {
             ));
             close(d);
         }
+        StmtKind::If { .. } if d.if_form(s) => {}
         StmtKind::If { cond, then, els } => {
             open(d);
             let c = d.operand(cond);
