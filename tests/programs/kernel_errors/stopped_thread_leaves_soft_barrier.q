@@ -5,7 +5,7 @@
 % it after the next barriers, indexes `c` out of range. Thread 1 is the lowest failing
 % thread, so its error is the one reported.
 % ==
-% error: (?s)stopped_thread_leaves_soft_barrier\.q:19:13: error: \(parallel_do\) t - index 2 is out of bounds for dimension 0 of size 2.*stopped_thread_leaves_soft_barrier\.q:25:1: note: `t` was launched here
+% error: (?s)stopped_thread_leaves_soft_barrier\.q:19:22: error: \(parallel_do\) t - index 2 is out of bounds for dimension 0 of size 2.*stopped_thread_leaves_soft_barrier\.q:25:1: note: `t` was launched here
 function [] = __kernel__ t(y : vec, c : vec'checked, pos : int, blkpos : int, blkidx : int)
     s = shared(8)
     s[blkpos] = blkpos
