@@ -33,9 +33,9 @@ mod tests_interleave;
 #[cfg(test)]
 mod tests_pch;
 #[cfg(test)]
-mod tests_updates;
-#[cfg(test)]
 mod tests_selects;
+#[cfg(test)]
+mod tests_updates;
 
 use blazar_codegen_c::cpp::{self as emit, self as support};
 use blazar_kir::Kernel;

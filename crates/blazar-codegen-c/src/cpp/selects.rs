@@ -120,9 +120,14 @@ impl Gen<'_> {
             self.begin_stmt(a);
             // Keyed by the `if` itself: no row proof (made under the branch's
             // condition) applies to the unconditional store.
-            self.store_of(s as *const Stmt as usize, (*arr, *at), index, None, true, |_| {
-                (pick, from, false)
-            });
+            self.store_of(
+                s as *const Stmt as usize,
+                (*arr, *at),
+                index,
+                None,
+                true,
+                |_| (pick, from, false),
+            );
         }
         self.o.depth -= 1;
         self.line_out("}");
