@@ -57,10 +57,11 @@ pub(crate) struct Toolchain {
     pub gcc: bool,
 }
 
-/// The toolchain, probed once: `Err` says why there is none.
+/// The toolchain, probed once (or remembered from an earlier probe, see
+/// [`remembered`]): `Err` says why there is none.
 pub(crate) fn toolchain() -> Result<&'static Toolchain, String> {
     static_toolchain()
-        .get_or_init(probe)
+        .get_or_init(|| remembered().map_or_else(probe_and_remember, Ok))
         .as_ref()
         .map_err(Clone::clone)
 }
@@ -70,11 +71,116 @@ fn static_toolchain() -> &'static OnceLock<Result<Toolchain, String>> {
     &TC
 }
 
-/// The toolchain when it has been probed already (never waits for a probe).
+/// The toolchain when it is known without running the compiler: probed already, or
+/// remembered from an earlier run's probe (never waits for a probe).
 pub(crate) fn probed() -> Option<Result<&'static Toolchain, String>> {
-    static_toolchain()
-        .get()
-        .map(|r| r.as_ref().map_err(Clone::clone))
+    static TRIED: std::sync::Once = std::sync::Once::new();
+    let tc = static_toolchain();
+    TRIED.call_once(|| {
+        if tc.get().is_none() {
+            if let Some(known) = remembered() {
+                let _ = tc.set(Ok(known));
+            }
+        }
+    });
+    tc.get().map(|r| r.as_ref().map_err(Clone::clone))
+}
+
+/// The cache entry that remembers the probe of this compiler: named by what the probe's
+/// answer depends on (the compiler's resolved file and its size, time and inode, the C
+/// library's version, the CPU's flags, the options that change the flags, this blazar),
+/// so that an upgraded compiler or C library is probed again. `None` when the compiler
+/// is not found.
+fn memo_name() -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let cxx = compiler();
+    let file = if cxx.contains('/') {
+        std::path::PathBuf::from(&cxx)
+    } else {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(&cxx))
+            .find(|p| p.is_file())?
+    };
+    let file = std::fs::canonicalize(file).ok()?;
+    let m = std::fs::metadata(&file).ok()?;
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: glibc returns a pointer to a static NUL-terminated string.
+    let libc_version = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) }
+        .to_string_lossy()
+        .into_owned();
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let libc_version = String::new();
+    let stamp = format!(
+        "{cxx}\n{}\n{} {} {} {}\n{libc_version}\n{}\n{} {}\n{}",
+        file.display(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ino(),
+        cpu_flags(),
+        std::env::var_os("BLAZAR_NO_MVEC").is_some(),
+        deterministic(),
+        env!("CARGO_PKG_VERSION")
+    );
+    Some(format!("toolchain-{}", hash_hex(&[stamp.as_bytes()])))
+}
+
+/// The toolchain an earlier run probed for this compiler, read from the trusted cache
+/// (an entry this user's blazar wrote: its flags are passed to the compiler).
+fn remembered() -> Option<Toolchain> {
+    let bytes = crate::compile::store()?.get(&memo_name()?)?;
+    let text = String::from_utf8(bytes).ok()?;
+    let mut parts = text.splitn(5, '\n');
+    let cxx = parts.next()?.to_string();
+    let gcc = parts.next()? == "1";
+    let list = |t: &str| -> Vec<String> {
+        t.split('\x1f')
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let defines = list(parts.next()?);
+    let libs = list(parts.next()?);
+    let id = parts.next()?.to_string();
+    (cxx == compiler()).then_some(Toolchain {
+        cxx,
+        defines,
+        libs,
+        id,
+        gcc,
+    })
+}
+
+/// Probes the compiler and remembers a working toolchain in the cache (silently: a
+/// cache that cannot be written only means the next run probes again).
+fn probe_and_remember() -> Result<Toolchain, String> {
+    let tc = probe()?;
+    if let (Some(name), Some(store)) = (memo_name(), crate::compile::store()) {
+        let text = format!(
+            "{}\n{}\n{}\n{}\n{}",
+            tc.cxx,
+            if tc.gcc { "1" } else { "0" },
+            tc.defines.join("\x1f"),
+            tc.libs.join("\x1f"),
+            tc.id
+        );
+        let _ = store.put(&name, text.as_bytes());
+    }
+    Ok(tc)
+}
+
+/// The CPU's feature flags (`/proc/cpuinfo`'s first `flags` line), part of the
+/// toolchain's identity: kernels are compiled `-march=native`.
+fn cpu_flags() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("flags") || l.starts_with("Features"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default()
 }
 
 /// The compiler's name: `$CXX`, else `c++`.
@@ -121,14 +227,7 @@ pub(crate) fn probe_cxx(cxx: String) -> Result<Toolchain, String> {
         return Err(format!("the C++ compiler `{cxx}` does not work"));
     }
     let version = String::from_utf8_lossy(&out.stdout).into_owned();
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("flags") || l.starts_with("Features"))
-                .map(str::to_string)
-        })
-        .unwrap_or_default();
+    let cpu = cpu_flags();
     let (mut defines, libs) = vector_math(&cxx);
     defines.extend(infinite_loops(&cxx));
     let id = format!(
