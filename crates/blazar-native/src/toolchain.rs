@@ -94,15 +94,7 @@ pub(crate) fn probed() -> Option<Result<&'static Toolchain, String>> {
 fn memo_name() -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let cxx = compiler();
-    let file = if cxx.contains('/') {
-        std::path::PathBuf::from(&cxx)
-    } else {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(&cxx))
-            .find(|p| p.is_file())?
-    };
-    let file = std::fs::canonicalize(file).ok()?;
+    let file = std::fs::canonicalize(compiler_file()?).ok()?;
     let m = std::fs::metadata(&file).ok()?;
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: glibc returns a pointer to a static NUL-terminated string.
@@ -195,22 +187,28 @@ fn compiler() -> String {
 /// running it: `Err` says why not. For a note at the start of a run; the probe, when a
 /// kernel first needs the compiler, finds the rest.
 pub fn compiler_found() -> Result<(), String> {
+    match compiler_file() {
+        Some(_) => Ok(()),
+        None => Err(format!("cannot find the C++ compiler `{}`", compiler())),
+    }
+}
+
+/// The executable file the compiler's name stands for (a path, or the first match on
+/// `PATH`), without running it.
+fn compiler_file() -> Option<std::path::PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let cxx = compiler();
     let runnable = |p: &std::path::Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };
-    let found = if cxx.contains('/') {
-        runnable(std::path::Path::new(&cxx))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|dir| runnable(&dir.join(&cxx))))
-    };
-    if found {
-        Ok(())
-    } else {
-        Err(format!("cannot find the C++ compiler `{cxx}`"))
+    if cxx.contains('/') {
+        let p = std::path::PathBuf::from(&cxx);
+        return runnable(&p).then_some(p);
     }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(&cxx))
+        .find(|p| runnable(p))
 }
 
 fn probe() -> Result<Toolchain, String> {
