@@ -24,6 +24,7 @@ mod index_cast;
 mod interleave;
 mod masked;
 mod memory;
+mod once;
 mod prelude_mem;
 mod private;
 mod range;
@@ -90,6 +91,8 @@ pub(crate) struct Gen<'k> {
     pub aliases: &'k std::collections::HashMap<u32, Special>,
     /// Under fission: which variables may differ between the threads of a block.
     pub varying: Vec<bool>,
+    /// Under fission: the variables held once per block (`once`).
+    pub held: Vec<bool>,
     /// Under fission: the per-thread mask of the threads running the current statements
     /// (inside an `if` on a varying condition that holds a barrier), if not all.
     pub active: Option<String>,
@@ -171,6 +174,7 @@ pub fn generate(k: &Kernel, plan: &Plan, last: Option<i64>) -> String {
         g.run_local = runlocal::run_local(k);
         g.varying = k.facts().varying.clone();
         g.divergent = k.facts().divergent_barrier.is_some();
+        g.held = g.held_vars();
         g.fblock(&k.body);
         let body = std::mem::take(&mut g.o.text);
         return g.assemble_blocky(&body);
@@ -218,6 +222,7 @@ impl<'k> Gen<'k> {
             wide_in_range: Vec::new(),
             aliases: &k.facts().aliases,
             varying: Vec::new(),
+            held: Vec::new(),
             active: None,
             masks: 0,
             divergent: false,

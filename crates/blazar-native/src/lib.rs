@@ -31,6 +31,8 @@ mod tests_fast;
 #[cfg(test)]
 mod tests_interleave;
 #[cfg(test)]
+mod tests_once;
+#[cfg(test)]
 mod tests_pch;
 #[cfg(test)]
 mod tests_selects;

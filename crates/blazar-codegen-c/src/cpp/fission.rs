@@ -36,9 +36,33 @@ impl Gen<'_> {
         self.thread_loop(&run);
     }
 
-    /// One loop over the block's threads running `run` (with a counted loop over
-    /// read-only memory interleaved across the threads when `run` allows it).
+    /// The statements of `run`: uniform assignments at its ends once per block, those
+    /// of specials to their aliases not at all (`once`), the others in one loop over the block's threads (with a counted loop
+    /// over read-only memory interleaved across the threads when they allow it).
     pub(crate) fn thread_loop(&mut self, run: &[&Stmt]) {
+        // Assignments of specials to their aliases are not run; uniform assignments at
+        // the run's ends run once (`once`).
+        let run: Vec<&Stmt> = run
+            .iter()
+            .filter(|s| !self.alias_assign(s))
+            .copied()
+            .collect();
+        let run = run.as_slice();
+        if run.is_empty() {
+            return;
+        }
+        let (pre, post) = self.once_split(run);
+        for s in &run[..pre] {
+            self.run_once(s);
+        }
+        self.threads_of(&run[pre..run.len() - post]);
+        for s in &run[run.len() - post..] {
+            self.run_once(s);
+        }
+    }
+
+    /// The loop over the block's threads of `run`.
+    fn threads_of(&mut self, run: &[&Stmt]) {
         if run.is_empty() {
             return;
         }
@@ -87,7 +111,8 @@ impl Gen<'_> {
                 if hoisted[i] {
                     let name = self.var_base(i as u32);
                     let t = spell::ty(v.ty);
-                    self.line_out(&format!("const {t} {name} = {name}_a[bz_h];"));
+                    let src = self.var_src(i, "bz_h");
+                    self.line_out(&format!("const {t} {name} = {src};"));
                 }
             }
         }
@@ -133,7 +158,8 @@ impl Gen<'_> {
             }
             let name = self.var_base(i as u32);
             let t = spell::ty(v.ty);
-            self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
+            let src = self.var_src(i, "bz_tid");
+            self.line_out(&format!("{t} {name} = {src};"));
         }
     }
 
@@ -167,7 +193,7 @@ impl Gen<'_> {
     }
 
     /// Opens a scope where thread 0 evaluates uniform values.
-    fn uniform_open(&mut self) {
+    pub(crate) fn uniform_open(&mut self) {
         self.line_out("{");
         self.o.depth += 1;
         // The lowest thread still running (all running threads agree on uniform
@@ -180,11 +206,12 @@ impl Gen<'_> {
         for (i, v) in self.k.vars.iter().enumerate() {
             let name = self.var_base(i as u32);
             let t = spell::ty(v.ty);
-            self.line_out(&format!("const {t} {name} = {name}_a[bz_tid];"));
+            let src = self.var_src(i, "bz_tid");
+            self.line_out(&format!("const {t} {name} = {src};"));
         }
     }
 
-    fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.o.depth -= 1;
         self.line_out("}");
     }
@@ -342,6 +369,9 @@ impl Gen<'_> {
                 "  {t}* {}_a = ({t}*)malloc(sizeof({t}) * (bz_nt > 0 ? bz_nt : 1));",
                 self.var_base(i as u32)
             );
+            if self.held.get(i).copied().unwrap_or(false) {
+                let _ = writeln!(s, "  {t} {}_u = {{}};", self.var_base(i as u32));
+            }
         }
         let vars: Vec<String> = (0..k.vars.len())
             .map(|i| format!("{}_a", self.var_base(i as u32)))
@@ -416,6 +446,15 @@ impl Gen<'_> {
             let _ = writeln!(s, "    {t} bz_acc{i} = bz_identity<{op}, {t}>();");
         }
         for (i, v) in vars.iter().enumerate() {
+            if self.held.get(i).copied().unwrap_or(false) {
+                let _ = writeln!(
+                    s,
+                    "    {}_u = {};",
+                    self.var_base(i as u32),
+                    self.var_init(i)
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "    for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {v}[bz_tid] = {};",

@@ -34,15 +34,16 @@ use crate::printer::Dialect;
 use crate::spell;
 use blazar_kir::{Expr, ExprKind, Scalar, Stmt, StmtKind, Ty, WriteMode};
 
-fn written(b: &[Stmt], out: &mut Vec<u32>) {
+/// Appends the arrays that the statements of `b` store into or update.
+pub(crate) fn written_arrays(b: &[Stmt], out: &mut Vec<u32>) {
     for s in b {
         match &s.kind {
             StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } => out.push(*arr),
             StmtKind::If { then, els, .. } => {
-                written(then, out);
-                written(els, out);
+                written_arrays(then, out);
+                written_arrays(els, out);
             }
-            StmtKind::While { body, .. } | StmtKind::For { body, .. } => written(body, out),
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => written_arrays(body, out),
             _ => {}
         }
     }
@@ -150,7 +151,7 @@ impl Gen<'_> {
             return None;
         }
         let mut kernel_writes = Vec::new();
-        written(&self.k.body, &mut kernel_writes);
+        written_arrays(&self.k.body, &mut kernel_writes);
         // Loads only of memory the run does not change, writes only of memory it does
         // not read.
         let stable = t.loads.iter().all(|a| {
@@ -171,7 +172,7 @@ impl Gen<'_> {
     fn run_writes(run: &[&Stmt]) -> bool {
         let mut w = Vec::new();
         for s in run {
-            written(std::slice::from_ref(*s), &mut w);
+            written_arrays(std::slice::from_ref(*s), &mut w);
         }
         !w.is_empty()
     }
@@ -425,7 +426,8 @@ impl Gen<'_> {
                 // Set alike in every thread by an enclosing `uniform_loop`.
                 self.line_out(&format!("{t} {name} = {cur};"));
             } else {
-                self.line_out(&format!("{t} {name} = {name}_a[bz_tid];"));
+                let src = self.var_src(i, "bz_tid");
+                self.line_out(&format!("{t} {name} = {src};"));
             }
         }
         // Indexing with the loop variable uses its exact i64 value (affine in `bz_tid`;
