@@ -167,7 +167,7 @@ impl Gen<'_> {
     }
 
     /// Opens a scope where thread 0 evaluates uniform values.
-    fn uniform_open(&mut self) {
+    pub(crate) fn uniform_open(&mut self) {
         self.line_out("{");
         self.o.depth += 1;
         // The lowest thread still running (all running threads agree on uniform
@@ -184,7 +184,7 @@ impl Gen<'_> {
         }
     }
 
-    fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.o.depth -= 1;
         self.line_out("}");
     }
