@@ -158,10 +158,11 @@ print sum(h), \" \", h[0], \" \", h[999], \" \", max(h), \" \", min(h)
     );
 }
 
-/// `bz_icast<D>(x)` is `bz_cast<D>(x)` for `D` in {i32, i64} on f32 operands (every
-/// 61st bit pattern, and every pattern within 4096 of the limits and of +-0, +-1,
-/// +-2^31 and +-2^63) and on f64 operands (a spread of bit patterns and the same
-/// neighbourhoods): the fast path's instruction and the exact conversion agree.
+/// `bz_icast<D>(x, n)` is `bz_cast<D>(x)` for `D` in {i32, i64} and extents `n` from 0
+/// to the largest i64 on f32 operands (every 61st bit pattern, and every pattern within
+/// 4096 of the limits and of +-0, +-1, +-2^31 and +-2^63) and on f64 operands (a spread
+/// of bit patterns and the same neighbourhoods): the fast path's instruction and range
+/// test and the exact conversion agree.
 #[test]
 fn index_casts_equal_the_exact_casts() {
     let tc = match crate::toolchain::toolchain() {
@@ -175,7 +176,10 @@ fn index_casts_equal_the_exact_casts() {
         "{}\n// ---- kernel icast (rank 1) ----\n\
          extern \"C\" __attribute__((visibility(\"default\"))) int bz_run(const bz_call*, i64, i64, u8*, bz_err*) {{ return 0; }}\n\
          template<typename S> static u64 bz_t_diff(S x) {{\n\
-           return (u64)(bz_icast<i32>(x) != bz_cast<i32>(x)) + (u64)(bz_icast<i64>(x) != bz_cast<i64>(x));\n\
+           static const i64 ns[] = {{0, 1, 256, 2147483647ll, 2147483648ll, 9223372036854775807ll}};\n\
+           u64 d = 0;\n\
+           for (i64 n : ns) d += (u64)(bz_icast<i32>(x, n) != bz_cast<i32>(x)) + (u64)(bz_icast<i64>(x, n) != bz_cast<i64>(x));\n\
+           return d;\n\
          }}\n\
          extern \"C\" __attribute__((visibility(\"default\"))) void bz_finish(const u8*, i64, u8* r) {{\n\
            u64 bad = 0, seen = 0;\n\

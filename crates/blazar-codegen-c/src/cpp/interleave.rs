@@ -169,7 +169,7 @@ impl Gen<'_> {
     }
 
     /// Whether the statements of `run` write memory.
-    fn run_writes(run: &[&Stmt]) -> bool {
+    pub(crate) fn run_writes(run: &[&Stmt]) -> bool {
         let mut w = Vec::new();
         for s in run {
             written_arrays(std::slice::from_ref(*s), &mut w);
@@ -192,12 +192,15 @@ impl Gen<'_> {
         let n = self.k.vars.len();
         let v = self.var_base(*var);
         let t = spell::ty(self.k.vars[*var as usize].ty);
+        // Threads known to start at consecutive values (`known_affine`).
+        let known = self.known_affine_open(run, i);
         // `pre`, then each thread's bounds.
         let mut w = assigned_in(&run[..i], n);
         w[*var as usize] = true;
         self.open_threads(&w);
         self.line = run[i].line;
-        for s in &run[..i] {
+        // (`known_affine` has run `pre` already.)
+        for s in &run[if known { i } else { 0 }..i] {
             self.block(std::slice::from_ref(*s));
         }
         let (a, b, c) = (self.expr(start), self.expr(step), self.expr(end));
@@ -248,6 +251,9 @@ impl Gen<'_> {
         }
         self.o.depth -= 1;
         self.line_out("}");
+        if known {
+            self.known_affine_close();
+        }
         let post: Vec<&Stmt> = run[i + 1..].to_vec();
         self.thread_loop(&post);
     }
@@ -331,6 +337,16 @@ impl Gen<'_> {
         );
         self.line_out("if (bz_aff) {");
         self.o.depth += 1;
+        self.affine_run(var, body, writes);
+        self.o.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// The affine form's loop (`bz_v0`, `bz_s0`, `bz_h0`: the first thread's start,
+    /// the step and the end, with `bz_s0 > 0`, `bz_h0 + bz_s0` and every thread's start
+    /// within i32, and one row of threads), then the variable's values after it.
+    pub(crate) fn affine_run(&mut self, var: u32, body: &[&Stmt], writes: bool) {
+        let v = self.var_base(var);
         // Accesses indexed by the variable in their last index, and in the others by
         // values alike in every thread (an enclosing uniform loop's, or constants),
         // touch elements `v0..h0` of one line only: when those exist, they need no
@@ -369,6 +385,10 @@ impl Gen<'_> {
             self.o.depth -= 1;
             self.line_out("}");
         }
+        if !self.read_outside(var, body) {
+            // Nothing reads the values the loop leaves (`known_affine`).
+            return;
+        }
         // Thread `t` ran the values `v0 + t + j * s0` up to `h0`, and ends one step past
         // its last (or at its first, when it ran none). With a step of at least the
         // number of threads, that is `e + t` or `e + t - s0`, where `e` is the first
@@ -385,8 +405,6 @@ impl Gen<'_> {
             "  for (i64 bz_tid = 0; bz_tid < bz_nt; bz_tid++) {{ const i64 bz_f = bz_v0 + bz_tid; {v}_a[bz_tid] = (i32)(bz_f <= bz_h0 ? bz_f + ((bz_h0 - bz_f) / bz_s0 + 1) * bz_s0 : bz_f); }}"
         ));
         self.line_out("}");
-        self.o.depth -= 1;
-        self.line_out("}");
     }
 
     /// The iterations of `affine_loop`: for each value of the first thread, the
@@ -398,6 +416,9 @@ impl Gen<'_> {
         // As in `open_threads`: read once per iteration, before its loop over the threads.
         self.line_out("const bool bz_nd = !bz_fe.code;");
         self.stride_prefetch(body, var);
+        if let Some(p) = self.scatter_unroll(body, var) {
+            self.line_out(&p);
+        }
         self.line_out("for (i64 bz_tid = 0; bz_tid < bz_n; bz_tid++) {");
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");

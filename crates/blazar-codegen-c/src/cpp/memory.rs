@@ -73,7 +73,11 @@ impl Gen<'_> {
                     narrow = Some(x.narrow.clone());
                 }
             }
-            let icast = if scatter { self.index_cast(e) } else { None };
+            let icast = if scatter {
+                self.index_cast(e, &shape[d])
+            } else {
+                None
+            };
             let conv = if let Some(x64) = wide.or(exact.map(|x| x.exact)) {
                 x64
             } else if let Some(c) = icast {

@@ -78,7 +78,7 @@ pub(crate) fn blkpos_vars(k: &Kernel) -> HashMap<u32, usize> {
 
 impl Gen<'_> {
     /// The component of `blkpos` that `e` reads, when it is one.
-    fn blkpos_component(&self, e: &Expr) -> Option<usize> {
+    pub(crate) fn blkpos_component(&self, e: &Expr) -> Option<usize> {
         let rank = self.k.rank.clamp(1, 4) as usize;
         let is_blkpos = |x: &Expr| match &x.kind {
             ExprKind::Special(Special::BlkPos) => true,
