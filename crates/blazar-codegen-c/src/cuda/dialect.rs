@@ -232,7 +232,7 @@ impl Dialect for Gen<'_> {
     }
 
     fn ret(&mut self) {
-        if self.coarsen > 1 {
+        if self.coarsen > 1 || self.vector > 1 {
             self.line_out("goto bz_next;");
         } else if self.k.outputs.is_empty() {
             let r = self.return_stmt();
