@@ -260,9 +260,13 @@ print sum(b)
     };
     let g = generate(k, &opts);
     assert_eq!(g.vector, 4);
-    assert!(g.source.contains("bz_getv4<true>(a.data"), "{}", g.source);
+    assert!(
+        g.source.contains("bz_getv4<true>(a0_a.data"),
+        "{}",
+        g.source
+    );
     assert!(g.source.contains("for (i32 bz_u = 0; bz_u < 4; ++bz_u)"));
-    assert!(g.source.contains("bz_putv4(b.data"), "{}", g.source);
+    assert!(g.source.contains("bz_putv4(a1_b.data"), "{}", g.source);
     // Not with a guard (a ragged grid), nor for a kernel with outputs.
     let guarded = generate(
         k,
