@@ -64,7 +64,10 @@ impl Dialect for Gen<'_> {
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
         match self.read_ahead(e) {
             Some(name) => name,
-            None => self.load(arr, index, crate::printer::access_at(e)),
+            None => {
+                self.cur_load = e;
+                self.load(arr, index, crate::printer::access_at(e))
+            }
         }
     }
 

@@ -70,6 +70,8 @@ pub(crate) struct Gen<'k> {
     pub votes: std::collections::HashSet<*const Stmt>,
     /// The statement being printed.
     pub cur_stmt: *const Stmt,
+    /// The load expression being printed (its row-level forms choose row vectors).
+    pub cur_load: *const blazar_kir::Expr,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -145,6 +147,7 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops, gather: bool)
             Default::default()
         },
         cur_stmt: std::ptr::null(),
+        cur_load: std::ptr::null(),
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the

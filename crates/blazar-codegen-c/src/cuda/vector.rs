@@ -78,6 +78,22 @@ impl Gen<'_> {
         {
             return None;
         }
+        // Only where the row's 4 positions read 4 consecutive elements (the last index
+        // moves with pos's last component, the others do not: a stencil), as the
+        // kernel's row-level forms say; other indices read element by element.
+        let consecutive = self
+            .k
+            .ranges()
+            .forms(self.cur_load as usize)
+            .is_some_and(|f| {
+                f.len() == rank
+                    && f.iter()
+                        .enumerate()
+                        .all(|(d, x)| x.coef[rank - 1] == if d + 1 == rank { 1 } else { 0 })
+            });
+        if !consecutive {
+            return None;
+        }
         let name = crate::names::arr(self.k, a);
         let shape = self.shape(a, rank);
         let mut args = Vec::new();
