@@ -38,6 +38,7 @@ mod prefetch;
 mod prelude_mem;
 mod shared;
 mod stop;
+mod vector;
 
 pub use blazar_kir::visit::{written_arrays, written_params};
 pub use shared::dynamic_shared_bytes;
@@ -65,6 +66,14 @@ pub struct CodegenOptions {
     /// runs the body for R consecutive block rows, so neighbouring rows' loads are
     /// issued together and, with `noalias`, loaded once.
     pub coarsen: u32,
+    /// 4: each thread runs 4 consecutive positions along the LAST `pos` component (the
+    /// grid's x axis covers `ceil(count / 4)` threads), and loads of zero-extended
+    /// global 4-byte arrays of the kernel's rank read aligned 4-element chunks, which
+    /// neighbouring positions share (`cuda/vector.rs`). Only with a fixed `block`, no
+    /// `guard`, no outputs, and when the caller promises that every such array has a
+    /// last extent that is a multiple of 4 and a data pointer aligned to 16 bytes, and
+    /// that the last extent of the index space is a multiple of `4 * block.x`. 1: off.
+    pub vector: u32,
     /// No array the kernel writes is also passed as another parameter: array pointers
     /// are `__restrict__` (and read-only ones `const`), so loads can be reused across
     /// stores and read through the non-coherent cache.
@@ -95,6 +104,7 @@ impl Default for CodegenOptions {
             line_directives: true,
             block: None,
             coarsen: 1,
+            vector: 1,
             noalias: false,
             guard: false,
             same_extents: false,
@@ -128,6 +138,10 @@ pub struct Generated {
     /// most that many (each block runs its share of the block rows, see
     /// [`Generated::chunked`]).
     pub coarsen: u32,
+    /// Positions per thread along the last `pos` component, as generated: 4 where
+    /// [`CodegenOptions::vector`] asked for it and the kernel allows it, else 1. The
+    /// grid's x axis then has `count / (4 * block.x)` blocks.
+    pub vector: u32,
     /// The kernel can record an error (an assert that may fail, a `'checked` access,
     /// a shared or dynamic allocation that may not fit): its launches read the error
     /// record back. Asserts and shared extents that the fixed block decides do not

@@ -175,6 +175,7 @@ fn coarsened_gamma_snapshot() {
         file_name: "test.q".into(),
         block: Some([256, 1, 1]),
         coarsen: 4,
+        vector: 1,
         noalias: true,
         ..CodegenOptions::default()
     };
@@ -208,6 +209,7 @@ fn coarsened_gamma_snapshot() {
 fn kernels_with_outputs_or_blocks_are_not_coarsened() {
     let opts = CodegenOptions {
         coarsen: 8,
+        vector: 1,
         ..CodegenOptions::default()
     };
     assert_eq!(generate(&common::with_output(), &opts).coarsen, 1);

@@ -261,6 +261,7 @@ mod tests {
             outputs: vec![],
             uses_pool: false,
             coarsen: 1,
+            vector: 1,
             can_fail: false,
         }
     }

@@ -111,7 +111,10 @@ impl Backend for NvrtcCheck {
     ) -> Result<Option<Vec<KValue>>, KernelError> {
         // The source the GPU would compile: specialised on the launch's block shape.
         let writes = blazar_kir::visit::written_params(k);
-        let shape = backend::gpu_shape(k, &module::gpu_plan(k, plan), args, arrays, &writes)?;
+        // Device addresses as the GPU's pool gives them (aligned allocations).
+        let ptrs = vec![0u64; arrays.len()];
+        let plan = &module::gpu_plan(k, plan);
+        let shape = backend::gpu_shape(k, plan, args, arrays, &writes, &ptrs)?;
         if self.seen.insert((Rc::as_ptr(k) as usize, shape)) {
             self.keep.push(k.clone());
             if blazar_kir::visit::max_expr_depth(k) > blazar_kir::visit::MAX_COMPILED_DEPTH

@@ -125,6 +125,9 @@ pub struct Shape {
     /// Positions per thread along `pos` component 0, as asked for (the generated
     /// source says what it does: `Generated::coarsen`).
     pub coarsen: u32,
+    /// Consecutive positions per thread along the last `pos` component, read as
+    /// aligned 4-element chunks (`vector_factor`; 1: one).
+    pub vector: u32,
     /// No array the kernel writes is passed twice: pointers are `__restrict__`.
     pub noalias: bool,
     /// The grid holds positions outside the index space (`ragged`): they are skipped.
@@ -145,7 +148,7 @@ pub fn mirror_on() -> bool {
 }
 
 /// Threads a coarsened launch keeps at least: about one full wave of an H100.
-const MIN_THREADS: usize = 1 << 18;
+pub(crate) const MIN_THREADS: usize = 1 << 18;
 
 /// How many positions each thread runs along `pos` component 0: 8 (4 for 1-d
 /// kernels) for large launches of kernels that cannot observe their block, where the
@@ -179,6 +182,63 @@ pub fn coarsen_factor(k: &Kernel, plan: &LaunchPlan) -> u32 {
     std::iter::successors(Some(want), |f| (*f > 2).then_some(f / 2))
         .find(|&f| f >= 2 && rows >= f as usize && total / f as usize >= MIN_THREADS)
         .unwrap_or(1)
+}
+
+/// Consecutive positions per thread along the last `pos` component (4 or 1), read as
+/// aligned 4-element chunks (`blazar_codegen_c::cuda` `CodegenOptions::vector`): for
+/// large rank-2 and rank-3 launches without outputs of kernels that cannot observe
+/// their block, whose last extent is a multiple of 4 block widths, when every array
+/// argument of the kernel's rank with 4-byte elements has a last extent that is a
+/// multiple of 4 and 16-byte aligned data (`ptrs`: the arrays' device addresses).
+/// `BLAZAR_CUDA_VECTOR=1` turns it off, `=4` uses it for small launches too (for
+/// measuring and for running the golden programs through it).
+pub fn vector_factor(
+    k: &Kernel,
+    plan: &LaunchPlan,
+    args: &[ArgVal],
+    arrays: &[ArrayRef],
+    ptrs: &[u64],
+) -> u32 {
+    static ASKED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let asked = *ASKED.get_or_init(|| {
+        std::env::var("BLAZAR_CUDA_VECTOR")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+    });
+    if asked == Some(1) {
+        return 1;
+    }
+    let r = plan.rank as usize;
+    if plan.block_given || !k.facts().block_free || !(2..=3).contains(&r) || !k.outputs.is_empty() {
+        return 1;
+    }
+    let last = plan.data_dims[r - 1];
+    let total: usize = plan.data_dims[..r].iter().product();
+    if !last.is_multiple_of(4 * plan.block_dims[r - 1].max(1))
+        || (total / 4 < MIN_THREADS && asked != Some(4))
+        || ragged(plan, 1)
+    {
+        return 1;
+    }
+    for (p, a) in k.params.iter().zip(args) {
+        let (Bind::Array(slot), ArgVal::Array(i)) = (p.bind, a) else {
+            continue;
+        };
+        let Some(Ty::Array(t)) = k.arrays.get(slot as usize).map(|d| d.ty) else {
+            continue;
+        };
+        if t.rank as usize != r || t.elem.size() != 4 {
+            continue;
+        }
+        let Some(Ok(dims)) = arrays.get(*i).map(crate::memory::dims_of) else {
+            return 1;
+        };
+        let aligned = ptrs.get(*i).is_some_and(|&p| p % 16 == 0);
+        if !aligned || !dims.last().is_some_and(|&n| n % 4 == 0) {
+            return 1;
+        }
+    }
+    4
 }
 
 /// Whether every array the kernel writes is passed once (no other array parameter
@@ -233,6 +293,7 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         line_directives: true,
         block: shape.map(|s| s.block),
         coarsen: shape.map_or(1, |s| s.coarsen),
+        vector: shape.map_or(1, |s| s.vector),
         noalias: shape.is_some_and(|s| s.noalias),
         guard: shape.is_some_and(|s| s.guard),
         same_extents: shape.is_some_and(|s| s.same_extents),
@@ -243,12 +304,13 @@ pub fn source_of(k: &Kernel, file_name: &str, shape: Option<Shape>) -> Generated
         // For profiling and bug reports: the exact source each launch compiles.
         let b = sh.block;
         let path = std::path::Path::new(&dir).join(format!(
-            "{}_{}x{}x{}_c{}{}{}{}{}.cu",
+            "{}_{}x{}x{}_c{}{}{}{}{}{}.cu",
             gen.entry,
             b[0],
             b[1],
             b[2],
             gen.coarsen,
+            if gen.vector > 1 { "_v4" } else { "" },
             if sh.noalias { "_noalias" } else { "" },
             if sh.guard { "_guard" } else { "" },
             if sh.same_extents { "_same" } else { "" },

@@ -51,6 +51,7 @@ fn gen(k: &Kernel, block: [u32; 3], coarsen: u32) -> Generated {
         line_directives: false,
         block: Some(block),
         coarsen,
+        vector: 1,
         noalias: true,
         guard: false,
         same_extents: false,
@@ -222,4 +223,68 @@ print parallel_do(size(x), x, ksum)
         "component 0 is the run's row"
     );
     ptx(&g);
+}
+
+#[test]
+fn row_vectors_read_each_chunk_of_a_row_once() {
+    // A 3x3 stencil (zero extension) with 4 positions per thread along the row: every
+    // load of `a` reads an aligned 16-byte chunk (left, own, right of the 4 positions;
+    // equal chunks are left to the compiler to merge), and the 4 stores to `b` (never
+    // read) are gathered into one.
+    let src = "\
+function [] = __kernel__ life(a : mat, b : mat'unchecked, pos : ivec2)
+    s = 0.0
+    for di = -1..1
+        for dj = -1..1
+            s += a[pos + [di, dj]]
+        endfor
+    endfor
+    b[pos] = s - a[pos]
+endfunction
+a = ones(8, 64)
+b = zeros(8, 64)
+parallel_do(size(a), a, b, life)
+print sum(b)
+";
+    let k = &kernels_of("life.q", src, Prec::Single)[0];
+    let opts = CodegenOptions {
+        file_name: "life.q".into(),
+        line_directives: false,
+        block: Some([16, 8, 1]),
+        coarsen: 1,
+        vector: 4,
+        noalias: true,
+        guard: false,
+        same_extents: false,
+        mirror: false,
+    };
+    let g = generate(k, &opts);
+    assert_eq!(g.vector, 4);
+    assert!(
+        g.source.contains("bz_getv4<true>(a0_a.data"),
+        "{}",
+        g.source
+    );
+    assert!(g.source.contains("for (i32 bz_u = 0; bz_u < 4; ++bz_u)"));
+    assert!(g.source.contains("bz_putv4(a1_b.data"), "{}", g.source);
+    // Not with a guard (a ragged grid), nor for a kernel with outputs.
+    let guarded = generate(
+        k,
+        &CodegenOptions {
+            guard: true,
+            ..opts.clone()
+        },
+    );
+    assert_eq!(guarded.vector, 1);
+    assert!(!guarded.source.contains("bz_getv4"));
+    if let Some(p) = ptx(&g) {
+        let vec_loads = p.matches("ld.global.nc.v4.f32").count();
+        let scalar_loads = p.matches("ld.global.nc.f32").count();
+        assert!(
+            (9..=40).contains(&vec_loads),
+            "{vec_loads} chunk loads:\n{p}"
+        );
+        assert_eq!(scalar_loads, 0, "{p}");
+        assert_eq!(p.matches("st.global.v4.f32").count(), 1, "{p}");
+    }
 }

@@ -62,8 +62,28 @@ fn gen(file: &Path, k: &Kernel) -> Generated {
         line_directives: true,
         block: None,
         coarsen: 4,
+        vector: 1,
         noalias: true,
         guard: true,
+        same_extents: true,
+        mirror: true,
+    };
+    generate(k, &opts)
+}
+
+/// The row-vector variant: a fixed block, exact grid, 4 positions per thread along
+/// the row and 2 block rows per thread.
+fn gen_vector(file: &Path, k: &Kernel) -> Generated {
+    let opts = CodegenOptions {
+        file_name: file
+            .file_name()
+            .map_or("kernel.q".into(), |n| n.to_string_lossy().into_owned()),
+        line_directives: true,
+        block: Some([32, 4, 2]),
+        coarsen: 2,
+        vector: 4,
+        noalias: true,
+        guard: false,
         same_extents: true,
         mirror: true,
     };
@@ -125,13 +145,32 @@ fn golden_kernels_compile_with_nvrtc() {
     ] {
         kernels.push((hand.to_path_buf(), k));
     }
-    let jobs: Vec<(String, Generated)> = kernels
+    let mut jobs: Vec<(String, Generated)> = kernels
         .iter()
         .map(|(f, k)| {
             let name = format!("{}:{}", f.file_stem().unwrap().to_string_lossy(), k.name);
             (name, gen(f, k))
         })
         .collect();
+    // The row-vector variant (`cuda/vector.rs`) of every kernel that takes it.
+    let vectors: Vec<(String, Generated)> = kernels
+        .iter()
+        .filter_map(|(f, k)| {
+            let g = gen_vector(f, k);
+            let name = format!(
+                "{}:{} (rows)",
+                f.file_stem().unwrap().to_string_lossy(),
+                k.name
+            );
+            (g.vector == 4).then_some((name, g))
+        })
+        .collect();
+    assert!(
+        vectors.len() >= 20,
+        "only {} row-vector kernels",
+        vectors.len()
+    );
+    jobs.extend(vectors);
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get().min(8));
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

@@ -58,6 +58,8 @@ impl Gen<'_> {
                 0 if c == 0 && self.chunked() => {
                     format!("bz_r * {} + {}", self.axis_part(c, 2), self.axis_part(c, 1))
                 }
+                // Row vectors: 4 consecutive positions from `bz_q` (`vector.rs`).
+                0 if c + 1 == r && self.vector > 1 => "bz_q + bz_u".to_string(),
                 0 if c == 0 && coarsen > 1 => format!(
                     "({} * {coarsen} + bz_r) * {} + {}",
                     self.axis_part(c, 3),
@@ -175,6 +177,12 @@ impl Gen<'_> {
         let mut s = String::new();
         s.push_str(crate::prelude::PRELUDE_CORE);
         s.push_str(crate::cuda::prelude_mem::PRELUDE_MEM);
+        if self.vector > 1 {
+            s.push_str(crate::cuda::vector::PRELUDE_VECTOR);
+            if self.chunk_stores.contains(&true) {
+                s.push_str(crate::cuda::vector::PRELUDE_VECTOR_STORE);
+            }
+        }
         if self.soft_barrier {
             s.push_str(crate::cuda::barrier::PRELUDE_BARRIER);
         }
@@ -206,9 +214,21 @@ impl Gen<'_> {
             // Every thread of the block is expected at barriers until it leaves.
             s.push_str("  __shared__ bz_sbar bz_sb;\n  bz_sbar_init(&bz_sb);\n");
         }
-        if self.coarsen > 1 || self.opts.guard {
+        if self.coarsen > 1 || self.vector > 1 || self.opts.guard {
             // `pos` decides which positions run, even where the body ignores it.
             self.specials.insert(0);
+        }
+        if self.vector > 1 {
+            // The thread's first position along the last component (`vector.rs`).
+            let c = k.rank.clamp(1, 4) as usize - 1;
+            let _ = writeln!(
+                s,
+                "  const i32 bz_q = ({} * {} + {}) * {};",
+                self.axis_part(c, 3),
+                self.axis_part(c, 2),
+                self.axis_part(c, 1),
+                self.vector
+            );
         }
         let exact = self.opts.block.is_some() && !self.opts.guard && k.rank <= 3;
         if exact {
@@ -222,9 +242,19 @@ impl Gen<'_> {
                     0 => self.coarsen,
                     _ => 1,
                 };
+                let lanes = if part.contains("bz_u") {
+                    self.vector
+                } else {
+                    1
+                };
                 for r in 0..runs {
-                    let p = part.replace("bz_r", &r.to_string());
-                    let _ = writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[{c}]);");
+                    for u in 0..lanes {
+                        let p = part
+                            .replace("bz_r", &r.to_string())
+                            .replace("bz_u", &u.to_string());
+                        let _ =
+                            writeln!(s, "  __builtin_assume((u32)({p}) < (u32)bz_sp.dims[{c}]);");
+                    }
                 }
             }
         }
@@ -265,6 +295,14 @@ impl Gen<'_> {
                 s,
                 "  #pragma unroll{unroll}\n  for (i32 bz_r = 0; bz_r < {}; ++bz_r) {{",
                 self.coarsen
+            );
+        }
+        if self.vector > 1 {
+            s.push_str(&self.chunk_store_decls());
+            let _ = writeln!(
+                s,
+                "  #pragma unroll\n  for (i32 bz_u = 0; bz_u < {}; ++bz_u) {{",
+                self.vector
             );
         }
         for &code in &self.specials {
@@ -368,8 +406,17 @@ impl Gen<'_> {
             let _ = writeln!(s, "  if ({}) {leave};", conds.join(" || "));
         }
         s.push_str(&body);
+        if self.coarsen > 1 || self.vector > 1 {
+            s.push_str("  bz_next:;\n");
+        }
+        if self.vector > 1 {
+            s.push_str("  }\n");
+            let r = k.rank.clamp(1, 4) as usize;
+            let rows = self.special_parts(0)[..r - 1].to_vec();
+            s.push_str(&self.chunk_store_flush(&rows));
+        }
         if self.coarsen > 1 {
-            s.push_str("  bz_next:;\n  }\n");
+            s.push_str("  }\n");
         }
         if !outputs.is_empty() && self.uses_done {
             s.push_str("bz_done:;\n");
@@ -420,6 +467,7 @@ impl Gen<'_> {
             outputs,
             uses_pool: self.uses_pool,
             coarsen: self.coarsen,
+            vector: self.vector,
             can_fail: self.can_fail,
         }
     }

@@ -64,7 +64,10 @@ impl Dialect for Gen<'_> {
     fn load_expr(&mut self, e: &Expr, arr: ArrId, index: &[Expr]) -> String {
         match self.read_ahead(e) {
             Some(name) => name,
-            None => self.load(arr, index, crate::printer::access_at(e)),
+            None => {
+                self.cur_load = e;
+                self.load(arr, index, crate::printer::access_at(e))
+            }
         }
     }
 
@@ -232,7 +235,7 @@ impl Dialect for Gen<'_> {
     }
 
     fn ret(&mut self) {
-        if self.coarsen > 1 {
+        if self.coarsen > 1 || self.vector > 1 {
             self.line_out("goto bz_next;");
         } else if self.k.outputs.is_empty() {
             let r = self.return_stmt();

@@ -45,6 +45,12 @@ pub(crate) struct Gen<'k> {
     /// Positions per thread along `pos` component 0 (1: one); see
     /// [`CodegenOptions::coarsen`]. A `return` then ends one position (`bz_next`).
     pub coarsen: u32,
+    /// Consecutive positions per thread along the last `pos` component, read as
+    /// aligned 4-element chunks (`vector.rs`; 1: one). See [`CodegenOptions::vector`].
+    pub vector: u32,
+    /// Per array slot: stores gathered over the 4 positions of a row vector and
+    /// written as one chunk (`vector::chunk_stores`).
+    pub chunk_stores: Vec<bool>,
     /// Some emitted statement can record an error ([`crate::cuda::Generated::can_fail`]).
     pub can_fail: bool,
     /// Some barrier sits under thread-dependent control flow: barriers are the
@@ -64,6 +70,8 @@ pub(crate) struct Gen<'k> {
     pub votes: std::collections::HashSet<*const Stmt>,
     /// The statement being printed.
     pub cur_stmt: *const Stmt,
+    /// The load expression being printed (its row-level forms choose row vectors).
+    pub cur_load: *const blazar_kir::Expr,
 }
 
 fn const_dim(e: &blazar_kir::Expr, k: &Kernel, block: Option<[u32; 3]>) -> Option<usize> {
@@ -87,7 +95,11 @@ fn padded_const_dims(
 }
 
 pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
-    let mut g = body(k, opts, Stops::Off);
+    let mut g = body(k, opts, Stops::Off, true);
+    if g.can_fail && g.chunk_stores.contains(&true) {
+        // A failing position ends its thread: no stores wait for later positions.
+        g = body(k, opts, Stops::Off, false);
+    }
     if g.has_barrier && g.can_fail {
         // A thread that may fail in a kernel with barriers keeps a stopped flag.
         let stops = if g.soft_barrier {
@@ -95,15 +107,15 @@ pub(crate) fn generate(k: &Kernel, opts: &CodegenOptions) -> Generated {
         } else {
             Stops::Guard
         };
-        g = body(k, opts, stops);
+        g = body(k, opts, stops, false);
     }
     let text = std::mem::take(&mut g.o.text);
     g.assemble(text)
 }
 
 /// The generator with kernel `k`'s body printed, failing threads stopping as `stops`
-/// says.
-fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
+/// says; `gather`: row vectors may gather stores (`vector::chunk_stores`).
+fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops, gather: bool) -> Gen<'k> {
     let mut g = Gen {
         k,
         opts,
@@ -121,6 +133,8 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
         uses_pool: false,
         uses_done: false,
         coarsen: 1,
+        vector: 1,
+        chunk_stores: Vec::new(),
         can_fail: false,
         soft_barrier: false,
         rename: None,
@@ -133,6 +147,7 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
             Default::default()
         },
         cur_stmt: std::ptr::null(),
+        cur_load: std::ptr::null(),
     };
     // Software barriers where a barrier sits under thread-dependent control flow, and
     // where threads that leave early would otherwise meet the waiting ones at the
@@ -143,7 +158,7 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
     // Coarsening needs threads that are independent of their block and of each other's
     // positions: no dynamic memory (per-thread pools). Outputs accumulate in registers
     // over the thread's positions and are reduced once, after the run.
-    if opts.coarsen > 1 && (1..=3).contains(&k.rank) && k.facts().block_free {
+    if (opts.coarsen > 1 || opts.vector > 1) && (1..=3).contains(&k.rank) && k.facts().block_free {
         // `while` loops usually run data-dependent trip counts (Mandelbrot): several
         // positions per thread would serialise their imbalance, so those keep one.
         let mut unsuited = false;
@@ -151,7 +166,15 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops) -> Gen<'k> {
             unsuited |= matches!(s.kind, StmtKind::AllocLocal { .. } | StmtKind::While { .. })
         });
         if !unsuited {
-            g.coarsen = opts.coarsen;
+            g.coarsen = opts.coarsen.max(1);
+            if crate::cuda::vector::suits(k, opts) {
+                g.vector = 4;
+                // (Only where no written array is passed twice: a read through another
+                // parameter would see the stores wait.)
+                if gather && opts.noalias {
+                    g.chunk_stores = crate::cuda::vector::chunk_stores(k);
+                }
+            }
         }
     }
     // Shared slots: static when every allocation of the slot has constant extents.

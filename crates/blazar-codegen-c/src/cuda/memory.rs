@@ -29,7 +29,7 @@ impl Gen<'_> {
     }
 
     /// An index or extent as an i32 C expression (wider ints saturate).
-    fn i32_of(&mut self, e: &Expr) -> String {
+    pub(crate) fn i32_of(&mut self, e: &Expr) -> String {
         let x = self.expr(e);
         match e.ty {
             Ty::Scalar(Scalar::I32) => x,
@@ -39,7 +39,7 @@ impl Gen<'_> {
     }
 
     /// The extents used to index `@a` with `k` indices.
-    fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
+    pub(crate) fn shape(&self, a: ArrId, k: usize) -> Vec<String> {
         let name = names::arr(self.k, a);
         let r = (self.arr_ty(a).rank as usize).clamp(1, 4);
         let fixed = self.shared_dims.get(a as usize).copied().flatten();
@@ -90,6 +90,9 @@ impl Gen<'_> {
         let t = self.arr_ty(a);
         let mode = names::read_mode(t.read);
         if mode == 0 && !index.is_empty() {
+            if let Some(v) = self.vector_load(a, index) {
+                return v;
+            }
             let pairs = self.index_pairs(a, index);
             // In a coarsened kernel, loads from global arrays are unconditional so that
             // neighbouring positions' equal loads become one (global arrays always have
@@ -139,6 +142,13 @@ impl Gen<'_> {
         // With a stopped flag, a store whose operands may stop the thread tests it
         // after them (`stop.rs`).
         let stops = self.stops != Stops::Off && self.store_may_fail(a, index, value);
+        if op.is_none() && !stops && self.chunk_stores.get(a as usize) == Some(&true) {
+            // At `pos` in a row vector: gathered for the chunk (`vector.rs`).
+            let x = self.expr(value);
+            if self.chunk_store(a, &x) {
+                return;
+            }
+        }
         if mode == 0 && op.is_none() && !index.is_empty() {
             let pairs = self.index_pairs(a, index);
             let x = self.expr(value);

@@ -47,14 +47,14 @@ impl CudaBackend {
         // The default block shape is only a suggestion for kernels that cannot observe
         // it: those run under the GPU's own choice (long contiguous rows per warp).
         let plan = &crate::module::gpu_plan(k, plan);
-        let mut shape = gpu_shape(k, plan, args, arrays, &writes)?;
-        shape.mirror &= self.slots.can_mirror();
-        let m = self.module(k, shape);
-        let queue = self.pool_mem.queue().clone();
         let mut ptrs = Vec::with_capacity(arrays.len());
         for a in arrays {
             ptrs.push(ensure_on_device(a, &self.pool_mem).map_err(bad)?);
         }
+        let mut shape = gpu_shape(k, plan, args, arrays, &writes, &ptrs)?;
+        shape.mirror &= self.slots.can_mirror();
+        let m = self.module(k, shape);
+        let queue = self.pool_mem.queue().clone();
         let var_value = |v: u32| -> Option<i64> {
             k.params
                 .iter()
@@ -92,6 +92,9 @@ impl CudaBackend {
                 .map_err(|e| bad(driver("setting the shared memory size", e)))?;
         }
         let mut cfg = crate::module::config(plan, shared as u32, m.gen.coarsen).map_err(bad)?;
+        // Row vectors: each thread of the x axis runs 4 positions (the extent is a
+        // multiple of 4 block widths, `vector_factor`).
+        cfg.grid_dim.0 = cfg.grid_dim.0.div_ceil(m.gen.vector.max(1));
         let base = self.slots.base();
         // A launch that gives the host nothing back waits in the queue while its kernel
         // compiles (or while earlier ones do), and the host program goes on (`defer`).
@@ -291,9 +294,22 @@ pub(crate) fn gpu_shape(
     args: &[ArgVal],
     arrays: &[ArrayRef],
     writes: &[bool],
+    ptrs: &[u64],
 ) -> Result<Shape, KernelError> {
     let b = crate::module::config(plan, 0, 1).map_err(bad)?.block_dim;
-    let coarsen = crate::module::coarsen_factor(k, plan);
+    let vector = crate::module::vector_factor(k, plan, args, arrays, ptrs);
+    let mut coarsen = crate::module::coarsen_factor(k, plan);
+    // Row vectors run 4 positions per thread too: the threads left still fill the GPU.
+    let total: usize = plan.data_dims[..plan.rank as usize].iter().product();
+    // Row vectors want an exact grid: fewer rows per thread where the run would not
+    // divide the rows (a guard turns row vectors off).
+    while vector > 1
+        && coarsen > 1
+        && (total / (4 * coarsen as usize) < crate::module::MIN_THREADS
+            || crate::module::ragged(plan, coarsen))
+    {
+        coarsen /= 2;
+    }
     // A chunked run (outputs) takes any number of block rows: only ragged blocks need
     // the guard, not a row count that the run's length does not divide.
     let run = if k.outputs.is_empty() { coarsen } else { 1 };
@@ -301,6 +317,7 @@ pub(crate) fn gpu_shape(
         mirror: !k.outputs.is_empty() && crate::module::mirror_on(),
         block: [b.0, b.1, b.2],
         coarsen,
+        vector,
         noalias: crate::module::noalias(k, args, arrays, writes),
         guard: crate::module::ragged(plan, run),
         same_extents: crate::module::same_extents(k, plan, args, arrays),
