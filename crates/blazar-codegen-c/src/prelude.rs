@@ -102,9 +102,9 @@ BZ_FN f64 bz_fmax(f64 a, f64 b) { return bz_seld(b > a || a != a, b, a); }
 #else
 // The operand is picked by a mask of the bits, not by `p ? b : a`: GCC 13 turns the
 // float selects of a scalar min or max (a compare-exchange's) into a branch on the
-// compare, taken at random in a sorting network (`benches/cpu/row_sort`: 2.3 times the
-// C reference's time on the Xeon, 1.3 to 1.6 with the mask). Loops still vectorise (the mask
-// becomes a vector compare and blend).
+// compare, taken at random in a sorting network (`benches/cpu/row_sort` on the Xeon:
+// 2.2 times the C reference's time, 1.7 to 2.1 with the mask alone; see `bz_sfminf`).
+// Loops still vectorise (the mask becomes a vector compare and blend).
 BZ_FN f32 bz_self(bool p, f32 b, f32 a) {
   u32 x, y; memcpy(&x, &b, 4); memcpy(&y, &a, 4);
   const u32 m = (u32)0 - (u32)p, r = (x & m) | (y & ~m);

@@ -23,7 +23,7 @@ use blazar_kir::{Expr, ExprKind, Stmt, StmtKind, Ty, WriteMode};
 /// prelude's scalar SSE forms (`bz_sfminf`, ...; the same results): with the bit-mask
 /// forms GCC 13 still branches on the compare when it prints the select, and a
 /// compare-exchange's compare is taken at random (`benches/cpu/row_sort` on the Xeon:
-/// 2.1 to 2.3 times the C reference with the masks, 1.0 to 1.2 with these). The names
+/// 1.7 to 2.1 times the C reference with the masks, 1.1 to 1.5 with these). The names
 /// start with `bz_`, which no other printed name shares.
 fn scalar_minmax(text: &str) -> String {
     text.replace("bz_fminf(", "bz_sfminf(")
