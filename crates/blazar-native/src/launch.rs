@@ -9,7 +9,6 @@
 //! interpreter runs the launch and reports the problem in its own words.
 
 use crate::abi::{code, Call, Err as CErr, FinishFn, GArr, RunFn};
-use crate::spread::Spread;
 use blazar_codegen_c::cpp::PARTIAL_BYTES;
 use blazar_codegen_c::cpp::{Plan, SlotKind};
 use blazar_kir::{Bind, Kernel, Scalar, Ty};
@@ -389,13 +388,9 @@ pub(crate) fn run(
     if serial {
         run_range(0..items);
     } else {
-        match crate::spread::spread_kind() {
-            Spread::Team => {
-                if !crate::spread::spread(threads, items, &run_range) {
-                    rayon_ranges()
-                }
-            }
-            Spread::Rayon => rayon_ranges(),
+        // A team busy with another thread's launch: rayon's threads take this one.
+        if !crate::spread::spread(threads, items, &run_range) {
+            rayon_ranges()
         }
     }
     let errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -31,17 +31,6 @@ const CHUNKS_PER_THREAD: usize = 16;
 /// How long an idle worker spins for the next launch before it sleeps.
 const SPIN: Duration = Duration::from_micros(50);
 
-/// [`SPIN`], or `BLAZAR_SPREAD_SPIN_US` (for measurements).
-fn spin_time() -> Duration {
-    static T: OnceLock<Duration> = OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("BLAZAR_SPREAD_SPIN_US")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map_or(SPIN, Duration::from_micros)
-    })
-}
-
 /// One thread's share: the chunks `front..back` still to run, packed in one word so
 /// that the owner (from the front) and helpers (from the back) take them atomically.
 #[repr(align(128))]
@@ -243,7 +232,7 @@ impl Team {
                 }
                 std::hint::spin_loop();
                 i = i.wrapping_add(1);
-                if i % 64 == 0 && start.elapsed() > spin_time() {
+                if i % 64 == 0 && start.elapsed() > SPIN {
                     break;
                 }
             }
@@ -303,22 +292,6 @@ impl Team {
         }
         true
     }
-}
-
-/// Which threads run a launch (`BLAZAR_SPREAD`, for measurements: `team`, the default;
-/// `rayon`: a parallel iterator over equal ranges, as before).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Spread {
-    Team,
-    Rayon,
-}
-
-pub(crate) fn spread_kind() -> Spread {
-    static KIND: OnceLock<Spread> = OnceLock::new();
-    *KIND.get_or_init(|| match std::env::var("BLAZAR_SPREAD").as_deref() {
-        Ok("rayon") => Spread::Rayon,
-        _ => Spread::Team,
-    })
 }
 
 /// Runs `f` over the work items `0..items` in ranges on `threads` threads (0: as many
