@@ -1,5 +1,5 @@
-//! Running a compiled kernel: binding arguments, splitting the work items into ranges
-//! that rayon runs in parallel, combining kernel outputs and reporting errors.
+//! Running a compiled kernel: binding arguments, running the work items in ranges on
+//! every thread (`spread`), combining kernel outputs and reporting errors.
 //!
 //! Work items are the executor's (chunks of [`CHUNK`] consecutive threads), and the
 //! partials of kernel outputs are kept per item and folded in item order by the
@@ -345,7 +345,8 @@ pub(crate) fn run(
     let mut partials = vec![0u8; items * nout * PARTIAL_BYTES];
     let parts_ptr = partials.as_mut_ptr() as usize;
     let call_ptr = &call as *const Call as usize;
-    let run_range = |r: std::ops::Range<usize>| -> CErr {
+    let errors = Mutex::new(Vec::<CErr>::new());
+    let run_range = |r: std::ops::Range<usize>| {
         let mut err = CErr::default();
         // SAFETY: `call` and everything it points to (array descriptors, the parameter
         // block, the stop mark) outlive every range: they are dropped after the
@@ -367,29 +368,32 @@ pub(crate) fn run(
             // Blocks are ranked by the failing thread's position, chunks (threads in
             // order) by the item.
             stop.fetch_min(if blocky { err.pos } else { err.item }, Ordering::Relaxed);
+            errors.lock().unwrap_or_else(|e| e.into_inner()).push(err);
         }
-        err
     };
     // A small launch runs on the calling thread (see `blazar_launch::INLINE_ITEMS`).
     let serial = plan.serial || items <= blazar_launch::INLINE_ITEMS;
-    let threads = if serial { 0 } else { opts.threads };
-    let errors: Vec<CErr> = with_pool(threads, || {
-        let groups = if serial {
-            1
-        } else {
-            (rayon::current_num_threads() * 8).clamp(1, items.max(1))
-        };
-        let per = items.div_ceil(groups.max(1)).max(1);
-        let ranges: Vec<_> = (0..items)
-            .step_by(per)
-            .map(|s| s..(s + per).min(items))
-            .collect();
-        if serial || ranges.len() <= 1 {
-            ranges.into_iter().map(run_range).collect()
-        } else {
-            ranges.into_par_iter().map(run_range).collect()
+    let threads = opts.threads;
+    let rayon_ranges = || {
+        with_pool(threads, || {
+            let groups = (rayon::current_num_threads() * 8).clamp(1, items.max(1));
+            let per = items.div_ceil(groups.max(1)).max(1);
+            let ranges: Vec<_> = (0..items)
+                .step_by(per)
+                .map(|s| s..(s + per).min(items))
+                .collect();
+            ranges.into_par_iter().for_each(run_range);
+        })
+    };
+    if serial {
+        run_range(0..items);
+    } else {
+        // A team busy with another thread's launch: rayon's threads take this one.
+        if !crate::spread::spread(threads, items, &run_range) {
+            rayon_ranges()
         }
-    });
+    }
+    let errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     let failed = errors.iter().filter(|e| e.code != 0);
     let first = if blocky {
         failed.min_by_key(|e| e.pos)

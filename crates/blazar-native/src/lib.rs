@@ -4,8 +4,8 @@
 //! whether it can run a kernel (`plan`) and for its C++ source (`generate`, the C++
 //! dialect of the one C printer), compiles the source with the system C++ compiler into
 //! a cached shared object and loads it (`compile`, with the prelude precompiled once
-//! per toolchain under GCC: `pch`), and runs its work items in parallel on rayon
-//! (`launch`). The results
+//! per toolchain under GCC: `pch`), and runs its work items in parallel (`launch`,
+//! over the threads of `spread`). The results
 //! are the CPU executor's, which stays the oracle: the same work items, the same
 //! arithmetic, the same boundary modes, the same errors. The source depends on the
 //! kernel and, for small last extents, on the launch's last extent (`blazar_codegen_c::cpp::MAX_FLAT`).
@@ -21,6 +21,7 @@ mod handoff;
 mod jit;
 mod launch;
 mod pch;
+mod spread;
 mod toolchain;
 mod trace;
 
