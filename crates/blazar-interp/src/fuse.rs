@@ -370,6 +370,15 @@ impl<'p> Interp<'p> {
                 }
                 Some(BuiltinOp::Move(m)) => {
                     let x = self.operand(&args[0], frame, f)?;
+                    if let (Move::Reshape, Operand::Val(Value::Array(arr), _)) = (m, &x) {
+                        // `reshape(x, [M, N])` or `reshape(x, M, N)` with scalar dims: the
+                        // view, without the dims array and the builtin's argument values.
+                        if let Some(dims) = self.scalar_dims(&args[1..], frame) {
+                            let v = blazar_runtime::builtins::construct::reshape_view(arr, &dims)
+                                .at(e.span)?;
+                            return Ok(Operand::Val(Value::Array(v), false));
+                        }
+                    }
                     // The builtin's arguments in one vector; the first one, `x`, is
                     // set once forced, after the others are evaluated (source order).
                     let mut all = Vec::with_capacity(args.len());
@@ -424,6 +433,36 @@ impl<'p> Interp<'p> {
         }
         let y = self.eval(b, frame)?;
         Ok(Operand::Val(self.binary(op, &x, &y, span)?, false))
+    }
+
+    /// The dims of `reshape(x, dims...)` when they are one row literal of scalars or
+    /// scalar arguments, each an integer in 0..=2^24 (exact in single precision, so the
+    /// literal's array would hold the same values); otherwise `None` (nothing evaluated
+    /// has side effects) and the builtin checks them.
+    fn scalar_dims(&mut self, args: &'p [Expr], frame: &mut Frame) -> Option<Vec<usize>> {
+        let items = match args {
+            [Expr {
+                kind: ExprKind::Matrix(items),
+                ..
+            }] => items.as_slice(),
+            _ => args,
+        };
+        if items.is_empty() || items.len() > 16 {
+            return None;
+        }
+        let mut dims = Vec::with_capacity(items.len());
+        for i in items {
+            let d = self.num(i, frame)?.value().as_f64()?;
+            if !(0.0..=16_777_216.0).contains(&d) || d.fract() != 0.0 {
+                return None;
+            }
+            dims.push(d as usize);
+        }
+        // An element count over the builtin's limit errors there.
+        dims.iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .filter(|&n| n <= 1 << 32)?;
+        Some(dims)
     }
 
     /// Whether an operand is a scalar (so that `*` is element-wise).

@@ -3,6 +3,7 @@
 //! constructors (`cube[int](10)`). Shape builtins live in [`shape`].
 
 pub(super) mod shape;
+pub use shape::reshape_view;
 
 use super::math::bi;
 use super::{Builtin, Ctx};

@@ -15,6 +15,8 @@ use crate::{rt_bail, RtResult};
 use num_complex::Complex64;
 use std::ops::{Add, Mul};
 
+mod tiles;
+
 fn as_matrix(a: &Array) -> Option<(usize, usize)> {
     match a.dims.as_slice() {
         [n] => Some((1, *n)),
@@ -78,8 +80,11 @@ impl Mul for Wrapping {
 }
 
 /// `x[m×k] · y[k×n]` of row-major slices through faer's GEMM (the `gemm` crate's
-/// kernels for this CPU, on rayon's pool: `blazar run --threads N` sizes it).
-/// The result goes to memory from the host pool (every element is written).
+/// kernels for this CPU). The result goes to memory from the host pool (every element
+/// is written). Large products are cut into one tile of the result per thread of
+/// rayon's pool (`blazar run --threads N` sizes it), each a sequential faer product of
+/// views (no operand is copied): faer's own threading starts a worker group per
+/// product, which cost more than the product itself at 512² on 16 threads.
 fn gemm<T: faer::traits::ComplexField + blazar_value::pool::PoolElem + From<u8>>(
     x: &[T],
     y: &[T],
@@ -91,18 +96,64 @@ fn gemm<T: faer::traits::ComplexField + blazar_value::pool::PoolElem + From<u8>>
         return vec![T::default(); m * n];
     }
     let mut c = T::unwrap(blazar_value::pool::take(T::ELEM, m * n));
+    // Temporary switch of branch s19-cpuarr, for measuring on the 16-core machine:
+    // `BLAZAR_GEMM=faer` is session 18's product (faer's own threading), `RxC` a grid of
+    // R row bands and C column bands.
+    let switch = std::env::var("BLAZAR_GEMM").ok();
+    if switch.as_deref() == Some("faer") {
+        let a = faer::MatRef::from_row_major_slice(&x[..m * k], m, k);
+        let b = faer::MatRef::from_row_major_slice(&y[..k * n], k, n);
+        let dst = faer::MatMut::from_row_major_slice_mut(&mut c, m, n);
+        let par = faer::Par::rayon(0);
+        faer::linalg::matmul::matmul(dst, faer::Accum::Replace, a, b, T::from(1), par);
+        return c;
+    }
+    let mut grid = tiles::grid(m, k, n, rayon::current_num_threads(), tiles::MIN_TILE_WORK);
+    let bands = switch.as_deref().and_then(|v| v.split_once('x'));
+    if let Some((r, q)) = bands.and_then(|(r, q)| Some((r.parse().ok()?, q.parse().ok()?))) {
+        let (r, q): (usize, usize) = (r, q);
+        grid = tiles::Grid {
+            rows: m.div_ceil(r.max(1)),
+            cols: n.div_ceil(q.max(1)),
+        };
+    }
+    tiled(&mut c, x, y, m, k, n, grid);
+    c
+}
+
+/// `c = x · y` in `rows × cols` tiles of `c` (bands of whole tiles; see [`tiles`]), run
+/// on rayon's pool, each a sequential faer product.
+fn tiled<T: faer::traits::ComplexField + From<u8>>(
+    c: &mut [T],
+    x: &[T],
+    y: &[T],
+    m: usize,
+    k: usize,
+    n: usize,
+    grid: tiles::Grid,
+) {
+    use rayon::prelude::*;
     let a = faer::MatRef::from_row_major_slice(&x[..m * k], m, k);
     let b = faer::MatRef::from_row_major_slice(&y[..k * n], k, n);
-    let dst = faer::MatMut::from_row_major_slice_mut(&mut c, m, n);
-    faer::linalg::matmul::matmul(
-        dst,
-        faer::Accum::Replace,
-        a,
-        b,
-        T::from(1),
-        faer::Par::rayon(0),
-    );
-    c
+    let dst = faer::MatMut::from_row_major_slice_mut(&mut c[..m * n], m, n);
+    let one = |dst: faer::MatMut<'_, T>, a: faer::MatRef<'_, T>, b: faer::MatRef<'_, T>| {
+        faer::linalg::matmul::matmul(dst, faer::Accum::Replace, a, b, T::from(1), faer::Par::Seq)
+    };
+    if grid.rows >= m && grid.cols >= n {
+        return one(dst, a, b);
+    }
+    dst.par_row_chunks_mut(grid.rows)
+        .enumerate()
+        .for_each(|(i, band)| {
+            let r0 = i * grid.rows;
+            let a = a.subrows(r0, band.nrows());
+            band.par_col_chunks_mut(grid.cols)
+                .enumerate()
+                .for_each(|(j, tile)| {
+                    let c0 = j * grid.cols;
+                    one(tile, a, b.subcols(c0, grid.cols.min(n - c0)))
+                });
+        });
 }
 
 /// The matrix product of two numeric arrays.

@@ -9,6 +9,7 @@ use crate::array::{Array, Buffer, ElemType};
 use crate::builtins::math::bi;
 use crate::builtins::{Builtin, Ctx};
 use crate::value::{IntTy, Value};
+use crate::ArrayRef;
 use crate::{rt_bail, RtResult};
 
 /// Builds a buffer of the same type from the elements at `idx`.
@@ -138,18 +139,29 @@ fn ndims(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 /// or string argument becomes a new array.
 fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let dims = dims_from_args("reshape", &args[1..])?;
-    let (size, len) = match &args[0] {
-        Value::Array(r) => {
-            let m = r
-                .meta()
-                .map_err(|_| crate::RtError::new("reshape: array is being modified"))?;
-            (m.size(), m.len())
-        }
+    match &args[0] {
+        Value::Array(r) => reshape_view(r, &dims).map(Value::Array),
         v => {
-            let a = to_array("reshape", v, ctx.prec)?;
-            (a.size(), a.len())
+            let mut a = to_array("reshape", v, ctx.prec)?;
+            check_reshape(&a.size(), a.len(), &dims)?;
+            a.dims = Array::canonical_dims(&dims);
+            Ok(Value::array(a))
         }
-    };
+    }
+}
+
+/// `reshape(r, dims)` of an array: the view (the interpreter calls it directly for
+/// dims given as scalars, without the builtin's argument values).
+pub fn reshape_view(r: &ArrayRef, dims: &[usize]) -> RtResult<ArrayRef> {
+    let m = r
+        .meta()
+        .map_err(|_| crate::RtError::new("reshape: array is being modified"))?;
+    check_reshape(&m.size(), m.len(), dims)?;
+    drop(m);
+    Ok(r.reshaped(Array::canonical_dims(dims)))
+}
+
+fn check_reshape(size: &[usize], len: usize, dims: &[usize]) -> RtResult<()> {
     let n: usize = dims.iter().product();
     if n != len {
         let text = |d: &[usize]| {
@@ -160,19 +172,11 @@ fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
         };
         rt_bail!(
             "reshape: cannot reshape {} ({len} elements) to {} ({n} elements)",
-            text(&size),
-            text(&dims)
+            text(size),
+            text(dims)
         );
     }
-    let dims = Array::canonical_dims(&dims);
-    Ok(match &args[0] {
-        Value::Array(r) => Value::Array(r.reshaped(dims)),
-        v => {
-            let mut a = to_array("reshape", v, ctx.prec)?;
-            a.dims = dims;
-            Value::array(a)
-        }
-    })
+    Ok(())
 }
 
 /// `repmat(x, [m, n, ...])` or `repmat(x, m, n, ...)`: tiles `x` (a vec is 1×N).
