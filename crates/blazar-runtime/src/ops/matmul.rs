@@ -81,9 +81,9 @@ impl Mul for Wrapping {
 
 /// `x[m×k] · y[k×n]` of row-major slices through faer's GEMM (the `gemm` crate's
 /// kernels for this CPU). The result goes to memory from the host pool (every element
-/// is written). Large products are cut into one tile of the result per thread of
-/// rayon's pool (`blazar run --threads N` sizes it), each a sequential faer product of
-/// views (no operand is copied): faer's own threading starts a worker group per
+/// is written). Large products are cut into tiles of the result, about four a thread
+/// of rayon's pool (`blazar run --threads N` sizes it; [`tiles::grid`]), each a
+/// sequential faer product of views (no operand is copied): faer's own threading starts a worker group per
 /// product, which cost more than the product itself at 512² on 16 threads.
 fn gemm<T: faer::traits::ComplexField + blazar_value::pool::PoolElem + From<u8>>(
     x: &[T],
@@ -96,27 +96,7 @@ fn gemm<T: faer::traits::ComplexField + blazar_value::pool::PoolElem + From<u8>>
         return vec![T::default(); m * n];
     }
     let mut c = T::unwrap(blazar_value::pool::take(T::ELEM, m * n));
-    // Temporary switch of branch s19-cpuarr, for measuring on the 16-core machine:
-    // `BLAZAR_GEMM=faer` is session 18's product (faer's own threading), `RxC` a grid of
-    // R row bands and C column bands.
-    let switch = std::env::var("BLAZAR_GEMM").ok();
-    if switch.as_deref() == Some("faer") {
-        let a = faer::MatRef::from_row_major_slice(&x[..m * k], m, k);
-        let b = faer::MatRef::from_row_major_slice(&y[..k * n], k, n);
-        let dst = faer::MatMut::from_row_major_slice_mut(&mut c, m, n);
-        let par = faer::Par::rayon(0);
-        faer::linalg::matmul::matmul(dst, faer::Accum::Replace, a, b, T::from(1), par);
-        return c;
-    }
-    let mut grid = tiles::grid(m, k, n, rayon::current_num_threads(), tiles::MIN_TILE_WORK);
-    let bands = switch.as_deref().and_then(|v| v.split_once('x'));
-    if let Some((r, q)) = bands.and_then(|(r, q)| Some((r.parse().ok()?, q.parse().ok()?))) {
-        let (r, q): (usize, usize) = (r, q);
-        grid = tiles::Grid {
-            rows: m.div_ceil(r.max(1)),
-            cols: n.div_ceil(q.max(1)),
-        };
-    }
+    let grid = tiles::grid(m, k, n, rayon::current_num_threads(), tiles::MIN_TILE_WORK);
     tiled(&mut c, x, y, m, k, n, grid);
     c
 }

@@ -1,5 +1,5 @@
 //! How a matrix product `c[m×n] = a[m×k] · b[k×n]` is cut into tiles of its result,
-//! at most one per thread: each tile reads a band of rows of `a` and a band of columns
+//! about four a thread: each tile reads a band of rows of `a` and a band of columns
 //! of `b` and is an independent sequential product.
 
 /// Multiply-adds under which a tile is not worth a thread of its own (a few
