@@ -49,7 +49,7 @@ function [] = __kernel__ colcount(x : mat, h : vec, pos : ivec2, blkpos : ivec2,
     bins = shared(4)
     t = blkpos[1]
     nt = blkdim[1]
-    if t < 4
+    if t < 4 && blkpos[0] == 0
         bins[t] = 0.0
     endif
     syncthreads
