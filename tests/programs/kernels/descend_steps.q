@@ -4,7 +4,8 @@
 % reads the thread's own element (d = 0), steps past the block (d > blkdim), a step
 % that reads upwards (d < 0: the threads must not run fused), d loaded from memory,
 % a shared array shorter than the block (writes past it are skipped, reads give 0),
-% a second shared array read on both sides, and a per-thread offset (not fused).
+% a second shared array read on both sides, a value of the read step read after the
+% steps, and a per-thread offset (not fused).
 % ==
 % stdout {
 % [1,3,6,10,15,21,28]
@@ -14,8 +15,8 @@
 % [8,12,16,28,36,28,34]
 % [1,3,6,4,9,15]
 % [20,24]
-% [1,1,4,0,0,6,11,19,0,0]
-% [1,1,4,7,15,6,11,19,27,40]
+% [1,1,4,0,500,6,11,19,0,1000]
+% [1,1,4,7,515,6,11,19,27,1040]
 % [2,3,4,8,9,10,14,15,16,20]
 % }
 function [] = __kernel__ steps(x : vec, y : vec, ds : vec, pos : int, blkpos : int, blkdim : int)
@@ -35,7 +36,8 @@ function [] = __kernel__ steps(x : vec, y : vec, ds : vec, pos : int, blkpos : i
     y[pos] = s[blkpos]
 endfunction
 
-% The shared array is shorter than the block by `short` elements.
+% The shared array is shorter than the block by `short` elements; the last step's `v`
+% is read after the loop.
 function [] = __kernel__ short_steps(x : vec, y : vec, short : int, pos : int, blkpos : int, blkdim : int)
     s = shared(blkdim - short)
     t = shared(blkdim)
@@ -53,7 +55,7 @@ function [] = __kernel__ short_steps(x : vec, y : vec, short : int, pos : int, b
         syncthreads
         d = d * 2
     endwhile
-    y[pos] = s[blkpos]
+    y[pos] = s[blkpos] + 100 * v
 endfunction
 
 % The offset differs between threads: not a step of the fused form.
