@@ -17,6 +17,7 @@ mod alike;
 mod calls;
 mod cmpabs;
 pub mod code;
+mod descend;
 mod dialect;
 mod expr;
 mod fission;
@@ -121,6 +122,11 @@ pub(crate) struct Gen<'k> {
     /// Under fission: variables that every thread holds alike, with the C expression of
     /// their value, inside the loops of an interleaved uniform loop (`interleave`).
     pub uniform_vals: Vec<(u32, String)>,
+    /// Under fission: the next thread loop runs threads `lo..hi` in descending order,
+    /// none of them stopped (`descend`), and the keys of the accesses proven in range
+    /// there.
+    pub thread_range: Option<(String, String)>,
+    pub in_range: Vec<usize>,
     /// The functions that calls name (the kernel's table, `calls`).
     pub funcs: &'k [blazar_kir::calls::Func],
     /// Printing a function of the table, not the entry point.
@@ -235,6 +241,8 @@ impl<'k> Gen<'k> {
             thread_counters: false,
             uniform_vals: Vec::new(),
             blkpos_vars: widen::blkpos_vars(k),
+            thread_range: None,
+            in_range: Vec::new(),
             funcs: &k.calls.funcs,
             in_fn: false,
         }

@@ -28,6 +28,8 @@ mod trace;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_descend;
+#[cfg(test)]
 mod tests_fast;
 #[cfg(test)]
 mod tests_interleave;

@@ -9,6 +9,7 @@
 //! 0 (the barrier checker guarantees that all threads agree). Shared arrays belong to the
 //! block and are zero-filled when allocated, as in the executor.
 
+use super::descend::Piece;
 use super::Gen;
 use crate::cpp::support::{has_barrier, SlotKind};
 use crate::printer::Dialect;
@@ -22,18 +23,21 @@ pub(crate) const SPECIALS: &str = "/*@@specials@@*/";
 
 impl Gen<'_> {
     /// A block of statements under fission.
+    /// Its runs and fission points go to `fblock_pairs` (`descend`: a load run and an
+    /// update run around a barrier may run as one loop).
     pub fn fblock(&mut self, b: &[Stmt]) {
+        let mut pieces = Vec::new();
         let mut run: Vec<&Stmt> = Vec::new();
         for s in b {
             if has_barrier(s) {
-                self.thread_loop(&run);
-                run.clear();
-                self.fission_stmt(s);
+                pieces.push(Piece::Run(std::mem::take(&mut run)));
+                pieces.push(Piece::Point(s));
             } else {
                 run.push(s);
             }
         }
-        self.thread_loop(&run);
+        pieces.push(Piece::Run(run));
+        self.fblock_pairs(pieces);
     }
 
     /// The statements of `run`: uniform assignments at its ends once per block, those
@@ -62,7 +66,7 @@ impl Gen<'_> {
     }
 
     /// The loop over the block's threads of `run`.
-    fn threads_of(&mut self, run: &[&Stmt]) {
+    pub(crate) fn threads_of(&mut self, run: &[&Stmt]) {
         if run.is_empty() {
             return;
         }
@@ -121,10 +125,21 @@ impl Gen<'_> {
         let r = self.k.rank.clamp(1, 4) as usize;
         // The counters are i64 (`bz_b<c>`), so that indices computed from them are
         // affine for the C++ compiler (`widen`); `bz_blkpos<c>` is their i32 value.
-        for c in 0..r {
-            self.line_out(&format!(
-                "for (i64 bz_b{c} = 0; bz_b{c} < bz_kb{c}; bz_b{c}++)"
-            ));
+        // (A rank-1 loop over threads `lo..hi` from the top down: `descend`.)
+        let descending = self.thread_range.take();
+        match &descending {
+            Some((lo, hi)) if r == 1 => {
+                self.line_out(&format!(
+                    "for (i64 bz_b0 = ({hi}) - 1; bz_b0 >= ({lo}); bz_b0--)"
+                ));
+            }
+            _ => {
+                for c in 0..r {
+                    self.line_out(&format!(
+                        "for (i64 bz_b{c} = 0; bz_b{c} < bz_kb{c}; bz_b{c}++)"
+                    ));
+                }
+            }
         }
         self.line_out("{");
         self.o.depth += 1;
@@ -138,6 +153,8 @@ impl Gen<'_> {
         self.line_out(&format!("const i64 bz_tid = {tid};"));
         self.thread_counters = true;
         match &self.active {
+            // (No thread of the block has stopped there: `descend` checks it.)
+            None if descending.is_some() => {}
             Some(m) => {
                 let m = m.clone();
                 self.line_out(&format!(
@@ -231,7 +248,7 @@ impl Gen<'_> {
         c
     }
 
-    fn fission_stmt(&mut self, s: &Stmt) {
+    pub(crate) fn fission_stmt(&mut self, s: &Stmt) {
         self.line = s.line;
         match &s.kind {
             StmtKind::Barrier => self.barrier(),

@@ -94,6 +94,15 @@ impl Gen<'_> {
         if let Some(forms) = proven {
             return self.proven_offset(a, &names, forms, code);
         }
+        // Proven in range for the thread loop being generated (`descend`).
+        if mode != ReadMode::Checked && k == 1 && self.in_range.contains(&key) {
+            let _ = write!(
+                code,
+                "const bool bz_ok = true; const i64 bz_off = {};",
+                names[0].0
+            );
+            return code;
+        }
         let in_range = match &self.wide {
             Some((w, _)) if mode != ReadMode::Checked => self
                 .direct_index(index, *w)
