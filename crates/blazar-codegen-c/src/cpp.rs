@@ -22,6 +22,7 @@ mod expr;
 mod fission;
 mod index_cast;
 mod interleave;
+mod jam;
 mod known_affine;
 mod masked;
 mod memory;
