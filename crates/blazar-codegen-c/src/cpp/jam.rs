@@ -21,23 +21,37 @@ use blazar_kir::Stmt;
 /// Iterations of each thread run together.
 pub const ROWS: i64 = 4;
 
+/// TEMPORARY (session 20's A/B measurement, to be removed): `BLAZAR_JAM_ROWS=N` runs N
+/// rows together (1: the row-by-row loop alone).
+fn rows() -> i64 {
+    std::env::var("BLAZAR_JAM_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|r| (1..=16).contains(r))
+        .unwrap_or(ROWS)
+}
+
 impl Gen<'_> {
     /// In an affine interleaved loop whose body writes no memory (`bz_v0`, `bz_s0`,
     /// `bz_h0` as in `affine_run`): the groups of [`ROWS`] rows in which every thread
     /// runs, thread by thread. Returns the first value of the first thread left for the
     /// row-by-row loop (`bz_bj`).
     pub(crate) fn affine_jam(&mut self, var: u32, body: &[&Stmt]) -> &'static str {
-        let last = ROWS - 1;
+        let n = rows();
+        if n == 1 {
+            return "bz_v0";
+        }
+        let last = n - 1;
         self.line_out("i64 bz_bj = bz_v0;");
         // Every thread's iteration in the group's last row is at most `bz_h0` (no
         // overflow: `bz_h0 + bz_s0` and the starts are within i32).
         self.line_out(&format!(
-            "for (; bz_bj + {last} * bz_s0 + bz_nt - 1 <= bz_h0; bz_bj += {ROWS} * bz_s0) {{"
+            "for (; bz_bj + {last} * bz_s0 + bz_nt - 1 <= bz_h0; bz_bj += {n} * bz_s0) {{"
         ));
         self.o.depth += 1;
         // As in `affine_iterations`: read once per group, before its loop over the threads.
         self.line_out("const bool bz_nd = !bz_fe.code; (void)bz_nd;");
-        self.line_out(&format!("for (int bz_ju = 0; bz_ju < {ROWS}; bz_ju++) {{"));
+        self.line_out(&format!("for (int bz_ju = 0; bz_ju < {n}; bz_ju++) {{"));
         self.o.depth += 1;
         self.line_out(
             "const i64 bz_b = bz_bj + bz_ju * bz_s0, bz_n = bz_nt; (void)bz_b; (void)bz_n;",
@@ -49,8 +63,8 @@ impl Gen<'_> {
         self.o.depth += 1;
         self.affine_thread_open(var, "(i32)(bz_bj + bz_tid)", false);
         let v = self.var_base(var);
-        self.line_out(&format!("#pragma GCC unroll {ROWS}"));
-        self.line_out(&format!("for (int bz_ju = 0; bz_ju < {ROWS}; bz_ju++) {{"));
+        self.line_out(&format!("#pragma GCC unroll {n}"));
+        self.line_out(&format!("for (int bz_ju = 0; bz_ju < {n}; bz_ju++) {{"));
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_bj + bz_ju * bz_s0 + bz_tid;");
         self.line_out(&format!("{v} = (i32)bz_vw;"));
