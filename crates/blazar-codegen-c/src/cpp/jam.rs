@@ -11,12 +11,13 @@
 //! rows (separate pages in a grid-stride loop) are in flight together. Only groups of
 //! rows in which every thread has an iteration are taken; the rows left (at most
 //! `ROWS - 1` full ones and the last, partial one) run as before. Each thread adds in
-//! the same order as before, so floating-point results are unchanged.
+//! the same order as before, so floating-point results are unchanged. A body that holds
+//! a loop of its own runs row by row as before.
 
 use super::fission::assigned_in;
 use super::Gen;
 use crate::printer::Dialect;
-use blazar_kir::Stmt;
+use blazar_kir::{Stmt, StmtKind};
 
 /// Iterations of each thread run together.
 pub const ROWS: i64 = 4;
@@ -31,6 +32,18 @@ fn rows() -> i64 {
         .unwrap_or(ROWS)
 }
 
+/// Whether `body` holds a loop: its iterations then cost more than a thread's variables'
+/// load and store, and four copies of it would only lengthen the compile.
+fn has_loop(body: &[&Stmt]) -> bool {
+    let mut found = false;
+    for s in body {
+        blazar_kir::visit::walk_stmts(std::slice::from_ref(*s), &mut |s| {
+            found |= matches!(s.kind, StmtKind::For { .. } | StmtKind::While { .. });
+        });
+    }
+    found
+}
+
 impl Gen<'_> {
     /// In an affine interleaved loop whose body writes no memory (`bz_v0`, `bz_s0`,
     /// `bz_h0` as in `affine_run`): the groups of [`ROWS`] rows in which every thread
@@ -38,7 +51,7 @@ impl Gen<'_> {
     /// row-by-row loop (`bz_bj`).
     pub(crate) fn affine_jam(&mut self, var: u32, body: &[&Stmt]) -> &'static str {
         let n = rows();
-        if n == 1 {
+        if n == 1 || has_loop(body) {
             return "bz_v0";
         }
         let last = n - 1;
