@@ -5,9 +5,15 @@
 % for bit a host loop that adds in the thread's order and then the tree's. Sizes: 10007
 % elements (no multiple of the block or the grid), offsets 0 and 5, a loop over fewer
 % elements than threads (some threads run no iteration), one over exactly 4 rows, a loop
-% that ends inside a group of 4 rows, and a loop whose values are read after it.
+% that ends inside a group of 4 rows, a step (7) smaller than the block, and a loop
+% whose values are read after it.
 % ==
 % stdout {
+% 1
+% 1
+% 1
+% 1
+% 1
 % 1
 % 1
 % 1
@@ -72,14 +78,14 @@ function [] = __kernel__ strided_parts(x : vec'unchecked, n : int, off : int, st
     endif
 endfunction
 
-function [] = check(x : vec, n : int, off : int, blocks : int, threads : int)
+function [] = check(x : vec, n : int, off : int, blocks : int, threads : int, stride : int)
     nt = blocks * threads
     tot = zeros(nt)
     cnt = int(zeros(nt))
     big = zeros(nt)
     last = int(zeros(nt))
     bsum = zeros(blocks)
-    parallel_do([[1, nt], [1, threads]], x, n, off, nt, tot, cnt, big, last, bsum, strided_parts)
+    parallel_do([[1, nt], [1, threads]], x, n, off, stride, tot, cnt, big, last, bsum, strided_parts)
     % The same sums on the host, thread by thread, in each thread's order.
     ok_tot = 1
     ok_cnt = 1
@@ -99,7 +105,7 @@ function [] = check(x : vec, n : int, off : int, blocks : int, threads : int)
                 c += 1
             endif
             m = max(m, v * (k - 3))
-            k += nt
+            k += stride
         endwhile
         if !(acc == tot[p])
             ok_tot = 0
@@ -144,12 +150,14 @@ for i = 0..len - 1
     x[i] = mod(i * 37, 101) / 97 + 1 / (i + 1)
 endfor
 % Many rows, the last one partial (10007 = 20 * 480 + 407).
-check(x, len, 0, 5, 96)
+check(x, len, 0, 5, 96, 480)
 % A start offset: thread t starts at t + 5.
-check(x, len, 5, 5, 96)
+check(x, len, 5, 5, 96, 480)
 % Fewer elements than threads: threads 300.. run no iteration.
-check(x, 300, 0, 5, 96)
+check(x, 300, 0, 5, 96, 480)
 % Exactly 4 full rows (4 * 480 elements), then none.
-check(x, 1920, 0, 5, 96)
+check(x, 1920, 0, 5, 96, 480)
 % Three full rows and part of a fourth, in an array that goes on past them.
-check(x, 1500, 0, 5, 96)
+check(x, 1500, 0, 5, 96, 480)
+% A step smaller than the block (each thread's values overlap the next threads').
+check(x, 1000, 0, 2, 96, 7)
