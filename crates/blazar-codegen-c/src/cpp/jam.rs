@@ -32,6 +32,16 @@ fn rows() -> i64 {
         .unwrap_or(ROWS)
 }
 
+/// TEMPORARY (session 20's A/B measurement, to be removed): `BLAZAR_JAM_AHEAD=N`
+/// prefetches N rows ahead of each row of a group (default `stride_prefetch::AHEAD`).
+fn ahead() -> i64 {
+    std::env::var("BLAZAR_JAM_AHEAD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|r| (1..=64).contains(r))
+        .unwrap_or(super::stride_prefetch::AHEAD)
+}
+
 /// Whether `body` holds a loop: its iterations then cost more than a thread's variables'
 /// load and store, and four copies of it would only lengthen the compile.
 fn has_loop(body: &[&Stmt]) -> bool {
@@ -66,9 +76,10 @@ impl Gen<'_> {
         self.line_out("const bool bz_nd = !bz_fe.code; (void)bz_nd;");
         self.line_out(&format!("for (int bz_ju = 0; bz_ju < {n}; bz_ju++) {{"));
         self.o.depth += 1;
-        self.line_out(
-            "const i64 bz_b = bz_bj + bz_ju * bz_s0, bz_n = bz_nt; (void)bz_b; (void)bz_n;",
-        );
+        let shift = ahead() - super::stride_prefetch::AHEAD;
+        self.line_out(&format!(
+            "const i64 bz_b = bz_bj + (bz_ju + {shift}) * bz_s0, bz_n = bz_nt; (void)bz_b; (void)bz_n;",
+        ));
         self.stride_prefetch(body, var);
         self.o.depth -= 1;
         self.line_out("}");
