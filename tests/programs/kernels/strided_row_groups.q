@@ -39,6 +39,9 @@
 % 1
 % 1
 % 1
+% 1
+% 1
+% 1
 % }
 function [] = __kernel__ strided_parts(x : vec'unchecked, n : int, off : int, stride : int, _
                                        tot : vec'unchecked, cnt : vec[int]'unchecked, _
@@ -76,6 +79,46 @@ function [] = __kernel__ strided_parts(x : vec'unchecked, n : int, off : int, st
     if blkpos == 0
         bsum[blkidx] = part[0]
     endif
+endfunction
+
+% The loop variable indexes the input directly and is not read after the loop: the
+% native tier tests once whether the loop stays inside the array (rows 4 at a time
+% then) and otherwise reads past the end as 'unchecked' reads do (0), row by row.
+% Each thread stores the sum of the thread at the mirror position of its block.
+function [] = __kernel__ direct_parts(x : vec'unchecked, n : int, stride : int, _
+                                      tot : vec'unchecked, pos : int, blkpos : int, blkdim : int)
+    part = shared(blkdim)
+    acc = 0.0
+    for k = pos..stride..n - 1
+        acc += x[k]
+    endfor
+    part[blkpos] = acc
+    syncthreads
+    tot[pos] = part[blkdim - 1 - blkpos]
+endfunction
+
+function [] = check_direct(x : vec, n : int, blocks : int, threads : int)
+    nt = blocks * threads
+    tot = zeros(nt)
+    parallel_do([[1, nt], [1, threads]], x, n, nt, tot, direct_parts)
+    ok = 1
+    for p = 0..nt - 1
+        acc = 0.0
+        k = p
+        while k <= n - 1
+            if k < numel(x)
+                acc += x[k]
+            else
+                acc += 0.0
+            endif
+            k += nt
+        endwhile
+        t = mod(p, threads)
+        if !(acc == tot[p - t + threads - 1 - t])
+            ok = 0
+        endif
+    endfor
+    print ok
 endfunction
 
 function [] = check(x : vec, n : int, off : int, blocks : int, threads : int, stride : int)
@@ -161,3 +204,8 @@ check(x, 1920, 0, 5, 96, 480)
 check(x, 1500, 0, 5, 96, 480)
 % A step smaller than the block (each thread's values overlap the next threads').
 check(x, 1000, 0, 2, 96, 7)
+% Direct indexing: the whole array, a loop ending inside a group of rows, and one past
+% the end of the array.
+check_direct(x, len, 5, 96)
+check_direct(x, 1500, 5, 96)
+check_direct(x, len + 2000, 5, 96)

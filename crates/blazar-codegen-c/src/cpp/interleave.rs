@@ -358,7 +358,7 @@ impl Gen<'_> {
         direct.sort();
         direct.dedup();
         if direct.is_empty() {
-            self.affine_iterations(var, body, writes);
+            self.affine_iterations(var, body, writes, true);
         } else {
             let mut fits = Vec::new();
             for (a, atoms) in &direct {
@@ -376,12 +376,13 @@ impl Gen<'_> {
             self.line_out(&format!("if (bz_v0 >= 0 && {}) {{", fits.join(" && ")));
             self.o.depth += 1;
             self.wide_in_range = direct;
-            self.affine_iterations(var, body, writes);
+            self.affine_iterations(var, body, writes, true);
             self.wide_in_range = Vec::new();
             self.o.depth -= 1;
             self.line_out("} else {");
             self.o.depth += 1;
-            self.affine_iterations(var, body, writes);
+            // Row by row only: accesses not known in range are rare (a shorter compile).
+            self.affine_iterations(var, body, writes, false);
             self.o.depth -= 1;
             self.line_out("}");
         }
@@ -408,10 +409,10 @@ impl Gen<'_> {
     }
 
     /// The iterations of `affine_loop`: for each value of the first thread, the
-    /// threads that have it in range, as one counted loop.
-    fn affine_iterations(&mut self, var: u32, body: &[&Stmt], writes: bool) {
-        // Whole rows first, a few at a time (`jam`), when the body writes no memory.
-        let first = if writes {
+    /// threads that have it in range, as one counted loop; with `jam`, whole rows first,
+    /// a few at a time, when the body writes no memory (`jam.rs`).
+    fn affine_iterations(&mut self, var: u32, body: &[&Stmt], writes: bool, jam: bool) {
+        let first = if writes || !jam {
             "bz_v0"
         } else {
             self.affine_jam(var, body)
