@@ -22,26 +22,6 @@ use blazar_kir::{Stmt, StmtKind};
 /// Iterations of each thread run together.
 pub const ROWS: i64 = 4;
 
-/// TEMPORARY (session 20's A/B measurement, to be removed): `BLAZAR_JAM_ROWS=N` runs N
-/// rows together (1: the row-by-row loop alone).
-fn rows() -> i64 {
-    std::env::var("BLAZAR_JAM_ROWS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|r| (1..=16).contains(r))
-        .unwrap_or(ROWS)
-}
-
-/// TEMPORARY (session 20's A/B measurement, to be removed): `BLAZAR_JAM_AHEAD=N`
-/// prefetches N rows ahead of each row of a group (default `stride_prefetch::AHEAD`).
-fn ahead() -> i64 {
-    std::env::var("BLAZAR_JAM_AHEAD")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|r| (1..=64).contains(r))
-        .unwrap_or(super::stride_prefetch::AHEAD)
-}
-
 /// Whether `body` holds a loop: its iterations then cost more than a thread's variables'
 /// load and store, and four copies of it would only lengthen the compile.
 fn has_loop(body: &[&Stmt]) -> bool {
@@ -60,14 +40,14 @@ impl Gen<'_> {
     /// runs, thread by thread. Returns the first value of the first thread left for the
     /// row-by-row loop (`bz_bj`).
     pub(crate) fn affine_jam(&mut self, var: u32, body: &[&Stmt]) -> &'static str {
-        let n = rows();
-        if n == 1 || has_loop(body) {
+        let n = ROWS;
+        if has_loop(body) {
             return "bz_v0";
         }
         let last = n - 1;
         self.line_out("i64 bz_bj = bz_v0;");
-        // Every thread's iteration in the group's last row is at most `bz_h0` (no
-        // overflow: `bz_h0 + bz_s0` and the starts are within i32).
+        // Every thread's iteration in the group's last row is at most `bz_h0` (i64
+        // sums of values within i32: no overflow).
         self.line_out(&format!(
             "for (; bz_bj + {last} * bz_s0 + bz_nt - 1 <= bz_h0; bz_bj += {n} * bz_s0) {{"
         ));
@@ -76,10 +56,9 @@ impl Gen<'_> {
         self.line_out("const bool bz_nd = !bz_fe.code; (void)bz_nd;");
         self.line_out(&format!("for (int bz_ju = 0; bz_ju < {n}; bz_ju++) {{"));
         self.o.depth += 1;
-        let shift = ahead() - super::stride_prefetch::AHEAD;
-        self.line_out(&format!(
-            "const i64 bz_b = bz_bj + (bz_ju + {shift}) * bz_s0, bz_n = bz_nt; (void)bz_b; (void)bz_n;",
-        ));
+        self.line_out(
+            "const i64 bz_b = bz_bj + bz_ju * bz_s0, bz_n = bz_nt; (void)bz_b; (void)bz_n;",
+        );
         self.stride_prefetch(body, var);
         self.o.depth -= 1;
         self.line_out("}");
