@@ -23,6 +23,7 @@ mod expr;
 mod fission;
 mod index_cast;
 mod interleave;
+mod jam;
 mod known_affine;
 mod masked;
 mod memory;

@@ -358,7 +358,7 @@ impl Gen<'_> {
         direct.sort();
         direct.dedup();
         if direct.is_empty() {
-            self.affine_iterations(var, body, writes);
+            self.affine_iterations(var, body, writes, true);
         } else {
             let mut fits = Vec::new();
             for (a, atoms) in &direct {
@@ -376,12 +376,13 @@ impl Gen<'_> {
             self.line_out(&format!("if (bz_v0 >= 0 && {}) {{", fits.join(" && ")));
             self.o.depth += 1;
             self.wide_in_range = direct;
-            self.affine_iterations(var, body, writes);
+            self.affine_iterations(var, body, writes, true);
             self.wide_in_range = Vec::new();
             self.o.depth -= 1;
             self.line_out("} else {");
             self.o.depth += 1;
-            self.affine_iterations(var, body, writes);
+            // Row by row only: accesses not known in range are rare (a shorter compile).
+            self.affine_iterations(var, body, writes, false);
             self.o.depth -= 1;
             self.line_out("}");
         }
@@ -408,9 +409,17 @@ impl Gen<'_> {
     }
 
     /// The iterations of `affine_loop`: for each value of the first thread, the
-    /// threads that have it in range, as one counted loop.
-    fn affine_iterations(&mut self, var: u32, body: &[&Stmt], writes: bool) {
-        self.line_out("for (i64 bz_b = bz_v0; bz_b <= bz_h0; bz_b += bz_s0) {");
+    /// threads that have it in range, as one counted loop; with `jam`, whole rows first,
+    /// a few at a time, when the body writes no memory (`jam.rs`).
+    fn affine_iterations(&mut self, var: u32, body: &[&Stmt], writes: bool, jam: bool) {
+        let first = if writes || !jam {
+            "bz_v0"
+        } else {
+            self.affine_jam(var, body)
+        };
+        self.line_out(&format!(
+            "for (i64 bz_b = {first}; bz_b <= bz_h0; bz_b += bz_s0) {{"
+        ));
         self.o.depth += 1;
         self.line_out("const i64 bz_n = bz_h0 - bz_b + 1 < bz_nt ? bz_h0 - bz_b + 1 : bz_nt;");
         // As in `open_threads`: read once per iteration, before its loop over the threads.
@@ -423,6 +432,26 @@ impl Gen<'_> {
         self.o.depth += 1;
         self.line_out("const i64 bz_vw = bz_b + bz_tid;");
         self.line_out("const i32 bz_vn = (i32)bz_vw;");
+        self.affine_thread_open(var, "bz_vn", writes);
+        // Indexing with the loop variable uses its exact i64 value (affine in `bz_tid`;
+        // the body does not assign the variable).
+        self.wide = Some((var, "bz_vw".to_string()));
+        for s in body {
+            self.block(std::slice::from_ref(*s));
+        }
+        self.wide = None;
+        let w = assigned_in(body, self.k.vars.len());
+        // `close_threads` ends a scope that `open_threads` would have opened.
+        self.hoist_scopes.push(false);
+        self.close_threads(&w);
+        self.o.depth -= 1;
+        self.line_out("}");
+    }
+
+    /// Inside the loop over the threads of an affine interleaved loop (`bz_tid`): the
+    /// thread's block position, the skip of a stopped thread when the body `writes`,
+    /// and its variables, the loop variable `var` set to `first`.
+    pub(crate) fn affine_thread_open(&mut self, var: u32, first: &str, writes: bool) {
         let last = self.k.rank.clamp(1, 4) as usize - 1;
         for c in 0..last {
             self.line_out(&format!(
@@ -442,7 +471,7 @@ impl Gen<'_> {
             let t = spell::ty(d.ty);
             let uniform = self.uniform_vals.iter().rev().find(|(v, _)| *v == i as u32);
             if i as u32 == var {
-                self.line_out(&format!("{t} {name} = bz_vn;"));
+                self.line_out(&format!("{t} {name} = {first};"));
             } else if let Some((_, cur)) = uniform {
                 // Set alike in every thread by an enclosing `uniform_loop`.
                 self.line_out(&format!("{t} {name} = {cur};"));
@@ -451,19 +480,6 @@ impl Gen<'_> {
                 self.line_out(&format!("{t} {name} = {src};"));
             }
         }
-        // Indexing with the loop variable uses its exact i64 value (affine in `bz_tid`;
-        // the body does not assign the variable).
-        self.wide = Some((var, "bz_vw".to_string()));
-        for s in body {
-            self.block(std::slice::from_ref(*s));
-        }
-        self.wide = None;
-        let w = assigned_in(body, self.k.vars.len());
-        // `close_threads` ends a scope that `open_threads` would have opened.
-        self.hoist_scopes.push(false);
-        self.close_threads(&w);
-        self.o.depth -= 1;
-        self.line_out("}");
     }
 }
 
