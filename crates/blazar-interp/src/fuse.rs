@@ -374,7 +374,7 @@ impl<'p> Interp<'p> {
                         // `reshape(x, [M, N])` or `reshape(x, M, N)` with scalar dims: the
                         // view, without the dims array and the builtin's argument values.
                         if let Some(dims) = self.scalar_dims(&args[1..], frame) {
-                            let v = blazar_runtime::builtins::construct::reshape_view(arr, &dims)
+                            let v = blazar_runtime::builtins::construct::reshape_view(arr, dims)
                                 .at(e.span)?;
                             return Ok(Operand::Val(Value::Array(v), false));
                         }

@@ -491,11 +491,25 @@ impl Array {
     /// trailing singleton dimensions drop down to two (`[4,1,1]` is a 4×1 mat), leading
     /// ones stay (`[1,3,2]` is a 1×3×2 cube), and a 1×N result is a vec of N.
     pub fn canonical_dims(dims: &[usize]) -> Vec<usize> {
-        match dims {
-            [] => vec![0],
-            [n] => vec![*n],
-            _ => slice_dims(dims),
+        Array::into_canonical_dims(dims.to_vec())
+    }
+
+    /// [`Array::canonical_dims`] of owned dims, changed in place (no allocation when
+    /// they are already canonical, as the dims of most `reshape` calls are).
+    pub fn into_canonical_dims(mut dims: Vec<usize>) -> Vec<usize> {
+        match dims.len() {
+            0 => dims.push(0),
+            1 => {}
+            _ => {
+                while dims.len() > 2 && dims.last() == Some(&1) {
+                    dims.pop();
+                }
+                if dims.len() == 2 && dims[0] == 1 {
+                    dims.remove(0);
+                }
+            }
         }
+        dims
     }
 }
 
@@ -504,14 +518,12 @@ impl Array {
 /// dimensions drop down to two, and a 1×N result is a vec of N. So `A[:, j]` is an M×1
 /// mat, `A[i, :]` a vec, `x[:, :, k]` a mat and `x[i, :, :]` a 1×N×C cube.
 pub fn slice_dims(lens: &[usize]) -> Vec<usize> {
-    let mut dims = lens.to_vec();
-    while dims.len() > 2 && dims.last() == Some(&1) {
-        dims.pop();
+    match lens {
+        // One length stays a vec of it; none is the empty vec (a slice always has one).
+        [n] => vec![*n],
+        [] => Vec::new(),
+        _ => Array::into_canonical_dims(lens.to_vec()),
     }
-    if dims.len() == 2 && dims[0] == 1 {
-        dims.remove(0);
-    }
-    dims
 }
 
 #[cfg(test)]

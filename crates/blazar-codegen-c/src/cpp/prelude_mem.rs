@@ -56,6 +56,18 @@ static inline void bz_oob(bz_err& e, i32 line, i64 i, i64 d, i64 n) {
   if (e.code == 0) { e.code = 2; e.line = line; e.a = (u64)i; e.b = d; e.c = n; }
 }
 
+// A reduction strip's lane accumulator `a` combined with a value `x`: `bz_combine`,
+// except that the min or max of reals is the plain select `x < a ? x : a` (one
+// `vminps`/`vmaxps` when vectorised) instead of `bz_fminf`'s, which also takes `x` when
+// `a` is NaN. A lane accumulator never is: it starts at the identity (+-inf) and a NaN
+// `x` never replaces it (the compare is false), so both give the same bits, +-0 too
+// (equal operands keep `a`).
+template<int OP, typename T> BZ_FN T bz_lane_combine(T a, T x) {
+  if constexpr (OP == 5 && bz_t<T>::is_float) return x < a ? x : a;
+  else if constexpr (OP == 6 && bz_t<T>::is_float) return x > a ? x : a;
+  else return bz_combine<OP, T>(a, x);
+}
+
 // The `N` values of a strip combined pairwise (halves, quarters, ...): each step is an
 // element-wise map the compiler vectorises. Only for the outputs' associative and
 // commutative operations (the partial results of a launch have no order either).

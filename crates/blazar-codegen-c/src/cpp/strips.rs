@@ -201,7 +201,7 @@ impl<'k> Gen<'k> {
             self.o.depth -= 1;
             self.line_out("}");
             self.line_out(&format!(
-                "for (int bz_l = 0; bz_l < {LANES}; bz_l++) bz_lacc{output}[bz_l] = bz_combine<{op}, {t}>(bz_lacc{output}[bz_l], {vals}[bz_l]);"
+                "for (int bz_l = 0; bz_l < {LANES}; bz_l++) bz_lacc{output}[bz_l] = bz_lane_combine<{op}, {t}>(bz_lacc{output}[bz_l], {vals}[bz_l]);"
             ));
         }
         self.lane_outputs = true;

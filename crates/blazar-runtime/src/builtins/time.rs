@@ -80,6 +80,8 @@ pub(super) fn toc_all(ctx: &mut Ctx, args: &[Value], nout: usize) -> RtResult<Ve
 
 /// The milliseconds since the latest `tic`, and the line that reports them.
 fn toc_ms(ctx: &mut Ctx, args: &[Value]) -> RtResult<(String, Value)> {
+    // The time first: the label and the line are not part of what is measured.
+    let now = Instant::now();
     let label = match args.first() {
         None => "Elapsed time".to_string(),
         Some(Value::Str(s)) => s.to_string(),
@@ -89,7 +91,7 @@ fn toc_ms(ctx: &mut Ctx, args: &[Value]) -> RtResult<(String, Value)> {
         0 => rt_bail!("toc without tic"),
         1 => ctx.timers[0],
         _ => ctx.timers.pop().unwrap_or(Mark {
-            at: Instant::now(),
+            at: now,
             device: None,
         }),
     };
@@ -97,7 +99,7 @@ fn toc_ms(ctx: &mut Ctx, args: &[Value]) -> RtResult<(String, Value)> {
         (Some(m), Some(t)) => t
             .elapsed_ms(m)
             .map_err(|e| RtError::new(format!("toc: {e}")))?,
-        _ => start.at.elapsed().as_secs_f64() * 1000.0,
+        _ => now.saturating_duration_since(start.at).as_secs_f64() * 1000.0,
     };
     Ok((format_line(&label, ms), Value::Real(ctx.prec.round(ms))))
 }

@@ -140,10 +140,10 @@ fn ndims(_ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
     let dims = dims_from_args("reshape", &args[1..])?;
     match &args[0] {
-        Value::Array(r) => reshape_view(r, &dims).map(Value::Array),
+        Value::Array(r) => reshape_view(r, dims).map(Value::Array),
         v => {
             let mut a = to_array("reshape", v, ctx.prec)?;
-            check_reshape(&a.size(), a.len(), &dims)?;
+            check_reshape(a.len(), &dims, || a.size())?;
             a.dims = Array::canonical_dims(&dims);
             Ok(Value::array(a))
         }
@@ -151,28 +151,36 @@ fn reshape(ctx: &mut Ctx, args: &[Value]) -> RtResult<Value> {
 }
 
 /// `reshape(r, dims)` of an array: the view (the interpreter calls it directly for
-/// dims given as scalars, without the builtin's argument values).
-pub fn reshape_view(r: &ArrayRef, dims: &[usize]) -> RtResult<ArrayRef> {
-    let m = r
-        .meta()
-        .map_err(|_| crate::RtError::new("reshape: array is being modified"))?;
-    check_reshape(&m.size(), m.len(), dims)?;
-    drop(m);
-    Ok(r.reshaped(Array::canonical_dims(dims)))
+/// dims given as scalars, without the builtin's argument values). `dims` become the
+/// view's own (canonical) dims: no other allocation on success.
+pub fn reshape_view(r: &ArrayRef, dims: Vec<usize>) -> RtResult<ArrayRef> {
+    // A view has the element count of its store.
+    let len = r
+        .data
+        .meta_host()
+        .map_err(|_| crate::RtError::new("reshape: array is being modified"))?
+        .len();
+    check_reshape(len, &dims, || {
+        r.meta().map(|m| m.size()).unwrap_or_default()
+    })?;
+    Ok(r.reshaped(Array::into_canonical_dims(dims)))
 }
 
-fn check_reshape(size: &[usize], len: usize, dims: &[usize]) -> RtResult<()> {
-    let n: usize = dims.iter().product();
-    if n != len {
+/// Errors unless `dims` hold `len` elements; `size` (the operand's, for the message)
+/// is asked only then.
+fn check_reshape(len: usize, dims: &[usize], size: impl FnOnce() -> Vec<usize>) -> RtResult<()> {
+    let n = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    if n != Some(len) {
         let text = |d: &[usize]| {
             d.iter()
                 .map(|x| x.to_string())
                 .collect::<Vec<_>>()
                 .join("x")
         };
+        let n = n.map_or_else(|| "too many".to_string(), |n| n.to_string());
         rt_bail!(
             "reshape: cannot reshape {} ({len} elements) to {} ({n} elements)",
-            text(size),
+            text(&size()),
             text(dims)
         );
     }
