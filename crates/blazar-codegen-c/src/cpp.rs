@@ -37,6 +37,7 @@ mod selects;
 mod stride_prefetch;
 mod strips;
 mod support;
+mod while_strips;
 mod widen;
 
 pub use support::{plan, Plan, SlotKind};

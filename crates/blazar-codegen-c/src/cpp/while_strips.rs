@@ -1,0 +1,108 @@
+//! Strips of lanes around a `while` loop: a kernel `pre; while cond (body); post`
+//! (Mandelbrot's escape loop) runs its loop for [`GROUP`] consecutive threads at once,
+//! each lane with a flag that says it is still looping, so that the C++ compiler
+//! vectorises the iterations across threads with masks instead of running one thread's
+//! loop after the other.
+//!
+//! The conditions are those of a strip around a counted loop (`strips.rs`): `pre` and
+//! the loop body only assign variables, every load in them and in `cond` is proven in
+//! range and reads an array that the kernel never writes, and `cond` records no
+//! `'checked` error. Then each lane's iterations touch only its own variables and
+//! memory that does not change during the launch. A lane runs its body exactly when its
+//! flag is set and `cond` holds, as its own thread would (`cond` is evaluated only
+//! while the flag is set, and the body only after `cond` held); a group loops until no
+//! lane ran its body in a round. `post` (stores, outputs, errors) then runs lane by lane
+//! in thread order, so the result is the executor's.
+//!
+//! Lanes whose loops end early idle until the longest of their group ends: groups are
+//! smaller than a strip so that the longest loop of a few neighbours, not of
+//! [`super::strips::LANES`], sets the group's time.
+
+use super::strips::{Strip, LANES};
+use super::Gen;
+use crate::printer::Dialect;
+use crate::spell;
+use blazar_kir::{Expr, Stmt, StmtKind};
+
+/// Lanes that loop together (a divisor of `LANES`).
+pub(crate) const GROUP: usize = 16;
+
+impl<'k> Gen<'k> {
+    /// The strip plan of `pre; while cond (body); post` with the loop at `body[i]`.
+    pub(crate) fn while_plan(&self, i: usize) -> Option<Strip<'k>> {
+        let body: &'k [Stmt] = &self.k.body;
+        let lp = &body[i];
+        let StmtKind::While { cond, body: lb } = &lp.kind else {
+            return None;
+        };
+        let mut writes = std::collections::BTreeSet::new();
+        super::strips::written(body, &mut writes);
+        let mut reads = std::collections::BTreeSet::new();
+        let ok = !lb.is_empty()
+            && !self.has_checked(cond)
+            && self.pure_loads(cond, &writes, &mut reads)
+            && self.pure_assigns(&body[..i], &writes, &mut reads)
+            && self.pure_assigns(lb, &writes, &mut reads);
+        ok.then_some(Strip {
+            pre: &body[..i],
+            lp: Some(lp),
+            post: &body[i + 1..],
+            reads,
+            writes,
+        })
+    }
+
+    /// The code of one strip around the `while` loop `cond`, `body` (into `self.o`).
+    pub(crate) fn while_code(&mut self, st: &Strip<'k>, cond: &Expr, body: &[Stmt]) {
+        self.strip_bounds();
+        for (i, v) in self.k.vars.iter().enumerate() {
+            let name = self.var_base(i as u32);
+            self.line_out(&format!("{} {name}_l[{LANES}];", spell::ty(v.ty)));
+        }
+        self.lane_phase(st.pre, true, None, true);
+        let loop_body: Vec<&Stmt> = body.iter().collect();
+        let assigned = super::fission::assigned_in(&loop_body, self.k.vars.len());
+        let (act, any) = (self.tmp(), self.tmp());
+        self.line_out(&format!(
+            "u32 {act}[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) {act}[bz_l] = 1;"
+        ));
+        self.line_out(&format!(
+            "for (int bz_g = 0; bz_g < {LANES}; bz_g += {GROUP}) for (;;) {{"
+        ));
+        self.o.depth += 1;
+        self.line_out(&format!("u32 {any} = 0;"));
+        self.line_out(&format!(
+            "for (int bz_l = bz_g; bz_l < bz_g + {GROUP}; bz_l++) {{"
+        ));
+        self.o.depth += 1;
+        self.lane_pos();
+        for (i, v) in self.k.vars.iter().enumerate() {
+            let name = self.var_base(i as u32);
+            self.line_out(&format!("{} {name} = {name}_l[bz_l];", spell::ty(v.ty)));
+        }
+        let c = self.expr(cond);
+        self.line_out(&format!("const bool bz_go = {act}[bz_l] && ({c});"));
+        self.line_out("if (bz_go) {");
+        self.o.depth += 1;
+        self.next_tmp += 1;
+        self.next = format!("bz_nextw{}", self.next_tmp);
+        self.block(body);
+        let label = self.next.clone();
+        self.line_out(&format!("{label}:;"));
+        self.o.depth -= 1;
+        self.line_out("}");
+        for (i, &a) in assigned.iter().enumerate() {
+            if a {
+                let name = self.var_base(i as u32);
+                self.line_out(&format!("{name}_l[bz_l] = {name};"));
+            }
+        }
+        self.line_out(&format!("{act}[bz_l] = bz_go; {any} |= (u32)bz_go;"));
+        self.o.depth -= 1;
+        self.line_out("}");
+        self.line_out(&format!("if (!{any}) break;"));
+        self.o.depth -= 1;
+        self.line_out("}");
+        self.lane_phase(st.post, false, None, false);
+    }
+}
