@@ -14,9 +14,11 @@
 //! lane ran its body in a round. `post` (stores, outputs, errors) then runs lane by lane
 //! in thread order, so the result is the executor's.
 //!
-//! Lanes whose loops end early idle until the longest of their group ends: groups are
-//! smaller than a strip so that the longest loop of a few neighbours, not of
-//! [`super::strips::LANES`], sets the group's time.
+//! Lanes whose loops end early idle until the longest of their group ends. The group is
+//! the whole strip: Mandelbrot on one thread of the 2-core VM (AVX-512, GCC 12) ran in
+//! 64-73 ms with groups of 64, 90-98 with 32, 119-187 with 16 and 200-300 with 8,
+//! against 167-350 ms without strips: the groups' iterations are chains of dependent
+//! operations, and more lanes give the core more independent ones at once.
 
 use super::strips::{Strip, LANES};
 use super::Gen;
@@ -25,7 +27,20 @@ use crate::spell;
 use blazar_kir::{Expr, Stmt, StmtKind};
 
 /// Lanes that loop together (a divisor of `LANES`).
-pub(crate) const GROUP: usize = 16;
+pub(crate) const GROUP: usize = 64;
+
+/// The lanes that loop together: [`GROUP`], or `BLAZAR_WHILE_GROUP` (4, 8, 16, 32 or 64;
+/// 0 turns the strips off). A temporary switch for measuring the group on other CPUs.
+fn group() -> usize {
+    static G: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *G.get_or_init(|| {
+        std::env::var("BLAZAR_WHILE_GROUP")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|g| matches!(g, 0 | 4 | 8 | 16 | 32 | 64))
+            .unwrap_or(GROUP)
+    })
+}
 
 impl<'k> Gen<'k> {
     /// The strip plan of `pre; while cond (body); post` with the loop at `body[i]`.
@@ -38,7 +53,8 @@ impl<'k> Gen<'k> {
         let mut writes = std::collections::BTreeSet::new();
         super::strips::written(body, &mut writes);
         let mut reads = std::collections::BTreeSet::new();
-        let ok = !lb.is_empty()
+        let ok = group() > 0
+            && !lb.is_empty()
             && !self.has_checked(cond)
             && self.pure_loads(cond, &writes, &mut reads)
             && self.pure_assigns(&body[..i], &writes, &mut reads)
@@ -62,17 +78,17 @@ impl<'k> Gen<'k> {
         self.lane_phase(st.pre, true, None, true);
         let loop_body: Vec<&Stmt> = body.iter().collect();
         let assigned = super::fission::assigned_in(&loop_body, self.k.vars.len());
-        let (act, any) = (self.tmp(), self.tmp());
+        let (act, any, w) = (self.tmp(), self.tmp(), group());
         self.line_out(&format!(
             "u32 {act}[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) {act}[bz_l] = 1;"
         ));
         self.line_out(&format!(
-            "for (int bz_g = 0; bz_g < {LANES}; bz_g += {GROUP}) for (;;) {{"
+            "for (int bz_g = 0; bz_g < {LANES}; bz_g += {w}) for (;;) {{"
         ));
         self.o.depth += 1;
         self.line_out(&format!("u32 {any} = 0;"));
         self.line_out(&format!(
-            "for (int bz_l = bz_g; bz_l < bz_g + {GROUP}; bz_l++) {{"
+            "for (int bz_l = bz_g; bz_l < bz_g + {w}; bz_l++) {{"
         ));
         self.o.depth += 1;
         self.lane_pos();
