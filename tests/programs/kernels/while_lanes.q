@@ -1,12 +1,14 @@
 % Kernels whose body is `assignments; while cond (assignments); stores`, which the
 % native CPU tier runs for groups of threads at once with a flag per thread: trip
 % counts differ between neighbouring threads (zero for some, long for others), rows are
-% no multiple of any strip (131 and 67 wide, one row of 5), the loop's condition reads
+% no multiple of any strip (131, 67 and 200 wide, one row of 5, rows of 3 run as one
+% flattened row), the loop's condition reads
 % an array that the kernel never writes, a kernel output sums each thread's count, and
 % a store after the loop fails for one thread only. Every result is compared with the
 % same computation on the host.
 % ==
 % stdout {
+% 1
 % 1
 % 1
 % 1
@@ -108,6 +110,7 @@ endfunction
 print check_escape(67, 67)
 print check_escape(1, 5)
 print check_escape(3, 200)
+print check_escape(150, 3)
 
 % A condition that reads an array: runs of values over 0.5.
 a = zeros(150)
