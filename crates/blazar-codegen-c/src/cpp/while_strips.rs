@@ -24,7 +24,7 @@ use super::strips::{Strip, LANES};
 use super::Gen;
 use crate::printer::Dialect;
 use crate::spell;
-use blazar_kir::{Expr, Stmt, StmtKind};
+use blazar_kir::{Expr, Scalar, Stmt, StmtKind, Ty};
 
 /// Lanes that loop together (a divisor of `LANES`).
 pub(crate) const GROUP: usize = 64;
@@ -78,6 +78,26 @@ impl<'k> Gen<'k> {
         self.lane_phase(st.pre, true, None, true);
         let loop_body: Vec<&Stmt> = body.iter().collect();
         let assigned = super::fission::assigned_in(&loop_body, self.k.vars.len());
+        // Complex variables are split into real and imaginary lanes for the rounds (GCC
+        // vectorises lanes of pairs with shuffles, or not at all).
+        let split: Vec<Option<&str>> = self
+            .k
+            .vars
+            .iter()
+            .map(|v| match v.ty {
+                Ty::Scalar(Scalar::C32) => Some("f32"),
+                Ty::Scalar(Scalar::C64) => Some("f64"),
+                _ => None,
+            })
+            .collect();
+        for (i, part) in split.iter().enumerate() {
+            if let Some(t) = part {
+                let name = self.var_base(i as u32);
+                self.line_out(&format!(
+                    "{t} {name}_re[{LANES}], {name}_im[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{ {name}_re[bz_l] = {name}_l[bz_l].re; {name}_im[bz_l] = {name}_l[bz_l].im; }}"
+                ));
+            }
+        }
         let (act, any, w) = (self.tmp(), self.tmp(), group());
         self.line_out(&format!(
             "u32 {act}[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) {act}[bz_l] = 1;"
@@ -93,8 +113,11 @@ impl<'k> Gen<'k> {
         self.o.depth += 1;
         self.lane_pos();
         for (i, v) in self.k.vars.iter().enumerate() {
-            let name = self.var_base(i as u32);
-            self.line_out(&format!("{} {name} = {name}_l[bz_l];", spell::ty(v.ty)));
+            let (name, t) = (self.var_base(i as u32), spell::ty(v.ty));
+            self.line_out(&match split[i] {
+                Some(_) => format!("{t} {name} = {t}{{{name}_re[bz_l], {name}_im[bz_l]}};"),
+                None => format!("{t} {name} = {name}_l[bz_l];"),
+            });
         }
         let c = self.expr(cond);
         self.line_out(&format!("const bool bz_go = {act}[bz_l] && ({c});"));
@@ -110,7 +133,10 @@ impl<'k> Gen<'k> {
         for (i, &a) in assigned.iter().enumerate() {
             if a {
                 let name = self.var_base(i as u32);
-                self.line_out(&format!("{name}_l[bz_l] = {name};"));
+                self.line_out(&match split[i] {
+                    Some(_) => format!("{name}_re[bz_l] = {name}.re; {name}_im[bz_l] = {name}.im;"),
+                    None => format!("{name}_l[bz_l] = {name};"),
+                });
             }
         }
         self.line_out(&format!("{act}[bz_l] = bz_go; {any} |= (u32)bz_go;"));
@@ -119,6 +145,14 @@ impl<'k> Gen<'k> {
         self.line_out(&format!("if (!{any}) break;"));
         self.o.depth -= 1;
         self.line_out("}");
+        for (i, part) in split.iter().enumerate() {
+            if part.is_some() && assigned[i] {
+                let (name, t) = (self.var_base(i as u32), spell::ty(self.k.vars[i].ty));
+                self.line_out(&format!(
+                    "for (int bz_l = 0; bz_l < {LANES}; bz_l++) {name}_l[bz_l] = {t}{{{name}_re[bz_l], {name}_im[bz_l]}};"
+                ));
+            }
+        }
         self.lane_phase(st.post, false, None, false);
     }
 }
