@@ -3,11 +3,13 @@
 % counts differ between neighbouring threads (zero for some, long for others), rows are
 % no multiple of any strip (131, 67 and 200 wide, one row of 5, rows of 3 run as one
 % flattened row), the loop's condition reads
-% an array that the kernel never writes, a kernel output sums each thread's count, and
+% an array that the kernel never writes, one thread of a strip loops far longer than
+% the others, a kernel output sums each thread's count, and
 % a store after the loop fails for one thread only. Every result is compared with the
 % same computation on the host.
 % ==
 % stdout {
+% 1
 % 1
 % 1
 % 1
@@ -48,6 +50,17 @@ function [] = __kernel__ walk(a : vec'unchecked, y : mat'unchecked, pos : ivec2)
         i += 1
     endwhile
     y[pos] = k + i
+endfunction
+
+function [] = __kernel__ skew(y : vec'unchecked, pos : int)
+    m = 1 + 300 * (mod(pos, 64) == 5) + 40 * (mod(pos, 64) == 9)
+    k = 0
+    a = 0.0
+    while k < m
+        a = a * 0.5 + k
+        k += 1
+    endwhile
+    y[pos] = a
 endfunction
 
 function [s : scalar] = __kernel__ count_sum(y : mat'unchecked, pos : ivec2)
@@ -130,6 +143,20 @@ for r = 0..2
         endwhile
         ok = ok && abs(y[r, j] - (k + i)) < 1e-4
     endfor
+endfor
+print ok
+
+% One long loop (and one medium) among short ones in each strip of 64 threads.
+y = zeros(64 * 5 + 3)
+parallel_do(numel(y), y, skew)
+ok = true
+for p = 0..numel(y) - 1
+    m = 1 + 300 * (mod(p, 64) == 5) + 40 * (mod(p, 64) == 9)
+    a = 0.0
+    for k = 0..m - 1
+        a = a * 0.5 + k
+    endfor
+    ok = ok && y[p] == a
 endfor
 print ok
 

@@ -14,7 +14,13 @@
 //! lane ran its body in a round. `post` (stores, outputs, errors) then runs lane by lane
 //! in thread order, so the result is the executor's.
 //!
-//! Lanes whose loops end early idle until the longest of their group ends. The group is
+//! Rounds stop once at most [`TAIL`] lanes still loop; those finish their loops one after
+//! the other (a strip with one long loop among short ones costs about what it costs
+//! without strips: one thread of 64 looping 20,001 times, the others once, 2.1 ms for 64
+//! strips as without strips, 12-28 ms with rounds to the end; Mandelbrot is the same
+//! with 0, 4, 8 or 16: 28-34 ms on one thread of the VM).
+//!
+//! Lanes whose loops end early idle until the last of the rounds. The group is
 //! the whole strip: Mandelbrot on one thread of the 2-core VM (AVX-512, GCC 12) ran in
 //! 64-73 ms with groups of 64, 90-98 with 32, 119-187 with 16 and 200-300 with 8,
 //! against 167-350 ms without strips: the groups' iterations are chains of dependent
@@ -28,6 +34,22 @@ use blazar_kir::{Expr, Scalar, Stmt, StmtKind, Ty};
 
 /// Lanes that loop together (a divisor of `LANES`).
 pub(crate) const GROUP: usize = 64;
+
+/// Lanes still looping at which a strip's rounds stop and those lanes finish one after
+/// the other: `BLAZAR_WHILE_TAIL` (0 to 64), else [`TAIL`]. A temporary switch.
+fn tail() -> usize {
+    static T: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("BLAZAR_WHILE_TAIL")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&t| t <= LANES)
+            .unwrap_or(TAIL)
+    })
+}
+
+/// See [`tail`].
+pub(crate) const TAIL: usize = 8;
 
 /// The lanes that loop together: [`GROUP`], or `BLAZAR_WHILE_GROUP` (4, 8, 16, 32 or 64;
 /// 0 turns the strips off). A temporary switch for measuring the group on other CPUs.
@@ -111,6 +133,43 @@ impl<'k> Gen<'k> {
             "for (int bz_l = bz_g; bz_l < bz_g + {w}; bz_l++) {{"
         ));
         self.o.depth += 1;
+        self.lane_round(&split, &assigned, &act, Some(&any), cond, body);
+        self.o.depth -= 1;
+        self.line_out("}");
+        self.line_out(&format!("if ({any} <= {}) break;", tail()));
+        self.o.depth -= 1;
+        self.line_out("}");
+        // The few lanes still looping finish one after the other.
+        self.line_out(&format!(
+            "for (int bz_l = 0; bz_l < {LANES}; bz_l++) if ({act}[bz_l]) {{"
+        ));
+        self.o.depth += 1;
+        self.lane_round(&split, &assigned, &act, None, cond, body);
+        self.o.depth -= 1;
+        self.line_out("}");
+        for (i, part) in split.iter().enumerate() {
+            if part.is_some() && assigned[i] {
+                let (name, t) = (self.var_base(i as u32), spell::ty(self.k.vars[i].ty));
+                self.line_out(&format!(
+                    "for (int bz_l = 0; bz_l < {LANES}; bz_l++) {name}_l[bz_l] = {t}{{{name}_re[bz_l], {name}_im[bz_l]}};"
+                ));
+            }
+        }
+        self.lane_phase(st.post, false, None, false);
+    }
+
+    /// Lane `bz_l` of a round: its variables from the lanes, then (`any`: a round) the
+    /// condition and the body once when its flag is set, or (`None`: the finish) the
+    /// whole loop; the assigned variables back into the lanes.
+    fn lane_round(
+        &mut self,
+        split: &[Option<&str>],
+        assigned: &[bool],
+        act: &str,
+        any: Option<&str>,
+        cond: &Expr,
+        body: &[Stmt],
+    ) {
         self.lane_pos();
         for (i, v) in self.k.vars.iter().enumerate() {
             let (name, t) = (self.var_base(i as u32), spell::ty(v.ty));
@@ -120,8 +179,12 @@ impl<'k> Gen<'k> {
             });
         }
         let c = self.expr(cond);
-        self.line_out(&format!("const bool bz_go = {act}[bz_l] && ({c});"));
-        self.line_out("if (bz_go) {");
+        if any.is_some() {
+            self.line_out(&format!("const bool bz_go = {act}[bz_l] && ({c});"));
+            self.line_out("if (bz_go) {");
+        } else {
+            self.line_out(&format!("while ({c}) {{"));
+        }
         self.o.depth += 1;
         self.next_tmp += 1;
         self.next = format!("bz_nextw{}", self.next_tmp);
@@ -139,20 +202,8 @@ impl<'k> Gen<'k> {
                 });
             }
         }
-        self.line_out(&format!("{act}[bz_l] = bz_go; {any} |= (u32)bz_go;"));
-        self.o.depth -= 1;
-        self.line_out("}");
-        self.line_out(&format!("if (!{any}) break;"));
-        self.o.depth -= 1;
-        self.line_out("}");
-        for (i, part) in split.iter().enumerate() {
-            if part.is_some() && assigned[i] {
-                let (name, t) = (self.var_base(i as u32), spell::ty(self.k.vars[i].ty));
-                self.line_out(&format!(
-                    "for (int bz_l = 0; bz_l < {LANES}; bz_l++) {name}_l[bz_l] = {t}{{{name}_re[bz_l], {name}_im[bz_l]}};"
-                ));
-            }
+        if let Some(any) = any {
+            self.line_out(&format!("{act}[bz_l] = bz_go; {any} += (u32)bz_go;"));
         }
-        self.lane_phase(st.post, false, None, false);
     }
 }
