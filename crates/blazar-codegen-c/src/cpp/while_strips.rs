@@ -1,5 +1,5 @@
 //! Strips of lanes around a `while` loop: a kernel `pre; while cond (body); post`
-//! (Mandelbrot's escape loop) runs its loop for [`GROUP`] consecutive threads at once,
+//! (Mandelbrot's escape loop) runs its loop for the [`LANES`] consecutive threads of a strip at once,
 //! each lane with a flag that says it is still looping, so that the C++ compiler
 //! vectorises the iterations across threads with masks instead of running one thread's
 //! loop after the other.
@@ -10,8 +10,7 @@
 //! `'checked` error. Then each lane's iterations touch only its own variables and
 //! memory that does not change during the launch. A lane runs its body exactly when its
 //! flag is set and `cond` holds, as its own thread would (`cond` is evaluated only
-//! while the flag is set, and the body only after `cond` held); a group loops until no
-//! lane ran its body in a round. `post` (stores, outputs, errors) then runs lane by lane
+//! while the flag is set, and the body only after `cond` held). `post` (stores, outputs, errors) then runs lane by lane
 //! in thread order, so the result is the executor's.
 //!
 //! Rounds stop once at most [`TAIL`] lanes still loop; those finish their loops one after
@@ -20,11 +19,13 @@
 //! strips as without strips, 12-28 ms with rounds to the end; Mandelbrot is the same
 //! with 0, 4, 8 or 16: 28-34 ms on one thread of the VM).
 //!
-//! Lanes whose loops end early idle until the last of the rounds. The group is
-//! the whole strip: Mandelbrot on one thread of the 2-core VM (AVX-512, GCC 12) ran in
-//! 64-73 ms with groups of 64, 90-98 with 32, 119-187 with 16 and 200-300 with 8,
-//! against 167-350 ms without strips: the groups' iterations are chains of dependent
-//! operations, and more lanes give the core more independent ones at once.
+//! Lanes whose loops end early idle until the last of the rounds. The rounds run over
+//! the whole strip rather than smaller groups of it: Mandelbrot on one thread of the
+//! 2-core VM (AVX-512, GCC 12) ran in 64-73 ms with rounds over 64 lanes, 90-98 over 32,
+//! 119-187 over 16 and 200-300 over 8, against 167-350 ms without strips (the Xeon, 16
+//! threads: 4.1-4.4 ms over 64, 3.7 over 32, 4.5 over 16, 15.8-17.0 without; C 12.8-13.5):
+//! a round is chains of dependent operations, and more lanes give the core more
+//! independent ones at once.
 
 use super::strips::{Strip, LANES};
 use super::Gen;
@@ -32,37 +33,9 @@ use crate::printer::Dialect;
 use crate::spell;
 use blazar_kir::{Expr, Scalar, Stmt, StmtKind, Ty};
 
-/// Lanes that loop together (a divisor of `LANES`).
-pub(crate) const GROUP: usize = 64;
-
 /// Lanes still looping at which a strip's rounds stop and those lanes finish one after
-/// the other: `BLAZAR_WHILE_TAIL` (0 to 64), else [`TAIL`]. A temporary switch.
-fn tail() -> usize {
-    static T: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("BLAZAR_WHILE_TAIL")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&t| t <= LANES)
-            .unwrap_or(TAIL)
-    })
-}
-
-/// See [`tail`].
+/// the other.
 pub(crate) const TAIL: usize = 8;
-
-/// The lanes that loop together: [`GROUP`], or `BLAZAR_WHILE_GROUP` (4, 8, 16, 32 or 64;
-/// 0 turns the strips off). A temporary switch for measuring the group on other CPUs.
-fn group() -> usize {
-    static G: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *G.get_or_init(|| {
-        std::env::var("BLAZAR_WHILE_GROUP")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|g| matches!(g, 0 | 4 | 8 | 16 | 32 | 64))
-            .unwrap_or(GROUP)
-    })
-}
 
 impl<'k> Gen<'k> {
     /// The strip plan of `pre; while cond (body); post` with the loop at `body[i]`.
@@ -75,8 +48,7 @@ impl<'k> Gen<'k> {
         let mut writes = std::collections::BTreeSet::new();
         super::strips::written(body, &mut writes);
         let mut reads = std::collections::BTreeSet::new();
-        let ok = group() > 0
-            && !lb.is_empty()
+        let ok = !lb.is_empty()
             && !self.has_checked(cond)
             && self.pure_loads(cond, &writes, &mut reads)
             && self.pure_assigns(&body[..i], &writes, &mut reads)
@@ -120,23 +92,19 @@ impl<'k> Gen<'k> {
                 ));
             }
         }
-        let (act, any, w) = (self.tmp(), self.tmp(), group());
+        let (act, any) = (self.tmp(), self.tmp());
         self.line_out(&format!(
             "u32 {act}[{LANES}]; for (int bz_l = 0; bz_l < {LANES}; bz_l++) {act}[bz_l] = 1;"
         ));
-        self.line_out(&format!(
-            "for (int bz_g = 0; bz_g < {LANES}; bz_g += {w}) for (;;) {{"
-        ));
+        self.line_out(&format!("for (;;) {{"));
         self.o.depth += 1;
         self.line_out(&format!("u32 {any} = 0;"));
-        self.line_out(&format!(
-            "for (int bz_l = bz_g; bz_l < bz_g + {w}; bz_l++) {{"
-        ));
+        self.line_out(&format!("for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{"));
         self.o.depth += 1;
         self.lane_round(&split, &assigned, &act, Some(&any), cond, body);
         self.o.depth -= 1;
         self.line_out("}");
-        self.line_out(&format!("if ({any} <= {}) break;", tail()));
+        self.line_out(&format!("if ({any} <= {TAIL}) break;"));
         self.o.depth -= 1;
         self.line_out("}");
         // The few lanes still looping finish one after the other.
