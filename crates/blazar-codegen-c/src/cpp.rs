@@ -39,6 +39,7 @@ mod selects;
 mod stride_prefetch;
 mod strips;
 mod support;
+mod while_strips;
 mod widen;
 
 pub use support::{plan, Plan, SlotKind};

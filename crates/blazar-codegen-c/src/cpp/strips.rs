@@ -39,7 +39,7 @@ pub(crate) struct Strip<'k> {
     pub writes: BTreeSet<u32>,
 }
 
-fn written(b: &[Stmt], out: &mut BTreeSet<u32>) {
+pub(super) fn written(b: &[Stmt], out: &mut BTreeSet<u32>) {
     for s in b {
         match &s.kind {
             StmtKind::Store { arr, .. } | StmtKind::Update { arr, .. } => {
@@ -57,7 +57,12 @@ fn written(b: &[Stmt], out: &mut BTreeSet<u32>) {
 
 impl<'k> Gen<'k> {
     /// The loads of `e` are all proven and read none of `writes` (collected in `reads`).
-    fn pure_loads(&self, e: &Expr, writes: &BTreeSet<u32>, reads: &mut BTreeSet<u32>) -> bool {
+    pub(super) fn pure_loads(
+        &self,
+        e: &Expr,
+        writes: &BTreeSet<u32>,
+        reads: &mut BTreeSet<u32>,
+    ) -> bool {
         let mut ok = true;
         blazar_kir::visit::walk_expr(e, &mut |x| {
             if let ExprKind::Load { arr, .. } = &x.kind {
@@ -73,7 +78,12 @@ impl<'k> Gen<'k> {
     }
 
     /// Statements that only assign variables from pure expressions.
-    fn pure_assigns(&self, b: &[Stmt], writes: &BTreeSet<u32>, reads: &mut BTreeSet<u32>) -> bool {
+    pub(super) fn pure_assigns(
+        &self,
+        b: &[Stmt],
+        writes: &BTreeSet<u32>,
+        reads: &mut BTreeSet<u32>,
+    ) -> bool {
         b.iter().all(|s| match &s.kind {
             StmtKind::Assign { value, .. } => self.pure_loads(value, writes, reads),
             StmtKind::SetLane { lane, value, .. } => {
@@ -88,11 +98,14 @@ impl<'k> Gen<'k> {
         let body: &'k [Stmt] = &self.k.body;
         let Some(i) = body
             .iter()
-            .position(|s| matches!(s.kind, StmtKind::For { .. }))
+            .position(|s| matches!(s.kind, StmtKind::For { .. } | StmtKind::While { .. }))
         else {
             return self.reduce_plan();
         };
         let lp = &body[i];
+        if matches!(lp.kind, StmtKind::While { .. }) {
+            return self.while_plan(i);
+        }
         if !self
             .proofs
             .uniform_for
@@ -149,7 +162,7 @@ impl<'k> Gen<'k> {
     /// are the last position component, whose extent fits an i32 (the launch checks),
     /// so `(i32)(bz_sp + l)` never wraps and consecutive lanes read consecutive
     /// elements (vector loads rather than one element at a time).
-    fn strip_bounds(&mut self) {
+    pub(super) fn strip_bounds(&mut self) {
         if self.flat.is_none() {
             self.line_out(&format!(
                 "if (bz_sp < 0 || bz_sp > {}ll) __builtin_unreachable();",
@@ -255,7 +268,13 @@ impl<'k> Gen<'k> {
 
     /// One loop over the lanes of the strip running `b` (`init`: variables start from
     /// their initial values; `cur`: the loop variable's value to set first).
-    fn lane_phase(&mut self, b: &[Stmt], init: bool, cur: Option<(u32, &str)>, save: bool) {
+    pub(super) fn lane_phase(
+        &mut self,
+        b: &[Stmt],
+        init: bool,
+        cur: Option<(u32, &str)>,
+        save: bool,
+    ) {
         self.line_out(&format!("for (int bz_l = 0; bz_l < {LANES}; bz_l++) {{"));
         self.o.depth += 1;
         self.lane_pos();
@@ -288,7 +307,7 @@ impl<'k> Gen<'k> {
     }
 
     /// The position of lane `bz_l` of the strip starting at row index `bz_sp`.
-    fn lane_pos(&mut self) {
+    pub(super) fn lane_pos(&mut self) {
         let r = self.k.rank.clamp(1, 4) as usize;
         match self.flat {
             Some(k) => {
@@ -325,6 +344,13 @@ impl<'k> Gen<'k> {
             self.next = next;
             return std::mem::replace(&mut self.o.text, out);
         };
+        if let StmtKind::While { cond, body } = &lp.kind {
+            self.while_code(st, cond, body);
+            let (out, depth, next) = saved;
+            self.o.depth = depth;
+            self.next = next;
+            return std::mem::replace(&mut self.o.text, out);
+        }
         let StmtKind::For {
             var,
             start,
