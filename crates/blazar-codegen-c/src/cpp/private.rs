@@ -44,7 +44,11 @@ struct bz_pvbuf { bz_pvbuf* next_free; bz_pvbuf* next_all; };
 struct bz_pvrec { i64 done; int lock; bz_pvbuf* free_list; bz_pvbuf* all; };
 static inline void bz_pv_lock(int* l) {
   while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-    while (__atomic_load_n(l, __ATOMIC_RELAXED)) __builtin_ia32_pause();
+    while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
 }
 static inline void bz_pv_unlock(int* l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 // The launch's record, made by the first range that asks; null (for every range of the
