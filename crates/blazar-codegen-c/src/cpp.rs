@@ -312,6 +312,7 @@ impl Gen<'_> {
         let mut s = String::new();
         s.push_str(prelude());
         s.push_str(&self.functions_text());
+        s.push_str(&self.private_helpers());
         let _ = writeln!(s, "\n// ---- kernel {} (rank {r}) ----", k.name);
         s.push_str("extern \"C\" __attribute__((visibility(\"default\")))\n");
         s.push_str("int bz_run(const bz_call* bz_c, i64 bz_lo, i64 bz_hi, u8* bz_parts, bz_err* bz_out) {\n");

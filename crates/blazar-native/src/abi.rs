@@ -38,6 +38,10 @@ pub(crate) struct Call {
     /// The process's interrupt flag (`blazar_runtime::interrupt::flag_ptr`), which
     /// compiled host functions poll.
     pub sig: *const std::sync::atomic::AtomicUsize,
+    /// A word of the launch's own, null at its start, for state its ranges share: the
+    /// private copies of global arrays that the last range to finish merges
+    /// (`codegen-c/cpp/private.rs`).
+    pub shared: std::sync::atomic::AtomicPtr<std::ffi::c_void>,
 }
 
 /// The first error of a range (`bz_err`).

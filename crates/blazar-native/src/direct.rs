@@ -118,6 +118,7 @@ impl DirectCall for Direct {
             items: 1,
             chunk: CHUNK as i64,
             sig: blazar_runtime::interrupt::flag_ptr(),
+            shared: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
         };
         let mut err = CErr::default();
         // SAFETY: the code is kept loaded by `_keep`; `call` and what it points to (the

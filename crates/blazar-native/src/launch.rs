@@ -340,6 +340,7 @@ pub(crate) fn run(
         items: items as i64,
         chunk: chunk as i64,
         sig: blazar_runtime::interrupt::flag_ptr(),
+        shared: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
     };
     let nout = k.outputs.len();
     let mut partials = vec![0u8; items * nout * PARTIAL_BYTES];

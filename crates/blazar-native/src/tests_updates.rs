@@ -4,7 +4,7 @@
 //! precision, through shared and global arrays and a `'checked` one's error; the
 //! tests of a block's threads in groups (`alike.rs`) where a group past the first
 //! differs; grid-stride loops with prefetches past the end of their arrays
-//! (`stride_prefetch.rs`); private copies merged from a cache line of their own
+//! (`stride_prefetch.rs`); private copies of a launch merged once by its last range
 //! (`private.rs`).
 
 use super::tests::{same, same_in};
@@ -142,8 +142,8 @@ endfor
     );
 }
 
-/// Many ranges of work items merging private copies of a global array of 1000 bins
-/// (not a multiple of a cache line's 16) into it at once.
+/// Many ranges of work items sharing the launch's private copies of a global array of
+/// 1000 bins (not a multiple of a cache line's 16), merged once by the last range.
 #[test]
 fn private_copies_merge_from_their_own_lines() {
     same(

@@ -15,6 +15,7 @@ struct bz_garr { void* data; i64 len; i64 rank; i64 dims[8]; };
 struct bz_call {
   const bz_garr* arrs; const u8* params; i64* stop;
   i64 kd[4]; i64 kb[4]; i64 total; i64 items; i64 chunk; const u64* sig;
+  void* shared;
 };
 // A signal asked the run to stop: the process's flag, read without ordering.
 static inline u64 bz_signal(const u64* sig) { return __atomic_load_n(sig, __ATOMIC_RELAXED); }
