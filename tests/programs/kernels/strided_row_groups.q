@@ -41,7 +41,6 @@
 % 1
 % 1
 % 1
-% 1
 % }
 function [] = __kernel__ strided_parts(x : vec'unchecked, n : int, off : int, stride : int, _
                                        tot : vec'unchecked, cnt : vec[int]'unchecked, _
@@ -204,8 +203,8 @@ check(x, 1920, 0, 5, 96, 480)
 check(x, 1500, 0, 5, 96, 480)
 % A step smaller than the block (each thread's values overlap the next threads').
 check(x, 1000, 0, 2, 96, 7)
-% Direct indexing: the whole array, a loop ending inside a group of rows, and one past
-% the end of the array.
+% Direct indexing: the whole array and a loop ending inside a group of rows. (A loop
+% past the end of an 'unchecked' array reads what is there: 0 on the CPU tiers, whatever
+% the memory holds on a GPU, so no case here depends on it.)
 check_direct(x, len, 5, 96)
 check_direct(x, 1500, 5, 96)
-check_direct(x, len + 2000, 5, 96)
