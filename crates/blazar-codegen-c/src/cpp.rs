@@ -111,7 +111,7 @@ pub(crate) struct Gen<'k> {
     pub catch: Option<(usize, usize)>,
     pub next_catch: usize,
     /// Per array slot: a global array the kernel only adds into, updated through a
-    /// private copy per range where one fits (`private`).
+    /// launch's private copies where they fit (`private`).
     pub private: Vec<bool>,
     /// Under fission: per open thread loop, whether it opened a scope of variables
     /// read once before it (`fission::open_threads`).

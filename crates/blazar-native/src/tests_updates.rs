@@ -11,8 +11,8 @@ use super::tests::{same, same_in};
 
 /// Every special value of a real converted to index an update: NaN (bin 0), the
 /// infinities, values past both ends of `int` and `int64`, the lowest `int` itself,
-/// -0.5 and 0.99 (bin 0), 7.9 (bin 7), -1 and 8 (outside): in global arrays (a private
-/// copy per range), shared arrays, with `+=`, `-=` and `max=`-like updates.
+/// -0.5 and 0.99 (bin 0), 7.9 (bin 7), -1 and 8 (outside): in global arrays (private
+/// copies per launch), shared arrays, with `+=`, `-=` and `max=`-like updates.
 const SPECIALS: &str = "
 function [] = __kernel__ count(x : vec, h : vec, g : vec, pos : int)
     h[int(x[pos])] += 1
