@@ -73,12 +73,12 @@ function [s : scalar] = __kernel__ count_sum(y : mat'unchecked, pos : ivec2)
     s += n
 endfunction
 
-function [] = __kernel__ bad_store(x : vec'unchecked, y : vec'checked, pos : int)
+function [] = __kernel__ bad_store(x : vec'unchecked, y : mat'checked, pos : int)
     k = x[pos]
     while k < mod(pos, 9)
         k += 1
     endwhile
-    y[k] = pos
+    y[k, pos] = pos
 endfunction
 
 % Collatz step counts: 40 x 131.
@@ -170,6 +170,7 @@ for i = 0..29
 endfor
 print s == w
 
-% A store after the loop fails in one thread (k = 7 for pos = 7, 16, ...; y has 7).
-y = zeros(7)
+% A store after the loop fails (k = 7 for pos = 7, 16, ...; y has 7 rows); each thread
+% stores into its own column, so no two threads write one element.
+y = zeros(7, 200)
 parallel_do(200, zeros(200), y, bad_store)
