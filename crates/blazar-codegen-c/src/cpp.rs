@@ -21,6 +21,7 @@ mod descend;
 mod dialect;
 mod expr;
 mod fission;
+mod flat_index;
 mod index_cast;
 mod interleave;
 mod jam;

@@ -33,6 +33,7 @@ mod assemble;
 mod barrier;
 mod dialect;
 mod kernel;
+mod load_phase;
 mod memory;
 mod prefetch;
 mod prelude_mem;

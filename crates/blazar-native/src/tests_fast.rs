@@ -242,3 +242,39 @@ print parallel_do([[4 * 64], [64]], x, sums)
 ",
     );
 }
+
+/// Reads at stride 2 along the second-to-last dimension of a small-channel image
+/// (`x[i, 2 * j + 1, c]`) in flattened rows: the fast copy indexes them with an i64
+/// affine form (`codegen-c/cpp/flat_index.rs`, from `bz_fr`), and the results match the
+/// interpreter's, a launch wider than half the image (reads past the edge) included.
+#[test]
+fn flat_strided_channel_reads_use_i64_forms() {
+    let src = "
+function [] = __kernel__ pairs(x : cube'safe, y : cube'unchecked, half : int, pos : ivec3)
+    a = x[pos[0], 2 * pos[1], pos[2]]
+    b = x[pos[0], 2 * pos[1] + 1, pos[2]]
+    y[pos] = 0.5 * (a + b)
+    y[pos[0], pos[1] + half, pos[2]] = a - b
+endfunction
+x = zeros(3, 21, 3)
+for i = 0..2
+    for j = 0..20
+        for c = 0..2
+            x[i, j, c] = i * 100 + j * 3 + c
+        endfor
+    endfor
+endfor
+y = zeros(3, 24, 3)
+parallel_do([3, 12, 3], x, y, 12, pairs)
+print y
+";
+    let out = same(src);
+    assert!(out.contains('['), "{out}");
+    let (_, kernels) = super::tests::run_on(src, crate::CpuTier::Interp, 1, false);
+    let k = kernels.iter().find(|k| k.name == "pairs").expect("kernel");
+    let plan = blazar_codegen_c::cpp::plan(k).expect("native plan");
+    let flat = blazar_codegen_c::cpp::generate(k, &plan, Some(3));
+    assert!(flat.contains("1ll)) + 2ll * bz_fr)"), "{flat}");
+    let rows = blazar_codegen_c::cpp::generate(k, &plan, None);
+    assert!(!rows.contains("* bz_fr"), "{rows}");
+}

@@ -204,7 +204,19 @@ impl Gen<'_> {
             }
             // The last extent is the flattened row's (`rowsplit`).
             (false, Some(k)) if self.channel_access(a, forms) => {
-                format!("({}) * {k} + {}", fold(&names[..n - 1]), names[n - 1].0)
+                // i64 affine indices where they can be printed (`flat_index`).
+                let wide: Vec<(String, String, usize)> = names
+                    .iter()
+                    .zip(forms)
+                    .map(|((i, d, u), f)| {
+                        (
+                            self.flat_index(f).unwrap_or_else(|| i.clone()),
+                            d.clone(),
+                            *u,
+                        )
+                    })
+                    .collect();
+                format!("({}) * {k} + {}", fold(&wide[..n - 1]), wide[n - 1].0)
             }
             _ => fold(names),
         };

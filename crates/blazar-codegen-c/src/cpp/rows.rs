@@ -89,7 +89,7 @@ impl Gen<'_> {
                 let _ = writeln!(s, "      for (i64 bz_f = {start}; bz_f < {end}; bz_f++) {{");
                 let _ = writeln!(
                     s,
-                    "        const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{last} = (i32)(bz_f % {k});",
+                    "        const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{last} = (i32)(bz_f % {k}); const i64 bz_fr = bz_f / {k}; (void)bz_fr;",
                     last - 1
                 );
             }

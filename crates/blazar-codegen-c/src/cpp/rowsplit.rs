@@ -215,7 +215,7 @@ impl Gen<'_> {
         );
         let _ = writeln!(
             s,
-            "        const i64 bz_f = bz_g * {kf} + bz_pos{last}; const i32 bz_pos{second} = (i32)bz_g;"
+            "        const i64 bz_f = bz_g * {kf} + bz_pos{last}; const i32 bz_pos{second} = (i32)bz_g; const i64 bz_fr = bz_g; (void)bz_fr;"
         );
         s.push_str(&self.thread_decls());
         s.push_str(body);

@@ -313,7 +313,7 @@ impl<'k> Gen<'k> {
             Some(k) => {
                 self.line_out("const i64 bz_f = bz_sp + bz_l;");
                 self.line_out(&format!(
-                    "const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{} = (i32)(bz_f % {k});",
+                    "const i32 bz_pos{} = (i32)(bz_f / {k}), bz_pos{} = (i32)(bz_f % {k}); const i64 bz_fr = bz_f / {k}; (void)bz_fr;",
                     r - 2,
                     r - 1
                 ));

@@ -179,6 +179,9 @@ impl Gen<'_> {
         s.push_str(crate::cuda::prelude_mem::PRELUDE_MEM);
         if self.vector > 1 {
             s.push_str(crate::cuda::vector::PRELUDE_VECTOR);
+            if !self.load_tables.is_empty() {
+                s.push_str(crate::cuda::load_phase::PRELUDE_LOAD_PHASE);
+            }
             if self.chunk_stores.contains(&true) {
                 s.push_str(crate::cuda::vector::PRELUDE_VECTOR_STORE);
             }
@@ -289,6 +292,10 @@ impl Gen<'_> {
                 "  #pragma unroll 4\n  for (i32 bz_r = bz_r0; bz_r < bz_r1; ++bz_r) {{"
             );
         } else if self.coarsen > 1 {
+            if !self.load_tables.is_empty() {
+                let row0 = self.special_parts(0)[0].replace("bz_r", "0");
+                s.push_str(&self.load_phase(&row0));
+            }
             // Long runs unroll by 4: the body is not copied 64 times.
             let unroll = if self.coarsen > 8 { " 4" } else { "" };
             let _ = writeln!(

@@ -51,6 +51,10 @@ pub(crate) struct Gen<'k> {
     /// Per array slot: stores gathered over the 4 positions of a row vector and
     /// written as one chunk (`vector::chunk_stores`).
     pub chunk_stores: Vec<bool>,
+    /// Load phase of a row-vector kernel (`load_phase.rs`): the chunk tables, and the
+    /// taps that read them (by `Load` address: table, row shift, column shift).
+    pub load_tables: Vec<crate::cuda::load_phase::Table>,
+    pub load_taps: std::collections::HashMap<usize, (usize, i64, i64)>,
     /// Some emitted statement can record an error ([`crate::cuda::Generated::can_fail`]).
     pub can_fail: bool,
     /// Some barrier sits under thread-dependent control flow: barriers are the
@@ -135,6 +139,8 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops, gather: bool)
         coarsen: 1,
         vector: 1,
         chunk_stores: Vec::new(),
+        load_tables: Vec::new(),
+        load_taps: std::collections::HashMap::new(),
         can_fail: false,
         soft_barrier: false,
         rename: None,
@@ -174,6 +180,7 @@ fn body<'k>(k: &'k Kernel, opts: &'k CodegenOptions, stops: Stops, gather: bool)
                 if gather && opts.noalias {
                     g.chunk_stores = crate::cuda::vector::chunk_stores(k);
                 }
+                (g.load_tables, g.load_taps) = crate::cuda::load_phase::plan(k, opts, g.coarsen);
             }
         }
     }

@@ -64,6 +64,9 @@ impl Gen<'_> {
         if self.vector != 4 {
             return None;
         }
+        if let Some(v) = self.table_load() {
+            return Some(v);
+        }
         let t = match self.k.arrays.get(a as usize).map(|d| d.ty) {
             Some(Ty::Array(t)) => t,
             _ => return None,
