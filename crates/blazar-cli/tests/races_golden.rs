@@ -25,6 +25,7 @@ const TOO_SLOW_FOR_RANDOM: &[&str] = &[
     "kernels/large_launches.q",
     "fusion/large_reductions.q",
     "fusion/block_moves.q",
+    "kernels/load_phase.q",
 ];
 
 /// Whether the program's source has a kernel with blocks (barriers, shared memory).

@@ -1,5 +1,5 @@
-//! The load phase of row-vector kernels (`BLAZAR_CUDA_LOAD_PHASE=1`, read once per
-//! process: this test binary switches it on before generating anything). A 3x3
+//! The load phase of row-vector kernels (on unless `BLAZAR_CUDA_LOAD_PHASE=0`, read once
+//! per process: this test binary sets it on before generating anything). A 3x3
 //! stencil run 8 rows per thread loads its 10 x 3 chunk table before the row loop;
 //! taps read the table, and, where libnvrtc loads, the PTX has exactly those 30 vector
 //! loads, all before the first store.

@@ -1,5 +1,5 @@
-//! Load phase of row-vector kernels (`BLAZAR_CUDA_LOAD_PHASE=1`, off by default: a
-//! measuring switch). A coarsened rank-2 row-vector kernel (`vector.rs`) reads, for
+//! Load phase of row-vector kernels (`BLAZAR_CUDA_LOAD_PHASE=0` turns it off, for
+//! comparisons; life on the H200 0.164 -> 0.143 ms, 77% -> 89% of the copy). A coarsened rank-2 row-vector kernel (`vector.rs`) reads, for
 //! each of its rows, the chunks of the neighbouring rows its stencil taps; ptxas places
 //! each merged chunk load next to its first use, so a thread has about one row's loads
 //! in flight (load row r+1, compute row r, store row r). Here every chunk the thread's
@@ -33,7 +33,7 @@ const MAX_CHUNKS: i64 = 40;
 
 fn on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("BLAZAR_CUDA_LOAD_PHASE").is_ok_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var("BLAZAR_CUDA_LOAD_PHASE").map_or(true, |v| v != "0"))
 }
 
 /// The tables of kernel `k` and its taps (by the address of the `Load` expression:
