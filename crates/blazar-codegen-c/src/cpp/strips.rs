@@ -116,15 +116,29 @@ impl<'k> Gen<'k> {
         let StmtKind::For { body: lb, .. } = &lp.kind else {
             return None;
         };
+        self.loop_strip(i, lb, |_, _| true)
+    }
+
+    /// The strip `pre; loop; post` around the loop at `body[i]` (whose body is `lb`):
+    /// `pre` and `lb` assign pure values, and `head` (the loop's own test, given the
+    /// slots the kernel writes and collecting those it reads) holds.
+    pub(super) fn loop_strip(
+        &self,
+        i: usize,
+        lb: &'k [Stmt],
+        head: impl FnOnce(&BTreeSet<u32>, &mut BTreeSet<u32>) -> bool,
+    ) -> Option<Strip<'k>> {
+        let body: &'k [Stmt] = &self.k.body;
         let mut writes = BTreeSet::new();
         written(body, &mut writes);
         let mut reads = BTreeSet::new();
         let ok = !lb.is_empty()
+            && head(&writes, &mut reads)
             && self.pure_assigns(&body[..i], &writes, &mut reads)
             && self.pure_assigns(lb, &writes, &mut reads);
         ok.then_some(Strip {
             pre: &body[..i],
-            lp: Some(lp),
+            lp: Some(&body[i]),
             post: &body[i + 1..],
             reads,
             writes,

@@ -45,20 +45,8 @@ impl<'k> Gen<'k> {
         let StmtKind::While { cond, body: lb } = &lp.kind else {
             return None;
         };
-        let mut writes = std::collections::BTreeSet::new();
-        super::strips::written(body, &mut writes);
-        let mut reads = std::collections::BTreeSet::new();
-        let ok = !lb.is_empty()
-            && !self.has_checked(cond)
-            && self.pure_loads(cond, &writes, &mut reads)
-            && self.pure_assigns(&body[..i], &writes, &mut reads)
-            && self.pure_assigns(lb, &writes, &mut reads);
-        ok.then_some(Strip {
-            pre: &body[..i],
-            lp: Some(lp),
-            post: &body[i + 1..],
-            reads,
-            writes,
+        self.loop_strip(i, lb, |writes, reads| {
+            !self.has_checked(cond) && self.pure_loads(cond, writes, reads)
         })
     }
 
